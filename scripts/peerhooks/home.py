@@ -1,0 +1,48 @@
+"""Where Claude Code keeps its files, the slug rule, and peerhooks' own state folder.
+
+The Claude home is $CLAUDE_CONFIG_DIR when set, else ~/.claude. The slug turns a start directory into
+a folder name under projects/: every character outside [A-Za-z0-9] becomes '-', and a slug over 200
+characters is cut to 200 plus a hash suffix we cannot recompute, so long paths match by prefix.
+"""
+import os
+import re
+import unicodedata
+
+SLUG_MAX = 200
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+STATE_FOLDER = "peerhooks"  # under the Claude home; never inside sessions/, which Claude Code sweeps
+
+
+def claude_home(environ=None):
+    environ = environ if environ is not None else os.environ
+    configured = environ.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        return os.path.abspath(os.path.expanduser(configured))
+    return os.path.join(os.path.expanduser("~"), ".claude")
+
+
+def slug(path):
+    """The projects/ folder name for a directory (without the long-path hash suffix)."""
+    normalized = unicodedata.normalize("NFC", path)
+    return _NOT_ALNUM.sub("-", normalized)
+
+
+def project_dirs(home, path):
+    """Existing projects/ folders that belong to a directory: the exact slug, or for a slug over
+    200 characters every folder that starts with its first 200 characters."""
+    projects = os.path.join(home, "projects")
+    wanted = slug(path)
+    if len(wanted) <= SLUG_MAX:
+        candidate = os.path.join(projects, wanted)
+        return [candidate] if os.path.isdir(candidate) else []
+    prefix = wanted[:SLUG_MAX]
+    try:
+        names = os.listdir(projects)
+    except OSError:
+        return []
+    return [os.path.join(projects, n) for n in sorted(names) if n.startswith(prefix)]
+
+
+def state_dir(home):
+    """peerhooks' own folder under the Claude home (created on demand by the writer)."""
+    return os.path.join(home, STATE_FOLDER)
