@@ -46,3 +46,34 @@ def project_dirs(home, path):
 def state_dir(home):
     """peerhooks' own folder under the Claude home (created on demand by the writer)."""
     return os.path.join(home, STATE_FOLDER)
+
+
+MEMORY_FOLDER = "memory"
+
+
+def _configured_memory_dir(home):
+    """The `autoMemoryDirectory` from the user's settings, if one is set."""
+    import json
+
+    try:
+        with open(os.path.join(home, "settings.json"), "rb") as handle:
+            settings = json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    configured = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
+    if isinstance(configured, str) and configured.strip():
+        return os.path.abspath(os.path.expanduser(configured.strip()))
+    return None
+
+
+def memory_dir(home, repo_root):
+    """The auto-memory folder of a repository: `autoMemoryDirectory` when configured, else
+    `projects/<slug of the canonical git root>/memory` (the first match for a long slug)."""
+    configured = _configured_memory_dir(home)
+    if configured:
+        return configured
+    if not repo_root:
+        return None
+    matches = project_dirs(home, repo_root)
+    folder = matches[0] if matches else os.path.join(home, "projects", slug(repo_root)[:SLUG_MAX])
+    return os.path.join(folder, MEMORY_FOLDER)

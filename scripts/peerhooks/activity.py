@@ -1,0 +1,253 @@
+"""What a session is doing or did: its prompts (history), its edits (transcript tail), its times.
+
+Joins the registry, the history index and transcript heads and tails into small typed records that
+peers.py, cold_start.py and the guard render or judge. Reads are bounded by the readers below.
+"""
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional
+
+from . import gitrepo, history, transcripts
+from . import home as homes
+from .registry import Session
+from .transcripts import Edit
+
+ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
+DAY_MS = 86400 * 1000
+SCRATCH_FOLDER = "scratchpad"  # Claude Code's per-session scratch folder name
+
+
+@dataclass(frozen=True)
+class Activity:
+    """One session's prompts and edits, for display."""
+    session_id: str
+    name: str
+    cwd: str
+    status: Optional[str]
+    started_ms: Optional[int]
+    last_active_ms: Optional[int]
+    prompt_count: int
+    opening: Optional[str]
+    before: Optional[str]
+    latest: Optional[str]
+    edits: List[Edit]  # newest first, scratch dropped
+    edits_truncated: bool  # older edits lie beyond the bytes read
+
+
+@dataclass(frozen=True)
+class Ended:
+    activity: Activity
+    ended_ms: int
+
+
+def is_scratch(path, top, temp_root=None):
+    """A scratch file: outside the checkout and under the temp folder or a `scratchpad` folder.
+    A file inside the checkout is never scratch, even when the checkout itself lives under /tmp."""
+    if top and _is_under(path, top):
+        return False
+    temp_root = temp_root or os.path.realpath(tempfile.gettempdir())
+    parts = path.replace("\\", "/").split("/")
+    return _is_under(path, temp_root) or SCRATCH_FOLDER in parts
+
+
+def _is_under(path, folder):
+    folder = folder.rstrip("/\\")
+    return path == folder or path.startswith(folder + os.sep) or path.startswith(folder + "/")
+
+
+def _real(path):
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return path
+
+
+def kept_edits(edits, top):
+    """Edits without scratch files; paths resolved so that they compare with the checkout."""
+    kept = []
+    for edit in edits:
+        resolved = _real(edit.path)
+        if not is_scratch(resolved, top):
+            kept.append(Edit(resolved, edit.at_ms))
+    return kept
+
+
+def _latest_of(*times):
+    present = [t for t in times if t is not None]
+    return max(present) if present else None
+
+
+def _prompts(summary, head_opening):
+    """(opening, before, latest) from the history summary, the opening from the transcript head
+    when history no longer has it."""
+    recent = list(summary.recent) if summary else []
+    latest = recent[-1] if recent else None
+    before = recent[-2] if len(recent) > 1 else None
+    opening = (summary.opening if summary else None) or head_opening
+    if opening is not None and opening in (before, latest):
+        opening = None  # do not show the same prompt twice
+    return opening, before, latest
+
+
+def describe_live(home, session, summaries, top):
+    """Activity of a live registry session."""
+    path = transcripts.transcript_path(home, session.session_id, session.cwd)
+    scan = transcripts.recent_edits(path) if path else transcripts.EditScan([], False)
+    summary = summaries.get(session.session_id)
+    head_opening = None
+    if summary is None or summary.opening is None:
+        head_opening = transcripts.opening_prompt(path) if path else None
+    opening, before, latest = _prompts(summary, head_opening)
+    if latest is None and path:
+        latest = transcripts.read_tail(path).latest
+        if latest == opening:
+            latest = None
+    edits = kept_edits(scan.edits, top)
+    return Activity(
+        session_id=session.session_id, name=session.name, cwd=session.cwd, status=session.status,
+        started_ms=session.started_at_ms,
+        last_active_ms=_latest_of(session.updated_at_ms, summary.last_ms if summary else None,
+                                  edits[0].at_ms if edits else None),
+        prompt_count=summary.count if summary else 0,
+        opening=opening, before=before, latest=latest, edits=edits, edits_truncated=scan.truncated,
+    )
+
+
+def _checkout_transcripts(home, top, since_ms):
+    """Transcripts in project folders whose slug starts with the checkout's slug, modified since
+    since_ms, newest first. The slug is lossy, so callers confirm the cwd from the head."""
+    projects = os.path.join(home, "projects")
+    prefix = homes.slug(top)[:homes.SLUG_MAX]
+    try:
+        folders = [n for n in os.listdir(projects) if n.startswith(prefix)]
+    except OSError:
+        return []
+    found = []
+    for folder in folders:
+        base = os.path.join(projects, folder)
+        try:
+            entries = list(os.scandir(base))
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.name.endswith(".jsonl"):
+                continue
+            try:
+                mtime_ms = int(entry.stat().st_mtime * 1000)
+            except OSError:
+                continue
+            if mtime_ms >= since_ms:
+                found.append((mtime_ms, entry.name[: -len(".jsonl")], entry.path))
+    found.sort(reverse=True)
+    return found
+
+
+def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW_DAYS, limit=1):
+    """Sessions that ended in this checkout within `days`, newest first: not live, not this one.
+
+    exclude_ids holds the live sessions' ids and this session's ids (payload and registry)."""
+    if not top:
+        return []
+    if summaries is None:
+        summaries = history.load(home, now_ms)
+    results = []
+    for mtime_ms, session_id, path in _checkout_transcripts(home, top, now_ms - days * DAY_MS):
+        if session_id in exclude_ids:
+            continue
+        head = transcripts.read_head(path)
+        if head.cwd is None or gitrepo.toplevel(head.cwd) != top:
+            continue
+        tail = transcripts.read_tail(path)
+        scan = transcripts.recent_edits(path)
+        summary = summaries.get(session_id)
+        ended_ms = tail.ended_at_ms or mtime_ms
+        # A finished session shows its opening and latest prompts only, so `before` is not shown.
+        opening = (summary.opening if summary else None) or head.opening
+        latest = (summary.recent[-1] if summary and summary.recent else None) or tail.latest
+        before = None
+        if latest is not None and latest == opening:
+            opening = None
+        activity = Activity(
+            session_id=session_id, name=session_id[:8], cwd=head.cwd, status=None,
+            started_ms=head.started_at_ms, last_active_ms=ended_ms,
+            prompt_count=summary.count if summary else 0, opening=opening, before=before,
+            latest=latest, edits=kept_edits(scan.edits, top), edits_truncated=scan.truncated,
+        )
+        results.append(Ended(activity, ended_ms))
+        if len(results) >= limit:
+            break
+    return results
+
+
+@dataclass(frozen=True)
+class Handoff:
+    path: str
+    modified_ms: int
+    stale: bool  # older than the session it would hand off from
+
+
+HANDOFF_NAME = "HANDOFF.md"
+
+
+def find_handoff(home, top, session_started_ms):
+    """HANDOFF.md at the repo root or in the memory folder, newest first; stale when it is older
+    than the session it follows."""
+    candidates = [os.path.join(top, HANDOFF_NAME)]
+    memory = homes.memory_dir(home, gitrepo.canonical_root(top))
+    if memory:
+        candidates.append(os.path.join(memory, HANDOFF_NAME))
+    best = None
+    for candidate in candidates:
+        try:
+            modified_ms = int(os.stat(candidate).st_mtime * 1000)
+        except OSError:
+            continue
+        if best is None or modified_ms > best[1]:
+            best = (candidate, modified_ms)
+    if best is None:
+        return None
+    stale = session_started_ms is not None and best[1] < session_started_ms
+    return Handoff(best[0], best[1], stale)
+
+
+def sessions_under(sessions: Iterable[Session], folder: str) -> List[Session]:
+    """Sessions whose cwd lies in or below a folder (realpath)."""
+    root = _real(folder)
+    return [s for s in sessions if _is_under(_real(s.cwd), root)]
+
+
+def group_by_checkout(sessions: Iterable[Session]) -> Dict[Optional[str], List[Session]]:
+    groups: Dict[Optional[str], List[Session]] = {}
+    for session in sessions:
+        groups.setdefault(gitrepo.toplevel(session.cwd), []).append(session)
+    return groups
+
+
+@dataclass(frozen=True)
+class Checkout:
+    """Everything peers.py tells about one checkout."""
+    top: Optional[str]
+    peers: List[Activity]
+    ended: Optional[Ended]
+    handoff: Optional[Handoff]
+
+
+def own_ids(sessions, self_session_id, ancestors):
+    """Ids this session goes by: the payload's, and its registry entry's (stale after /clear)."""
+    ids = {self_session_id} if self_session_id else set()
+    ids.update(s.session_id for s in sessions if s.pid in ancestors)
+    return ids
+
+
+def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True):
+    """Live peers (already filtered to this checkout, self excluded) and the last ended session."""
+    peers = [describe_live(home, s, summaries, top) for s in live]
+    ended = handoff = None
+    if with_ended and top:
+        exclude = set(self_ids) | {s.session_id for s in live}
+        found = ended_sessions(home, top, now_ms, exclude, summaries)
+        if found:
+            ended = found[0]
+            handoff = find_handoff(home, top, ended.activity.started_ms)
+    return Checkout(top, peers, ended, handoff)

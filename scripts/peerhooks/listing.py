@@ -1,0 +1,79 @@
+"""peers.py by hand: the same facts as the hook, for a person or a script, over a chosen scope.
+
+No flag lists live sessions under this checkout's parent folder (sibling checkouts and worktrees of
+one project usually sit side by side there); --here is this checkout with its last finished session;
+--last only that session; --all every live session on the machine; --json the same as JSON.
+"""
+import dataclasses
+import json
+import os
+import time
+
+from . import activity, gitrepo, history, hookio, registry, report
+from .home import claude_home
+
+MANUAL_BUDGET = 100000  # a person at a terminal can read more than a model's context should get
+
+
+def _self_id():
+    return os.environ.get("CLAUDE_CODE_SESSION_ID") or None
+
+
+def _scope(options, cwd, top, live):
+    """(checkouts to describe as {toplevel: [live sessions]}, whether to add the ended session)."""
+    if options.get("all"):
+        return activity.group_by_checkout(live), False
+    if options.get("here") or options.get("last"):
+        here = [s for s in live if gitrepo.toplevel(s.cwd) == top] if top else []
+        return {top: here}, True
+    parent = os.path.dirname(top or os.path.realpath(cwd))
+    return activity.group_by_checkout(activity.sessions_under(live, parent)), False
+
+
+def collect(options, now_ms):
+    home, cwd = claude_home(), os.getcwd()
+    top = gitrepo.toplevel(cwd)
+    sessions = registry.read_sessions(home)
+    ancestors = registry.ancestor_pids()
+    self_ids = activity.own_ids(sessions, _self_id(), ancestors)
+    live = [s for s in sessions if registry.is_alive(s) and not registry.is_self(s, _self_id(), ancestors)]
+    live = [s for s in live if s.session_id not in self_ids]
+    groups, with_ended = _scope(options, cwd, top, live)
+    summaries = history.load(home, now_ms)
+    checkouts = []
+    for checkout_top in sorted(groups, key=lambda t: (t is None, t or "")):
+        members = [] if options.get("last") else groups[checkout_top]
+        checkouts.append(activity.describe_checkout(
+            home, checkout_top, members, self_ids, now_ms, summaries, with_ended=with_ended))
+    return checkouts
+
+
+def as_text(checkouts, now_ms):
+    parts = []
+    for checkout in checkouts:
+        body = report.hook_report(checkout.ended, checkout.handoff, checkout.peers, checkout.top,
+                                  now_ms, budget=MANUAL_BUDGET)
+        if body:
+            parts.append("== %s ==\n%s" % (checkout.top or "(not in a git checkout)", body))
+    return "\n\n".join(parts) if parts else "No live sessions in scope, and no finished session here."
+
+
+def as_json(checkouts):
+    return json.dumps([dataclasses.asdict(c) for c in checkouts], indent=2, ensure_ascii=False)
+
+
+def run(options):
+    now_ms = int(time.time() * 1000)
+    if options.get("stats"):
+        from . import stats
+
+        home = claude_home()
+        text = stats.main_json(home, now_ms, options["days"]) if options.get("json") \
+            else stats.main_text(home, now_ms, options["days"])
+        hookio.emit(text)
+        return 0
+    checkouts = collect(options, now_ms)
+    hookio.emit(as_json(checkouts) if options.get("json") else as_text(checkouts, now_ms))
+    return 0
+
+

@@ -1,0 +1,269 @@
+"""The live-session registry: `sessions/<pid>.json` under the Claude home, one file per session.
+
+A file outlives its session after a crash, and pids get reused, so a registry entry is live only if
+its pid runs *and* (where Linux tells us) the process started when the registry says it did.
+A session must never count itself as a peer: after `/clear` older builds keep the old session id in
+the registry, so besides the payload's id we recognise our own entry by its pid being an ancestor of
+the hook process.
+"""
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Optional
+
+from . import gitrepo
+
+REGISTRY_NAME = re.compile(r"^\d+\.json$")  # legacy `pid-<n>.json` files are ignored on purpose
+MAX_REGISTRY_BYTES = 64 * 1024  # a registry entry is ~400 bytes; anything huge is not one
+PROC = "/proc"
+
+
+@dataclass(frozen=True)
+class Session:
+    pid: int
+    session_id: str
+    cwd: str
+    name: str
+    status: Optional[str]
+    started_at_ms: Optional[int]
+    updated_at_ms: Optional[int]
+    kind: Optional[str]
+    entrypoint: Optional[str]
+    version: Optional[str]
+    proc_start: Optional[str]
+
+    @property
+    def short_id(self):
+        return self.session_id[:8]
+
+
+def _int_or_none(value):
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value)
+    return None
+
+
+def _str_or_none(value):
+    return value if isinstance(value, str) and value else None
+
+
+def parse_entry(data):
+    """A Session from one registry file's decoded JSON, or None when a required field is missing."""
+    if not isinstance(data, dict):
+        return None
+    pid = _int_or_none(data.get("pid"))
+    session_id = _str_or_none(data.get("sessionId"))
+    cwd = _str_or_none(data.get("cwd"))
+    if pid is None or pid <= 0 or session_id is None or cwd is None:
+        return None
+    proc_start = data.get("procStart")
+    return Session(
+        pid=pid,
+        session_id=session_id,
+        cwd=cwd,
+        name=_str_or_none(data.get("name")) or session_id[:8],
+        status=_str_or_none(data.get("status")),
+        started_at_ms=_int_or_none(data.get("startedAt")),
+        updated_at_ms=_int_or_none(data.get("updatedAt")),
+        kind=_str_or_none(data.get("kind")),
+        entrypoint=_str_or_none(data.get("entrypoint")),
+        version=_str_or_none(data.get("version")),
+        proc_start=str(proc_start) if isinstance(proc_start, (str, int)) else None,
+    )
+
+
+def read_sessions(home):
+    """Every well-formed registry entry, live or not; unreadable or odd files are skipped."""
+    folder = os.path.join(home, "sessions")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    sessions = []
+    for name in sorted(names):
+        if not REGISTRY_NAME.match(name):
+            continue
+        try:
+            with open(os.path.join(folder, name), "rb") as handle:
+                raw = handle.read(MAX_REGISTRY_BYTES + 1)
+        except OSError:
+            continue
+        if len(raw) > MAX_REGISTRY_BYTES:
+            continue
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except ValueError:
+            continue
+        session = parse_entry(data)
+        if session is not None:
+            sessions.append(session)
+    return sessions
+
+
+def _proc_stat_fields(pid):
+    """Fields 3.. of /proc/<pid>/stat (after the parenthesised command name), or None."""
+    try:
+        with open("%s/%d/stat" % (PROC, pid), "rb") as handle:
+            raw = handle.read().decode("ascii", errors="replace")
+    except OSError:
+        return None
+    close = raw.rfind(")")
+    if close < 0:
+        return None
+    return raw[close + 2:].split()
+
+
+def proc_start_time(pid):
+    """Linux: the process start time in clock ticks (field 22 of /proc/<pid>/stat), as text."""
+    fields = _proc_stat_fields(pid)
+    if fields is None or len(fields) < 20:
+        return None
+    return fields[19]
+
+
+def _alive_windows(pid):
+    """Windows: ask the kernel; os.kill(pid, 0) would send Ctrl+C to the process there."""
+    import ctypes  # only reached on Windows
+
+    process_query_limited_information = 0x1000
+    still_active = 259
+    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+    handle = kernel32.OpenProcess(process_query_limited_information, False, pid)
+    if not handle:
+        return False
+    try:
+        code = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            return False
+        return code.value == still_active
+    finally:
+        kernel32.CloseHandle(handle)
+
+
+def is_alive(session):
+    """True when the session's process runs and, where it can be checked, is the same process."""
+    if os.path.isdir(PROC):
+        fields = _proc_stat_fields(session.pid)
+        if fields is None:
+            return False
+        if fields[0] in ("Z", "X"):  # exited but not yet reaped
+            return False
+        if session.proc_start is not None and session.proc_start.isdigit() and len(fields) >= 20:
+            return fields[19] == session.proc_start
+        return True
+    if sys.platform == "win32":
+        return _alive_windows(session.pid)
+    try:
+        os.kill(session.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by someone else
+    except OSError:
+        return False
+    return True
+
+
+def live_sessions(home):
+    return [session for session in read_sessions(home) if is_alive(session)]
+
+
+def _parent_pid(pid):
+    fields = _proc_stat_fields(pid)
+    if fields is None or len(fields) < 2:
+        return None
+    try:
+        return int(fields[1])
+    except ValueError:
+        return None
+
+
+# A hook runs a few processes below its session (claude -> sh -> python); the bound only stops a loop.
+MAX_ANCESTRY = 64
+
+
+def ancestor_pids():
+    """Pids of this process's ancestors (not itself). Linux reads /proc; elsewhere only the parent
+    and, through `ps`, its ancestors."""
+    ancestors = set()
+    if os.path.isdir(PROC):
+        pid = os.getppid()
+        while pid and pid > 1 and pid not in ancestors and len(ancestors) < MAX_ANCESTRY:
+            ancestors.add(pid)
+            pid = _parent_pid(pid)
+        return frozenset(ancestors)
+    return frozenset(_ancestors_from_ps())
+
+
+def _ancestors_from_ps():
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["ps", "-A", "-o", "pid=,ppid="], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL, timeout=2,
+        ).stdout.decode("ascii", errors="replace")
+    except (OSError, subprocess.SubprocessError):
+        return {os.getppid()}
+    parents = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
+            parents[int(parts[0])] = int(parts[1])
+    ancestors = set()
+    pid = os.getppid()
+    while pid and pid > 1 and pid not in ancestors and len(ancestors) < MAX_ANCESTRY:
+        ancestors.add(pid)
+        pid = parents.get(pid, 0)
+    return ancestors
+
+
+def is_self(session, session_id, ancestors):
+    """This hook's own session: the payload's id, or the registry entry of an ancestor process."""
+    return (session_id is not None and session.session_id == session_id) or session.pid in ancestors
+
+
+def same_checkout(session, top, toplevel_cache):
+    """Whether a session's cwd resolves to the given checkout toplevel (cached per cwd)."""
+    if session.cwd not in toplevel_cache:
+        toplevel_cache[session.cwd] = gitrepo.toplevel(session.cwd)
+    return toplevel_cache[session.cwd] == top
+
+
+def peers_in_checkout(home, top, self_session_id, ancestors=None, sessions=None):
+    """Live sessions other than this one whose cwd lies in the checkout `top`.
+
+    Ancestors are only looked up when some candidate is not already excluded by id, so the common
+    case (every peer has another id and is not in our process tree) costs one /proc walk at most.
+    """
+    if top is None:
+        return []
+    cache = {}
+    candidates = [
+        s for s in (sessions if sessions is not None else read_sessions(home))
+        if s.session_id != self_session_id and same_checkout(s, top, cache)
+    ]
+    candidates = [s for s in candidates if is_alive(s)]
+    if not candidates:
+        return []
+    if ancestors is None:
+        ancestors = ancestor_pids()
+    return [s for s in candidates if not is_self(s, self_session_id, ancestors)]
+
+
+def own_entry(sessions, session_id, ancestors):
+    """This session's registry entry, if any (by ancestry first: after /clear the id may be stale)."""
+    for session in sessions:
+        if session.pid in ancestors:
+            return session
+    for session in sessions:
+        if session.session_id == session_id:
+            return session
+    return None
+

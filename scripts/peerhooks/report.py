@@ -1,0 +1,130 @@
+"""The peers report: what a new session is told about the last finished session and its live peers.
+
+Plain text, meant for the model's context (SessionStart stdout) and for a person running peers.py by
+hand. Times relative to `now` are fine here: this text is never fingerprinted.
+"""
+import os
+from typing import List, Optional
+
+from . import render
+from .activity import Activity, Ended, Handoff
+from .intent import one_line
+from .timeutil import ago, duration, ms_to_utc
+
+HOOK_BUDGET = 4000  # the whole SessionStart block; 12 peers must fit (Claude Code cuts at 10,000)
+SHOWN_EDITS = 5  # files per session; the newest matter, the rest is noise
+MESSAGE_ADVICE = (
+    "Before editing a file a peer is editing, or committing while a peer is busy, message it by "
+    "name with SendMessage."
+)
+
+
+def display_path(path, top):
+    """A path relative to the checkout when inside it; home-relative or absolute otherwise."""
+    if top:
+        try:
+            relative = os.path.relpath(path, top)
+        except ValueError:  # another drive on Windows
+            relative = None
+        if relative is not None and not relative.startswith(".."):
+            return relative.replace(os.sep, "/")
+    home = os.path.expanduser("~")
+    if path.startswith(home + os.sep):
+        return "~" + path[len(home):]
+    return path
+
+
+def edits_line(activity: Activity, top, now_ms, label):
+    if not activity.edits:
+        if activity.edits_truncated:
+            return "  %s: none in the last part of its transcript read (older edits not read)" % label
+        return None
+    shown = activity.edits[:SHOWN_EDITS]
+    names = ", ".join(display_path(e.path, top) for e in shown)
+    extra = len(activity.edits) - len(shown)
+    if extra > 0:
+        names += " +%d" % extra
+    newest = activity.edits[0].at_ms
+    when = " (%s ago)" % ago(now_ms, newest) if newest is not None else ""
+    return "  %s: %s%s" % (label, names, when)
+
+
+def _quoted(label, text):
+    return "  %s: %s" % (label, one_line(text)) if text else None
+
+
+def peer_header(activity: Activity, now_ms):
+    facts = []
+    if activity.status:
+        facts.append(activity.status)
+    if activity.started_ms:
+        facts.append("up " + ago(now_ms, activity.started_ms))
+    facts.append("%d prompt%s" % (activity.prompt_count, "" if activity.prompt_count == 1 else "s"))
+    if activity.last_active_ms:
+        facts.append("last %s ago" % ago(now_ms, activity.last_active_ms))
+    head = "%s  %s" % (activity.name, facts[0]) if activity.status else activity.name
+    rest = facts[1:] if activity.status else facts
+    return head + ("".join(" · " + f for f in rest) if rest else "")
+
+
+def peer_variants(activity: Activity, top, now_ms) -> List[str]:
+    """The peer block, fullest first: drop `opened`, then `before`, then all but the header."""
+    header = peer_header(activity, now_ms)
+    opened = _quoted("opened", activity.opening)
+    before = _quoted("before", activity.before)
+    latest = _quoted("now", activity.latest)
+    editing = edits_line(activity, top, now_ms, "editing")
+    full = [header, opened, before, latest, editing]
+    variants = [
+        full,
+        [header, before, latest, editing],
+        [header, latest, editing],
+        [header, editing],
+        [header],
+    ]
+    seen, result = set(), []
+    for variant in variants:
+        text = "\n".join(line for line in variant if line)
+        if text not in seen:
+            seen.add(text)
+            result.append(text)
+    return result
+
+
+def ended_block(ended: Ended, handoff: Optional[Handoff], top, now_ms) -> List[str]:
+    activity = ended.activity
+    ran = ""
+    if activity.started_ms is not None:
+        ran = ", ran %s" % duration(ended.ended_ms - activity.started_ms)
+    header = "Last session in this checkout: %s ended %s ago (%s)%s, %d prompt%s" % (
+        activity.name, ago(now_ms, ended.ended_ms), ms_to_utc(ended.ended_ms), ran,
+        activity.prompt_count, "" if activity.prompt_count == 1 else "s")
+    lines = [header, _quoted("opened", activity.opening), _quoted("latest", activity.latest),
+             edits_line(activity, top, now_ms, "edited")]
+    if handoff is not None:
+        note = " (stale: older than that session)" if handoff.stale else ""
+        lines.append("  handoff: %s, written %s%s" % (
+            display_path(handoff.path, top), ms_to_utc(handoff.modified_ms), note))
+    full = "\n".join(line for line in lines if line)
+    return [full, "\n".join(line for line in (lines[0], lines[2]) if line), lines[0]]
+
+
+def hook_report(ended: Optional[Ended], handoff: Optional[Handoff], peers: List[Activity], top,
+                now_ms, budget=HOOK_BUDGET) -> str:
+    """The SessionStart text, or '' when there is nothing to tell."""
+    if ended is None and not peers:
+        return ""
+    blocks = []
+    if ended is not None:
+        blocks.append(ended_block(ended, handoff, top, now_ms))
+    header = ""
+    if peers:
+        ordered = sorted(peers, key=lambda a: a.last_active_ms or 0, reverse=True)
+        header_line = "Live sessions in this checkout (%d):" % len(ordered)
+        # The header sits on the first peer's block so that it goes or stays with the peers.
+        first = [header_line + "\n" + v for v in peer_variants(ordered[0], top, now_ms)]
+        blocks.append(first)
+        blocks += [peer_variants(a, top, now_ms) for a in ordered[1:]]
+    footer = MESSAGE_ADVICE if peers else ""
+    return render.fit(blocks, budget, more_line=lambda n: "+%d more live sessions" % n,
+                      header=header, footer=footer)

@@ -1,0 +1,283 @@
+"""Heads and tails of transcripts (`projects/<slug>/<session>.jsonl`), never whole files.
+
+A transcript is tens of MB of mostly tool output, and a single `Write` record carries a whole file,
+so one line can be many MB. The tail is read through a memory map: lines are found with `rfind`
+(done in C, so skipping a 20 MB record costs milliseconds and holds nothing in Python), small
+records are parsed as JSON, and big ones are read only at their head (where the tool name and
+`file_path` sit) and their end (where `timestamp` sits). A record that straddles any read boundary
+does not exist here: we always work on whole lines.
+"""
+import json
+import mmap
+import os
+import re
+from dataclasses import dataclass
+from typing import List, Optional
+
+from . import home as homes
+from .intent import is_substantive
+from .timeutil import iso_to_ms
+
+EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+PARSE_LINE_LIMIT = 256 * 1024  # records under this are parsed whole; larger are Writes or tool output
+BIG_HEAD_BYTES = 64 * 1024  # a record's tool name and file_path come within its first few hundred bytes
+BIG_TAIL_BYTES = 4 * 1024  # ...and its timestamp within its last few hundred
+TAIL_SCAN_BYTES = 8 * 1024 * 1024  # how far back from the end edits are looked for; said when hit
+HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
+MAX_EDITED_FILES = 20  # distinct files collected; callers show 5 after dropping scratch paths
+
+_TOOL_USE_MARK = b'"tool_use"'
+_EDIT_IN_BIG = re.compile(
+    rb'"name"\s*:\s*"(Write|Edit|MultiEdit|NotebookEdit)"\s*,\s*"input"\s*:\s*\{\s*'
+    rb'"(?:file_path|notebook_path)"\s*:\s*"((?:[^"\\]|\\.)*)"'
+)
+_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.\-+Z]{19,40})"')
+
+
+@dataclass(frozen=True)
+class Edit:
+    path: str
+    at_ms: Optional[int]
+
+
+@dataclass(frozen=True)
+class EditScan:
+    edits: List[Edit]  # newest first, one entry per file
+    truncated: bool  # older records exist beyond the scan bound
+
+
+def transcript_path(home, session_id, cwd):
+    """The transcript of a session started in cwd; falls back to any project folder holding it."""
+    if not session_id:
+        return None
+    filename = session_id + ".jsonl"
+    for folder in homes.project_dirs(home, os.path.realpath(cwd) if cwd else ""):
+        candidate = os.path.join(folder, filename)
+        if os.path.isfile(candidate):
+            return candidate
+    projects = os.path.join(home, "projects")
+    try:
+        names = os.listdir(projects)
+    except OSError:
+        return None
+    for name in names:
+        candidate = os.path.join(projects, name, filename)
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def _open_map(path):
+    """A read-only memory map of a file, or None (missing, empty, unreadable)."""
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size == 0:
+                return None
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+
+
+def _lines_backward(data, lowest_start):
+    """(start, end) of each line from the end of `data` backwards; a line that begins before
+    lowest_start is still yielded whole (it is located with one rfind), then iteration stops."""
+    end = len(data)
+    while end > 0:
+        while end > 0 and data[end - 1:end] in (b"\n", b"\r"):
+            end -= 1
+        if end == 0:
+            return
+        start = data.rfind(b"\n", 0, end) + 1
+        yield start, end
+        if start < lowest_start:
+            return
+        end = start
+
+
+def _json_string(raw):
+    try:
+        value = json.loads(b'"' + raw + b'"')
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _timestamp_of_big(data, start, end):
+    for lo, hi in ((max(start, end - BIG_TAIL_BYTES), end), (start, min(end, start + BIG_HEAD_BYTES))):
+        match = None
+        for match in _TIMESTAMP.finditer(data[lo:hi]):
+            pass
+        if match:
+            return iso_to_ms(match.group(1).decode("ascii", errors="replace"))
+    return None
+
+
+def edits_in_record(record):
+    """Paths a decoded assistant record writes with an edit tool, in order."""
+    if not isinstance(record, dict) or record.get("type") != "assistant":
+        return []
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return []
+    paths = []
+    for item in content:
+        if not isinstance(item, dict) or item.get("type") != "tool_use":
+            continue
+        if item.get("name") not in EDIT_TOOLS:
+            continue
+        tool_input = item.get("input")
+        if not isinstance(tool_input, dict):
+            continue
+        path = tool_input.get("file_path") or tool_input.get("notebook_path")
+        if isinstance(path, str) and path:
+            paths.append(path)
+    return paths
+
+
+def _edits_in_line(data, start, end):
+    """(paths, at_ms) for one transcript line; big lines are read at their head and end only."""
+    line = data[start:end] if end - start <= PARSE_LINE_LIMIT else None
+    if line is not None:
+        if _TOOL_USE_MARK not in line:
+            return [], None
+        try:
+            record = json.loads(line)
+        except ValueError:
+            return [], None
+        paths = edits_in_record(record)
+        return paths, (iso_to_ms(record.get("timestamp")) if paths else None)
+    head = data[start:min(end, start + BIG_HEAD_BYTES)]
+    if _TOOL_USE_MARK not in head or b'"assistant"' not in head + data[max(start, end - BIG_TAIL_BYTES):end]:
+        return [], None
+    paths = [p for p in (_json_string(m.group(2)) for m in _EDIT_IN_BIG.finditer(head)) if p]
+    return paths, (_timestamp_of_big(data, start, end) if paths else None)
+
+
+def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES):
+    """Files a transcript's session wrote, newest first, from the tail of the file."""
+    data = _open_map(path) if path else None
+    if data is None:
+        return EditScan([], False)
+    try:
+        edits, seen = [], set()
+        lowest = max(0, len(data) - scan_bytes)
+        reached_start = False
+        for start, end in _lines_backward(data, lowest):
+            paths, at_ms = _edits_in_line(data, start, end)
+            for file_path in reversed(paths):
+                if file_path not in seen:
+                    seen.add(file_path)
+                    edits.append(Edit(file_path, at_ms))
+            if start == 0:
+                reached_start = True
+            if len(edits) >= max_files:
+                return EditScan(edits, False)
+        return EditScan(edits, not reached_start)
+    finally:
+        data.close()
+
+
+def head_records(path, limit=HEAD_BYTES):
+    """Decoded records from the start of a transcript (whole lines within `limit` bytes)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit)
+    except (OSError, TypeError):
+        return
+    lines = raw.split(b"\n")
+    if len(raw) == limit:
+        lines = lines[:-1]  # the last piece may be cut
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            yield record
+
+
+def prompt_text(record):
+    """The typed text of a user prompt record, or None (tool results, command wrappers, meta)."""
+    if not isinstance(record, dict) or record.get("type") != "user" or record.get("isMeta"):
+        return None
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [i.get("text") for i in content if isinstance(i, dict) and i.get("type") == "text"]
+        if texts and not any(isinstance(i, dict) and i.get("type") == "tool_result" for i in content):
+            return "\n".join(t for t in texts if isinstance(t, str))
+    return None
+
+
+@dataclass(frozen=True)
+class Head:
+    started_at_ms: Optional[int]
+    cwd: Optional[str]
+    opening: Optional[str]  # first substantive prompt within the head
+
+
+def read_head(path):
+    started, cwd, opening = None, None, None
+    for record in head_records(path):
+        if started is None:
+            started = iso_to_ms(record.get("timestamp"))
+        if cwd is None and isinstance(record.get("cwd"), str):
+            cwd = record["cwd"]
+        if opening is None:
+            text = prompt_text(record)
+            if is_substantive(text):
+                opening = text
+        if started is not None and cwd is not None and opening is not None:
+            break
+    return Head(started, cwd, opening)
+
+
+def opening_prompt(path):
+    return read_head(path).opening if path else None
+
+
+@dataclass(frozen=True)
+class Tail:
+    ended_at_ms: Optional[int]  # timestamp of the last record that has one
+    latest: Optional[str]  # latest substantive prompt seen in the tail
+
+
+TAIL_PROMPT_BYTES = 2 * 1024 * 1024  # how far back the latest prompt is looked for
+
+
+def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
+    """The last record's time and the latest substantive prompt (a `last-prompt` record or a
+    user prompt), from the end of a transcript."""
+    data = _open_map(path) if path else None
+    if data is None:
+        return Tail(None, None)
+    try:
+        ended, latest = None, None
+        for start, end in _lines_backward(data, max(0, len(data) - scan_bytes)):
+            if end - start > PARSE_LINE_LIMIT:
+                if ended is None:
+                    ended = _timestamp_of_big(data, start, end)
+                continue
+            try:
+                record = json.loads(data[start:end])
+            except ValueError:
+                continue
+            if not isinstance(record, dict):
+                continue
+            if ended is None:
+                ended = iso_to_ms(record.get("timestamp"))
+            if latest is None:
+                text = record.get("lastPrompt") if record.get("type") == "last-prompt" else prompt_text(record)
+                if is_substantive(text):
+                    latest = text
+            if ended is not None and latest is not None:
+                break
+        return Tail(ended, latest)
+    finally:
+        data.close()
