@@ -1,0 +1,488 @@
+"""install.py: the pure merge on its own, and the installer end to end in a temporary home.
+
+Every run of install.py here happens in a temporary copy of the checkout (a folder with a space in its
+name, so quoting is exercised) with HOME, CLAUDE_CONFIG_DIR and CODEX_HOME pointing into a temporary
+folder: the real ~/.claude and ~/.codex are never read or written. Hook scripts that have not landed
+in scripts/ yet are replaced in the copy by tiny stand-ins that read stdin and exit 0.
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+sys.path.insert(0, REPO)
+
+import install  # noqa: E402
+
+HOOK_SCRIPTS = ("peers.py", "cold_start.py", "memory_delta.py", "git_index_guard.py")
+STAND_IN = "import sys\nsys.stdin.buffer.readline()\nraise SystemExit(0)\n"
+PAYLOADS = {
+    "SessionStart": {"hook_event_name": "SessionStart", "source": "startup"},
+    "UserPromptSubmit": {"hook_event_name": "UserPromptSubmit", "prompt": "please look at the parser"},
+    "PreToolUse": {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                   "tool_input": {"command": "git status", "description": "status"}},
+}
+USER_SETTINGS = {
+    "model": "opus",
+    "hooks": {
+        "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo mine"}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "my-guard"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}],
+    },
+    "permissions": {"allow": ["Bash(ls:*)"]},
+}
+
+
+def entries_from(checkout, python="/usr/bin/python3"):
+    return install.build_entries(install.CLAUDE_HOOKS, python, os.path.join(checkout, "scripts"))
+
+
+def commands(settings):
+    return [handler["command"]
+            for groups in settings.get("hooks", {}).values()
+            for group in groups
+            for handler in group.get("hooks", [])]
+
+
+class MergeTest(unittest.TestCase):
+    """The pure functions: no files, no environment."""
+
+    def test_sh_quote_survives_spaces_and_quotes(self):
+        for word in ["/a b/c", "/it's/here", "/plain", "/x/$HOME/`y`"]:
+            self.assertEqual(shlex.split(install.sh_quote(word)), [word])
+
+    def test_windows_command_uses_forward_slashes_and_double_quotes(self):
+        line = install.command_line("C:\\Py 39\\python.exe", "C:\\my repo\\scripts\\peers.py", ("--hook",),
+                                    windows=True)
+        self.assertEqual(line, '"C:/Py 39/python.exe" "C:/my repo/scripts/peers.py" --hook')
+
+    def test_windows_path_that_a_shell_would_expand_is_refused(self):
+        with self.assertRaises(install.InstallError):
+            install.command_line("C:/Py/python.exe", "C:/100%/scripts/peers.py", (), windows=True)
+
+    def test_fresh_merge_adds_one_group_per_hook_in_order(self):
+        merged = install.merge({}, entries_from("/co"))
+        self.assertEqual(list(merged["hooks"]), ["SessionStart", "UserPromptSubmit", "PreToolUse"])
+        self.assertEqual([g["matcher"] for g in merged["hooks"]["SessionStart"]],
+                         ["startup|resume|clear", "startup|resume|clear|compact"])
+        self.assertNotIn("matcher", merged["hooks"]["UserPromptSubmit"][0])
+        self.assertEqual(merged["hooks"]["PreToolUse"][0]["hooks"][0],
+                         {"type": "command", "command": "'/usr/bin/python3' '/co/scripts/git_index_guard.py'",
+                          "timeout": 5})
+
+    def test_merge_keeps_the_users_hooks_keys_and_order(self):
+        merged = install.merge(USER_SETTINGS, entries_from("/co"))
+        self.assertEqual(list(merged), ["model", "hooks", "permissions"])
+        self.assertEqual(list(merged["hooks"]), ["SessionStart", "PreToolUse", "Stop", "UserPromptSubmit"])
+        self.assertEqual(merged["hooks"]["SessionStart"][0], USER_SETTINGS["hooks"]["SessionStart"][0])
+        self.assertEqual(merged["hooks"]["PreToolUse"][0], USER_SETTINGS["hooks"]["PreToolUse"][0])
+        self.assertEqual(merged["hooks"]["Stop"], USER_SETTINGS["hooks"]["Stop"])
+
+    def test_merge_does_not_change_its_input(self):
+        before = json.dumps(USER_SETTINGS)
+        install.merge(USER_SETTINGS, entries_from("/co"))
+        self.assertEqual(json.dumps(USER_SETTINGS), before)
+
+    def test_merging_twice_changes_nothing(self):
+        once = install.merge(USER_SETTINGS, entries_from("/co"))
+        self.assertEqual(install.render(install.merge(once, entries_from("/co"))), install.render(once))
+
+    def test_moved_checkout_updates_paths_in_place(self):
+        old = install.merge(USER_SETTINGS, entries_from("/old place"))
+        new = install.merge(old, entries_from("/new place"))
+        ours = [c for c in commands(new) if install.script_of(c)]
+        self.assertEqual(len(ours), 4)
+        self.assertTrue(all("/new place/scripts/" in c for c in ours))
+        self.assertEqual([list(g) for g in new["hooks"]["SessionStart"]],
+                         [list(g) for g in old["hooks"]["SessionStart"]])
+
+    def test_our_handler_under_another_matcher_moves_to_its_own_group(self):
+        stray = {"hooks": {"PreToolUse": [{"matcher": "Bash|Edit", "hooks": [
+            {"type": "command", "command": "my-guard"},
+            {"type": "command", "command": "python3 /old/scripts/git_index_guard.py"}]}]}}
+        merged = install.merge(stray, entries_from("/co"))
+        groups = merged["hooks"]["PreToolUse"]
+        self.assertEqual(groups[0], {"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "my-guard"}]})
+        self.assertEqual(groups[1]["matcher"], "Bash")
+
+    def test_unmerge_restores_the_users_settings_exactly(self):
+        merged = install.merge(USER_SETTINGS, entries_from("/co"))
+        self.assertEqual(install.render(install.unmerge(merged)), install.render(USER_SETTINGS))
+
+    def test_unmerge_of_a_fresh_install_leaves_no_hooks_key(self):
+        merged = install.merge({"model": "opus"}, entries_from("/co"))
+        self.assertEqual(install.unmerge(merged), {"model": "opus"})
+
+    def test_unmerge_keeps_the_users_empty_groups(self):
+        settings = {"hooks": {"Stop": []}}
+        self.assertEqual(install.unmerge(install.merge(settings, entries_from("/co"))), settings)
+
+    def test_script_of_recognises_settings_and_plugin_commands_only_under_scripts(self):
+        self.assertEqual(install.script_of("'/usr/bin/python3' '/a b/scripts/peers.py' --hook"), "peers.py")
+        self.assertEqual(install.script_of('python3 "${CLAUDE_PLUGIN_ROOT}/scripts/cold_start.py"'), "cold_start.py")
+        self.assertEqual(install.script_of('"C:/x/scripts/memory_delta.py"'), "memory_delta.py")
+        self.assertIsNone(install.script_of("python3 ~/bin/peers.py"))
+        self.assertIsNone(install.script_of("python3 /x/scripts/peers.py.bak"))
+
+    def test_shape_problems_name_the_wrong_type(self):
+        self.assertIn("an array", install.shape_problem([]))
+        self.assertIn('"hooks" is an array', install.shape_problem({"hooks": []}))
+        self.assertIn('"hooks.Stop" is an object', install.shape_problem({"hooks": {"Stop": {}}}))
+        self.assertIsNone(install.shape_problem(USER_SETTINGS))
+
+    def test_identical_command_in_two_settings_files_counts_once(self):
+        merged = install.merge({}, entries_from("/co"))
+        found = install.registrations(merged, "user") + install.registrations(merged, "project")
+        self.assertEqual(install.registration_problems(found), [])
+
+    def test_plugin_copy_next_to_settings_is_a_double_registration_naming_both(self):
+        plugin = install.merge({}, install.plugin_entries(install.CLAUDE_HOOKS))
+        found = (install.registrations(install.merge({}, entries_from("/co")), "user settings /h/settings.json")
+                 + install.registrations(plugin, "plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0",
+                                         deduplicated=False))
+        problems = install.registration_problems(found)
+        self.assertEqual(len(problems), 4)
+        self.assertIn("user settings /h/settings.json", problems[0])
+        self.assertIn("plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0", problems[0])
+
+
+class ShippedFilesTest(unittest.TestCase):
+    """settings.example.json, the plugin files and the README snippet say what install.py writes."""
+
+    def test_settings_example_is_exactly_what_install_writes_with_placeholders(self):
+        with open(os.path.join(REPO, "settings.example.json"), encoding="utf-8") as handle:
+            self.assertEqual(handle.read(), install.render(install.merge({}, install.example_entries())))
+
+    def test_readme_snippet_agrees_with_settings_example(self):
+        try:
+            with open(os.path.join(REPO, "README.md"), encoding="utf-8") as handle:
+                readme = handle.read()
+        except FileNotFoundError:
+            self.skipTest("no README.md yet")
+        block = re.search(r"<!-- settings-snippet -->(.*?)<!-- /settings-snippet -->", readme, re.S)
+        if block is None:
+            self.skipTest("README.md has no settings-snippet markers yet")
+        fenced = re.search(r"```(?:json)?\n(.*?)```", block.group(1), re.S)
+        snippet = fenced.group(1) if fenced else block.group(1)
+        with open(os.path.join(REPO, "settings.example.json"), encoding="utf-8") as handle:
+            self.assertEqual(json.loads(snippet), json.load(handle))
+
+    def test_plugin_hooks_run_the_same_hooks_from_the_plugin_root(self):
+        with open(os.path.join(REPO, "hooks", "hooks.json"), encoding="utf-8") as handle:
+            shipped = json.load(handle)
+        expected = install.merge({}, install.plugin_entries(install.CLAUDE_HOOKS))
+        self.assertEqual(shipped["hooks"], expected["hooks"])
+
+    def test_plugin_manifest_has_no_hooks_key_and_the_project_version(self):
+        with open(os.path.join(REPO, ".claude-plugin", "plugin.json"), encoding="utf-8") as handle:
+            manifest = json.load(handle)
+        self.assertNotIn("hooks", manifest)  # hooks/hooks.json loads by default; a key would load it twice
+        self.assertEqual(manifest["name"], "peerhooks")
+        with open(os.path.join(REPO, "pyproject.toml"), encoding="utf-8") as handle:
+            version = re.search(r'^version = "([^"]+)"', handle.read(), re.M).group(1)
+        self.assertEqual(manifest["version"], version)
+
+
+class Sandbox:
+    """A temporary home and a temporary copy of the checkout, and a way to run install.py there."""
+
+    def __init__(self):
+        self.root = tempfile.mkdtemp(prefix="peerhooks-install-")
+        self.home = os.path.join(self.root, "home")
+        self.claude = os.path.join(self.home, ".claude")
+        self.codex = os.path.join(self.home, ".codex")
+        os.makedirs(os.path.join(self.claude, "sessions"))
+        self.settings = os.path.join(self.claude, "settings.json")
+        self.checkout = self.copy_checkout("peer hooks")
+        self.env = dict(os.environ, HOME=self.home, CLAUDE_CONFIG_DIR=self.claude, CODEX_HOME=self.codex)
+        self.env.pop("LI_PLUS_AGENT_KEY", None)
+
+    def copy_checkout(self, name):
+        """install.py, the library, the rule file, the hook scripts (stand-ins for those not landed)."""
+        checkout = os.path.join(self.root, name)
+        os.makedirs(os.path.join(checkout, "scripts"))
+        shutil.copy(os.path.join(REPO, "install.py"), checkout)
+        shutil.copytree(os.path.join(REPO, "rules"), os.path.join(checkout, "rules"))
+        shutil.copytree(os.path.join(REPO, "scripts", "peerhooks"), os.path.join(checkout, "scripts", "peerhooks"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for script in HOOK_SCRIPTS:
+            real = os.path.join(REPO, "scripts", script)
+            target = os.path.join(checkout, "scripts", script)
+            if os.path.isfile(real):
+                shutil.copy(real, target)
+            else:
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(STAND_IN)
+        return checkout
+
+    def run(self, *args, checkout=None, cwd=None):
+        return subprocess.run([sys.executable, os.path.join(checkout or self.checkout, "install.py")] + list(args),
+                              cwd=cwd or self.root, env=self.env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+
+    def write(self, path, text):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    def read(self, path):
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+
+    def backups(self, folder=None):
+        folder = folder or self.claude
+        return sorted(name for name in os.listdir(folder) if install.BACKUP_INFIX in name)
+
+    def leftovers(self, folder=None):
+        folder = folder or self.claude
+        return sorted(name for name in os.listdir(folder)
+                      if install.BACKUP_INFIX in name or name.endswith(".peerhooks-tmp"))
+
+    def make_repo(self, name="repo"):
+        repo = os.path.join(self.root, name)
+        os.makedirs(repo)
+        subprocess.run(["git", "init", "-q", repo], check=True)
+        return repo
+
+    def close(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class InstallerTest(unittest.TestCase):
+    def setUp(self):
+        self.box = Sandbox()
+        self.addCleanup(self.box.close)
+
+    def install_ok(self, *args, **kwargs):
+        completed = self.box.run(*args, **kwargs)
+        self.assertEqual(completed.returncode, 0, completed.stderr + completed.stdout)
+        return completed
+
+    def refused(self, *args, **kwargs):
+        completed = self.box.run(*args, **kwargs)
+        self.assertEqual(completed.returncode, 1, completed.stdout)
+        return completed
+
+    def test_fresh_install_wires_four_hooks_with_absolute_quoted_paths(self):
+        completed = self.install_ok()
+        text = self.box.read(self.box.settings)
+        self.assertTrue(text.endswith("}\n") and '\n  "hooks": {\n' in text)
+        wired = commands(json.loads(text))
+        scripts = os.path.join(self.box.checkout, "scripts")
+        self.assertEqual(wired, [
+            "%s %s --hook" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "peers.py"))),
+            "%s %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "cold_start.py"))),
+            "%s %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "memory_delta.py"))),
+            "%s %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
+        ])
+        self.assertIn("LI_PLUS_AGENT_KEY", completed.stdout)
+        self.assertEqual(self.box.backups(), [])  # nothing existed, nothing to back up
+
+    def test_install_keeps_the_users_hooks_and_order_and_backs_up_the_old_file(self):
+        original = install.render(USER_SETTINGS)
+        self.box.write(self.box.settings, original)
+        self.install_ok()
+        merged = json.loads(self.box.read(self.box.settings))
+        self.assertEqual(list(merged), ["model", "hooks", "permissions"])
+        self.assertEqual(merged["hooks"]["SessionStart"][0], USER_SETTINGS["hooks"]["SessionStart"][0])
+        self.assertEqual(merged["hooks"]["PreToolUse"][0], USER_SETTINGS["hooks"]["PreToolUse"][0])
+        backups = self.box.backups()
+        self.assertEqual(len(backups), 1)
+        self.assertRegex(backups[0], r"^settings\.json\.peerhooks-backup-\d{8}T\d{6}Z$")
+        self.assertEqual(self.box.read(os.path.join(self.box.claude, backups[0])), original)
+
+    def test_second_run_leaves_the_file_byte_identical_and_says_so(self):
+        self.box.write(self.box.settings, install.render(USER_SETTINGS))
+        self.install_ok()
+        with open(self.box.settings, "rb") as handle:
+            first = handle.read()
+        completed = self.install_ok()
+        with open(self.box.settings, "rb") as handle:
+            self.assertEqual(handle.read(), first)
+        self.assertIn("nothing changed", completed.stdout)
+        self.assertEqual(len(self.box.backups()), 1)
+
+    def test_moved_checkout_updates_paths_instead_of_adding_copies(self):
+        self.install_ok()
+        moved = self.box.copy_checkout("moved here")
+        self.install_ok(checkout=moved)
+        wired = commands(json.loads(self.box.read(self.box.settings)))
+        self.assertEqual(len(wired), 4)
+        self.assertTrue(all("/moved here/scripts/" in command for command in wired))
+
+    def test_uninstall_restores_the_users_file_exactly(self):
+        original = install.render(USER_SETTINGS)
+        self.box.write(self.box.settings, original)
+        self.install_ok()
+        self.install_ok("--uninstall")
+        self.assertEqual(self.box.read(self.box.settings), original)
+
+    def assert_refused_untouched(self, text, *expected):
+        self.box.write(self.box.settings, text)
+        completed = self.refused()
+        self.assertEqual(self.box.read(self.box.settings), text)
+        self.assertEqual(self.box.leftovers(), [])
+        self.assertIn(self.box.settings, completed.stderr)
+        for words in expected:
+            self.assertIn(words, completed.stderr)
+
+    def test_invalid_json_is_refused_with_line_and_column(self):
+        self.assert_refused_untouched('{\n  "model": "opus"\n  "hooks": {}\n}\n', "line 3, column 3")
+
+    def test_a_json_array_is_refused(self):
+        self.assert_refused_untouched("[]\n", "not a JSON object")
+
+    def test_hooks_of_the_wrong_type_is_refused(self):
+        self.assert_refused_untouched('{"hooks": []}\n', '"hooks" is an array')
+
+    def test_unwritable_folder_gives_a_clear_error(self):
+        blocker = os.path.join(self.box.root, "a file")
+        self.box.write(blocker, "")
+        self.box.env["CLAUDE_CONFIG_DIR"] = os.path.join(blocker, ".claude")
+        completed = self.refused()
+        self.assertIn("cannot write", completed.stderr)
+        self.assertIn(blocker, completed.stderr)
+
+    @unittest.skipIf(hasattr(os, "geteuid") and os.geteuid() == 0, "root writes into read-only folders")
+    def test_read_only_folder_gives_a_clear_error_and_no_litter(self):
+        original = install.render(USER_SETTINGS)
+        self.box.write(self.box.settings, original)
+        os.chmod(self.box.claude, 0o500)
+        self.addCleanup(os.chmod, self.box.claude, 0o700)
+        completed = self.refused()
+        self.assertIn("cannot write", completed.stderr)
+        self.assertEqual(self.box.read(self.box.settings), original)
+        self.assertEqual(self.box.leftovers(), [])
+
+    def test_dry_run_prints_the_diff_and_changes_nothing(self):
+        original = install.render(USER_SETTINGS)
+        self.box.write(self.box.settings, original)
+        completed = self.install_ok("--dry-run")
+        self.assertIn("--- " + self.box.settings, completed.stdout)
+        added = [line for line in completed.stdout.splitlines() if line.startswith("+ ")]
+        self.assertTrue(any("scripts/peers.py" in line for line in added), completed.stdout)
+        self.assertEqual(self.box.read(self.box.settings), original)
+        self.assertEqual(self.box.leftovers(), [])
+
+    def test_dry_run_creates_no_file(self):
+        self.install_ok("--dry-run")
+        self.assertFalse(os.path.exists(self.box.settings))
+
+    def test_scope_project_and_local_write_into_the_checkouts_claude_folder(self):
+        repo = self.box.make_repo()
+        subdir = os.path.join(repo, "sub")
+        os.makedirs(subdir)
+        self.install_ok("--scope", "project", cwd=subdir)
+        self.install_ok("--scope", "local", cwd=subdir)
+        real = os.path.realpath(repo)
+        self.assertEqual(len(commands(json.loads(self.box.read(os.path.join(real, ".claude", "settings.json"))))), 4)
+        self.assertEqual(len(commands(json.loads(self.box.read(
+            os.path.join(real, ".claude", "settings.local.json"))))), 4)
+        self.assertFalse(os.path.exists(self.box.settings))
+
+    def test_scope_project_outside_a_checkout_is_refused(self):
+        completed = self.refused("--scope", "project", cwd=self.box.home)
+        self.assertIn("not inside a git checkout", completed.stderr)
+
+    def test_codex_wires_cold_start_and_the_guard_and_asks_for_trust(self):
+        completed = self.install_ok("--codex")
+        wired = json.loads(self.box.read(os.path.join(self.box.codex, "hooks.json")))
+        self.assertEqual(list(wired["hooks"]), ["SessionStart", "PreToolUse"])
+        self.assertTrue(commands(wired)[0].endswith("cold_start.py' --host codex"))
+        self.assertTrue(commands(wired)[1].endswith("git_index_guard.py'"))
+        self.assertIn("/hooks", completed.stdout)
+        self.assertFalse(os.path.exists(self.box.settings))
+
+    def test_codex_project_scope_writes_the_checkouts_codex_folder(self):
+        repo = self.box.make_repo()
+        self.install_ok("--codex", "--scope", "project", cwd=repo)
+        self.assertTrue(os.path.isfile(os.path.join(os.path.realpath(repo), ".codex", "hooks.json")))
+
+    def test_missing_script_is_not_wired_and_the_output_says_why(self):
+        os.remove(os.path.join(self.box.checkout, "scripts", "memory_delta.py"))
+        completed = self.install_ok()
+        self.assertNotIn("UserPromptSubmit", json.loads(self.box.read(self.box.settings))["hooks"])
+        self.assertIn("skipped", completed.stdout)
+
+    def test_rules_are_placed_reported_and_removed(self):
+        self.install_ok("--rules")
+        placed = os.path.join(self.box.claude, "rules", "peerhooks.md")
+        self.assertEqual(self.box.read(placed), self.box.read(os.path.join(REPO, "rules", "peerhooks.md")))
+        self.assertIn("rule file %s is in place" % placed, self.box.run("--check").stdout)
+        self.install_ok("--uninstall")
+        self.assertFalse(os.path.exists(placed))
+
+    def test_without_rules_nothing_is_written_to_the_rules_folder(self):
+        self.install_ok()
+        self.assertFalse(os.path.exists(os.path.join(self.box.claude, "rules")))
+
+    def test_usage_error_exits_1_not_2(self):
+        completed = self.refused("--scope", "everywhere")
+        self.assertIn("usage:", completed.stderr)
+
+    def test_check_passes_after_a_clean_install(self):
+        self.install_ok()
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 0, completed.stdout)
+        self.assertIn("All well", completed.stdout)
+
+    def test_check_finds_a_double_registration_across_user_and_project_settings(self):
+        repo = self.box.make_repo()
+        self.install_ok(cwd=repo)
+        moved = self.box.copy_checkout("second copy")
+        self.install_ok("--scope", "project", checkout=moved, cwd=repo)
+        completed = self.box.run("--check", cwd=repo)
+        self.assertEqual(completed.returncode, 1)
+        self.assertIn("peers.py is registered 2 times", completed.stdout)
+        self.assertIn("user settings " + self.box.settings, completed.stdout)
+        self.assertIn("project settings " + os.path.join(os.path.realpath(repo), ".claude", "settings.json"),
+                      completed.stdout)
+
+    def test_check_finds_a_plugin_copy_next_to_a_settings_install(self):
+        self.install_ok()
+        plugin_root = os.path.join(self.box.claude, "plugins", "cache", "local", "peerhooks", "0.1.0")
+        shutil.copytree(os.path.join(REPO, "hooks"), os.path.join(plugin_root, "hooks"))
+        self.box.write(os.path.join(self.box.claude, "plugins", "installed_plugins.json"), json.dumps(
+            {"version": 2, "plugins": {"peerhooks@local": [{"scope": "user", "installPath": plugin_root,
+                                                            "version": "0.1.0"}]}}))
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 1)
+        self.assertIn("plugin peerhooks@local at " + plugin_root, completed.stdout)
+        self.assertIn("git_index_guard.py is registered 2 times", completed.stdout)
+
+    def test_check_finds_a_missing_script_and_a_syntax_error(self):
+        self.install_ok()
+        os.remove(os.path.join(self.box.checkout, "scripts", "peers.py"))
+        self.box.write(os.path.join(self.box.checkout, "scripts", "cold_start.py"), "def broken(:\n")
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 1)
+        self.assertIn("scripts/peers.py does not exist", completed.stdout)
+        self.assertIn("scripts/cold_start.py does not compile: line 1", completed.stdout)
+
+    def test_installed_commands_run_as_claude_code_runs_them(self):
+        """End to end: sh -c "<command>" with the event's payload on stdin, as Claude Code does."""
+        self.install_ok()
+        settings = json.loads(self.box.read(self.box.settings))
+        repo = self.box.make_repo()
+        ran = 0
+        for event, groups in settings["hooks"].items():
+            for group in groups:
+                for handler in group["hooks"]:
+                    payload = dict(PAYLOADS[event], session_id="0" * 8, cwd=repo, transcript_path="")
+                    completed = subprocess.run(["sh", "-c", handler["command"]], cwd=repo, env=self.box.env,
+                                               input=json.dumps(payload) + "\n", universal_newlines=True,
+                                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+                    self.assertEqual(completed.returncode, 0, "%s: %s" % (handler["command"], completed.stderr))
+                    ran += 1
+        self.assertEqual(ran, 4)
+
+
+if __name__ == "__main__":
+    unittest.main()
