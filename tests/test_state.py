@@ -1,0 +1,241 @@
+"""The partitioned cold-start state file: keys, shape, lock, atomic replace, quarantine, pruning."""
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import unittest
+from datetime import datetime, timedelta, timezone
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "scripts"))
+
+from peerhooks import state  # noqa: E402
+
+NOW = datetime(2026, 6, 11, 21, 53, 36, tzinfo=timezone.utc)
+
+
+class AgentKeyTest(unittest.TestCase):
+    def test_unset_or_blank_variable_is_the_default_partition(self):
+        for raw in (None, "", "   ", "\t\n"):
+            self.assertEqual(state.agent_key(raw), state.AgentKey("default", None))
+
+    def test_surrounding_whitespace_is_removed(self):
+        self.assertEqual(state.agent_key("lin ").key, "lin")
+        self.assertEqual(state.agent_key("  lin\n").key, "lin")
+
+    def test_keys_are_case_sensitive(self):
+        self.assertEqual(state.agent_key("Lin").key, "Lin")
+        self.assertNotEqual(state.agent_key("Lin").key, state.agent_key("lin").key)
+
+    def test_key_over_128_characters_is_refused_with_a_warning(self):
+        refused = state.agent_key("k" * 200)
+        self.assertEqual(refused.key, "default")
+        self.assertIn("128", refused.warning)
+        self.assertEqual(state.agent_key("k" * 128).key, "k" * 128)
+
+    def test_key_with_control_characters_is_refused_with_a_warning(self):
+        for raw in ("a\tb", "a\x00b", "a\x1bb", "a\x85b"):
+            refused = state.agent_key(raw)
+            self.assertEqual(refused.key, "default", repr(raw))
+            self.assertIn("control", refused.warning)
+
+    def test_prototype_like_key_is_an_ordinary_key(self):
+        self.assertEqual(state.agent_key("__proto__"), state.AgentKey("__proto__", None))
+
+
+class PathTest(unittest.TestCase):
+    def test_workspace_root_prefers_project_dir_then_toplevel_then_cwd(self):
+        self.assertEqual(state.workspace_root("/p", "/c/sub", "/c"), "/p")
+        self.assertEqual(state.workspace_root(None, "/c/sub", "/c"), "/c")
+        self.assertEqual(state.workspace_root(None, "/c/sub", None), "/c/sub")
+
+    def test_state_path_per_host(self):
+        self.assertEqual(state.state_path("/w"),
+                         os.path.join("/w", ".claude", "state", "last-cold-start-emit.json"))
+        self.assertEqual(state.state_path("/w", "codex"),
+                         os.path.join("/w", ".codex", "state", "last-cold-start-emit.json"))
+
+
+class DocumentTest(unittest.TestCase):
+    def test_absent_legacy_corrupt_and_unknown_shapes_are_told_apart(self):
+        self.assertEqual(state.parse_document(None).problem, "absent")
+        self.assertEqual(state.parse_document(b'{"sections": {}, "last_emit_at": "x"}').problem,
+                         "legacy")
+        for raw in (b"{", b"", b"\xff\xfe", b"[]", b'{"agents": []}', b'{"other": 1}'):
+            self.assertEqual(state.parse_document(raw).problem, "corrupt", raw)
+        self.assertIsNone(state.parse_document(b'{"agents": {}}').problem)
+
+    def test_malformed_own_partition_means_no_partition(self):
+        document = state.parse_document(b'{"agents": {"a": {"sections": [], "last_emit_at": 1}}}')
+        baseline = state.baseline_for(document, "a")
+        self.assertIsNone(baseline.partition)
+        self.assertIn("'a'", baseline.full_reason)
+
+    def test_merge_replaces_own_partition_and_keeps_others_untouched(self):
+        odd = {"sections": "not ours to judge"}
+        agents = {"a": {"sections": {"x": "1"}, "last_emit_at": "2026-06-10T00:00:00Z"},
+                  "b": odd}
+        merged = state.merged_agents(agents, "a", {"y": "2"}, NOW)
+        self.assertEqual(list(merged), ["a", "b"])
+        self.assertEqual(merged["a"], {"sections": {"y": "2"}, "last_emit_at": "2026-06-11T21:53:36Z"})
+        self.assertIs(merged["b"], odd)
+
+    def test_partitions_not_written_for_90_days_are_pruned(self):
+        def stamp(days):
+            return state.format_stamp(NOW - timedelta(days=days))
+        agents = {"old": {"sections": {}, "last_emit_at": stamp(91)},
+                  "recent": {"sections": {}, "last_emit_at": stamp(89)},
+                  "garbled": {"sections": {}, "last_emit_at": "yesterday"}}
+        merged = state.merged_agents(agents, "me", {}, NOW)
+        self.assertEqual(sorted(merged), ["garbled", "me", "recent"])
+
+
+class LedgerTest(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="state-test-")
+        self.addCleanup(shutil.rmtree, self.root, True)
+        self.path = state.state_path(self.root)
+
+    def write_raw(self, data):
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        with open(self.path, "wb") as handle:
+            handle.write(data)
+
+    def record(self, key, sections, now=NOW):
+        with state.Ledger.open(self.path, now) as ledger:
+            ledger.record(key, sections)
+
+    def baseline(self, key):
+        with state.Ledger.open(self.path, NOW) as ledger:
+            return ledger.baseline(key)
+
+    def test_absent_file_gives_full_emit_reason(self):
+        self.assertEqual(self.baseline("default").full_reason, state.REASON_ABSENT)
+
+    def test_written_file_has_exactly_the_documented_shape(self):
+        self.record("default", {"rules": "ab" * 32})
+        with open(self.path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        self.assertEqual(document, {"agents": {"default": {
+            "sections": {"rules": "ab" * 32}, "last_emit_at": "2026-06-11T21:53:36Z"}}})
+        self.assertEqual(self.baseline("default").partition,
+                         state.Partition({"rules": "ab" * 32}, "2026-06-11T21:53:36Z"))
+
+    def test_state_folder_gets_a_gitignore_that_ignores_everything(self):
+        self.record("default", {})
+        with open(os.path.join(os.path.dirname(self.path), ".gitignore"), encoding="utf-8") as handle:
+            lines = [line.strip() for line in handle if not line.startswith("#")]
+        self.assertEqual(lines, ["*"])
+
+    def test_existing_gitignore_is_left_alone(self):
+        os.makedirs(os.path.dirname(self.path))
+        gitignore = os.path.join(os.path.dirname(self.path), ".gitignore")
+        with open(gitignore, "w") as handle:
+            handle.write("mine\n")
+        self.record("default", {})
+        with open(gitignore) as handle:
+            self.assertEqual(handle.read(), "mine\n")
+
+    def test_sibling_partition_survives_another_keys_write(self):
+        self.record("alice", {"rules": "1"})
+        self.record("bob", {"rules": "2"})
+        self.record("alice", {"rules": "3"})
+        self.assertEqual(self.baseline("bob").partition.sections, {"rules": "2"})
+        self.assertEqual(self.baseline("alice").partition.sections, {"rules": "3"})
+
+    def test_legacy_shape_gives_full_emit_and_is_rebuilt_without_its_data(self):
+        self.write_raw(b'{"sections": {"rules": "old"}, "last_emit_at": "2026-01-01T00:00:00Z"}')
+        with state.Ledger.open(self.path, NOW) as ledger:
+            self.assertEqual(ledger.baseline("default").full_reason, state.REASON_LEGACY)
+            ledger.record("default", {"rules": "new"})
+        with open(self.path, encoding="utf-8") as handle:
+            self.assertEqual(json.load(handle), {"agents": {"default": {
+                "sections": {"rules": "new"}, "last_emit_at": "2026-06-11T21:53:36Z"}}})
+
+    def test_corrupt_file_is_quarantined_with_a_utc_stamp_and_reported(self):
+        self.write_raw(b'{"agents": {"a": ')
+        with state.Ledger.open(self.path, NOW) as ledger:
+            reason = ledger.baseline("a").full_reason
+            ledger.record("a", {"rules": "1"})
+        quarantined = self.path + ".corrupt-20260611T215336Z"
+        self.assertIn(os.path.basename(quarantined), reason)
+        with open(quarantined, "rb") as handle:
+            self.assertEqual(handle.read(), b'{"agents": {"a": ')
+        self.assertEqual(self.baseline("a").partition.sections, {"rules": "1"})
+
+    def test_second_quarantine_in_the_same_second_does_not_overwrite_the_first(self):
+        for body in (b"first", b"second"):
+            self.write_raw(body)
+            state.Ledger.open(self.path, NOW).close()
+        folder = os.path.dirname(self.path)
+        kept = sorted(n for n in os.listdir(folder) if ".corrupt-" in n)
+        self.assertEqual(len(kept), 2)
+
+    def test_lock_held_by_another_start_times_out_with_state_error(self):
+        with state.Ledger.open(self.path, NOW):
+            started = time.monotonic()
+            with self.assertRaises(state.StateError):
+                state.Ledger.open(self.path, NOW, timeout=0.05)
+            self.assertLess(time.monotonic() - started, 1.0)
+        state.Ledger.open(self.path, NOW, timeout=0.05).close()  # released on exit
+
+    def test_temp_file_left_by_a_killed_writer_is_removed_by_the_next_write(self):
+        os.makedirs(os.path.dirname(self.path))
+        orphan = os.path.join(os.path.dirname(self.path), ".last-cold-start-emit.json.99999.tmp")
+        with open(orphan, "w") as handle:
+            handle.write('{"agents": {')
+        self.record("default", {})
+        self.assertFalse(os.path.exists(orphan))
+
+    def test_unopenable_folder_raises_for_the_caller_to_fall_back(self):
+        os.makedirs(os.path.join(self.root, ".claude"))
+        with open(os.path.join(self.root, ".claude", "state"), "w") as handle:
+            handle.write("a file where the folder should be")
+        with self.assertRaises(OSError):
+            state.Ledger.open(self.path, NOW)
+        self.assertEqual(state.read_baseline(self.path, "default").full_reason,
+                         state.REASON_CORRUPT_KEPT)
+
+
+# ---- writers killed mid-write ----------------------------------------------------------------
+
+def _crash_writer(path, seed):
+    """Write ever-changing partitions until killed."""
+    rng = random.Random(seed)
+    while True:
+        sections = {"s%d" % i: "%064x" % rng.getrandbits(256) for i in range(rng.randint(1, 400))}
+        with state.Ledger.open(path, NOW) as ledger:
+            ledger.record("writer", sections)
+
+
+class CrashTest(unittest.TestCase):
+    def test_writer_killed_at_random_points_never_leaves_a_torn_or_empty_file(self):
+        root = tempfile.mkdtemp(prefix="state-crash-")
+        self.addCleanup(shutil.rmtree, root, True)
+        path = state.state_path(root)
+        with state.Ledger.open(path, NOW) as ledger:
+            ledger.record("survivor", {"rules": "1"})
+        context = multiprocessing.get_context("fork")
+        rng = random.Random(7)
+        for attempt in range(20):
+            writer = context.Process(target=_crash_writer, args=(path, attempt))
+            writer.start()
+            time.sleep(rng.uniform(0.005, 0.06))
+            os.kill(writer.pid, signal.SIGKILL)
+            writer.join()
+            with open(path, "rb") as handle:
+                raw = handle.read()
+            self.assertTrue(raw, "empty after kill %d" % attempt)
+            agents = json.loads(raw.decode("utf-8"))["agents"]
+            self.assertEqual(agents["survivor"]["sections"], {"rules": "1"})
+        with state.Ledger.open(path, NOW, timeout=0.5) as ledger:  # the dead writer's lock is gone
+            self.assertIsNotNone(ledger.baseline("survivor").partition)
+
+
+if __name__ == "__main__":
+    unittest.main()
