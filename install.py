@@ -344,8 +344,8 @@ def registration_problems(found, hooks=CLAUDE_HOOKS):
         if not distinct:
             problems.append("%s is not registered for %s" % (hook.script, hook.event))
         elif len(distinct) > 1:
-            places = "; ".join("%s: %s" % (r.where, r.command) for r in distinct)
-            problems.append("%s is registered %d times for %s, so it runs %d times: %s"
+            places = "".join("\n  %s\n    %s" % (r.where, r.command) for r in distinct)
+            problems.append("%s is registered %d times for %s, so it runs %d times; remove all but one:%s"
                             % (hook.script, len(distinct), hook.event, len(distinct), places))
     return problems
 
@@ -759,8 +759,9 @@ def check(environ, cwd, out):
     for registration in found:
         script = script_path_in(registration.command, plugin_roots.get(registration.where))
         if script and not os.path.isfile(script):
-            problems.append("%s runs %s, which does not exist (a moved checkout? run install.py from the "
-                            "new place)" % (registration.where, script))
+            remedy = ("update or reinstall the plugin" if registration.where in plugin_roots
+                      else "a moved checkout? run install.py from where it is now")
+            problems.append("%s runs %s, which does not exist (%s)" % (registration.where, script, remedy))
     for python in sorted({interpreter_in(r.command) for r in found} - {None}):
         problem = interpreter_problem(python)
         if problem:
@@ -785,8 +786,9 @@ def check(environ, cwd, out):
     if not os.path.isdir(home):
         problems.append("the Claude home %s does not exist (has Claude Code run under this user?)" % home)
     elif not os.path.isdir(os.path.join(home, "sessions")):
-        problems.append("%s does not exist: this Claude Code does not write the session registry the "
-                        "peer hooks read (2.1.x or newer does)" % os.path.join(home, "sessions"))
+        problems.append("%s does not exist: no session has registered there yet (Claude Code creates it "
+                        "when a session starts; versions without the session registry cannot show peers)"
+                        % os.path.join(home, "sessions"))
 
     rule = rules_target(home)
     if os.path.isfile(rule):
@@ -802,7 +804,7 @@ def check(environ, cwd, out):
     if problems:
         out.write("%d problem%s:\n" % (len(problems), "" if len(problems) == 1 else "s"))
         for problem in problems:
-            out.write("  - %s\n" % problem)
+            out.write("  - %s\n" % problem.replace("\n", "\n    "))
     else:
         out.write("All well: each hook is registered once, the scripts compile, Python and git are fine.\n")
     return problems

@@ -457,6 +457,26 @@ class InstallerTest(unittest.TestCase):
         self.assertIn("plugin peerhooks@local at " + plugin_root, completed.stdout)
         self.assertIn("git_index_guard.py is registered 2 times", completed.stdout)
 
+    def test_check_does_not_count_a_disabled_plugin(self):
+        self.install_ok()
+        plugin_root = os.path.join(self.box.claude, "plugins", "cache", "local", "peerhooks", "0.1.0")
+        shutil.copytree(os.path.join(REPO, "hooks"), os.path.join(plugin_root, "hooks"))
+        self.box.write(os.path.join(self.box.claude, "plugins", "installed_plugins.json"), json.dumps(
+            {"version": 2, "plugins": {"peerhooks@local": [{"scope": "user", "installPath": plugin_root}]}}))
+        settings = json.loads(self.box.read(self.box.settings))
+        settings["enabledPlugins"] = {"peerhooks@local": False}
+        self.box.write(self.box.settings, install.render(settings))
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 0, completed.stdout)
+        self.assertIn("installed but disabled", completed.stdout)
+
+    def test_check_reports_a_missing_sessions_folder(self):
+        self.install_ok()
+        os.rmdir(os.path.join(self.box.claude, "sessions"))
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 1)
+        self.assertIn(os.path.join(self.box.claude, "sessions") + " does not exist", completed.stdout)
+
     def test_check_finds_a_missing_script_and_a_syntax_error(self):
         self.install_ok()
         os.remove(os.path.join(self.box.checkout, "scripts", "peers.py"))
