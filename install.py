@@ -457,7 +457,7 @@ def is_windows():
 @dataclass(frozen=True)
 class Target:
     path: str
-    label: str  # "user settings", "Codex hooks (project)", ...
+    label: str  # "user settings", "Codex project hooks", ...
     hooks: Tuple[Hook, ...]
 
 
@@ -489,8 +489,8 @@ def choose_target(scope, codex, environ, cwd):
     if scope == "local":
         raise InstallError("Codex has no local hooks file; use --scope user or --scope project with --codex")
     if scope == "user":
-        return Target(os.path.join(codex_home(environ), "hooks.json"), "Codex hooks (user)", CODEX_HOOKS)
-    return Target(os.path.join(repository_root(cwd), ".codex", "hooks.json"), "Codex hooks (project)",
+        return Target(os.path.join(codex_home(environ), "hooks.json"), "Codex user hooks", CODEX_HOOKS)
+    return Target(os.path.join(repository_root(cwd), ".codex", "hooks.json"), "Codex project hooks",
                   CODEX_HOOKS)
 
 
@@ -548,7 +548,7 @@ def install(target, scripts_dir, python, dry_run, now, out):
         out.write("  wired    %s\n" % describe(hook))
     for hook in missing:
         out.write("  skipped  %s: scripts/%s is not in this checkout yet (a missing script makes python "
-                  "exit 2, which Claude Code reads as a refusal)\n" % (describe(hook), hook.script))
+                  "exit 2, which the host reads as a refusal)\n" % (describe(hook), hook.script))
     apply_change(loaded, new_settings, dry_run, now, out)
 
 
@@ -602,6 +602,10 @@ def remove_rules(home, dry_run, out):
         os.remove(target)
     except OSError as error:
         raise InstallError("cannot remove %s: %s" % (target, error.strerror or error))
+    try:
+        os.rmdir(os.path.dirname(target))  # only when the folder held nothing but our rule
+    except OSError:
+        pass
     out.write("Removed the rule file %s.\n" % target)
 
 
@@ -865,7 +869,7 @@ def main(argv=None, environ=None, cwd=None, out=None, now=None):
             place_rules(home, args.dry_run, now, out)
         out.write("\n" + AGENT_KEY_REMINDER)
         if args.codex:
-            out.write(CODEX_TRUST_REMINDER)
+            out.write("\n" + CODEX_TRUST_REMINDER)
         return EXIT_OK
     except InstallError as error:
         sys.stderr.write("install.py: %s\n" % error)

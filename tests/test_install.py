@@ -417,7 +417,7 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(self.box.read(placed), self.box.read(os.path.join(REPO, "rules", "peerhooks.md")))
         self.assertIn("rule file %s is in place" % placed, self.box.run("--check").stdout)
         self.install_ok("--uninstall")
-        self.assertFalse(os.path.exists(placed))
+        self.assertFalse(os.path.exists(os.path.dirname(placed)))
 
     def test_without_rules_nothing_is_written_to_the_rules_folder(self):
         self.install_ok()
