@@ -18,6 +18,7 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, REPO)
+sys.path.insert(0, os.path.join(REPO, "tests"))  # the e2e helpers, when run outside discover
 
 import install  # noqa: E402
 
@@ -502,6 +503,59 @@ class InstallerTest(unittest.TestCase):
                     self.assertEqual(completed.returncode, 0, "%s: %s" % (handler["command"], completed.stderr))
                     ran += 1
         self.assertEqual(ran, 4)
+
+
+class RealClientTest(unittest.TestCase):
+    """The pinned Claude Code CLI (2.1.197) in a throwaway home against the stub API: what install.py
+    and the plugin wire, the real client runs. Skipped when the CLI or tmux is not available."""
+
+    @classmethod
+    def setUpClass(cls):
+        from e2e.claude_cli import require_e2e_tools
+        cls.cli = require_e2e_tools()
+
+    def setUp(self):
+        from e2e.claude_cli import Sandbox
+        self.box = Sandbox(self.cli)
+        self.addCleanup(self.box.close)
+        self.repo = os.path.join(self.box.root, "repo")
+        os.makedirs(self.repo)
+        subprocess.run(["git", "init", "-q", self.repo], check=True)
+
+    def session_start_output(self):
+        from e2e.stub_api import request_text
+        done = self.box.print_session(self.repo, "hello there, please say hi")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return "\n".join(request_text(body) for body in self.box.stub.message_bodies())
+
+    def test_settings_install_runs_in_a_real_session(self):
+        completed = subprocess.run([sys.executable, os.path.join(REPO, "install.py")], env=self.box.env(),
+                                   cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   universal_newlines=True, timeout=60)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        seen = self.session_start_output()
+        self.assertIn("SessionStart:startup hook success:", seen)
+        self.assertNotIn("hook error", seen)
+
+    def test_plugin_install_runs_in_a_real_session_and_check_sees_it(self):
+        market = os.path.join(self.box.root, "market place")
+        for part in (".claude-plugin", "hooks", "scripts"):
+            shutil.copytree(os.path.join(REPO, part), os.path.join(market, part),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        with open(os.path.join(market, ".claude-plugin", "marketplace.json"), "w", encoding="utf-8") as handle:
+            json.dump({"name": "local", "owner": {"name": "tests"},
+                       "plugins": [{"name": "peerhooks", "source": "./"}]}, handle)
+        for args in (["plugin", "marketplace", "add", market], ["plugin", "install", "peerhooks@local"]):
+            done = subprocess.run([self.cli] + args, env=self.box.env(), cwd=self.repo, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        seen = self.session_start_output()
+        self.assertIn("SessionStart:startup hook success:", seen)
+        self.assertNotIn("hook error", seen)
+        check = subprocess.run([sys.executable, os.path.join(REPO, "install.py"), "--check"], env=self.box.env(),
+                               cwd=self.repo, stdout=subprocess.PIPE, universal_newlines=True, timeout=60)
+        self.assertIn("peers.py for SessionStart in plugin peerhooks@local at " + os.path.join(
+            self.box.claude_home, "plugins", "cache", "local", "peerhooks", "0.1.0"), check.stdout)
 
 
 if __name__ == "__main__":
