@@ -1,0 +1,330 @@
+"""A Bash command line turned into words and operators, split the way Bash itself would split it.
+
+Why: the git guard must see `git add -A` where Bash would run it and nowhere else. Quoted commit
+messages and heredoc bodies are data (`git commit -m "then git add ."` runs no `git add`), while
+`$( … )`, backticks and `<( … )` hold commands. The guard this project replaces split on `;` and
+`&&` inside quotes and refused commit messages that mentioned `git add .`.
+
+The lexer is a small state machine in the style of CPython's shlex: between words, in a word, in
+single quotes, in double quotes. It knows nothing of git. Unbalanced input (an open quote, an
+unclosed `$(`) yields the words that can be read; no string makes it raise.
+"""
+import re
+from typing import NamedTuple, Tuple, Union
+
+
+class Word(NamedTuple):
+    """One shell word after quote removal.
+
+    `value` keeps the text of expansions as written (`$HOME`, `$(pwd)`), so `expanded` says
+    whether the value is what the program will really receive. `glob` is set by an unquoted
+    `*`, `?` or `[`, which the shell would expand against the file system.
+    `substitutions` holds the tokens of each `$( … )`, backtick or `<( … )` inside the word.
+    """
+    value: str
+    glob: bool = False
+    expanded: bool = False
+    substitutions: Tuple[Tuple["Token", ...], ...] = ()
+
+
+class Operator(NamedTuple):
+    text: str
+
+
+Token = Union[Word, Operator]
+
+NEWLINE = "\n"
+SEPARATORS = frozenset([";", "&&", "||", "|", "|&", "&", NEWLINE, ";;", ";&", ";;&"])
+PIPES = frozenset(["|", "|&"])
+REDIRECTIONS = frozenset(["<", ">", ">>", "<<", "<<-", "<<<", "<&", ">&", "<>", ">|", "&>", "&>>"])
+HEREDOCS = frozenset(["<<", "<<-"])
+# Longest first, so that `&&` is read before `&` and `<<-` before `<<`.
+_OPERATORS = sorted((SEPARATORS | REDIRECTIONS | {"(", ")"}) - {NEWLINE}, key=len, reverse=True)
+
+# Past this depth of `$(` inside `$(` the inner text is skipped by counting parentheses instead of
+# being lexed: no real command nests this deep, and recursion must stay far from Python's limit.
+MAX_NESTING = 24
+
+# Lexer states, named as in shlex.
+BETWEEN_WORDS = "between words"
+IN_WORD = "in a word"
+IN_SINGLE_QUOTES = "in single quotes"
+IN_DOUBLE_QUOTES = "in double quotes"
+
+_BLANKS = re.compile(r"[ \t\r\f\v]+")
+# Runs of characters that mean nothing special in each state, read in one step for speed: heredoc
+# bodies and file contents passed through commands can be hundreds of kilobytes.
+_PLAIN_IN_WORD = re.compile(r"[^\s\\'\"$`<>()|&;*?\[]+")
+_PLAIN_IN_DOUBLE = re.compile(r"[^\\\"$`]+")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
+_ANSI_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f",
+                 "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def tokenize(text, _depth=0):
+    """Words and operators of a command line, in order. Heredoc bodies and comments are left out."""
+    lexer = _Lexer(text if isinstance(text, str) else "", 0, _depth)
+    tokens, _closed = lexer.read_tokens(until_close=False)
+    return tokens
+
+
+def words_of(tokens):
+    return [t for t in tokens if isinstance(t, Word)]
+
+
+class _WordBuilder:
+    """The pieces of the word being read."""
+
+    def __init__(self):
+        self.parts = []
+        self.glob = False
+        self.expanded = False
+        self.quoted = False
+        self.substitutions = []
+
+    def word(self):
+        return Word("".join(self.parts), self.glob, self.expanded, tuple(self.substitutions))
+
+
+class _Lexer:
+    def __init__(self, text, pos, depth):
+        self.text = text
+        self.pos = pos
+        self.depth = depth
+        self.pending_heredocs = []  # (delimiter, strip leading tabs) awaiting the next newline
+        self.heredoc_operator = None  # the `<<`/`<<-` whose delimiter word comes next
+
+    # -- between words -------------------------------------------------------------------------
+    def read_tokens(self, until_close):
+        """Read to the end of the text, or with until_close to the `)` that closes an already open
+        `(`; returns (tokens, whether that `)` was found)."""
+        text, tokens, open_parens = self.text, [], 0
+        while self.pos < len(text):
+            char = text[self.pos]
+            if char == NEWLINE:
+                self.pos += 1
+                tokens.append(Operator(NEWLINE))
+                self.heredoc_operator = None
+                self._skip_heredoc_bodies()
+            elif char in " \t\r\f\v":
+                self.pos = _BLANKS.match(text, self.pos).end()
+            elif char == "\\" and text.startswith("\\\n", self.pos):
+                self.pos += 2  # line continuation
+            elif char == "#":
+                end = text.find(NEWLINE, self.pos)
+                self.pos = len(text) if end < 0 else end
+            elif char in "<>" and text.startswith("(", self.pos + 1):
+                self._add_word(tokens, self._read_word())  # process substitution
+            else:
+                operator = self._operator_at(self.pos)
+                if operator is None:
+                    self._add_word(tokens, self._read_word())
+                    continue
+                self.pos += len(operator)
+                if operator == "(":
+                    open_parens += 1
+                elif operator == ")":
+                    if until_close and open_parens == 0:
+                        return tokens, True
+                    open_parens = max(0, open_parens - 1)
+                self.heredoc_operator = operator if operator in HEREDOCS else None
+                tokens.append(Operator(operator))
+        return tokens, False
+
+    def _operator_at(self, pos):
+        for operator in _OPERATORS:
+            if self.text.startswith(operator, pos):
+                return operator
+        return None
+
+    def _add_word(self, tokens, built):
+        word = built.word()
+        if self.heredoc_operator is not None:
+            self.pending_heredocs.append((word.value, self.heredoc_operator == "<<-"))
+            self.heredoc_operator = None
+        elif (not built.quoted and word.value.isdigit() and self.pos < len(self.text)
+              and self.text[self.pos] in "<>"):
+            return  # a file-descriptor number such as the 2 in `2>&1`, part of the redirection
+        tokens.append(word)
+
+    def _skip_heredoc_bodies(self):
+        """Skip the bodies of heredocs opened on the line just ended: they are data."""
+        text = self.text
+        for delimiter, strip_tabs in self.pending_heredocs:
+            while self.pos < len(text):
+                end = text.find(NEWLINE, self.pos)
+                line_end = len(text) if end < 0 else end
+                line = text[self.pos:line_end]
+                self.pos = line_end + 1 if end >= 0 else len(text)
+                if (line.lstrip("\t") if strip_tabs else line) == delimiter:
+                    break
+        self.pending_heredocs = []
+
+    # -- in a word -----------------------------------------------------------------------------
+    def _read_word(self):
+        text, built, state = self.text, _WordBuilder(), IN_WORD
+        while self.pos < len(text):
+            char = text[self.pos]
+            if state == IN_WORD:
+                plain = _PLAIN_IN_WORD.match(text, self.pos)
+                if plain:
+                    if not built.parts and plain.group().startswith("~"):
+                        built.expanded = True  # tilde expansion: the value is not the real path
+                    built.parts.append(plain.group())
+                    self.pos = plain.end()
+                elif char in "*?[":
+                    built.glob = True
+                    built.parts.append(char)
+                    self.pos += 1
+                elif char == "\\":
+                    if text.startswith("\\\n", self.pos):
+                        self.pos += 2
+                    else:
+                        built.parts.append(text[self.pos + 1:self.pos + 2])
+                        built.quoted = True
+                        self.pos += 2
+                elif char == "'":
+                    state = IN_SINGLE_QUOTES
+                    built.quoted = True
+                    self.pos += 1
+                elif char == '"':
+                    state = IN_DOUBLE_QUOTES
+                    built.quoted = True
+                    self.pos += 1
+                elif char == "$" and text.startswith("$'", self.pos):
+                    built.quoted = True
+                    self._read_ansi_c_quotes(built)
+                elif char == "$" and text.startswith('$"', self.pos):
+                    state = IN_DOUBLE_QUOTES
+                    built.quoted = True
+                    self.pos += 2
+                elif char == "$":
+                    self._read_dollar(built)
+                elif char == "`":
+                    self._read_backticks(built)
+                elif char in "<>" and not built.parts and text.startswith("(", self.pos + 1):
+                    start = self.pos
+                    self.pos += 2
+                    self._read_substitution(built, start)
+                else:
+                    break  # blank, newline or operator: the word ends
+            elif state == IN_SINGLE_QUOTES:
+                end = text.find("'", self.pos)
+                if end < 0:
+                    built.parts.append(text[self.pos:])
+                    self.pos = len(text)
+                else:
+                    built.parts.append(text[self.pos:end])
+                    self.pos = end + 1
+                    state = IN_WORD
+            else:  # IN_DOUBLE_QUOTES
+                plain = _PLAIN_IN_DOUBLE.match(text, self.pos)
+                if plain:
+                    built.parts.append(plain.group())
+                    self.pos = plain.end()
+                elif char == '"':
+                    state = IN_WORD
+                    self.pos += 1
+                elif char == "\\":
+                    following = text[self.pos + 1:self.pos + 2]
+                    if following == NEWLINE:
+                        pass
+                    elif following in ('$', '`', '"', "\\"):
+                        built.parts.append(following)
+                    else:
+                        built.parts.append("\\" + following)
+                    self.pos += 2
+                elif char == "$":
+                    self._read_dollar(built)
+                else:  # backtick
+                    self._read_backticks(built)
+        return built
+
+    def _read_ansi_c_quotes(self, built):
+        text = self.text
+        self.pos += 2
+        while self.pos < len(text):
+            char = text[self.pos]
+            if char == "'":
+                self.pos += 1
+                return
+            if char == "\\" and self.pos + 1 < len(text):
+                following = text[self.pos + 1]
+                built.parts.append(_ANSI_ESCAPES.get(following, "\\" + following))
+                self.pos += 2
+            else:
+                built.parts.append(char)
+                self.pos += 1
+
+    def _read_dollar(self, built):
+        text, start = self.text, self.pos
+        if text.startswith("$(", start):
+            self.pos += 2
+            self._read_substitution(built, start)
+        elif text.startswith("${", start):
+            self.pos = self._matching_close(start + 2, "{", "}")
+            built.parts.append(text[start:self.pos])
+            built.expanded = True
+        else:
+            name = _NAME.match(text, start + 1)
+            if name:
+                self.pos = name.end()
+                built.parts.append(text[start:self.pos])
+                built.expanded = True
+            else:
+                self.pos += 1
+                built.parts.append("$")
+
+    def _read_substitution(self, built, start):
+        """self.pos is just past `$(`, `<(` or `>(`: read the commands inside up to the `)`."""
+        body_start = self.pos
+        if self.depth >= MAX_NESTING:
+            self.pos = self._matching_close(body_start, "(", ")")
+            tokens = ()
+        else:
+            inner = _Lexer(self.text, body_start, self.depth + 1)
+            found, _closed = inner.read_tokens(until_close=True)
+            self.pos = inner.pos
+            tokens = tuple(found)
+        built.parts.append(self.text[start:self.pos])
+        built.expanded = True
+        built.substitutions.append(tokens)
+
+    def _read_backticks(self, built):
+        text, start = self.text, self.pos
+        self.pos += 1
+        body = []
+        while self.pos < len(text):
+            char = text[self.pos]
+            if char == "`":
+                self.pos += 1
+                break
+            if char == "\\" and text[self.pos + 1:self.pos + 2] in ("`", "\\", "$"):
+                body.append(text[self.pos + 1])
+                self.pos += 2
+            else:
+                body.append(char)
+                self.pos += 1
+        built.parts.append(text[start:self.pos])
+        built.expanded = True
+        inner = tuple(tokenize("".join(body), self.depth + 1)) if self.depth < MAX_NESTING else ()
+        built.substitutions.append(inner)
+
+    def _matching_close(self, pos, opening, closing):
+        """Position just past the `closing` that balances an already open `opening`, counting
+        only (used for `${ … }` and for substitutions nested past MAX_NESTING)."""
+        depth, text = 1, self.text
+        while pos < len(text):
+            char = text[pos]
+            if char == "\\":
+                pos += 2
+                continue
+            if char == opening:
+                depth += 1
+            elif char == closing:
+                depth -= 1
+                if depth == 0:
+                    return pos + 1
+            pos += 1
+        return len(text)
+

@@ -1,0 +1,225 @@
+"""git_index_guard.py end to end: payload on stdin, real git repositories, real live peer processes."""
+import json
+import os
+import random
+import subprocess
+import unittest
+
+from support import HomeTestCase, run_script  # noqa: F401  (support puts scripts/ on sys.path)
+
+SCRIPT = "git_index_guard.py"
+
+
+def bash(command, cwd, session_id="this-session-0000"):
+    return {"session_id": session_id, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "x"}, "tool_use_id": "t1", "cwd": cwd}
+
+
+def git(repo, *args):
+    subprocess.run(["git", "-C", repo] + list(args), check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+
+
+class GuardTestCase(HomeTestCase):
+    def setUp(self):
+        super().setUp()
+        self.main = self.repo("main", {"README.md": "hello\n", "src/app.py": "x = 1\n"})
+
+    def guard(self, command, cwd=None, session_id="this-session-0000"):
+        return self.run_hook(SCRIPT, bash(command, cwd or self.main, session_id))
+
+    def assertRefused(self, result, *names):
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stdout, "")
+        for name in names:
+            self.assertIn(name, result.stderr)
+
+    def assertAllowed(self, result):
+        self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "", ""))
+
+
+class PeersInTheCheckout(GuardTestCase):
+    def test_add_all_is_refused_naming_the_peer_and_the_narrow_form(self):
+        peer = self.claude.live_session(self.main, name="main-peer")
+        result = self.guard("git add -A")
+        self.assertRefused(result, "main-peer", "git add -- <your paths>", "git add -A")
+
+    def test_alone_every_command_runs_untouched(self):
+        for command in ("git add -A", "git commit -am x", "git reset --hard", "git stash", "git checkout main"):
+            self.assertAllowed(self.guard(command))
+
+    def test_peer_in_a_subfolder_counts(self):
+        self.claude.live_session(os.path.join(self.main, "src"), name="sub-peer")
+        self.assertRefused(self.guard("git stash"), "sub-peer")
+
+    def test_peer_in_a_linked_worktree_does_not_count(self):
+        worktree = os.path.join(self.tmp, "main-wt")
+        git(self.main, "worktree", "add", "-q", worktree)
+        self.claude.live_session(worktree, name="wt-peer")
+        self.assertAllowed(self.guard("git add -A"))
+
+    def test_peer_in_a_worktree_inside_the_repo_does_not_count(self):
+        worktree = os.path.join(self.main, ".claude", "worktrees", "feature")
+        git(self.main, "worktree", "add", "-q", worktree)
+        self.claude.live_session(worktree, name="inner-wt-peer")
+        self.assertAllowed(self.guard("git add -A"))
+
+    def test_this_session_in_a_worktree_inside_the_repo_is_judged_against_the_worktree(self):
+        worktree = os.path.join(self.main, ".claude", "worktrees", "feature")
+        git(self.main, "worktree", "add", "-q", worktree)
+        self.claude.live_session(self.main, name="main-peer")
+        self.assertAllowed(self.guard("git add -A", cwd=worktree))
+
+    def test_peer_in_another_repo_does_not_count(self):
+        other = self.repo("other")
+        self.claude.live_session(other, name="other-peer")
+        self.assertAllowed(self.guard("git add -A"))
+
+    def test_dead_peer_does_not_count(self):
+        peer = self.claude.live_session(self.main, name="dead-peer")
+        peer.stop()
+        self.assertAllowed(self.guard("git add -A"))
+
+    def test_reused_pid_does_not_count(self):
+        process = self.claude.spawn()
+        self.claude.registry_entry(process.pid, "ghost-session", self.main, name="ghost",
+                                   proc_start_value="12345")
+        self.assertAllowed(self.guard("git add -A"))
+
+    def test_after_clear_a_session_alone_is_not_its_own_peer(self):
+        # Older builds keep the pre-/clear id in the registry; the entry's pid is our ancestor.
+        self.claude.registry_entry(os.getpid(), "id-before-clear", self.main, name="me")
+        self.assertAllowed(self.guard("git add -A", session_id="id-after-clear"))
+
+    def test_cd_into_another_repo_is_judged_against_that_repo(self):
+        other = self.repo("other")
+        self.claude.live_session(self.main, name="main-peer")
+        self.assertAllowed(self.guard("cd ../other && git add -A"))
+        self.claude.live_session(other, name="other-peer")
+        self.assertRefused(self.guard("cd %s && git add -A" % other), "other-peer")
+
+    def test_git_dash_c_into_the_shared_checkout_is_refused_from_elsewhere(self):
+        self.claude.live_session(self.main, name="main-peer")
+        self.assertRefused(self.guard("git -C %s clean -fd" % self.main, cwd=self.tmp), "main-peer")
+
+    def test_quoted_commit_message_mentioning_git_add_is_data(self):
+        self.claude.live_session(self.main, name="main-peer")
+        self.assertAllowed(self.guard('git commit -m "then git add ." -- README.md'))
+
+    def test_path_limited_forms_pass_with_a_peer(self):
+        self.claude.live_session(self.main, name="main-peer")
+        for command in ("git add README.md", "git status && git diff", "git stash push -- README.md",
+                        "git restore -- README.md", "git log --oneline | head", "git worktree add ../wt"):
+            self.assertAllowed(self.guard(command))
+
+    def test_every_peer_is_named(self):
+        self.claude.live_session(self.main, name="peer-one")
+        self.claude.live_session(os.path.join(self.main, "src"), name="peer-two")
+        self.assertRefused(self.guard("git reset --hard"), "peer-one", "peer-two")
+
+
+class PeersRecentEdits(GuardTestCase):
+    def test_adding_a_folder_holding_a_peers_recent_edit_is_refused(self):
+        self.claude.live_session(self.main, name="editor", edits=[os.path.join(self.main, "src/app.py")])
+        result = self.guard("git add src")
+        self.assertRefused(result, "editor", "src/app.py")
+
+    def test_adding_a_folder_the_peer_did_not_touch_passes(self):
+        os.makedirs(os.path.join(self.main, "docs"))
+        self.claude.live_session(self.main, name="editor", edits=[os.path.join(self.main, "src/app.py")])
+        self.assertAllowed(self.guard("git add docs/"))
+
+
+class StagedByAPeer(GuardTestCase):
+    """The incident: a peer staged its file, this session ran a plain commit and took it along."""
+
+    def setUp(self):
+        super().setUp()
+        for name in ("a.py", "b.py"):
+            with open(os.path.join(self.main, name), "w") as handle:
+                handle.write("print(1)\n")
+        self.peer = self.claude.live_session(self.main, name="stager",
+                                             edits=[os.path.join(self.main, "a.py")])
+        git(self.main, "add", "a.py")
+        self.own_id = "own-session-1111"
+        self.claude.write_session_files(self.own_id, self.main, edits=[os.path.join(self.main, "b.py")])
+        git(self.main, "add", "b.py")
+
+    def test_plain_commit_is_refused_naming_the_file_and_the_peer(self):
+        result = self.guard("git commit -m x", session_id=self.own_id)
+        self.assertRefused(result, "a.py", "stager", "git commit -m <message> -- b.py")
+
+    def test_commit_of_own_paths_passes(self):
+        self.assertAllowed(self.guard("git commit -m x -- b.py", session_id=self.own_id))
+
+    def test_plain_commit_passes_when_the_index_holds_only_own_edits(self):
+        git(self.main, "reset", "-q", "--", "a.py")
+        self.assertAllowed(self.guard("git commit -m x", session_id=self.own_id))
+
+
+class Aliases(GuardTestCase):
+    def test_an_alias_is_judged_by_its_expansion(self):
+        git(self.main, "config", "alias.aa", "add --all")
+        git(self.main, "config", "alias.st", "status")
+        self.claude.live_session(self.main, name="main-peer")
+        self.assertRefused(self.guard("git aa"), "main-peer")
+        self.assertAllowed(self.guard("git st"))
+
+    def test_a_shell_alias_is_parsed_as_shell(self):
+        git(self.main, "config", "alias.wipe", "!git reset --hard && git clean -fd")
+        self.claude.live_session(self.main, name="main-peer")
+        self.assertRefused(self.guard("git wipe"), "main-peer", "git reset --hard")
+
+
+class BadInput(GuardTestCase):
+    def setUp(self):
+        super().setUp()
+        self.claude.live_session(self.main, name="main-peer")
+
+    def run_raw(self, raw):
+        return self.run_hook(SCRIPT, raw)
+
+    def test_other_tools_are_ignored(self):
+        payload = bash("git add -A", self.main)
+        payload["tool_name"] = "Write"
+        self.assertAllowed(self.run_raw(payload))
+
+    def test_missing_or_non_string_command_is_ignored(self):
+        for tool_input in ({}, {"command": None}, {"command": ["git", "add", "-A"]}, "git add -A", None):
+            payload = bash("", self.main)
+            payload["tool_input"] = tool_input
+            self.assertAllowed(self.run_raw(payload))
+
+    def test_garbage_stdin_is_ignored(self):
+        for raw in (b"", b"not json\n", b"\xff\xfe\x00garbage", b"[1, 2]\n", b'{"tool_name": "Bash"'):
+            self.assertAllowed(self.run_raw(raw))
+
+    def test_cwd_outside_any_repo_or_missing_is_ignored(self):
+        outside = os.path.join(self.tmp, "plain")
+        os.makedirs(outside)
+        for cwd in (outside, os.path.join(self.tmp, "gone"), "relative/path", 42, None):
+            payload = bash("git add -A", self.main)
+            payload["cwd"] = cwd
+            self.assertAllowed(self.run_raw(payload))
+
+
+FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",
+              "||", ";", "|", "(", ")", "{", "}", "'", '"', "$(", "`", "<<EOF", "EOF", "\n", "bash -c",
+              "eval", "-C", "..", "sudo", "env", "X=1", "#", "\\", "*", ":/", "checkout", "--", "xargs"]
+
+
+class Fuzz(GuardTestCase):
+    def test_random_command_lines_exit_only_0_or_2(self):
+        self.claude.live_session(self.main, name="main-peer")
+        rng = random.Random(20260311)
+        for _ in range(15):  # each run judges a dozen random lines; the pure parser's fuzz runs thousands
+            lines = [" ".join(rng.choice(FUZZ_WORDS) for _ in range(rng.randint(1, 14))) for _ in range(12)]
+            command = rng.choice(["\n", " ; ", " && "]).join(lines)
+            result = self.guard(command)
+            self.assertIn(result.returncode, (0, 2), command)
+            if result.returncode == 0:
+                self.assertEqual(result.stderr, "", command)
+
+
+if __name__ == "__main__":
+    unittest.main()
