@@ -67,7 +67,8 @@ def kept_edits(edits, top):
     """Edits without scratch files; paths resolved so that they compare with the checkout."""
     kept = []
     for edit in edits:
-        resolved = _real(edit.path)
+        # Claude Code writes absolute paths under the session's cwd; resolve only the others.
+        resolved = edit.path if top and _is_under(edit.path, top) else _real(edit.path)
         if not is_scratch(resolved, top):
             kept.append(Edit(resolved, edit.at_ms))
     return kept

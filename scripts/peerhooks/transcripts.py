@@ -24,7 +24,7 @@ BIG_HEAD_BYTES = 64 * 1024  # a record's tool name and file_path come within its
 BIG_TAIL_BYTES = 4 * 1024  # ...and its timestamp within its last few hundred
 TAIL_SCAN_BYTES = 8 * 1024 * 1024  # how far back from the end edits are looked for; said when hit
 HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
-MAX_EDITED_FILES = 20  # distinct files collected; callers show 5 after dropping scratch paths
+MAX_EDITED_FILES = 12  # distinct files collected; callers show 5 after dropping scratch paths
 
 _TOOL_USE_MARK = b'"tool_use"'
 _EDIT_IN_BIG = re.compile(
@@ -137,22 +137,21 @@ def edits_in_record(record):
 
 
 def _edits_in_line(data, start, end):
-    """(paths, at_ms) for one transcript line; big lines are read at their head and end only."""
-    line = data[start:end] if end - start <= PARSE_LINE_LIMIT else None
-    if line is not None:
-        if _TOOL_USE_MARK not in line:
-            return [], None
+    """(paths, timestamp) for one transcript line, where timestamp() gives the record's time;
+    big lines are read at their head and end only."""
+    if data.find(_TOOL_USE_MARK, start, end) < 0:  # searched in place: most lines are tool output
+        return [], None
+    if end - start <= PARSE_LINE_LIMIT:
         try:
-            record = json.loads(line)
+            record = json.loads(data[start:end])
         except ValueError:
             return [], None
-        paths = edits_in_record(record)
-        return paths, (iso_to_ms(record.get("timestamp")) if paths else None)
+        return edits_in_record(record), lambda: iso_to_ms(record.get("timestamp"))
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
     if _TOOL_USE_MARK not in head or b'"assistant"' not in head + data[max(start, end - BIG_TAIL_BYTES):end]:
-        return [], None
+        return [], None  # tool output quoting a tool_use far inside, or not an assistant record
     paths = [p for p in (_json_string(m.group(2)) for m in _EDIT_IN_BIG.finditer(head)) if p]
-    return paths, (_timestamp_of_big(data, start, end) if paths else None)
+    return paths, lambda: _timestamp_of_big(data, start, end)
 
 
 def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES):
@@ -165,11 +164,14 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES):
         lowest = max(0, len(data) - scan_bytes)
         reached_start = False
         for start, end in _lines_backward(data, lowest):
-            paths, at_ms = _edits_in_line(data, start, end)
-            for file_path in reversed(paths):
-                if file_path not in seen:
-                    seen.add(file_path)
-                    edits.append(Edit(file_path, at_ms))
+            paths, timestamp = _edits_in_line(data, start, end)
+            fresh = [p for p in reversed(paths) if p not in seen]
+            if fresh:
+                at_ms = timestamp()  # parsed only for records that add a file
+                for file_path in fresh:
+                    if file_path not in seen:
+                        seen.add(file_path)
+                        edits.append(Edit(file_path, at_ms))
             if start == 0:
                 reached_start = True
             if len(edits) >= max_files:

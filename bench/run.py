@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Benchmark every hook against bare interpreter start-up, on a small and a large Claude home.
+
+    python3 bench/run.py [--rounds N] [--only TEXT]
+
+Each `bench/cases_<topic>.py` contributes `cases(homes) -> [benchlib.Case]` (and optionally
+`extras(homes) -> [str]` for one-off measurements). Every case runs once per round, interleaved
+with `python3 -c pass`, so load on the machine hits every case alike; the table gives medians and
+their ratio to that floor, with the issue's target beside each. Exit 1 when a case is over target.
+"""
+import glob
+import importlib
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import benchlib  # noqa: E402
+import homes as bench_homes  # noqa: E402
+
+DEFAULT_ROUNDS = 15
+
+
+def parse(argv):
+    rounds, only = DEFAULT_ROUNDS, None
+    words = list(argv)
+    while words:
+        word = words.pop(0)
+        if word == "--rounds" and words and words[0].isdigit():
+            rounds = int(words.pop(0))
+        elif word == "--only" and words:
+            only = words.pop(0)
+        else:
+            sys.exit("usage: bench/run.py [--rounds N] [--only TEXT]")
+    return rounds, only
+
+
+def main(argv=None):
+    rounds, only = parse(sys.argv[1:] if argv is None else argv)
+    homes = bench_homes.Homes()
+    try:
+        modules = [importlib.import_module(os.path.basename(p)[:-3])
+                   for p in sorted(glob.glob(os.path.join(HERE, "cases_*.py")))]
+        cases = [c for m in modules for c in m.cases(homes) if not only or only in c.name]
+        extras = [line for m in modules if hasattr(m, "extras") for line in m.extras(homes)]
+        all_cases, medians = benchlib.measure(cases, rounds)
+        table, failures = benchlib.report(all_cases, medians)
+        print(table)
+        for line in extras:
+            print(line)
+        print("rounds: %d, python: %s" % (rounds, sys.version.split()[0]))
+        return 1 if failures else 0
+    finally:
+        homes.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,311 @@
+"""The shared library on its own: payload and output, intent, slugs, registry, history, transcripts."""
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+import support  # noqa: F401  (puts scripts/ on sys.path)
+from fixtures import claudehome
+from peerhooks import activity, gitrepo, history, home, hookio, intent, registry, render, transcripts
+from peerhooks.timeutil import iso_to_ms
+
+
+class PayloadAndOutput(unittest.TestCase):
+    def test_payload_is_one_json_line_and_missing_newline_is_fine(self):
+        self.assertEqual(hookio.read_payload(io.BytesIO(b'{"cwd": "/x"}')), {"cwd": "/x"})
+        self.assertEqual(hookio.read_payload(io.BytesIO(b'{"a": 1}\n{"b": 2}\n')), {"a": 1})
+
+    def test_garbage_empty_or_non_object_payload_is_empty(self):
+        for raw in (b"", b"\xff\xfe\x00garbage", b"[1, 2]", b"null", b"{not json"):
+            self.assertEqual(hookio.read_payload(io.BytesIO(raw)), {}, raw)
+
+    def test_any_exception_in_a_hook_exits_zero_with_one_stderr_line(self):
+        def broken():
+            raise ValueError("boom\nsecond line")
+
+        def exits_two():
+            raise SystemExit(2)
+
+        errors = io.StringIO()
+        with contextlib.redirect_stderr(errors):
+            self.assertEqual(hookio.run_hook("t", broken), 0)
+            self.assertEqual(hookio.run_hook("t", exits_two), 0)
+        self.assertEqual(errors.getvalue().splitlines(), ["peerhooks t: ValueError: boom second line",
+                                                          "peerhooks t: SystemExit: 2"])
+        self.assertEqual(hookio.run_hook("t", lambda: 2), 2)
+        self.assertEqual(hookio.run_hook("t", lambda: 7), 0)
+
+
+class Intent(unittest.TestCase):
+    def test_a_prompt_counts_as_intent_with_five_words(self):
+        self.assertTrue(intent.is_substantive("fix the flaky login test"))
+        self.assertFalse(intent.is_substantive("yes go ahead then"))
+
+    def test_commands_shell_escapes_tags_and_compaction_are_not_intent(self):
+        for text in ("/compact please keep the parser notes", "!git status and then the log too",
+                     "<command-name>/clear</command-name> and more words here",
+                     "This session is being continued from a previous conversation that ran out"):
+            self.assertFalse(intent.is_substantive(text), text)
+
+    def test_long_prompts_are_folded_and_cut(self):
+        line = intent.one_line("a\nb " + "x" * 400)
+        self.assertNotIn("\n", line)
+        self.assertLessEqual(len(line), intent.PROMPT_CHARS)
+
+
+class Slugs(unittest.TestCase):
+    def test_every_character_outside_ascii_alphanumerics_becomes_a_dash(self):
+        self.assertEqual(home.slug("/home/me/work/repo"), "-home-me-work-repo")
+        self.assertEqual(home.slug("C:\\work"), "C--work")
+        self.assertEqual(home.slug("/tmp/my repo.v2/é"), "-tmp-my-repo-v2--")
+
+    def test_claude_config_dir_wins_over_home(self):
+        self.assertEqual(home.claude_home({"CLAUDE_CONFIG_DIR": "/x/cfg"}), "/x/cfg")
+
+
+
+class LongSlugs(support.HomeTestCase):
+    def test_long_slug_matches_by_its_200_character_prefix(self):
+        long_path = "/" + "a" * 120 + "/" + "b" * 120
+        folder = os.path.join(self.claude.home, "projects", claudehome.project_folder_name(long_path))
+        os.makedirs(folder)
+        self.assertEqual(home.project_dirs(self.claude.home, long_path), [folder])
+
+
+class Timestamps(unittest.TestCase):
+    def test_iso_timestamps_parse_to_epoch_milliseconds(self):
+        self.assertEqual(iso_to_ms("2026-11-30T04:27:09.123Z"), 1796012829123)
+        self.assertEqual(iso_to_ms("1970-01-01T00:00:00Z"), 0)
+        self.assertIsNone(iso_to_ms("not a time at all"))
+
+
+class Rendering(unittest.TestCase):
+    def test_least_important_block_shrinks_first_then_blocks_go(self):
+        blocks = [["A" * 50, "A"], ["B" * 50, "B"], ["C" * 50, "C"]]
+        self.assertEqual(render.fit(blocks, 1000), "\n".join(b[0] for b in blocks))
+        self.assertEqual(render.fit(blocks, 110), "A" * 50 + "\n" + "B" * 50 + "\nC")
+        self.assertEqual(render.fit(blocks, 9), "A\nB\nC")
+        self.assertEqual(render.fit(blocks, 5, more_line=lambda n: "+%d" % n), "A\n+2")
+
+
+class Registry(support.HomeTestCase):
+    def write(self, name, content):
+        path = os.path.join(self.claude.home, "sessions", name)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(content)
+
+    def test_entries_without_required_fields_legacy_and_corrupt_files_are_skipped(self):
+        self.write("1.json", "{not json")
+        self.write("2.json", json.dumps({"pid": 2, "cwd": "/x"}))
+        self.write("pid-3.json", json.dumps({"pid": 3, "session_id": "s", "cwd": "/x"}))
+        self.write("4.json", json.dumps({"pid": 4, "sessionId": "s4", "cwd": "/x"}))
+        self.write("5.json", "\x00\xff binary")
+        self.assertEqual([s.session_id for s in registry.read_sessions(self.claude.home)], ["s4"])
+
+    def test_a_live_process_with_matching_proc_start_is_live(self):
+        peer = self.claude.live_session(self.tmp)
+        (session,) = registry.read_sessions(self.claude.home)
+        self.assertEqual(session.pid, peer.pid)
+        self.assertTrue(registry.is_alive(session))
+
+    @unittest.skipUnless(os.path.isdir("/proc"), "procStart is checked where /proc exists")
+    def test_a_reused_pid_is_not_live(self):
+        process = self.claude.spawn()
+        self.claude.registry_entry(process.pid, "old", self.tmp, proc_start_value="1")
+        (session,) = registry.read_sessions(self.claude.home)
+        self.assertFalse(registry.is_alive(session))
+
+    def test_a_dead_pid_is_not_live(self):
+        peer = self.claude.live_session(self.tmp)
+        peer.stop()
+        (session,) = registry.read_sessions(self.claude.home)
+        self.assertFalse(registry.is_alive(session))
+
+    def test_an_old_date_string_proc_start_falls_back_to_the_pid(self):
+        process = self.claude.spawn()
+        self.claude.registry_entry(process.pid, "s", self.tmp, proc_start_value="Thu Jun 11 21:53:36 2026")
+        (session,) = registry.read_sessions(self.claude.home)
+        self.assertTrue(registry.is_alive(session))
+
+    def test_this_process_is_an_ancestor_of_its_children(self):
+        out = subprocess.run(
+            [sys.executable, "-c", "import sys; sys.path.insert(0, %r); from peerhooks import registry; "
+             "print(sorted(registry.ancestor_pids()))" % support.SCRIPTS],
+            stdout=subprocess.PIPE, check=True).stdout
+        self.assertIn(os.getpid(), json.loads(out))
+
+
+class Checkouts(support.HomeTestCase):
+    def test_subfolder_shares_the_toplevel_but_a_linked_worktree_does_not(self):
+        repo = self.repo()
+        os.makedirs(os.path.join(repo, "sub", "deep"))
+        worktree = os.path.join(repo, ".claude", "worktrees", "w1")
+        subprocess.run(["git", "-C", repo, "worktree", "add", "-q", worktree], check=True)
+        self.assertEqual(gitrepo.toplevel(os.path.join(repo, "sub", "deep")), repo)
+        self.assertEqual(gitrepo.toplevel(worktree), os.path.realpath(worktree))
+        self.assertEqual(gitrepo.canonical_root(os.path.realpath(worktree)), repo)
+
+    def test_a_folder_outside_any_checkout_has_no_toplevel(self):
+        self.assertIsNone(gitrepo.toplevel(self.tmp))
+
+    def test_staged_paths_are_absolute(self):
+        repo = self.repo()
+        with open(os.path.join(repo, "a.py"), "w") as handle:
+            handle.write("a\n")
+        subprocess.run(["git", "-C", repo, "add", "a.py"], check=True)
+        self.assertEqual(gitrepo.staged_paths(repo), [os.path.join(repo, "a.py")])
+
+
+class History(support.HomeTestCase):
+    def history_path(self):
+        return os.path.join(self.claude.home, "history.jsonl")
+
+    def test_summaries_count_prompts_and_keep_opening_and_latest_intent(self):
+        summaries = {}
+        lines = [history.HistoryLine("s", "/r", t, text) for t, text in enumerate(
+            ["ok", "refactor the parser to handle heredocs", "yes", "now add tests for the heredoc case",
+             "go", "and document the parser limits in the readme"])]
+        history.apply_lines(summaries, lines)
+        summary = summaries["s"]
+        self.assertEqual(summary.count, 6)
+        self.assertEqual(summary.opening, "refactor the parser to handle heredocs")
+        self.assertEqual(summary.recent, ["now add tests for the heredoc case",
+                                          "and document the parser limits in the readme"])
+
+    def test_lines_without_session_id_truncated_or_binary_are_skipped(self):
+        now = claudehome.now_ms()
+        with open(self.history_path(), "wb") as handle:
+            handle.write(b'{"display": "old line without id", "timestamp": %d}\n' % now)
+            handle.write(b"\x00\xff\xfe binary\n")
+            handle.write(b'{"display": "cut off in the mid')
+            handle.write(b"\n")
+            handle.write(json.dumps({"display": "a real prompt with five words", "timestamp": now,
+                                     "project": "/r", "sessionId": "s1"}).encode() + b"\n")
+        self.assertEqual(list(history.load(self.claude.home, now)), ["s1"])
+
+    def test_second_load_reads_only_appended_lines(self):
+        now = claudehome.now_ms()
+        self.claude.append_history("s1", "/r", "first prompt of the session here", now - 1000)
+        self.assertEqual(history.load(self.claude.home, now)["s1"].count, 1)
+        self.claude.append_history("s1", "/r", "second prompt of the session here", now)
+        index_file = os.path.join(self.claude.home, "peerhooks", history.INDEX_NAME)
+        with open(index_file) as handle:
+            offset_before = json.load(handle)["offset"]
+        summaries = history.load(self.claude.home, now)
+        self.assertEqual(summaries["s1"].count, 2)
+        with open(index_file) as handle:
+            self.assertGreater(json.load(handle)["offset"], offset_before)
+
+    def test_a_shrunk_or_replaced_file_rebuilds_the_index(self):
+        now = claudehome.now_ms()
+        for n in range(3):
+            self.claude.append_history("s1", "/r", "prompt number %d of this session" % n, now - 1000 + n)
+        self.assertEqual(history.load(self.claude.home, now)["s1"].count, 3)
+        os.unlink(self.history_path())
+        self.claude.append_history("s2", "/r", "a prompt in the new history file", now)
+        self.assertEqual(set(history.load(self.claude.home, now)), {"s2"})
+
+    def test_backward_read_stops_at_the_window(self):
+        now = claudehome.now_ms()
+        self.claude.append_history("old", "/r", "a prompt from three weeks ago", now - 21 * history.DAY_MS)
+        self.claude.append_history("new", "/r", "a prompt from an hour ago now", now - 3600 * 1000)
+        self.assertEqual(set(history.load(self.claude.home, now)), {"new"})
+
+    def test_a_last_line_still_being_written_is_read_next_time(self):
+        now = claudehome.now_ms()
+        self.claude.append_history("s1", "/r", "a complete prompt line here", now)
+        with open(self.history_path(), "ab") as handle:
+            handle.write(b'{"display": "half wri')
+        self.assertEqual(history.load(self.claude.home, now)["s1"].count, 1)
+        with open(self.history_path(), "ab") as handle:
+            handle.write(b'tten prompt", "timestamp": %d, "project": "/r", "sessionId": "s1"}\n' % now)
+        self.assertEqual(history.load(self.claude.home, now)["s1"].count, 2)
+
+
+class Transcripts(support.HomeTestCase):
+    def transcript(self, records, raw_lines=()):
+        path = os.path.join(self.tmp, "t.jsonl")
+        with open(path, "w", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(json.dumps(record) + "\n")
+            for line in raw_lines:
+                handle.write(line)
+        return path
+
+    def test_edits_are_newest_first_and_deduplicated(self):
+        now = claudehome.now_ms()
+        records = [claudehome.edit_record("s", "/r", p, now + i) for i, p in
+                   enumerate(["/r/a.py", "/r/b.py", "/r/a.py", "/r/c.ipynb"])]
+        records[3] = claudehome.edit_record("s", "/r", "/r/c.ipynb", now + 3, tool="NotebookEdit")
+        scan = transcripts.recent_edits(self.transcript(records))
+        self.assertEqual([e.path for e in scan.edits], ["/r/c.ipynb", "/r/a.py", "/r/b.py"])
+        self.assertEqual(scan.edits[0].at_ms, now + 3)
+        self.assertFalse(scan.truncated)
+
+    def test_an_edit_straddling_the_scan_bound_is_read_whole(self):
+        now = claudehome.now_ms()
+        edit = claudehome.edit_record("s", "/r", "/r/straddle.py", now, content="y" * 5000)
+        filler = claudehome.tool_result("s", "/r", "z" * 3000, now + 1)
+        path = self.transcript([edit, filler])
+        size = os.path.getsize(path)
+        scan = transcripts.recent_edits(path, scan_bytes=size - 2000)  # bound falls inside the edit
+        self.assertEqual([e.path for e in scan.edits], ["/r/straddle.py"])
+
+    def test_a_single_20_mb_write_is_seen_without_parsing_it(self):
+        now = claudehome.now_ms()
+        big = claudehome.edit_record("s", "/r", "/r/big.bin", now, tool="Write", content="q" * (20 * 1024 * 1024))
+        small = claudehome.tool_result("s", "/r", "ok", now + 5)
+        started = time.perf_counter()
+        scan = transcripts.recent_edits(self.transcript([big, small]))
+        self.assertEqual([(e.path, e.at_ms) for e in scan.edits], [("/r/big.bin", now)])
+        self.assertLess(time.perf_counter() - started, 1.0)
+
+    def test_edits_beyond_the_bound_are_reported_as_not_read(self):
+        now = claudehome.now_ms()
+        records = [claudehome.edit_record("s", "/r", "/r/old.py", now)]
+        records += [claudehome.tool_result("s", "/r", "w" * 10000, now + i) for i in range(1, 30)]
+        scan = transcripts.recent_edits(self.transcript(records), scan_bytes=50000)
+        self.assertEqual(scan.edits, [])
+        self.assertTrue(scan.truncated)
+
+    def test_garbage_empty_and_missing_transcripts_give_nothing(self):
+        garbage = self.transcript([], raw_lines=["\x00\x01garbage\n", "{\"type\": \"tool_use\"\n", "[]\n"])
+        empty = self.transcript([])
+        for path in (garbage, empty, os.path.join(self.tmp, "missing.jsonl")):
+            self.assertEqual(transcripts.recent_edits(path).edits, [])
+            self.assertIsNone(transcripts.opening_prompt(path))
+            self.assertIsNone(transcripts.read_tail(path).latest)
+
+    def test_head_gives_the_opening_prompt_and_tail_the_latest(self):
+        now = claudehome.now_ms()
+        records = [
+            claudehome.user_prompt("s", "/r", "<command-name>/init</command-name>", now),
+            claudehome.user_prompt("s", "/r", "migrate the billing jobs to the new queue", now + 1),
+            claudehome.tool_result("s", "/r", "done", now + 2),
+            claudehome.user_prompt("s", "/r", "ok", now + 3),
+            claudehome.last_prompt("s", "now write the migration guide for the queue"),
+        ]
+        path = self.transcript(records)
+        head = transcripts.read_head(path)
+        self.assertEqual(head.opening, "migrate the billing jobs to the new queue")
+        self.assertEqual(head.cwd, "/r")
+        self.assertEqual(transcripts.read_tail(path).latest, "now write the migration guide for the queue")
+        self.assertEqual(transcripts.read_tail(path).ended_at_ms, now + 3)
+
+
+class Scratch(unittest.TestCase):
+    def test_temp_and_scratchpad_files_outside_the_checkout_are_scratch(self):
+        self.assertTrue(activity.is_scratch("/tmp/x.py", "/home/me/repo", temp_root="/tmp"))
+        self.assertTrue(activity.is_scratch("/home/me/.claude/scratchpad/n.md", "/home/me/repo", "/tmp"))
+        self.assertFalse(activity.is_scratch("/home/me/other/y.py", "/home/me/repo", "/tmp"))
+
+    def test_a_file_inside_the_checkout_is_never_scratch_even_under_tmp(self):
+        self.assertFalse(activity.is_scratch("/tmp/repo/scratchpad/a.py", "/tmp/repo", temp_root="/tmp"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,264 @@
+"""peers.py end to end: run as Claude Code runs it, payload on stdin, against a temporary home."""
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+import support
+from fixtures import claudehome
+from peerhooks import registry
+
+DAY_MS = 86400 * 1000
+
+
+class PeersHook(support.HomeTestCase):
+    def setUp(self):
+        super().setUp()
+        self.repo_path = self.repo()
+        self.me = self.claude.live_session(self.repo_path, name="me-session")
+
+    def hook(self, cwd=None, session_id=None, **env):
+        payload = {"session_id": session_id or self.me.session_id, "cwd": cwd or self.repo_path,
+                   "hook_event_name": "SessionStart", "source": "startup",
+                   "transcript_path": self.me.transcript}
+        result = self.run_hook("peers.py", payload, args=["--hook"], **env)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result
+
+    def test_alone_with_no_recent_session_prints_nothing(self):
+        result = self.hook()
+        self.assertEqual((result.stdout, result.stderr), ("", ""))
+
+    def test_a_live_peer_is_shown_with_its_intent_and_edits(self):
+        self.claude.live_session(self.repo_path, name="repo-1f", status="busy", prompts=[
+            "migrate the billing jobs to the new queue", "ok", "now port the retry logic as well",
+            "yes", "and add tests for the retry backoff please"], edits=["src/a.py", "src/b.py"])
+        out = self.hook().stdout
+        self.assertIn("Live sessions in this checkout (1):", out)
+        self.assertRegex(out, r"repo-1f  busy · up \d+m · 5 prompts · last \d+s ago")
+        self.assertIn("  opened: migrate the billing jobs to the new queue", out)
+        self.assertIn("  before: now port the retry logic as well", out)
+        self.assertIn("  now: and add tests for the retry backoff please", out)
+        self.assertRegex(out, r"  editing: src/b.py, src/a.py \(\d+s ago\)")
+        self.assertIn("message it by name with SendMessage", out)
+        self.assertNotIn("me-session", out)
+
+    def test_an_acknowledgement_flood_does_not_hide_the_intent(self):
+        prompts = ["rewrite the session registry reader to be defensive"] + ["ok", "yes", "go on", "continue"] * 50
+        self.claude.live_session(self.repo_path, name="flood", prompts=prompts)
+        out = self.hook().stdout
+        self.assertIn("now: rewrite the session registry reader to be defensive", out)
+        self.assertIn("201 prompts", out)
+        self.assertNotIn(": ok", out)
+
+    def test_opening_prompt_comes_from_the_transcript_head_when_history_lacks_it(self):
+        self.claude.live_session(self.repo_path, name="print-mode", kind="sdk",
+                                 prompts=["summarise the open pull requests for the team"])
+        out = self.hook().stdout
+        self.assertIn("print-mode", out)
+        self.assertIn("summarise the open pull requests for the team", out)
+
+    def test_scratch_edits_are_skipped_and_outside_files_shown_whole(self):
+        self.claude.live_session(self.repo_path, name="p", edits=[
+            "/tmp/scratch-123.txt", os.path.join(self.claude.root, ".claude", "scratchpad", "x.md"),
+            "src/kept.py"])
+        out = self.hook().stdout
+        self.assertIn("editing: src/kept.py", out)
+        self.assertNotIn("scratch", out)
+
+    def test_at_most_five_files_newest_first(self):
+        self.claude.live_session(self.repo_path, name="p", edits=["f%d.py" % i for i in range(8)])
+        out = self.hook().stdout
+        self.assertIn("editing: f7.py, f6.py, f5.py, f4.py, f3.py +3", out)
+
+    def test_a_peer_in_a_subfolder_counts(self):
+        sub = os.path.join(self.repo_path, "pkg", "sub")
+        os.makedirs(sub)
+        self.claude.live_session(sub, name="in-sub")
+        self.assertIn("in-sub", self.hook().stdout)
+
+    def test_a_linked_worktree_inside_the_repo_does_not_count(self):
+        worktree = os.path.join(self.repo_path, ".claude", "worktrees", "w1")
+        subprocess.run(["git", "-C", self.repo_path, "worktree", "add", "-q", worktree], check=True)
+        self.claude.live_session(worktree, name="in-worktree")
+        self.assertEqual(self.hook().stdout, "")
+
+    def test_another_repository_does_not_count(self):
+        self.claude.live_session(self.repo("other"), name="elsewhere")
+        self.assertEqual(self.hook().stdout, "")
+
+    def test_dead_and_reused_pids_are_not_peers(self):
+        dead = self.claude.live_session(self.repo_path, name="dead-one")
+        dead.stop()
+        if os.path.isdir("/proc"):
+            process = self.claude.spawn()
+            self.claude.registry_entry(process.pid, "reused", self.repo_path, name="ghost", proc_start_value="7")
+        out = self.hook().stdout
+        self.assertNotIn("dead-one", out)
+        self.assertNotIn("ghost", out)
+
+    def test_after_clear_a_stale_registry_id_is_still_recognised_as_self(self):
+        # This test process is the hook's parent, as Claude Code is in production.
+        self.claude.registry_entry(os.getpid(), "pre-clear-id", self.repo_path, name="myself",
+                                   proc_start_value=registry.proc_start_time(os.getpid()) or "x")
+        out = self.hook(session_id="post-clear-id").stdout
+        self.assertNotIn("myself", out)
+
+    def test_claude_config_dir_elsewhere_than_home_is_read(self):
+        other = claudehome.ClaudeHome(os.path.join(self.tmp, "other-root"),
+                                      config_dir=os.path.join(self.tmp, "custom-config"))
+        self.addCleanup(other.close)
+        other.live_session(self.repo_path, name="custom-home-peer")
+        result = support.run_script("peers.py", {"session_id": "x", "cwd": self.repo_path}, other.env(),
+                                    args=["--hook"])
+        self.assertIn("custom-home-peer", result.stdout)
+
+    def test_a_checkout_path_over_200_slug_characters_is_found(self):
+        deep = self.repo(os.path.join("d" * 90, "e" * 90, "long-repo"))
+        self.assertGreater(len(claudehome.slug(deep)), 200)
+        self.claude.live_session(deep, name="long-path-peer", edits=["src/deep.py"])
+        out = self.hook(cwd=deep).stdout
+        self.assertIn("long-path-peer", out)
+        self.assertIn("src/deep.py", out)
+
+    def test_twelve_peers_fit_in_4000_characters(self):
+        for n in range(12):
+            self.claude.live_session(self.repo_path, name="peer-%02d" % n, prompts=[
+                ("a fairly long prompt describing task %d " % n) * 6, "second substantive prompt " * 8,
+                "third substantive prompt goes here " * 6], edits=["src/module_%d_%d.py" % (n, i) for i in range(7)])
+        self.claude.ended_session(self.repo_path, prompts=["finished work on the exporter module today"])
+        out = self.hook().stdout
+        self.assertLess(len(out), 4000)
+        self.assertIn("Last session in this checkout", out)
+        self.assertEqual(out.count("peer-"), 12, out)
+
+    def test_the_last_finished_session_is_described(self):
+        started = claudehome.now_ms() - 3 * 3600 * 1000
+        self.claude.ended_session(self.repo_path, started_ms=started, ended_ms=started + 5400 * 1000,
+                                  prompts=["build the csv exporter for the reports page", "ok",
+                                           "now handle unicode in the csv exporter"],
+                                  edits=["export.py", "tests/test_export.py"])
+        out = self.hook().stdout
+        self.assertRegex(out, r"Last session in this checkout: \w+ ended 1h ago \(.* UTC\), ran 1h 30m, 3 prompts")
+        self.assertIn("  opened: build the csv exporter for the reports page", out)
+        self.assertIn("  latest: now handle unicode in the csv exporter", out)
+        self.assertIn("  edited: tests/test_export.py, export.py", out)
+
+    def test_sessions_older_than_seven_days_are_not_described(self):
+        old = claudehome.now_ms() - 8 * DAY_MS
+        self.claude.ended_session(self.repo_path, started_ms=old - 3600 * 1000, ended_ms=old,
+                                  prompts=["an old piece of work nobody remembers now"])
+        self.assertEqual(self.hook().stdout, "")
+        recent = claudehome.now_ms() - 6 * DAY_MS
+        self.claude.ended_session(self.repo_path, started_ms=recent - 3600 * 1000, ended_ms=recent,
+                                  prompts=["a recent piece of work within the week"])
+        self.assertIn("a recent piece of work within the week", self.hook().stdout)
+
+    def test_handoff_older_than_the_session_is_marked_stale(self):
+        ended = claudehome.now_ms() - 600 * 1000
+        self.claude.ended_session(self.repo_path, started_ms=ended - 3600 * 1000, ended_ms=ended,
+                                  prompts=["work that happened after the handoff was written"])
+        handoff = os.path.join(self.repo_path, "HANDOFF.md")
+        with open(handoff, "w") as handle:
+            handle.write("# Handoff\n")
+        old = (ended - 7200 * 1000) / 1000.0
+        os.utime(handoff, (old, old))
+        self.assertIn("handoff: HANDOFF.md, written", self.hook().stdout)
+        self.assertIn("(stale: older than that session)", self.hook().stdout)
+        os.utime(handoff, None)
+        self.assertNotIn("stale", self.hook().stdout)
+
+    def test_output_is_utf8_whatever_the_locale(self):
+        self.claude.live_session(self.repo_path, name="p", prompts=["réécrire le module de paiement — vite"])
+        result = self.run_hook("peers.py", {"session_id": self.me.session_id, "cwd": self.repo_path},
+                               args=["--hook"], LC_ALL="C", LANG="C", PYTHONIOENCODING="ascii")
+        self.assertIn("réécrire le module de paiement — vite", result.stdout)
+
+
+class BadInput(support.HomeTestCase):
+    def test_bad_files_everywhere_still_exit_zero(self):
+        repo = self.repo()
+        sessions = os.path.join(self.claude.home, "sessions")
+        with open(os.path.join(sessions, "123.json"), "w") as handle:
+            handle.write("{corrupt")
+        peer = self.claude.live_session(repo, name="garbage-transcript")
+        with open(peer.transcript, "wb") as handle:
+            handle.write(b"\x00\xff" * 5000 + b"\n{\"type\":\"tool_use\"\n")
+        with open(os.path.join(self.claude.home, "history.jsonl"), "ab") as handle:
+            handle.write(b"\xff\xfe\x00\n{\"display\": \"trunc")
+        unreadable = self.claude.live_session(repo, name="unreadable")
+        os.chmod(unreadable.transcript, 0)
+        result = self.run_hook("peers.py", {"session_id": "me", "cwd": repo}, args=["--hook"])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("garbage-transcript", result.stdout)
+
+    def test_garbage_stdin_missing_folders_and_odd_cwds_exit_zero(self):
+        import shutil
+        shutil.rmtree(self.claude.home)
+        for payload in (b"", b"\x00\xff garbage", b"[]", b'{"cwd": 5}', b'{"cwd": "/does/not/exist"}'):
+            result = self.run_hook("peers.py", payload, args=["--hook"])
+            self.assertEqual((result.returncode, result.stdout), (0, ""), payload)
+
+    def test_a_payload_without_eof_is_read_as_one_line(self):
+        process = subprocess.Popen([sys.executable, os.path.join(support.SCRIPTS, "peers.py"), "--hook"],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=self.claude.env(), cwd=self.tmp)
+        process.stdin.write(b'{"session_id": "x", "cwd": "/"}\n')
+        process.stdin.flush()
+        try:
+            self.assertEqual(process.wait(timeout=20), 0)
+        finally:
+            process.stdin.close()
+            process.stdout.close()
+            process.stderr.close()
+
+
+class ByHand(support.HomeTestCase):
+    def setUp(self):
+        super().setUp()
+        self.repo_path = self.repo(os.path.join("work", "project"))
+
+    def cli(self, *args, cwd=None):
+        return support.run_script("peers.py", None, self.claude.env(), cwd=cwd or self.repo_path, args=args)
+
+    def test_help_and_bad_flags_never_exit_two(self):
+        self.assertEqual(self.cli("--help").returncode, 0)
+        self.assertIn("--here", self.cli("--help").stdout)
+        bad = self.cli("--bogus")
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("unknown option: --bogus", bad.stderr)
+        self.assertEqual(self.cli("--days", "x", "--stats").returncode, 1)
+
+    def test_default_lists_sessions_under_the_parent_folder(self):
+        sibling = self.repo(os.path.join("work", "sibling"))
+        self.claude.live_session(sibling, name="sibling-peer")
+        elsewhere = self.repo(os.path.join("far", "away"))
+        self.claude.live_session(elsewhere, name="far-peer")
+        out = self.cli().stdout
+        self.assertIn("sibling-peer", out)
+        self.assertNotIn("far-peer", out)
+        self.assertNotIn("sibling-peer", self.cli("--here").stdout)
+        self.assertIn("far-peer", self.cli("--all").stdout)
+
+    def test_json_has_the_same_facts(self):
+        self.claude.live_session(self.repo_path, name="json-peer", edits=["x.py"],
+                                 prompts=["make the json output stable for scripts"])
+        (checkout,) = json.loads(self.cli("--here", "--json").stdout)
+        self.assertEqual(checkout["top"], self.repo_path)
+        (peer,) = checkout["peers"]
+        self.assertEqual(peer["name"], "json-peer")
+        self.assertEqual(peer["latest"], "make the json output stable for scripts")
+        self.assertEqual(peer["edits"][0]["path"], os.path.join(self.repo_path, "x.py"))
+
+    def test_last_shows_only_the_finished_session(self):
+        self.claude.live_session(self.repo_path, name="still-live")
+        self.claude.ended_session(self.repo_path, prompts=["the work that already finished today"])
+        out = self.cli("--last").stdout
+        self.assertIn("the work that already finished today", out)
+        self.assertNotIn("still-live", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
