@@ -1,0 +1,727 @@
+"""The numbers behind `peers.py --stats`: do sessions that share a machine see each other and talk?
+
+The claim behind peerhooks is measurable. The baseline that motivated it (30 days, one machine):
+297 sessions, a median of 8 alive at once and up to 10 in one checkout, 118 listed other sessions,
+and only 7 ever sent one a message. A user runs this before and after installing to see whether
+the numbers move.
+
+Thirty days of transcripts are gigabytes, mostly tool output and whole files carried by `Write`.
+So each top-level transcript (`projects/<slug>/<session>.jsonl`) is read once and nothing is decoded
+unless it can matter: the file is memory-mapped and walked line by line with `find(b"\\n")`
+(memchr, in C); only the first few KB of a line are searched, because that is where a record says
+what it is (a tool call and its name, a tool result and how it opens); the few lines that can
+matter are decoded. First and last times come from the first and last records. Files not modified
+since the window began are not opened at all. Measured: about 0.5 s per GB (bench/stats_gb.py).
+
+The scan (files in) is kept apart from the arithmetic (intervals -> daily peaks, percentiles) and
+from the rendering, so the arithmetic is tested on plain numbers. Time is a parameter.
+"""
+import bisect
+import json
+import math
+import mmap
+import os
+import re
+import statistics
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import FrozenSet, List, Optional, Tuple
+
+from . import gitrepo
+from .timeutil import duration, iso_to_ms
+
+HEAD_RECORDS = 20  # the first records carry cwd; past this many without it, group by project folder
+PARSE_LINE_LIMIT = 256 * 1024  # a head/tail record larger than this is a Write or tool output: its
+BIG_HEAD_BYTES = 64 * 1024  # ...time is read by pattern from its last few KB (where it sits) or its
+BIG_TAIL_BYTES = 4 * 1024  # ...first 64 KB, instead of decoding megabytes for one field
+# Where, in a record's line, the things that matter sit. Claude Code writes one content block per
+# record, compact JSON, keys in a fixed order: `{..."cwd":...,"gitBranch":...,"message":{...,
+# "content":[{"type":"tool_use","id":...,"name":"Write","input":{"file_path":...` and
+# `..."content":[{"tool_use_id":...,"type":"tool_result","content":"PreToolUse:Bash hook error...`.
+# So only a line's head is searched; the bulk of a big record is skipped at memchr speed.
+HEAD_WINDOW = 8 * 1024  # the block type comes after cwd and branch, a few hundred bytes in
+NAME_REACH = 512  # the tool name follows "type":"tool_use" after the block's id
+RESULT_REACH = 1024  # a hook's refusal opens the tool result's content
+INPUT_REACH = 4 * 1024  # a Bash command's `claude agents`, an edit's file_path: early in the input
+
+# The phrase the peerhooks git guard's refusal contains (agreed with the guard's author). Claude
+# Code hands a PreToolUse refusal to the model as a tool_result `PreToolUse:Bash hook error: [<cmd>]:
+# <stderr>`; the phrase alone would also match someone reading the guard's source.
+GUARD_PHRASE = "peerhooks git guard"
+HOOK_ERROR_PHRASE = "PreToolUse"
+
+LIST_TOOLS = ("ListAgents",)  # Claude Code's tool that lists other sessions, where the build has it
+SEND_TOOLS = ("SendMessage",)
+SPAWN_TOOLS = ("Agent", "Task")  # `Task` is the subagent tool's older name
+EDIT_TOOLS = ("Write", "Edit", "MultiEdit")
+HANDOFF_NAME = "handoff.md"  # compared case-insensitively
+# SendMessage named its recipient `recipient` (2.1.2x-3x team tools) and `to` (later builds); an
+# Agent call names its subagent with `name` (team members); its id is the subagents/agent-<id> file.
+RECIPIENT_FIELDS = ("to", "recipient", "target", "to_member")
+BROADCAST_RECIPIENTS = ("*",)  # a team broadcast goes to the session's own teammates
+
+_DECODED_TOOLS = frozenset(n.encode() for n in LIST_TOOLS + SEND_TOOLS + SPAWN_TOOLS)
+_EDIT_TOOLS = frozenset(n.encode() for n in EDIT_TOOLS)
+_BLOCK_TYPE = b'"type":"tool_'
+_HOOK_ERROR = HOOK_ERROR_PHRASE.encode()
+_NAME = b'"name":"'
+_FILE_PATH = b'"file_path":"'
+_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.\-+Z]{19,40})"')
+_CLAUDE_AGENTS = re.compile(r"(?:^|[\s;&|(`])claude\s+agents(?=$|[\s;&|)`])")
+_SUBAGENT_FILE = re.compile(r"^agent-(.+)\.jsonl$")
+_PATH_SEPARATORS = re.compile(r"[\\/]")
+
+
+# ---------------------------------------------------------------------------------------------
+# Records
+
+
+@dataclass(frozen=True)
+class Send:
+    at_ms: int
+    recipient: Optional[str]
+
+
+@dataclass
+class SessionScan:
+    """What one top-level transcript says, before any windowing."""
+
+    session_id: str
+    project: str  # the projects/ folder name, used to group when no cwd was found
+    cwd: Optional[str]
+    first_ms: int
+    last_ms: int
+    listings: List[int] = field(default_factory=list)  # times it listed other sessions
+    sends: List[Send] = field(default_factory=list)
+    refusals: List[int] = field(default_factory=list)
+    handoffs: List[int] = field(default_factory=list)
+    own_agents: FrozenSet[str] = frozenset()  # names and ids of the subagents it spawned
+
+
+@dataclass(frozen=True)
+class Scan:
+    sessions: List[SessionScan]
+    malformed: int  # records that were read but were not JSON objects, plus transcripts without a time
+    bytes_read: int
+
+
+@dataclass(frozen=True)
+class Window:
+    """The last N calendar days ending at `end_ms`; day i runs from day_starts[i] to the next start
+    (the last day to end_ms)."""
+
+    labels: Tuple[str, ...]
+    day_starts: Tuple[int, ...]
+    end_ms: int
+
+    @property
+    def start_ms(self):
+        return self.day_starts[0]
+
+    def day_bounds(self):
+        ends = self.day_starts[1:] + (self.end_ms,)
+        return list(zip(self.labels, self.day_starts, ends))
+
+
+@dataclass(frozen=True)
+class DayRow:
+    day: str
+    peak: int
+    checkout_peak: int
+    messages: int
+    refusals: int
+
+
+@dataclass(frozen=True)
+class Report:
+    days: int
+    sessions: int
+    checkouts: int
+    active_days: int
+    peak_median: float
+    peak_max: int
+    checkout_peak_median: float
+    checkout_peak_max: int
+    lifetime_median_ms: float
+    lifetime_p90_ms: int
+    lifetime_max_ms: int
+    listing_sessions: int
+    messaging_sessions: int
+    peer_messages: int
+    subagent_messaging_sessions: int
+    subagent_messages: int
+    refusals: int
+    handoff_sessions: int
+    per_day: Tuple[DayRow, ...]
+    malformed: int
+    bytes_read: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Pure arithmetic
+
+
+def peak_concurrency(intervals):
+    """Most intervals alive at one instant; intervals are closed, so touching ones overlap."""
+    events = []
+    for start, end in intervals:
+        events.append((start, 0))  # 0 sorts before 1: at a tie, starts count before ends
+        events.append((end, 1))
+    events.sort()
+    alive = peak = 0
+    for _, kind in events:
+        if kind == 0:
+            alive += 1
+            peak = max(peak, alive)
+        else:
+            alive -= 1
+    return peak
+
+
+def clip(intervals, lo, hi):
+    """The parts of closed intervals that fall within [lo, hi)."""
+    clipped = []
+    for start, end in intervals:
+        if end < lo or start >= hi:
+            continue
+        clipped.append((max(start, lo), min(end, hi - 1)))
+    return clipped
+
+
+def daily_peaks(intervals, bounds):
+    """The peak concurrency within each (lo, hi) day."""
+    return [peak_concurrency(clip(intervals, lo, hi)) for lo, hi in bounds]
+
+
+def median(values):
+    return statistics.median(values) if values else 0
+
+
+def percentile(values, fraction):
+    """Nearest-rank percentile: a value that occurred, never an interpolation."""
+    if not values:
+        return 0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[rank - 1]
+
+
+def is_own_subagent(recipient, own_agents):
+    """A SendMessage goes to the session's own subagent when it names one the session spawned."""
+    if not isinstance(recipient, str):
+        return False
+    return recipient in own_agents or recipient in BROADCAST_RECIPIENTS
+
+
+def window(now_ms, days, tz=None):
+    """The last `days` calendar days ending at now, with day starts at midnight in tz (local time,
+    daylight saving included, when tz is None)."""
+    if days < 1:
+        raise ValueError("days must be at least 1")
+    today = datetime.fromtimestamp(now_ms / 1000.0, tz).date()
+    labels, starts = [], []
+    for back in range(days - 1, -1, -1):
+        day = today - timedelta(days=back)
+        midnight = datetime(day.year, day.month, day.day, tzinfo=tz)
+        labels.append(day.isoformat())
+        starts.append(int(midnight.timestamp() * 1000))
+    return Window(tuple(labels), tuple(starts), now_ms)
+
+
+def _in(at_ms, lo, hi):
+    return lo <= at_ms < hi
+
+
+def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
+    """The report for sessions alive within the window. checkout_of maps a session id to the key
+    of its checkout (sessions with the same key are counted together)."""
+    lo, hi = win.start_ms, win.end_ms + 1  # now itself is inside the window
+    alive = [s for s in sessions if s.last_ms >= lo and s.first_ms < hi]
+    bounds = [(d_lo, d_hi) for _, d_lo, d_hi in win.day_bounds()]
+    bounds[-1] = (bounds[-1][0], hi)
+    starts = [d_lo for d_lo, _ in bounds]
+
+    intervals = [(s.first_ms, s.last_ms) for s in alive]
+    peaks = daily_peaks(intervals, bounds)
+    by_checkout = {}
+    for s in alive:
+        by_checkout.setdefault(checkout_of.get(s.session_id, s.project), []).append((s.first_ms, s.last_ms))
+    checkout_peaks = [0] * len(bounds)
+    for group in by_checkout.values():
+        for i, peak in enumerate(daily_peaks(group, bounds)):
+            checkout_peaks[i] = max(checkout_peaks[i], peak)
+
+    lifetimes = [s.last_ms - s.first_ms for s in alive]
+    day_messages = [0] * len(bounds)
+    day_refusals = [0] * len(bounds)
+
+    def day_index(at_ms):
+        i = bisect.bisect_right(starts, at_ms) - 1
+        return i if i >= 0 and at_ms < bounds[i][1] else None
+
+    listing = messaging = sub_messaging = handoff = 0
+    peer_messages = sub_messages = refusals = 0
+    for s in alive:
+        if any(_in(t, lo, hi) for t in s.listings):
+            listing += 1
+        if any(_in(t, lo, hi) for t in s.handoffs):
+            handoff += 1
+        sent_peer = sent_sub = False
+        for send in s.sends:
+            index = day_index(send.at_ms)
+            if index is None:
+                continue
+            if is_own_subagent(send.recipient, s.own_agents):
+                sub_messages += 1
+                sent_sub = True
+            else:
+                peer_messages += 1
+                day_messages[index] += 1
+                sent_peer = True
+        messaging += sent_peer
+        sub_messaging += sent_sub
+        for at_ms in s.refusals:
+            index = day_index(at_ms)
+            if index is not None:
+                refusals += 1
+                day_refusals[index] += 1
+
+    active = [i for i, peak in enumerate(peaks) if peak > 0]
+    rows = tuple(
+        DayRow(win.labels[i], peaks[i], checkout_peaks[i], day_messages[i], day_refusals[i]) for i in active
+    )
+    return Report(
+        days=len(win.labels),
+        sessions=len(alive),
+        checkouts=len(by_checkout),
+        active_days=len(active),
+        peak_median=median([peaks[i] for i in active]),
+        peak_max=max(peaks) if peaks else 0,
+        checkout_peak_median=median([checkout_peaks[i] for i in active]),
+        checkout_peak_max=max(checkout_peaks) if checkout_peaks else 0,
+        lifetime_median_ms=median(lifetimes),
+        lifetime_p90_ms=percentile(lifetimes, 0.9),
+        lifetime_max_ms=max(lifetimes) if lifetimes else 0,
+        listing_sessions=listing,
+        messaging_sessions=messaging,
+        peer_messages=peer_messages,
+        subagent_messaging_sessions=sub_messaging,
+        subagent_messages=sub_messages,
+        refusals=refusals,
+        handoff_sessions=handoff,
+        per_day=rows,
+        malformed=malformed,
+        bytes_read=bytes_read,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# What one decoded record says
+
+
+def _tool_uses(record):
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return
+    for item in content:
+        if isinstance(item, dict) and item.get("type") == "tool_use" and isinstance(item.get("input"), dict):
+            yield item.get("name"), item["input"]
+
+
+def _tool_result_texts(record):
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return
+    for item in content:
+        if not isinstance(item, dict) or item.get("type") != "tool_result":
+            continue
+        body = item.get("content")
+        if isinstance(body, str):
+            yield bool(item.get("is_error")), body
+        elif isinstance(body, list):
+            texts = [part.get("text") for part in body if isinstance(part, dict)]
+            yield bool(item.get("is_error")), "\n".join(t for t in texts if isinstance(t, str))
+
+
+def recipient_of(tool_input):
+    for key in RECIPIENT_FIELDS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def is_guard_refusal(is_error, text):
+    return is_error and GUARD_PHRASE in text and HOOK_ERROR_PHRASE in text
+
+
+def lists_sessions(name, tool_input):
+    if name in LIST_TOOLS:
+        return True
+    command = tool_input.get("command") if name == "Bash" else None
+    return isinstance(command, str) and _CLAUDE_AGENTS.search(command) is not None
+
+
+def writes_handoff(name, tool_input):
+    path = tool_input.get("file_path") if name in EDIT_TOOLS else None
+    return isinstance(path, str) and is_handoff_path(path)
+
+
+def is_handoff_path(path):
+    return _PATH_SEPARATORS.split(path)[-1].lower() == HANDOFF_NAME
+
+
+def note_record(record, at_ms, into, agent_names):
+    """Add what a decoded record says to a session's lists (and spawned names to agent_names)."""
+    for name, tool_input in _tool_uses(record):
+        if lists_sessions(name, tool_input):
+            into.listings.append(at_ms)
+        elif name in SEND_TOOLS:
+            into.sends.append(Send(at_ms, recipient_of(tool_input)))
+        elif name in SPAWN_TOOLS:
+            spawned = tool_input.get("name")
+            if isinstance(spawned, str) and spawned:
+                agent_names.add(spawned)
+        elif writes_handoff(name, tool_input):
+            into.handoffs.append(at_ms)
+    for is_error, text in _tool_result_texts(record):
+        if is_guard_refusal(is_error, text):
+            into.refusals.append(at_ms)
+
+
+# ---------------------------------------------------------------------------------------------
+# The file scan
+
+
+class _TranscriptReader:
+    """Reads one mapped transcript: the first and last times and the cwd from its head and tail
+    records, and the events of the few lines whose head says they can matter."""
+
+    def __init__(self, data, session_id, project):
+        self.data = data
+        self.session = SessionScan(session_id, project, None, 0, 0)
+        self.latest_ms = None  # newest time among decoded records, the tail's fallback
+        self.agent_names = set()
+        self.bad_offsets = set()  # starts of lines that did not decode (a line may be read twice)
+
+    def _decode(self, lo, hi):
+        try:
+            record = json.loads(self.data[lo:hi])
+        except (ValueError, RecursionError):
+            record = None
+        if not isinstance(record, dict):
+            self.bad_offsets.add(lo)
+            return None
+        return record
+
+    def _time(self, record):
+        at_ms = iso_to_ms(record.get("timestamp"))
+        if at_ms is not None and (self.latest_ms is None or at_ms > self.latest_ms):
+            self.latest_ms = at_ms
+        return at_ms
+
+    def _line_time(self, lo, hi):
+        """A line's time: decoded when small, by pattern when big; None without one."""
+        if hi - lo > PARSE_LINE_LIMIT:
+            return _timestamp_of_big(self.data, lo, hi)
+        record = self._decode(lo, hi)
+        return self._time(record) if record is not None else None
+
+    def head(self):
+        """(first time, cwd) from the first records."""
+        first, cwd, lo, left = None, None, 0, HEAD_RECORDS
+        size = len(self.data)
+        while lo < size and left > 0 and (first is None or cwd is None):
+            hi = self.data.find(b"\n", lo)
+            hi = size if hi == -1 else hi
+            if hi > lo:
+                left -= 1
+                if hi - lo > PARSE_LINE_LIMIT:
+                    first = first if first is not None else _timestamp_of_big(self.data, lo, hi)
+                else:
+                    record = self._decode(lo, hi)
+                    if record is not None:
+                        first = first if first is not None else self._time(record)
+                        value = record.get("cwd")
+                        cwd = cwd if cwd is not None or not isinstance(value, str) or not value else value
+            lo = hi + 1
+        return first, cwd
+
+    def tail(self):
+        """The time of the last record that has one."""
+        hi = len(self.data)
+        while hi > 0:
+            lo = self.data.rfind(b"\n", 0, hi) + 1
+            if hi > lo:
+                at_ms = self._line_time(lo, hi)
+                if at_ms is not None:
+                    return at_ms
+            hi = lo - 1
+        return None
+
+    def body(self):
+        """Walk every line; look only at its head; decode the few that can matter."""
+        data = self.data
+        find = data.find
+        size = len(data)
+        lo = 0
+        while lo < size:
+            hi = find(b"\n", lo)
+            if hi == -1:
+                hi = size
+            head_end = hi if hi - lo < HEAD_WINDOW else lo + HEAD_WINDOW
+            block = find(_BLOCK_TYPE, lo, head_end)
+            if block != -1:
+                if data[block + 13:block + 17] == b'use"':
+                    self._tool_use(lo, hi, block, head_end)
+                elif find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1:
+                    self._note(lo, hi)
+            lo = hi + 1
+
+    def _tool_use(self, lo, hi, block, head_end):
+        data = self.data
+        at = data.find(_NAME, lo, min(head_end, block + NAME_REACH))
+        if at == -1:
+            return
+        start = at + len(_NAME)
+        name = data[start:data.find(b'"', start, start + 64)]
+        reach = min(hi, start + INPUT_REACH)
+        if name in _DECODED_TOOLS:
+            self._note(lo, hi)
+        elif name == b"Bash":
+            if data.find(b"claude agents", start, reach) != -1:
+                self._note(lo, hi)
+        elif name in _EDIT_TOOLS:
+            self._edit(lo, hi, data.find(_FILE_PATH, start, reach))
+
+    def _edit(self, lo, hi, at):
+        """An edit tool's file_path, read from the head of a record that may be megabytes long."""
+        if at == -1:
+            return
+        start = at + len(_FILE_PATH)
+        end = self.data.find(b'"', start, min(hi, start + INPUT_REACH))
+        while end != -1 and self.data[end - 1:end] == b"\\":  # an escaped quote inside the path
+            end = self.data.find(b'"', end + 1, min(hi, start + INPUT_REACH))
+        path = _json_string(self.data[start:end]) if end != -1 else None
+        if path is not None and is_handoff_path(path):
+            self.session.handoffs.append(_timestamp_of_big(self.data, lo, hi))
+
+    def _note(self, lo, hi):
+        record = self._decode(lo, hi)
+        if record is not None:
+            note_record(record, self._time(record), self.session, self.agent_names)
+
+    def finish(self, first, cwd, last, own_ids):
+        """The session, or None when no record carried a time."""
+        last = last if last is not None else self.latest_ms
+        if first is None or last is None:
+            return None
+        session = self.session
+        session.cwd, session.first_ms, session.last_ms = cwd, first, max(first, last)
+        for events in (session.listings, session.refusals, session.handoffs):
+            events[:] = [first if t is None else t for t in events]
+        session.sends[:] = [Send(first, s.recipient) if s.at_ms is None else s for s in session.sends]
+        session.own_agents = frozenset(self.agent_names) | frozenset(own_ids)
+        return session
+
+
+def _json_string(raw):
+    try:
+        value = json.loads(b'"' + raw + b'"')
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _timestamp_of_big(data, lo, hi):
+    """A big record's time, by pattern, from its end (where Claude Code puts it) or its head."""
+    for part in (data[max(lo, hi - BIG_TAIL_BYTES):hi], data[lo:min(hi, lo + BIG_HEAD_BYTES)]):
+        found = None
+        for found in _TIMESTAMP.finditer(part):
+            pass
+        if found:
+            return iso_to_ms(found.group(1).decode("ascii", errors="replace"))
+    return None
+
+
+def subagent_ids(folder, session_id):
+    """Ids of the subagents a session spawned, from `<session>/subagents/agent-<id>.jsonl`."""
+    try:
+        names = os.listdir(os.path.join(folder, session_id, "subagents"))
+    except OSError:
+        return []
+    return [m.group(1) for m in map(_SUBAGENT_FILE.match, names) if m]
+
+
+def scan_transcript(path, session_id, project, own_ids=()):
+    """(SessionScan or None, malformed count, bytes read) for one transcript.
+
+    The file is memory-mapped and walked once. Malformed: the lines read that did not decode; a
+    transcript that cannot be read, or whose records all lack a time, counts at least once."""
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size == 0:
+                return None, 0, 0
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None, 1, 0
+    try:
+        reader = _TranscriptReader(data, session_id, project)
+        first, cwd = reader.head()
+        reader.body()
+        session = reader.finish(first, cwd, reader.tail(), own_ids)
+    finally:
+        data.close()
+    return session, len(reader.bad_offsets) or (1 if session is None else 0), size
+
+
+def transcripts(home):
+    """(path, session id, project folder name, folder) of each top-level transcript."""
+    projects = os.path.join(home, "projects")
+    try:
+        folders = sorted(os.listdir(projects))
+    except OSError:
+        return
+    for project in folders:
+        folder = os.path.join(projects, project)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".jsonl"):
+                yield os.path.join(folder, name), name[: -len(".jsonl")], project, folder
+
+
+def scan_home(home, since_ms):
+    """Scan every top-level transcript that may hold a record at or after since_ms."""
+    sessions, malformed, total = [], 0, 0
+    for path, session_id, project, folder in transcripts(home):
+        try:
+            modified_ms = os.stat(path).st_mtime * 1000
+        except OSError:
+            continue
+        if modified_ms < since_ms:  # its last record is older than its mtime, so older than the window
+            continue
+        session, bad, size = scan_transcript(path, session_id, project, subagent_ids(folder, session_id))
+        malformed += bad
+        total += size
+        if session is not None:
+            sessions.append(session)
+    return Scan(sessions, malformed, total)
+
+
+def checkout_keys(sessions, toplevel=gitrepo.toplevel):
+    """Session id -> the checkout it ran in: the git toplevel of its cwd, else the cwd itself
+    (outside git, or a folder since deleted), else its project folder. One lookup per cwd."""
+    cache = {}
+    keys = {}
+    for s in sessions:
+        if s.cwd is None:
+            keys[s.session_id] = "project:" + s.project
+            continue
+        if s.cwd not in cache:
+            top = toplevel(s.cwd) if os.path.isdir(s.cwd) else None
+            cache[s.cwd] = top or s.cwd
+        keys[s.session_id] = cache[s.cwd]
+    return keys
+
+
+def report(home, now_ms, days, tz=None, toplevel=gitrepo.toplevel):
+    """Scan a Claude home and summarize the last `days` days ending at now_ms."""
+    win = window(now_ms, days, tz)
+    scan = scan_home(home, win.start_ms)
+    return summarize(scan.sessions, checkout_keys(scan.sessions, toplevel), win, scan.malformed, scan.bytes_read)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering
+
+
+def _count(value):
+    return ("%g" % value) if isinstance(value, float) else str(value)
+
+
+def _plural(number, noun):
+    return "%d %s%s" % (number, noun, "" if number == 1 else "s")
+
+
+def _size(size):
+    return "%.1f GB" % (size / 1e9) if size >= 1e9 else "%.0f MB" % (size / 1e6)
+
+
+def render_text(rep):
+    """The report as the text `peers.py --stats` prints."""
+    lines = []
+    if rep.sessions == 0:
+        lines.append("no sessions in the last %d days" % rep.days)
+    else:
+        lines += [
+            "Sessions in the last %d days: %d, in %s (%s of transcripts read)"
+            % (rep.days, rep.sessions, _plural(rep.checkouts, "checkout"), _size(rep.bytes_read)),
+            "Alive at once, daily peak over the %s with sessions: median %s, max %d"
+            % (_plural(rep.active_days, "day"), _count(rep.peak_median), rep.peak_max),
+            "  within one checkout: median %s, max %d" % (_count(rep.checkout_peak_median), rep.checkout_peak_max),
+            "Session lifetime: median %s, p90 %s, max %s"
+            % (duration(int(rep.lifetime_median_ms)), duration(rep.lifetime_p90_ms), duration(rep.lifetime_max_ms)),
+            "Listed other sessions (ListAgents or `claude agents`): %s" % _plural(rep.listing_sessions, "session"),
+            "Messaged another session (SendMessage): %s, %s"
+            % (_plural(rep.messaging_sessions, "session"), _plural(rep.peer_messages, "message")),
+            "  apart from that, to their own subagents: %s from %s"
+            % (_plural(rep.subagent_messages, "message"), _plural(rep.subagent_messaging_sessions, "session")),
+            "Git commands refused by the peerhooks guard: %d" % rep.refusals,
+            "Wrote a HANDOFF.md: %s" % _plural(rep.handoff_sessions, "session"),
+            "",
+            "%-10s  %4s  %13s  %8s  %8s" % ("day", "peak", "same checkout", "messages", "refusals"),
+        ]
+        for row in rep.per_day:
+            lines.append("%-10s  %4d  %13d  %8d  %8d" % (row.day, row.peak, row.checkout_peak, row.messages,
+                                                         row.refusals))
+    if rep.malformed:
+        lines.append("skipped %s" % _plural(rep.malformed, "malformed record"))
+    return "\n".join(lines) + "\n"
+
+
+def to_json(rep):
+    """The report as a JSON-ready dict (times in milliseconds)."""
+    return {
+        "days": rep.days,
+        "sessions": rep.sessions,
+        "checkouts": rep.checkouts,
+        "active_days": rep.active_days,
+        "alive_at_once": {"median": rep.peak_median, "max": rep.peak_max},
+        "alive_at_once_in_one_checkout": {"median": rep.checkout_peak_median, "max": rep.checkout_peak_max},
+        "lifetime_ms": {"median": rep.lifetime_median_ms, "p90": rep.lifetime_p90_ms, "max": rep.lifetime_max_ms},
+        "listing_sessions": rep.listing_sessions,
+        "messaging_sessions": rep.messaging_sessions,
+        "peer_messages": rep.peer_messages,
+        "subagent_messaging_sessions": rep.subagent_messaging_sessions,
+        "subagent_messages": rep.subagent_messages,
+        "guard_refusals": rep.refusals,
+        "handoff_sessions": rep.handoff_sessions,
+        "per_day": [
+            {
+                "day": row.day,
+                "peak": row.peak,
+                "checkout_peak": row.checkout_peak,
+                "messages": row.messages,
+                "refusals": row.refusals,
+            }
+            for row in rep.per_day
+        ],
+        "malformed_records": rep.malformed,
+        "bytes_read": rep.bytes_read,
+    }
+
+
+def render_json(rep):
+    return json.dumps(to_json(rep), indent=2, sort_keys=False) + "\n"
+
+
+def run(home, now_ms, days, as_json=False, tz=None):
+    """What `peers.py --stats [--days N] [--json]` prints."""
+    rep = report(home, now_ms, days, tz)
+    return render_json(rep) if as_json else render_text(rep)

@@ -1,0 +1,398 @@
+"""`peers.py --stats`: the arithmetic on plain numbers, and the scan on fixture homes with known answers.
+
+The fixture transcripts are written in the shapes Claude Code 2.1.x writes (compact JSON, one content
+block per record, `timestamp` ISO-8601 Z, tool results with the output again in `toolUseResult`).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import uuid
+from datetime import datetime, timezone
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+sys.path.insert(0, HERE)
+
+from peerhooks import home as homes  # noqa: E402
+from peerhooks import stats  # noqa: E402
+from support import make_repo  # noqa: E402
+
+MINUTE = 60 * 1000
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+UTC = timezone.utc
+
+
+def at(text):
+    """Epoch ms of `2026-11-29 10:00` (UTC)."""
+    return int(datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=UTC).timestamp() * 1000)
+
+
+def iso(ms):
+    return datetime.fromtimestamp(ms / 1000.0, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (ms % 1000)
+
+
+class Transcript:
+    """Writes one session's transcript record by record, as Claude Code does."""
+
+    def __init__(self, path, session_id, cwd):
+        self.path, self.session_id, self.cwd = path, session_id, cwd
+        self.parent = None
+        self.last_ms = None
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+
+    def record(self, kind, message, when, **extra):
+        uid = str(uuid.uuid4())
+        record = {
+            "parentUuid": self.parent, "isSidechain": False, "userType": "external", "cwd": self.cwd,
+            "sessionId": self.session_id, "version": "2.1.197", "gitBranch": "main", "type": kind,
+            "message": message, "uuid": uid, "timestamp": iso(when),
+        }
+        record.update(extra)
+        self.parent = uid
+        self.raw(json.dumps(record, separators=(",", ":")) + "\n")
+        self.last_ms = when
+        return self
+
+    def raw(self, text):
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(text)
+        if self.last_ms is not None:
+            os.utime(self.path, (self.last_ms / 1000.0 + 1, self.last_ms / 1000.0 + 1))
+
+    def prompt(self, when, text="Fix the flaky registry test and tell me what broke"):
+        return self.record("user", {"role": "user", "content": text}, when)
+
+    def say(self, when, text="Looking at it."):
+        return self.record("assistant", {"role": "assistant", "type": "message", "model": "claude-opus-4-7",
+                                         "content": [{"type": "text", "text": text}]}, when)
+
+    def tool(self, when, name, tool_input):
+        block = {"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex, "name": name, "input": tool_input}
+        return self.record("assistant", {"model": "claude-opus-4-7", "id": "msg_" + uuid.uuid4().hex,
+                                         "type": "message", "role": "assistant", "content": [block],
+                                         "stop_reason": None}, when)
+
+    def result(self, when, text, is_error=False):
+        block = {"tool_use_id": "toolu_" + uuid.uuid4().hex, "type": "tool_result", "content": text,
+                 "is_error": is_error}
+        return self.record("user", {"role": "user", "content": [block]}, when,
+                           toolUseResult=("Error: " + text) if is_error else {"stdout": text, "stderr": ""})
+
+
+class FixtureHome:
+    def __init__(self, root):
+        self.root = root
+        self.home = os.path.join(root, ".claude")
+        os.makedirs(os.path.join(self.home, "projects"), exist_ok=True)
+
+    def session(self, cwd, session_id=None):
+        session_id = session_id or str(uuid.uuid4())
+        path = os.path.join(self.home, "projects", homes.slug(cwd), session_id + ".jsonl")
+        return Transcript(path, session_id, cwd)
+
+    def subagent(self, parent, agent_id):
+        path = os.path.join(os.path.dirname(parent.path), parent.session_id, "subagents",
+                            "agent-%s.jsonl" % agent_id)
+        return Transcript(path, parent.session_id, parent.cwd)
+
+
+def refusal_text(command):
+    return ("PreToolUse:Bash hook error: [%s]: peerhooks git guard: refused `%s` while repo-2 (busy) "
+            "works in this checkout; stage your own files by path" % (command, command))
+
+
+class ArithmeticTest(unittest.TestCase):
+    def test_overlapping_intervals_peak_at_their_overlap(self):
+        self.assertEqual(stats.peak_concurrency([(0, 10), (5, 15), (12, 20), (30, 40)]), 2)
+
+    def test_touching_intervals_count_as_alive_together(self):
+        self.assertEqual(stats.peak_concurrency([(0, 10), (10, 20)]), 2)
+
+    def test_no_intervals_peak_at_zero(self):
+        self.assertEqual(stats.peak_concurrency([]), 0)
+
+    def test_interval_spanning_midnight_counts_on_both_days(self):
+        days = [(0, DAY), (DAY, 2 * DAY)]
+        spans = [(DAY - HOUR, DAY + HOUR), (DAY - 2 * HOUR, DAY - 90 * MINUTE), (DAY + 2 * HOUR, DAY + 3 * HOUR)]
+        self.assertEqual(stats.daily_peaks(spans, days), [1, 1])
+
+    def test_day_peak_ignores_sessions_of_other_days(self):
+        self.assertEqual(stats.daily_peaks([(0, HOUR), (0, HOUR)], [(DAY, 2 * DAY)]), [0])
+
+    def test_percentile_is_nearest_rank(self):
+        values = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
+        self.assertEqual(stats.percentile(values, 0.9), 90)
+        self.assertEqual(stats.percentile([5, 1, 3], 0.9), 5)
+        self.assertEqual(stats.percentile([], 0.9), 0)
+
+    def test_median_of_even_count_is_the_mean_of_the_middle_two(self):
+        self.assertEqual(stats.median([4, 1]), 2.5)
+        self.assertEqual(stats.median([]), 0)
+
+    def test_window_is_calendar_days_ending_today(self):
+        win = stats.window(at("2026-11-30 12:00"), 3, UTC)
+        self.assertEqual(win.labels, ("2026-11-28", "2026-11-29", "2026-11-30"))
+        self.assertEqual(win.start_ms, at("2026-11-28 00:00"))
+        self.assertEqual(win.day_bounds()[-1][1:], (at("2026-11-30 00:00"), at("2026-11-30 12:00")))
+
+    def test_window_needs_at_least_one_day(self):
+        with self.assertRaises(ValueError):
+            stats.window(at("2026-11-30 12:00"), 0, UTC)
+
+    def test_message_to_a_name_or_id_the_session_spawned_is_to_its_own_subagent(self):
+        own = frozenset({"helper", "a1b2c3"})
+        self.assertTrue(stats.is_own_subagent("helper", own))
+        self.assertTrue(stats.is_own_subagent("a1b2c3", own))
+        self.assertTrue(stats.is_own_subagent("*", own))
+        self.assertFalse(stats.is_own_subagent("repo-1f", own))
+        self.assertFalse(stats.is_own_subagent(None, own))
+
+
+class RecordRulesTest(unittest.TestCase):
+    def test_recipient_is_read_from_to_or_from_the_older_recipient_field(self):
+        self.assertEqual(stats.recipient_of({"to": "repo-1f", "message": "hi"}), "repo-1f")
+        self.assertEqual(stats.recipient_of({"type": "message", "recipient": "researcher"}), "researcher")
+        self.assertIsNone(stats.recipient_of({"message": "hi"}))
+
+    def test_claude_agents_counts_as_listing_only_as_a_command(self):
+        self.assertTrue(stats.lists_sessions("Bash", {"command": "claude agents"}))
+        self.assertTrue(stats.lists_sessions("Bash", {"command": "cd /repo && claude  agents --json"}))
+        self.assertFalse(stats.lists_sessions("Bash", {"command": "grep -r 'claude agentsmith' ."}))
+        self.assertFalse(stats.lists_sessions("Read", {"command": "claude agents"}))
+        self.assertTrue(stats.lists_sessions("ListAgents", {}))
+
+    def test_refusal_needs_an_error_result_from_a_hook_with_the_guard_phrase(self):
+        self.assertTrue(stats.is_guard_refusal(True, refusal_text("git add -A")))
+        self.assertFalse(stats.is_guard_refusal(False, refusal_text("git add -A")))
+        self.assertFalse(stats.is_guard_refusal(True, "grep: peerhooks git guard: no such file"))
+
+    def test_handoff_is_matched_by_file_name_on_any_platform(self):
+        self.assertTrue(stats.is_handoff_path("/home/me/repo/HANDOFF.md"))
+        self.assertTrue(stats.is_handoff_path("C:\\work\\repo\\handoff.md"))
+        self.assertFalse(stats.is_handoff_path("/home/me/repo/HANDOFF.md.bak"))
+
+    def test_checkout_is_looked_up_once_per_cwd(self):
+        calls = []
+
+        def toplevel(path):
+            calls.append(path)
+            return "/top"
+
+        sessions = [stats.SessionScan("s%d" % i, "-p", HERE, 0, 1) for i in range(3)]
+        sessions.append(stats.SessionScan("gone", "-p", "/no/such/dir/anymore", 0, 1))
+        sessions.append(stats.SessionScan("nocwd", "-proj", None, 0, 1))
+        keys = stats.checkout_keys(sessions, toplevel)
+        self.assertEqual(calls, [HERE])
+        self.assertEqual(keys["s0"], "/top")
+        self.assertEqual(keys["gone"], "/no/such/dir/anymore")
+        self.assertEqual(keys["nocwd"], "project:-proj")
+
+
+class SummaryTest(unittest.TestCase):
+    def setUp(self):
+        self.win = stats.window(at("2026-11-30 12:00"), 3, UTC)
+
+    def test_sessions_outside_the_window_do_not_count(self):
+        old = stats.SessionScan("old", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-20 11:00"))
+        rep = stats.summarize([old], {}, self.win)
+        self.assertEqual(rep.sessions, 0)
+        self.assertIn("no sessions in the last 3 days", stats.render_text(rep))
+
+    def test_session_started_before_the_window_counts_but_its_old_messages_do_not(self):
+        long = stats.SessionScan("long", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-28 11:00"))
+        long.sends.extend([stats.Send(at("2026-11-21 10:00"), "peer"), stats.Send(at("2026-11-28 10:00"), "peer")])
+        rep = stats.summarize([long], {}, self.win)
+        self.assertEqual((rep.sessions, rep.peer_messages, rep.messaging_sessions), (1, 1, 1))
+
+    def test_same_checkout_peak_counts_only_sessions_of_one_checkout(self):
+        spans = [("a1", "/a"), ("a2", "/a"), ("b1", "/b")]
+        sessions = [stats.SessionScan(sid, "-p", None, at("2026-11-29 10:00"), at("2026-11-29 11:00"))
+                    for sid, _ in spans]
+        rep = stats.summarize(sessions, dict(spans), self.win)
+        self.assertEqual((rep.peak_max, rep.checkout_peak_max, rep.checkouts), (3, 2, 2))
+
+
+class ScanTest(unittest.TestCase):
+    """One fixture home with every case the issue names, and the answers worked out by hand."""
+
+    NOW = at("2026-11-30 12:00")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.root = tempfile.mkdtemp(prefix="peerhooks-stats-")
+        root = cls.root
+        repo_a = make_repo(os.path.join(root, "repo-a"))
+        repo_b = make_repo(os.path.join(root, "repo-b"))
+        worktree = os.path.join(root, "repo-a-wt")
+        subprocess.run(["git", "-C", repo_a, "worktree", "add", "-q", "-b", "side", worktree], check=True)
+        worktree = os.path.realpath(worktree)
+        os.makedirs(os.path.join(repo_a, "sub"))
+        fx = FixtureHome(root)
+        cls.fx = fx
+
+        # A1 in repo-a: lists peers, spawns a subagent and messages it, then messages a peer.
+        a1 = fx.session(repo_a)
+        a1.prompt(at("2026-11-29 09:00"))
+        a1.tool(at("2026-11-29 09:10"), "Agent", {"description": "scan", "prompt": "look around",
+                                                 "subagent_type": "general-purpose", "name": "helper"})
+        a1.tool(at("2026-11-29 09:20"), "SendMessage", {"to": "helper", "summary": "go", "message": "start"})
+        a1.tool(at("2026-11-29 09:30"), "ListAgents", {})
+        a1.tool(at("2026-11-29 10:00"), "SendMessage", {"to": "repo-a-2", "summary": "hi",
+                                                       "message": "I am taking src/registry.py"})
+        a1.say(at("2026-11-29 11:00"))
+        cls.a1 = a1
+
+        # A2 in a subfolder of repo-a (same checkout): `claude agents` through Bash, one refusal,
+        # a tool result that quotes the guard without being refused, and a record cut short at the end.
+        a2 = fx.session(os.path.join(repo_a, "sub"))
+        a2.prompt(at("2026-11-29 10:00"))
+        a2.tool(at("2026-11-29 10:30"), "Bash", {"command": "cd .. && claude agents", "description": "peers"})
+        a2.tool(at("2026-11-29 10:44"), "Bash", {"command": "git add -A"})
+        a2.result(at("2026-11-29 10:45"), refusal_text("git add -A"), is_error=True)
+        a2.result(at("2026-11-29 10:50"), "GUARD = 'peerhooks git guard'  # PreToolUse refusal marker")
+        a2.say(at("2026-11-29 13:00"))
+        a2.raw('{"parentUuid":"x","type":"assistant","message":{"content":[{"type":"tool_use","na')
+
+        # B1 in repo-b, W1 in a linked worktree of repo-a: both overlap A1 and A2 at 10:35-10:40.
+        b1 = fx.session(repo_b)
+        b1.prompt(at("2026-11-29 10:30")).say(at("2026-11-29 10:40"))
+        w1 = fx.session(worktree)
+        w1.prompt(at("2026-11-29 10:35")).say(at("2026-11-29 10:50"))
+
+        # M1 in repo-b spans midnight; messages its own subagent by id, writes a big HANDOFF.md,
+        # and writes a file whose content mentions SendMessage and `claude agents`.
+        m1 = fx.session(repo_b)
+        m1.prompt(at("2026-11-29 23:00"))
+        m1.tool(at("2026-11-30 00:10"), "Agent", {"description": "tests", "prompt": "run the tests"})
+        m1.tool(at("2026-11-30 00:30"), "SendMessage", {"to": "a7f3c9d2e1b0", "message": "also lint"})
+        m1.tool(at("2026-11-30 00:40"), "Write", {"file_path": repo_b + "/notes.md",
+                                                  "content": '"SendMessage" and claude agents\n' * 100})
+        m1.tool(at("2026-11-30 00:50"), "Write", {"file_path": repo_b + "/HANDOFF.md",
+                                                  "content": "x" * (2 * stats.PARSE_LINE_LIMIT)})
+        m1.say(at("2026-11-30 01:00"))
+        # Its subagent's transcript: not a session, and its tool calls are not the session's.
+        sub = fx.subagent(m1, "a7f3c9d2e1b0")
+        sub.prompt(at("2026-11-30 00:11"))
+        sub.tool(at("2026-11-30 00:20"), "ListAgents", {})
+        sub.tool(at("2026-11-30 00:21"), "SendMessage", {"to": "repo-b-9", "message": "hello"})
+        sub.say(at("2026-11-30 03:00"))
+
+        # An old session (untouched since), and a transcript that is nothing but garbage.
+        old = fx.session(repo_b)
+        old.prompt(at("2026-11-20 09:00")).say(at("2026-11-20 10:00"))
+        corrupt = os.path.join(fx.home, "projects", homes.slug(repo_b), str(uuid.uuid4()) + ".jsonl")
+        with open(corrupt, "wb") as handle:
+            handle.write(b"\x00\xffnot json at all\n{\"timestamp\": broken\n")
+
+        cls.report = stats.report(fx.home, cls.NOW, 3, UTC)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.root, ignore_errors=True)
+
+    def test_counts_top_level_sessions_in_the_window_only(self):
+        self.assertEqual(self.report.sessions, 5)
+
+    def test_worktree_is_a_checkout_of_its_own_and_a_subfolder_is_not(self):
+        self.assertEqual(self.report.checkouts, 3)
+
+    def test_daily_peaks_overall_and_within_one_checkout(self):
+        rows = [(r.day, r.peak, r.checkout_peak) for r in self.report.per_day]
+        self.assertEqual(rows, [("2026-11-29", 4, 2), ("2026-11-30", 1, 1)])
+        rep = self.report
+        self.assertEqual((rep.active_days, rep.peak_median, rep.peak_max), (2, 2.5, 4))
+        self.assertEqual((rep.checkout_peak_median, rep.checkout_peak_max), (1.5, 2))
+
+    def test_lifetimes_run_from_first_to_last_record(self):
+        # 10m (B1), 15m (W1), 2h (A1), 2h (M1, across midnight), 3h (A2, up to its last whole record)
+        rep = self.report
+        self.assertEqual((rep.lifetime_median_ms, rep.lifetime_p90_ms, rep.lifetime_max_ms),
+                         (2 * HOUR, 3 * HOUR, 3 * HOUR))
+
+    def test_listing_by_tool_and_by_bash_both_count(self):
+        self.assertEqual(self.report.listing_sessions, 2)
+
+    def test_messages_to_own_subagents_are_counted_apart_from_messages_to_peers(self):
+        rep = self.report
+        self.assertEqual((rep.messaging_sessions, rep.peer_messages), (1, 1))
+        self.assertEqual((rep.subagent_messaging_sessions, rep.subagent_messages), (2, 2))
+
+    def test_refusals_and_handoffs(self):
+        self.assertEqual((self.report.refusals, self.report.handoff_sessions), (1, 1))
+
+    def test_per_day_table_puts_messages_and_refusals_on_their_day(self):
+        rows = [(r.day, r.messages, r.refusals) for r in self.report.per_day]
+        self.assertEqual(rows, [("2026-11-29", 1, 1), ("2026-11-30", 0, 0)])
+
+    def test_malformed_records_are_skipped_and_counted(self):
+        # two garbage lines in the corrupt file, and A2's record cut short at the end
+        self.assertEqual(self.report.malformed, 3)
+        self.assertTrue(stats.render_text(self.report).rstrip().endswith("skipped 3 malformed records"))
+
+    def test_transcript_untouched_since_the_window_began_is_not_read(self):
+        late = self.fx.session("/somewhere/else")
+        late.prompt(at("2026-11-30 09:00")).say(at("2026-11-30 10:00"))
+        stamp = at("2026-11-01 00:00") / 1000.0
+        os.utime(late.path, (stamp, stamp))
+        scan = stats.scan_home(self.fx.home, at("2026-11-28 00:00"))
+        self.assertNotIn(late.session_id, [s.session_id for s in scan.sessions])
+        os.remove(late.path)
+
+    def test_text_report_names_every_figure(self):
+        text = stats.render_text(self.report)
+        for expected in (
+            "Sessions in the last 3 days: 5, in 3 checkouts",
+            "daily peak over the 2 days with sessions: median 2.5, max 4",
+            "within one checkout: median 1.5, max 2",
+            "Session lifetime: median 2h 00m, p90 3h 00m, max 3h 00m",
+            "Listed other sessions (ListAgents or `claude agents`): 2 sessions",
+            "Messaged another session (SendMessage): 1 session, 1 message",
+            "to their own subagents: 2 messages from 2 sessions",
+            "Git commands refused by the peerhooks guard: 1",
+            "Wrote a HANDOFF.md: 1 session",
+            "2026-11-29     4              2         1         1",
+        ):
+            self.assertIn(expected, text)
+
+    def test_json_report_holds_the_same_figures(self):
+        data = json.loads(stats.render_json(self.report))
+        self.assertEqual(data["sessions"], 5)
+        self.assertEqual(data["alive_at_once"], {"median": 2.5, "max": 4})
+        self.assertEqual(data["peer_messages"], 1)
+        self.assertEqual(data["per_day"][0], {"day": "2026-11-29", "peak": 4, "checkout_peak": 2,
+                                              "messages": 1, "refusals": 1})
+        self.assertEqual(data["malformed_records"], 3)
+
+
+class EmptyHomeTest(unittest.TestCase):
+    def test_home_without_transcripts_says_so(self):
+        root = tempfile.mkdtemp(prefix="peerhooks-stats-empty-")
+        try:
+            now = at("2026-11-30 12:00")
+            self.assertEqual(stats.run(os.path.join(root, ".claude"), now, 30, tz=UTC),
+                             "no sessions in the last 30 days\n")
+            data = json.loads(stats.run(os.path.join(root, ".claude"), now, 30, as_json=True, tz=UTC))
+            self.assertEqual((data["sessions"], data["per_day"]), (0, []))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+    def test_empty_transcript_file_is_neither_a_session_nor_malformed(self):
+        root = tempfile.mkdtemp(prefix="peerhooks-stats-empty-")
+        try:
+            fx = FixtureHome(root)
+            path = fx.session("/r").path
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            open(path, "wb").close()
+            scan = stats.scan_home(fx.home, 0)
+            self.assertEqual((scan.sessions, scan.malformed), ([], 0))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
