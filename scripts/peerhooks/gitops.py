@@ -159,12 +159,11 @@ class Refusal(NamedTuple):
     files: Tuple[str, ...] = ()
 
     def message(self):
-        names = ", ".join(self.peers)
-        lines = ["peerhooks refused `%s`: %s." % (self.operation.command, self.effect),
-                 "Live session%s in this checkout: %s." % ("s" if len(self.peers) > 1 else "", names),
-                 "Instead: %s" % self.narrow,
-                 "To coordinate, message %s with SendMessage." % names]
-        return "\n".join(lines)
+        return "\n".join([
+            "peerhooks refused `%s`: %s." % (self.operation.command, self.effect),
+            "Live peers in this checkout (SendMessage names): %s." % ", ".join(self.peers),
+            "Instead: %s" % self.narrow,
+        ])
 
 
 # -- parse -----------------------------------------------------------------------------------------
