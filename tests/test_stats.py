@@ -19,6 +19,7 @@ sys.path.insert(0, HERE)
 
 from peerhooks import home as homes  # noqa: E402
 from peerhooks import stats  # noqa: E402
+from peerhooks.timeutil import iso_to_ms  # noqa: E402
 from support import make_repo  # noqa: E402
 
 MINUTE = 60 * 1000
@@ -101,9 +102,35 @@ class FixtureHome:
         return Transcript(path, parent.session_id, parent.cwd)
 
 
+SAMPLES = os.path.join(os.path.dirname(HERE), "fixtures", "samples")
+
+
 def refusal_text(command):
-    return ("PreToolUse:Bash hook error: [%s]: peerhooks git guard: refused `%s` while repo-2 (busy) "
-            "works in this checkout; stage your own files by path" % (command, command))
+    """What the model sees when the guard exits 2: the bracket holds the hook's own command line."""
+    return ("PreToolUse:Bash hook error: [python3 /home/me/peerhooks/scripts/git_index_guard.py]: "
+            "peerhooks git guard: refused `%s` while repo-2 (busy) works in this checkout; "
+            "stage your own files by path\n" % command)
+
+
+def decode_everything(path):
+    """The slow oracle: decode every record and ask note_record about each."""
+    session = stats.SessionScan("oracle", "-p", None, 0, 0)
+    names, times, cwd = set(), [], None
+    with open(path, "rb") as handle:
+        for line in handle:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(record, dict):
+                continue
+            when = iso_to_ms(record.get("timestamp"))
+            if when is not None:
+                times.append(when)
+            if cwd is None and isinstance(record.get("cwd"), str):
+                cwd = record["cwd"]
+            stats.note_record(record, when, session, names)
+    return session, names, times, cwd
 
 
 class ArithmeticTest(unittest.TestCase):
@@ -343,6 +370,19 @@ class ScanTest(unittest.TestCase):
         self.assertNotIn(late.session_id, [s.session_id for s in scan.sessions])
         os.remove(late.path)
 
+    def test_head_only_scan_finds_what_decoding_every_record_finds(self):
+        paths = [p for p, _, _, _ in stats.transcripts(self.fx.home)]
+        checked = 0
+        for path in paths:
+            if os.path.getsize(path) and b"not json" not in open(path, "rb").read(64):
+                with self.subTest(path):
+                    fast, _, _ = stats.scan_transcript(path, "oracle", "-p")
+                    slow, names, _, _ = decode_everything(path)
+                    self.assertEqual((fast.listings, fast.sends, fast.refusals, fast.handoffs),
+                                     (slow.listings, slow.sends, slow.refusals, slow.handoffs))
+                    checked += 1
+        self.assertGreaterEqual(checked, 5)
+
     def test_text_report_names_every_figure(self):
         text = stats.render_text(self.report)
         for expected in (
@@ -367,6 +407,55 @@ class ScanTest(unittest.TestCase):
         self.assertEqual(data["per_day"][0], {"day": "2026-11-29", "peak": 4, "checkout_peak": 2,
                                               "messages": 1, "refusals": 1})
         self.assertEqual(data["malformed_records"], 3)
+
+
+class FastPathTest(unittest.TestCase):
+    """The scan looks only at the head of each line; it must find what decoding every record finds."""
+
+    def assert_agrees_with_full_decode(self, path):
+        fast, malformed, _ = stats.scan_transcript(path, "oracle", "-p")
+        slow, names, times, cwd = decode_everything(path)
+        self.assertEqual(malformed, 0)
+        self.assertEqual((fast.first_ms, fast.last_ms, fast.cwd), (times[0], times[-1], cwd))
+        self.assertEqual(fast.listings, slow.listings)
+        self.assertEqual(fast.sends, slow.sends)
+        self.assertEqual(fast.refusals, slow.refusals)
+        self.assertEqual(fast.handoffs, slow.handoffs)
+        self.assertEqual(fast.own_agents, frozenset(names))
+        return fast
+
+    def test_agrees_on_transcripts_written_by_the_real_cli(self):
+        names = [n for n in os.listdir(SAMPLES) if n.startswith("transcript-") and n.endswith(".jsonl")]
+        self.assertGreaterEqual(len(names), 3)
+        for name in names:
+            with self.subTest(name):
+                self.assert_agrees_with_full_decode(os.path.join(SAMPLES, name))
+
+    def test_finds_a_guard_refusal_in_the_shape_the_real_cli_writes(self):
+        # transcript-print.jsonl holds a real exit-2 refusal by a sample hook; give it the guard's words
+        with open(os.path.join(SAMPLES, "transcript-print.jsonl"), encoding="utf-8") as handle:
+            text = handle.read()
+        self.assertIn("SAMPLE-REFUSAL-STDERR", text)
+        root = tempfile.mkdtemp(prefix="peerhooks-stats-real-")
+        try:
+            path = os.path.join(root, "s.jsonl")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text.replace("SAMPLE-REFUSAL-STDERR", "peerhooks git guard: refused git add -A"))
+            self.assertEqual(len(self.assert_agrees_with_full_decode(path).refusals), 1)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+    def test_edit_whose_file_path_comes_after_a_long_old_string_is_still_seen(self):
+        root = tempfile.mkdtemp(prefix="peerhooks-stats-edit-")
+        try:
+            t = FixtureHome(root).session("/r")
+            t.prompt(at("2026-11-29 10:00"))
+            t.tool(at("2026-11-29 10:05"), "Edit", {"old_string": "y" * 20000, "new_string": "z",
+                                                    "file_path": "/r/HANDOFF.md"})
+            fast = self.assert_agrees_with_full_decode(t.path)
+            self.assertEqual(fast.handoffs, [at("2026-11-29 10:05")])
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
 
 
 class EmptyHomeTest(unittest.TestCase):

@@ -494,7 +494,8 @@ class _TranscriptReader:
             if data.find(b"claude agents", start, reach) != -1:
                 self._note(lo, hi)
         elif name in _EDIT_TOOLS:
-            self._edit(lo, hi, data.find(_FILE_PATH, start, reach))
+            # input keys come in the model's order: a small record is searched whole for file_path
+            self._edit(lo, hi, data.find(_FILE_PATH, start, hi if hi - lo <= PARSE_LINE_LIMIT else reach))
 
     def _edit(self, lo, hi, at):
         """An edit tool's file_path, read from the head of a record that may be megabytes long."""
