@@ -94,7 +94,7 @@ def _judge(operations, session_id, cwd):
         if gitops.is_unknown(op):
             if aliases is None:
                 aliases = _read_aliases(top)
-            pending.extend(o for o in gitops.expand_alias(op, aliases) if o.kind != gitops.SAFE and o.cwd)
+            pending.extend(o for o in gitops.expand_alias(op, aliases, top) if o.kind != gitops.SAFE and o.cwd)
             continue
         by_checkout.setdefault(top, []).append(op)
     for top, checkout_ops in by_checkout.items():

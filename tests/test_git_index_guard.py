@@ -1,11 +1,10 @@
 """git_index_guard.py end to end: payload on stdin, real git repositories, real live peer processes."""
-import json
 import os
 import random
 import subprocess
 import unittest
 
-from support import HomeTestCase, run_script  # noqa: F401  (support puts scripts/ on sys.path)
+from support import HomeTestCase
 
 SCRIPT = "git_index_guard.py"
 
@@ -40,7 +39,7 @@ class GuardTestCase(HomeTestCase):
 
 class PeersInTheCheckout(GuardTestCase):
     def test_add_all_is_refused_naming_the_peer_and_the_narrow_form(self):
-        peer = self.claude.live_session(self.main, name="main-peer")
+        self.claude.live_session(self.main, name="main-peer")
         result = self.guard("git add -A")
         self.assertRefused(result, "main-peer", "git add -- <your paths>", "git add -A")
 

@@ -474,6 +474,11 @@ class Aliases(unittest.TestCase):
         self.assertEqual(self.expand("git wip"), "stage-all@/r commit-index@/r")
         self.assertEqual(self.expand("git -C /p up"), "move-head@/o")
 
+    def test_shell_alias_runs_from_the_toplevel(self):
+        aliases = gitops.parse_alias_config("alias.here !git add lib\n")
+        op = gitops.parse("git here", "/r/src")[0]
+        self.assertEqual(gitops.expand_alias(op, aliases, "/r")[0].paths[0].root, "/r")
+
     def test_alias_names_are_case_insensitive(self):
         self.assertEqual(self.expand("git mixed"), "commit-all@/r")
 

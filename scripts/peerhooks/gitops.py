@@ -100,6 +100,10 @@ XARGS_VALUE_OPTIONS = frozenset("-a -d -E -e -I -i -L -l -n -P -s --arg-file --d
                                 "--replace --max-lines --max-args --max-procs --max-chars "
                                 "--process-slot-var".split())
 EXEC_VALUE_OPTIONS = frozenset(["-a"])
+# The commands that run the rest of their words as a command, with their options that take a value.
+PREFIX_VALUE_OPTIONS = {"sudo": SUDO_VALUE_OPTIONS, "env": ENV_VALUE_OPTIONS, "time": TIME_VALUE_OPTIONS,
+                        "nice": NICE_VALUE_OPTIONS, "timeout": TIMEOUT_VALUE_OPTIONS,
+                        "xargs": XARGS_VALUE_OPTIONS, "exec": EXEC_VALUE_OPTIONS, "nohup": frozenset()}
 
 # Per git subcommand: options whose value is the next word (or the rest of a short cluster), so the
 # value is never taken for a path (`git commit -m "fix ."`).
@@ -199,10 +203,10 @@ def parse_alias_config(output):
     return aliases
 
 
-def expand_alias(operation, aliases):
-    """The operations an ALIAS operation runs, given {name: expansion}. A `!` alias is shell, run by
-    git from the toplevel (judged here from the command's directory, which decides the same for
-    every rule but `<dir>` paths). No alias of that name: an external command, nothing to judge."""
+def expand_alias(operation, aliases, toplevel=None):
+    """The operations an ALIAS operation runs, given {name: expansion}. A `!` alias is shell, which
+    git runs from the toplevel (the command's directory when toplevel is not given). No alias of
+    that name: an external command, nothing to judge."""
     seen = set()
     while operation.kind == ALIAS and len(seen) < MAX_ALIAS_CHAIN:
         name = operation.alias.lower()
@@ -213,7 +217,7 @@ def expand_alias(operation, aliases):
         if expansion.startswith("!"):
             script = expansion[1:] + "".join(" " + _quote(w.value) for w in operation.alias_args)
             operations = []
-            _Walker(operations).walk(tokenize(script), _Dirs(operation.cwd), 1)
+            _Walker(operations).walk(tokenize(script), _Dirs(toplevel or operation.cwd), 1)
             return [op for op in operations if not (op.kind == ALIAS and op.alias.lower() in seen)]
         words = tuple(w for w in tokenize(expansion) if isinstance(w, Word)) + operation.alias_args
         if not words:
@@ -312,8 +316,7 @@ class _Walker:
                     if words[index].value in ("-v", "-V"):
                         return  # a lookup, not a run
                     index += 1
-            elif value in ("nohup", "exec", "time", "sudo", "env", "nice", "timeout", "xargs",
-                           "doas", "stdbuf", "ionice"):
+            elif value in PREFIX_VALUE_OPTIONS:
                 index, dirs, from_xargs = self._prefix(words, index, dirs, from_xargs)
             else:
                 break
@@ -339,10 +342,7 @@ class _Walker:
         """Skip one prefix command (`sudo -u x`, `env -C dir`, `timeout 5`, `xargs -0`) and its
         options; returns where the real command starts."""
         name = words[index].value
-        values = {"sudo": SUDO_VALUE_OPTIONS, "doas": frozenset(["-u", "-C"]), "env": ENV_VALUE_OPTIONS,
-                  "time": TIME_VALUE_OPTIONS, "nice": NICE_VALUE_OPTIONS,
-                  "timeout": TIMEOUT_VALUE_OPTIONS, "xargs": XARGS_VALUE_OPTIONS,
-                  "exec": EXEC_VALUE_OPTIONS, "ionice": frozenset(["-c", "-n", "-p"])}.get(name, frozenset())
+        values = PREFIX_VALUE_OPTIONS[name]
         index += 1
         while index < len(words):
             option = words[index].value

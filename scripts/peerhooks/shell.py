@@ -45,8 +45,7 @@ _OPERATORS = sorted((SEPARATORS | REDIRECTIONS | {"(", ")"}) - {NEWLINE}, key=le
 # being lexed: no real command nests this deep, and recursion must stay far from Python's limit.
 MAX_NESTING = 24
 
-# Lexer states, named as in shlex.
-BETWEEN_WORDS = "between words"
+# Lexer states inside a word, named as in shlex (between words is read_tokens' own loop).
 IN_WORD = "in a word"
 IN_SINGLE_QUOTES = "in single quotes"
 IN_DOUBLE_QUOTES = "in double quotes"
@@ -66,10 +65,6 @@ def tokenize(text, _depth=0):
     lexer = _Lexer(text if isinstance(text, str) else "", 0, _depth)
     tokens, _closed = lexer.read_tokens(until_close=False)
     return tokens
-
-
-def words_of(tokens):
-    return [t for t in tokens if isinstance(t, Word)]
 
 
 class _WordBuilder:
