@@ -283,3 +283,97 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
         return Tail(ended, latest)
     finally:
         data.close()
+
+
+# --- Tool calls with their times (memory_delta.py: who wrote a file since a given moment) -----
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str  # the tool: Write, Edit, MultiEdit, NotebookEdit, Bash, Read, ...
+    file_path: Optional[str]  # an edit tool's target
+    command: Optional[str]  # Bash's command line
+    cwd: Optional[str]  # the session's folder when it made the call (for relative paths in commands)
+    at_ms: Optional[int]
+
+
+@dataclass(frozen=True)
+class ToolScan:
+    calls: List[ToolCall]  # newest first
+    truncated: bool  # the byte bound was hit before the scan reached `since_ms` or the file's start
+
+
+TOOL_CALL_SCAN_BYTES = 4 * 1024 * 1024  # the calls wanted are since the last prompt or session start
+
+
+def _tool_calls_in_record(record):
+    """The tool calls of one decoded assistant record, in order."""
+    if not isinstance(record, dict) or record.get("type") != "assistant":
+        return []
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return []
+    at_ms = iso_to_ms(record.get("timestamp"))
+    cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
+    calls = []
+    for item in content:
+        if not isinstance(item, dict) or item.get("type") != "tool_use":
+            continue
+        name, tool_input = item.get("name"), item.get("input")
+        if not isinstance(name, str) or not isinstance(tool_input, dict):
+            continue
+        path = tool_input.get("file_path") or tool_input.get("notebook_path")
+        command = tool_input.get("command")
+        calls.append(ToolCall(name, path if isinstance(path, str) and path else None,
+                              command if isinstance(command, str) and command else None, cwd, at_ms))
+    return calls
+
+
+def _tool_calls_in_big_line(data, start, end):
+    """Edit calls of a record too big to parse (a Write carrying a whole file), from its head."""
+    head = data[start:min(end, start + BIG_HEAD_BYTES)]
+    if _TOOL_USE_MARK not in head:
+        return []
+    found = [(m.group(1).decode("ascii"), _json_string(m.group(2))) for m in _EDIT_IN_BIG.finditer(head)]
+    found = [(name, path) for name, path in found if path]
+    if not found:
+        return []
+    at_ms = _timestamp_of_big(data, start, end)
+    return [ToolCall(name, path, None, None, at_ms) for name, path in found]
+
+
+def tool_calls_since(path, since_ms, scan_bytes=TOOL_CALL_SCAN_BYTES):
+    """A transcript's tool calls made at or after since_ms, newest first, read from its tail.
+
+    Records are in time order, so the scan stops at the first call older than since_ms; it also
+    stops after scan_bytes (said in `truncated`). Calls of records too big to parse are the edit
+    tools found in the record's head; a huge Bash command is not read.
+    """
+    data = _open_map(path) if path else None
+    if data is None:
+        return ToolScan([], False)
+    try:
+        calls = []
+        lowest = max(0, len(data) - scan_bytes)
+        for start, end in _lines_backward(data, lowest):
+            if end - start <= PARSE_LINE_LIMIT:
+                line = data[start:end]
+                if _TOOL_USE_MARK not in line:
+                    found = []
+                else:
+                    try:
+                        found = _tool_calls_in_record(json.loads(line))
+                    except ValueError:
+                        found = []
+            else:
+                found = _tool_calls_in_big_line(data, start, end)
+            if found and found[0].at_ms is not None and since_ms is not None and found[0].at_ms < since_ms:
+                return ToolScan(calls, False)
+            calls.extend(reversed(found))
+            if start == 0:
+                return ToolScan(calls, False)
+            if start < lowest:
+                break
+        return ToolScan(calls, True)
+    finally:
+        data.close()

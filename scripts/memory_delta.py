@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""UserPromptSubmit hook: what peers wrote to memory and rule files since this session started.
+
+Auto memory and rule files (`CLAUDE.md`, `.claude/rules/`) are read when a session starts, so a
+long-lived session never sees the correction a peer wrote at noon. On the next prompt this lists
+each file another session changed since this one started (or since this hook last ran for it),
+once, with who wrote it and what it is about; deletions of memory notes too. On most prompts it
+prints nothing, and then it costs a stat of each watched file and one small read of its stamp.
+
+    memory_delta.py            reads the UserPromptSubmit payload on stdin
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from peerhooks import gitrepo, hookio, memory  # noqa: E402
+from peerhooks import home as homes  # noqa: E402
+
+
+def _text(payload, key):
+    value = payload.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def run():
+    payload = hookio.read_payload()
+    session_id = payload.get("session_id")
+    if not memory.is_safe_session_id(session_id):
+        return hookio.EXIT_OK
+    cwd = _text(payload, "cwd") or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    home, user_home = homes.claude_home(), os.path.expanduser("~")
+    state_folder = homes.state_dir(home)
+    checkout = gitrepo.toplevel(cwd)
+    # Auto memory is keyed by the main working tree; a session outside git keys it by its folder.
+    project_root = gitrepo.canonical_root(checkout) if checkout else os.path.realpath(cwd)
+    memory_folder = homes.memory_dir(home, project_root)
+    seen = memory.look(home, state_folder, session_id, cwd, checkout, memory_folder, user_home,
+                       int(time.time() * 1000))
+    if memory.unchanged(seen):
+        return hookio.EXIT_OK
+    if seen.previous is None:
+        memory.sweep_stamps(state_folder, home, seen.listed_at_ms)
+    text = memory.notice(seen, home, session_id, cwd, checkout, project_root,
+                         _text(payload, "transcript_path"), user_home)
+    hookio.emit(text)
+    # Recorded after printing: a notice lost on the way would otherwise never come again. What is
+    # recorded is the listing taken before deciding, so a file written meanwhile shows next time.
+    try:
+        memory.write_stamp(seen.stamp_path, memory.Stamp(seen.listed_at_ms, seen.listing))
+    except OSError as error:
+        hookio.warn("peerhooks memory_delta: cannot record what was shown: %s" % error)
+    return hookio.EXIT_OK
+
+
+def main(argv=None):
+    return hookio.run_hook("memory_delta", run)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
