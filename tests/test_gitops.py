@@ -374,8 +374,9 @@ class Pathspecs(unittest.TestCase):
         self.assertIn("src/app.py", refusal.message())
         self.assertIn("editor-7f", refusal.message())
 
-    def test_adding_the_peers_file_itself_is_refused(self):
-        self.assertIsNotNone(self.judge("git add src/app.py"))
+    def test_naming_the_file_itself_is_the_narrow_form_and_passes(self):
+        self.assertIsNone(self.judge("git add src/app.py"))
+        self.assertIsNone(self.judge("git restore -- src/app.py"))
 
     def test_adding_other_paths_passes(self):
         for command in ("git add lib", "git add src/other.py", "git add srcx", "git add README.md"):
@@ -383,9 +384,10 @@ class Pathspecs(unittest.TestCase):
                 self.assertIsNone(self.judge(command))
 
     def test_relative_paths_follow_cd(self):
-        self.assertIsNotNone(self.judge("cd src && git add app.py"))
+        self.assertIsNotNone(self.judge("cd lib && git add ../src"))
         self.assertIsNotNone(self.judge("git add ../src", cwd="/r/lib"))
-        self.assertIsNone(self.judge("cd lib && git add app.py"))
+        self.assertIsNotNone(self.judge("git -C /r/lib add ../docs/"))
+        self.assertIsNone(self.judge("cd src && git add lib"))
 
     def test_top_relative_pathspec(self):
         self.assertIsNotNone(self.judge("git add :/src", cwd="/r/lib"))
@@ -404,7 +406,7 @@ class Pathspecs(unittest.TestCase):
                 self.assertIn("every change", refusal.effect)
 
     def test_discarding_or_cleaning_a_peers_file_is_refused(self):
-        self.assertIsNotNone(self.judge("git checkout -- src/app.py"))
+        self.assertIsNotNone(self.judge("git checkout -- src"))
         self.assertIsNotNone(self.judge("git restore docs"))
         self.assertIsNotNone(self.judge("git clean -f src"))
         self.assertIsNone(self.judge("git restore --staged src/app.py"))

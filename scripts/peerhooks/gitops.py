@@ -767,7 +767,8 @@ def _reaches_toplevel(op, toplevel):
 
 
 def covers(spec, path, toplevel):
-    """True when the pathspec takes in the absolute path (a file or something under a directory)."""
+    """True when the pathspec sweeps up the absolute path: the path lies under a folder it names,
+    or its pattern matches. A pathspec naming the file itself is the narrow form, and passes."""
     if not spec.known:
         return False
     root = toplevel if spec.root is None else spec.root
@@ -783,8 +784,7 @@ def covers(spec, path, toplevel):
         parts = relative.split("/")
         return len(parts) >= len(pattern_parts) and all(
             fnmatch.fnmatchcase(part, wanted) for part, wanted in zip(parts, pattern_parts))
-    target = _resolve(spec, toplevel)
-    return path == target or path.startswith(target.rstrip("/") + "/")
+    return path.startswith(_resolve(spec, toplevel).rstrip("/") + "/")
 
 
 def _relative(path, toplevel):
