@@ -36,14 +36,17 @@ def run():
     # Auto memory is keyed by the main working tree; a session outside git keys it by its folder.
     project_root = gitrepo.canonical_root(checkout) if checkout else os.path.realpath(cwd)
     memory_folder = homes.memory_dir(home, project_root)
-    seen = memory.look(home, state_folder, session_id, cwd, checkout, memory_folder, user_home,
-                       int(time.time() * 1000))
+    now_ms = int(time.time() * 1000)  # read before listing: anything written after it shows next time
+    seen = memory.look(home, state_folder, session_id, memory_folder, checkout, now_ms)
     if memory.unchanged(seen):
         return hookio.EXIT_OK
     if seen.previous is None:
-        memory.sweep_stamps(state_folder, home, seen.listed_at_ms)
-    text = memory.notice(seen, home, session_id, cwd, checkout, project_root,
-                         _text(payload, "transcript_path"), user_home)
+        memory.sweep_stamps(state_folder, home, now_ms)
+    from peerhooks import memory_report
+
+    text = memory_report.notice(seen, memory_report.Where(
+        home, user_home, session_id, cwd, checkout, project_root, memory_folder,
+        _text(payload, "transcript_path")))
     hookio.emit(text)
     # Recorded after printing: a notice lost on the way would otherwise never come again. What is
     # recorded is the listing taken before deciding, so a file written meanwhile shows next time.

@@ -7,11 +7,11 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import memory
+from peerhooks import memory, memory_report
 
 HOUR_MS = 3600 * 1000
 DAY_MS = 24 * HOUR_MS
-HEADER = memory.HEADER
+HEADER = memory_report.HEADER
 
 
 def read_record(session_id, cwd, path, at_ms):
@@ -326,31 +326,31 @@ class Changes(unittest.TestCase):
 
 
 class Writer(unittest.TestCase):
-    W = memory.Write
+    W = memory_report.Write
 
     def test_own_write_after_the_previous_change_is_own(self):
-        self.assertIsNone(memory.writer({"/m/a.md"}, 100, [self.W("/m/a.md", 150, False)], [], None))
+        self.assertIsNone(memory_report.writer({"/m/a.md"}, 100, [self.W("/m/a.md", 150, False)], [], None))
 
     def test_own_write_before_the_previous_change_does_not_count(self):
-        self.assertEqual(memory.writer({"/m/a.md"}, 100, [self.W("/m/a.md", 50, False)], [], None),
-                         memory.ANOTHER_SESSION)
+        self.assertEqual(memory_report.writer({"/m/a.md"}, 100, [self.W("/m/a.md", 50, False)], [], None),
+                         memory_report.ANOTHER_SESSION)
 
     def test_the_later_writer_wins(self):
         own = [self.W("/m/a.md", 150, False)]
         peers = [("early", [self.W("/m/a.md", 120, False)]), ("late", [self.W("/m/a.md", 170, False)])]
-        self.assertEqual(memory.writer({"/m/a.md"}, 100, own, peers, None), "late")
-        self.assertIsNone(memory.writer({"/m/a.md"}, 100, own, peers[:1], None))
+        self.assertEqual(memory_report.writer({"/m/a.md"}, 100, own, peers, None), "late")
+        self.assertIsNone(memory_report.writer({"/m/a.md"}, 100, own, peers[:1], None))
 
     def test_origin_name_when_no_transcript_shows_a_write(self):
-        self.assertEqual(memory.writer({"/m/a.md"}, 100, [], [("p", [])], "origin-name"), "origin-name")
+        self.assertEqual(memory_report.writer({"/m/a.md"}, 100, [], [("p", [])], "origin-name"), "origin-name")
 
     def test_a_glob_matches_by_pattern(self):
-        self.assertIsNone(memory.writer({"/m/a.md"}, 100, [self.W("/m/*.md", 150, True)], [], None))
+        self.assertIsNone(memory_report.writer({"/m/a.md"}, 100, [self.W("/m/*.md", 150, True)], [], None))
 
 
 class BashTargets(unittest.TestCase):
     def targets(self, command, cwd="/repo"):
-        return memory.bash_write_targets(command, cwd, "/home/me")
+        return memory_report.bash_write_targets(command, cwd, "/home/me")
 
     def test_redirections_write_their_target(self):
         self.assertEqual(self.targets("echo a > x.md; echo b >> /m/y.md 2>&1"),
@@ -386,30 +386,30 @@ class Summaries(unittest.TestCase):
     def test_description_from_frontmatter_and_origin_in_both_layouts(self):
         top = "---\nname: a\ndescription: 'Quoted: text'\noriginSessionId: abc\n---\n\n# Heading\n"
         nested = "---\ndescription: Nested\nmetadata:\n  originSessionId: def\n---\nbody\n"
-        self.assertEqual(memory.summarize(top), memory.Summary("Quoted: text", "abc"))
-        self.assertEqual(memory.summarize(nested), memory.Summary("Nested", "def"))
+        self.assertEqual(memory_report.summarize(top), memory_report.Summary("Quoted: text", "abc"))
+        self.assertEqual(memory_report.summarize(nested), memory_report.Summary("Nested", "def"))
 
     def test_block_scalar_description(self):
         text = "---\ndescription: >\n  Folded over\n  two lines\ntype: x\n---\n"
-        self.assertEqual(memory.summarize(text).description, "Folded over two lines")
+        self.assertEqual(memory_report.summarize(text).description, "Folded over two lines")
 
     def test_first_heading_or_line_without_frontmatter(self):
-        self.assertEqual(memory.summarize("\n\n## Build rules\ntext\n").description, "Build rules")
-        self.assertEqual(memory.summarize("plain first line\n").description, "plain first line")
-        self.assertEqual(memory.summarize("---\nno end\n").description, "---")
+        self.assertEqual(memory_report.summarize("\n\n## Build rules\ntext\n").description, "Build rules")
+        self.assertEqual(memory_report.summarize("plain first line\n").description, "plain first line")
+        self.assertEqual(memory_report.summarize("---\nno end\n").description, "---")
 
     def test_binary_and_cut_heads(self):
-        self.assertIsNone(memory.decode_head(b"a\0b", complete=True))
-        self.assertIsNone(memory.decode_head(b"\xff\xfe", complete=True))
-        self.assertEqual(memory.decode_head("é".encode() * 3 + b"\xc3", complete=False), "ééé")
+        self.assertIsNone(memory_report.decode_head(b"a\0b", complete=True))
+        self.assertIsNone(memory_report.decode_head(b"\xff\xfe", complete=True))
+        self.assertEqual(memory_report.decode_head("é".encode() * 3 + b"\xc3", complete=False), "ééé")
 
 
 class Render(unittest.TestCase):
     def notice(self, label, at_ms, folder="/m"):
-        return memory.Notice(label, folder, at_ms, "12:00", "peer", "x" * 200)
+        return memory_report.Notice(label, folder, at_ms, "12:00", "peer", "x" * 200)
 
     def test_description_cut_to_160_characters_and_newest_first(self):
-        out = memory.render([self.notice("old.md", 1), self.notice("new.md", 2)], [], {})
+        out = memory_report.render([self.notice("old.md", 1), self.notice("new.md", 2)], [], {})
         lines = out.splitlines()
         self.assertEqual(lines[0], HEADER)
         self.assertTrue(lines[1].startswith("- new.md (12:00, peer): "))
@@ -417,11 +417,11 @@ class Render(unittest.TestCase):
 
     def test_overflow_is_counted_per_folder(self):
         notices = [self.notice("m%d.md" % i, 10 + i) for i in range(5)] + [self.notice("r.md", 1, "/repo")]
-        out = memory.render(notices, [("gone.md", "/m")], {"/m": "~/mem"})
+        out = memory_report.render(notices, [("gone.md", "/m")], {"/m": "~/mem"})
         self.assertEqual(out.splitlines()[-2:], ["- +1 more in /repo", "- +1 more in ~/mem"])
 
     def test_nothing_to_say_is_empty(self):
-        self.assertEqual(memory.render([], [], {}), "")
+        self.assertEqual(memory_report.render([], [], {}), "")
 
 
 if __name__ == "__main__":

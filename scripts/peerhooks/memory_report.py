@@ -1,0 +1,534 @@
+"""memory_delta.py's slow path: who wrote each changed file, what it is about, and the notice.
+
+Runs only when the listing differs from the session's stamp (see memory.py). Who wrote a file comes
+from transcript tails, each read once and only back to the earliest moment that matters: this
+session's own write (an edit tool on that exact path, or a Bash command writing it) after the file's
+previous change hides it, unless a peer wrote it later still (this session created it, a peer then
+edited it). Otherwise the writer is the peer with the latest write, else the session the memory
+file's `originSessionId` names, else "another session".
+"""
+import os
+import time
+from collections import namedtuple
+
+from . import memory
+from .intent import one_line
+
+MAX_LINES = 5  # the notice shows this many files, then how many more and where
+DESCRIPTION_CHARS = 160
+HEAD_BYTES = 8 * 1024  # frontmatter and the first heading sit in a file's first lines
+MAX_PEER_TRANSCRIPTS = 16  # newest first; more writers than this on one file's change is not real
+ANOTHER_SESSION = "another session"
+
+Write = namedtuple("Write", "path at_ms is_pattern")
+Write.__doc__ = """A tool call that wrote a path (or, for a Bash glob, any path matching it)."""
+
+Summary = namedtuple("Summary", "description origin_session_id")
+
+Notice = namedtuple("Notice", "label folder at_ms clock who description")
+
+Where = namedtuple("Where", "home user_home session_id cwd checkout project_root memory_folder "
+                             "transcript_hint")
+Where.__doc__ = """This session and the folders it watches."""
+
+Root = namedtuple("Root", "folder prefix")
+Root.__doc__ = """A watched folder and how paths under it are shown (relative, after prefix)."""
+
+
+# -- Who wrote it (pure) ------------------------------------------------------------------------
+
+EDIT_TOOLS = frozenset(["Write", "Edit", "MultiEdit", "NotebookEdit"])
+# Commands whose every operand is a file they write (or remove, which is a change too).
+WRITES_ALL_OPERANDS = frozenset(["tee", "touch", "truncate", "rm", "unlink", "shred"])
+# Commands whose last operand is the destination (a folder receives the sources' names).
+COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
+IN_PLACE_EDITORS = frozenset(["sed", "perl"])
+COMMAND_WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "builtin", "exec"])
+WRITE_REDIRECTIONS = frozenset([">", ">>", ">|", "&>", "&>>", "<>"])
+
+
+def _resolve(word, cwd, user_home):
+    """An absolute path (or glob pattern) for a shell word, or None when its value is unknowable
+    (a variable other than HOME, a command substitution)."""
+    value = word.value
+    if word.expanded:
+        if value == "~" or value.startswith("~/"):
+            value = user_home + value[1:]
+        elif value.startswith("$HOME") or value.startswith("${HOME}"):
+            value = user_home + value[len("${HOME}" if value.startswith("${") else "$HOME"):]
+        else:
+            return None
+        if "$" in value or "`" in value:
+            return None
+    if not value:
+        return None
+    if not os.path.isabs(value):
+        if not cwd:
+            return None
+        value = os.path.join(cwd, value)
+    return os.path.normpath(value)
+
+
+def _operands(words):
+    """Words after the command name that are not options (everything after `--` is an operand)."""
+    operands, options_over = [], False
+    for word in words:
+        if not options_over and word.value == "--":
+            options_over = True
+        elif options_over or not word.value.startswith("-") or word.value == "-":
+            operands.append(word)
+    return operands
+
+
+def _written_by_command(words):
+    """(words naming files one simple command writes, its copy destination or None), where a
+    destination is (target word, source words, whether the target is surely a folder)."""
+    index = 0
+    while index < len(words):
+        value = words[index].value
+        if "=" in value and not value.startswith("=") and value.split("=", 1)[0].isidentifier():
+            index += 1  # FOO=1 before the command
+        elif value in COMMAND_WRAPPERS:
+            index += 1
+        else:
+            break
+    if index >= len(words):
+        return [], None
+    name, args = os.path.basename(words[index].value), words[index + 1:]
+    if name in WRITES_ALL_OPERANDS:
+        return _operands(args), None
+    if name in COPIES:
+        for position, word in enumerate(args):
+            if word.value in ("-t", "--target-directory") and position + 1 < len(args):
+                sources = _operands(args[:position] + args[position + 2:])
+                return (sources if name == "mv" else []), (args[position + 1], sources, True)
+            if word.value.startswith("--target-directory="):
+                target = word._replace(value=word.value.split("=", 1)[1])
+                sources = _operands(args[:position] + args[position + 1:])
+                return (sources if name == "mv" else []), (target, sources, True)
+        operands = _operands(args)
+        if len(operands) < 2:
+            return [], None
+        sources = operands[:-1]
+        return (sources if name == "mv" else []), (operands[-1], sources, False)
+    if name in IN_PLACE_EDITORS:
+        if not any(_edits_in_place(name, word.value) for word in args):
+            return [], None
+        files, script_given, skip_next = [], False, False
+        for word in args:
+            if skip_next:
+                skip_next = False
+            elif word.value in ("-e", "-f", "-E", "--expression", "--file"):
+                script_given, skip_next = True, True
+            elif word.value.startswith("-"):
+                continue
+            elif not script_given:
+                script_given = True  # the first operand is the script
+            else:
+                files.append(word)
+        return files, None
+    if name == "dd":
+        return [w._replace(value=w.value[3:]) for w in args if w.value.startswith("of=")], None
+    return [], None
+
+
+def _edits_in_place(name, option):
+    """`-i`, `-i.bak`, `--in-place`; perl also takes it among bundled flags (`-pi`, `-pie`)."""
+    if option.startswith("-i") or option.startswith("--in-place"):
+        return True
+    return name == "perl" and option.startswith("-") and not option.startswith("--") and "i" in option
+
+
+def bash_write_targets(command, cwd, user_home):
+    """[(path, is_pattern)] that a Bash command line writes: redirection targets, `tee`, the
+    destination of `cp`/`mv`/`install`, `sed -i`/`perl -i` files, `touch`, `rm`, `dd of=`.
+    Follows `cd DIR` within the line; skips words whose value the shell alone knows."""
+    from . import shell  # only needed when some file changed
+
+    targets = []
+    for words, redirected in _simple_commands(shell.tokenize(command)):
+        for word in redirected:
+            _add_target(targets, word, cwd, user_home)
+        if words and words[0].value == "cd" and len(words) >= 2:
+            moved = _resolve(words[1], cwd, user_home)
+            cwd = moved if moved and not words[1].glob else cwd
+            continue
+        written, destination = _written_by_command(words)
+        for word in written:
+            _add_target(targets, word, cwd, user_home)
+        if destination is not None:
+            target, sources, into_folder = destination
+            resolved = _resolve(target, cwd, user_home)
+            if resolved is None:
+                continue
+            if into_folder or target.value.endswith("/") or len(sources) > 1 or os.path.isdir(resolved):
+                for source in sources:
+                    name = os.path.basename(source.value.rstrip("/"))
+                    if name:
+                        targets.append((os.path.join(resolved, name), source.glob or target.glob))
+            else:
+                targets.append((resolved, target.glob))
+    return targets
+
+
+def _add_target(targets, word, cwd, user_home):
+    resolved = _resolve(word, cwd, user_home)
+    if resolved is not None:
+        targets.append((resolved, word.glob))
+
+
+def _simple_commands(tokens):
+    """([command words], [words that are targets of a writing redirection]) per simple command."""
+    from . import shell
+
+    words, redirected, expecting = [], [], None
+    for token in tokens:
+        if isinstance(token, shell.Operator):
+            if token.text in shell.SEPARATORS or token.text in ("(", ")"):
+                if words or redirected:
+                    yield words, redirected
+                words, redirected, expecting = [], [], None
+            else:
+                expecting = token.text
+            continue
+        if expecting is not None:
+            if expecting in WRITE_REDIRECTIONS:
+                redirected.append(token)
+            expecting = None
+            continue
+        words.append(token)
+    if words or redirected:
+        yield words, redirected
+
+
+def writes_of(calls, user_home):
+    """The Writes in a transcript's tool calls: edit tools' paths, Bash commands' targets."""
+    writes = []
+    for call in calls:
+        if call.at_ms is None:
+            continue
+        if call.name in EDIT_TOOLS and call.file_path:
+            writes.append(Write(os.path.normpath(call.file_path), call.at_ms, False))
+        elif call.name == "Bash" and call.command:
+            for path, is_pattern in bash_write_targets(call.command, call.cwd, user_home):
+                writes.append(Write(path, call.at_ms, is_pattern))
+    return writes
+
+
+def last_write_at(writes, paths, after_ms):
+    """The time of the latest write to any of `paths` (spellings of one file) at or after after_ms."""
+    from fnmatch import fnmatchcase
+
+    latest = None
+    for write in writes:
+        if write.at_ms < after_ms or (latest is not None and write.at_ms <= latest):
+            continue
+        if write.is_pattern:
+            hit = any(fnmatchcase(path, write.path) for path in paths)
+        else:
+            hit = write.path in paths
+        if hit:
+            latest = write.at_ms
+    return latest
+
+
+def writer(paths, after_ms, own_writes, peer_writes, origin_name):
+    """Who last changed a file after after_ms: None when it was this session, else a name.
+
+    peer_writes: [(name, [Write])]. A peer's write later than this session's wins (this session
+    created the file, a peer edited it); with no write seen, the memory file's origin, else
+    "another session".
+    """
+    own_at = last_write_at(own_writes, paths, after_ms)
+    peer_at, peer_name = None, None
+    for name, writes in peer_writes:
+        at = last_write_at(writes, paths, after_ms)
+        if at is not None and (peer_at is None or at > peer_at):
+            peer_at, peer_name = at, name
+    if own_at is not None and (peer_at is None or own_at >= peer_at):
+        return None
+    return peer_name or origin_name or ANOTHER_SESSION
+
+
+# -- What a file is about (pure) ----------------------------------------------------------------
+
+def decode_head(raw, complete):
+    """Text of a file's first bytes, or None for a binary file (NUL bytes, not UTF-8). A read cut
+    at the limit may end inside a character; that tail is dropped."""
+    if b"\0" in raw:
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if complete or error.start < len(raw) - 3:
+            return None
+        return raw[:error.start].decode("utf-8")
+
+
+def _unquote(value):
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def summarize(text):
+    """The description (frontmatter `description:`, else the first heading or line) and the
+    `originSessionId` (top level or under `metadata:`) of a memory or rule file."""
+    lines = text.splitlines()
+    body, description, origin = lines, None, None
+    if lines and lines[0].strip() == "---":
+        for end in range(1, len(lines)):
+            if lines[end].strip() in ("---", "..."):
+                front, body = lines[1:end], lines[end + 1:]
+                description, origin = _front_matter(front)
+                break
+    if not description:
+        for line in body:
+            if line.strip():
+                description = line.strip().lstrip("#").strip()
+                break
+    return Summary(" ".join((description or "").split()), origin)
+
+
+def _front_matter(lines):
+    description, origin = None, None
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if description is None and stripped.startswith("description:"):
+            value = stripped[len("description:"):].strip()
+            if value[:1] in ("|", ">"):  # a block scalar: the more-indented lines below
+                indent = len(line) - len(line.lstrip())
+                block = []
+                for following in lines[index + 1:]:
+                    if following.strip() and len(following) - len(following.lstrip()) <= indent:
+                        break
+                    block.append(following.strip())
+                value = " ".join(block)
+            description = _unquote(value)
+        elif origin is None and stripped.startswith("originSessionId:"):
+            origin = _unquote(stripped[len("originSessionId:"):]) or None
+    return description, origin
+
+
+# -- The notice (pure) --------------------------------------------------------------------------
+
+def shorten_home(path, user_home):
+    if user_home and (path == user_home or path.startswith(user_home.rstrip(os.sep) + os.sep)):
+        return "~" + path[len(user_home.rstrip(os.sep)):]
+    return path
+
+
+def watched_roots(memory_folder, checkout, home, user_home):
+    """Memory notes show relative to their folder, checkout rules to the checkout, the Claude
+    home's rules with the home spelled out (`~/.claude/CLAUDE.md`)."""
+    roots = [Root(memory_folder, "")] if memory_folder else []
+    if checkout:
+        roots.append(Root(checkout, ""))
+    roots.append(Root(home, shorten_home(home, user_home).rstrip(os.sep) + os.sep))
+    return roots
+
+
+def place(path, roots):
+    """(label, folder) of a watched path: relative to the most specific root that holds it."""
+    best = None
+    for root in roots:
+        folder = root.folder.rstrip(os.sep)
+        if path.startswith(folder + os.sep) and (best is None or len(folder) > len(best.folder)):
+            best = root._replace(folder=folder)
+    if best is None:
+        return path, os.path.dirname(path)
+    return best.prefix + os.path.relpath(path, best.folder), best.folder
+
+
+HEADER = ("Memory and rules changed by other sessions since this one started — read them before "
+          "relying on what you remember:")
+
+
+def render(notices, removals, folder_names, limit=MAX_LINES):
+    """The notice: newest changes first, then removals, `limit` lines, then `+N more in <folder>`
+    for the rest, one line per folder. removals: [(label, folder)]; folder_names: {folder: shown}."""
+    if not notices and not removals:
+        return ""
+    items = [(n.folder, "- %s (%s, %s)%s" % (n.label, n.clock, n.who,
+                                             ": " + one_line(n.description, DESCRIPTION_CHARS) if n.description else ""))
+             for n in sorted(notices, key=lambda n: (-n.at_ms, n.label))]
+    items += [(folder, "- removed: %s" % label) for label, folder in removals]
+    lines = [HEADER] + [line for _, line in items[:limit]]
+    hidden = {}
+    for folder, _ in items[limit:]:
+        hidden[folder] = hidden.get(folder, 0) + 1
+    for folder, count in hidden.items():
+        lines.append("- +%d more in %s" % (count, folder_names.get(folder, folder)))
+    return "\n".join(lines) + "\n"
+
+
+# -- The reads (I/O at the edges) ----------------------------------------------------------------
+
+def read_summary(path):
+    """The Summary of a file's head, or None when it cannot be read or is not text."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        with os.fdopen(descriptor, "rb") as handle:
+            raw = handle.read(HEAD_BYTES)
+    except OSError:
+        return None
+    text = decode_head(raw, complete=len(raw) < HEAD_BYTES)
+    return summarize(text) if text is not None else None
+
+
+def session_start_ms(sessions, session_id, ancestors, own_transcript):
+    """When this session (its current context) started: the registry's `startedAt` when the
+    entry carries this session id, else the time of the transcript's first record."""
+    from . import registry, transcripts
+    from .timeutil import iso_to_ms
+
+    entry = registry.own_entry(sessions, session_id, ancestors)
+    if entry is not None and entry.session_id == session_id and entry.started_at_ms is not None:
+        return entry.started_at_ms
+    for record in transcripts.head_records(own_transcript) if own_transcript else ():
+        started = iso_to_ms(record.get("timestamp"))
+        if started is not None:
+            return started
+    return None
+
+
+def _with_subagents(path, since_ms):
+    """A transcript and its subagents' transcripts touched since since_ms (their writes are the
+    session's own)."""
+    paths = [path]
+    try:
+        entries = list(os.scandir(os.path.join(path[:-len(".jsonl")], "subagents")))
+    except (OSError, ValueError):
+        return paths
+    for entry in entries:
+        if entry.name.endswith(".jsonl"):
+            try:
+                if entry.stat().st_mtime_ns // 1000000 >= since_ms:
+                    paths.append(entry.path)
+            except OSError:
+                continue
+    return paths
+
+
+def _writes_since(path, since_ms, user_home):
+    from . import transcripts
+
+    writes = []
+    for one in _with_subagents(path, since_ms):
+        writes += writes_of(transcripts.tool_calls_since(one, since_ms).calls, user_home)
+    return writes
+
+
+def _modified_since(path, since_ms):
+    try:
+        mtime_ms = os.stat(path).st_mtime_ns // 1000000
+    except OSError:
+        return None
+    return mtime_ms if mtime_ms >= since_ms else None
+
+
+def peer_transcripts(home, sessions, own_ids, ancestors, folders_of, own_transcript, since_ms):
+    """[(name, path)] of other sessions' transcripts written since since_ms, newest first: every
+    live session's, and the recent ones in this checkout's project folders (ended sessions)."""
+    from . import registry, transcripts
+    from . import home as homes
+
+    names = {session.session_id: session.name for session in sessions}
+    candidates = {}
+    for session in sessions:
+        if session.session_id in own_ids or registry.is_self(session, None, ancestors):
+            continue
+        if registry.is_alive(session):
+            path = transcripts.transcript_path(home, session.session_id, session.cwd)
+            if path:
+                candidates[path] = session.name
+    prefixes = {homes.slug(folder)[:homes.SLUG_MAX] for folder in folders_of if folder}
+    projects = os.path.join(home, "projects")
+    try:
+        project_names = os.listdir(projects)
+    except OSError:
+        project_names = []
+    for project in project_names:
+        if not any(project == p or project.startswith(p + "-") for p in prefixes):
+            continue
+        try:
+            files = os.listdir(os.path.join(projects, project))
+        except OSError:
+            continue
+        for filename in files:
+            session_id = filename[:-len(".jsonl")]
+            if filename.endswith(".jsonl") and session_id not in own_ids:
+                path = os.path.join(projects, project, filename)
+                candidates.setdefault(path, names.get(session_id) or "session " + session_id[:8])
+    recent = []
+    for path, name in candidates.items():
+        if own_transcript and path == own_transcript:
+            continue
+        mtime_ms = _modified_since(path, since_ms)
+        if mtime_ms is not None:
+            recent.append((mtime_ms, path, name))
+    recent.sort(reverse=True)
+    return [(name, path) for _, path, name in recent[:MAX_PEER_TRANSCRIPTS]]
+
+
+def _spellings(path):
+    """The ways a transcript may name a file: as listed, and with symlinks resolved."""
+    spellings = {os.path.normpath(path)}
+    try:
+        spellings.add(os.path.realpath(path))
+    except (OSError, ValueError):
+        pass
+    return spellings
+
+
+def notice(seen, where):
+    """The text to print for a listing that differs from the stamp ("" when nothing to say)."""
+    from . import registry, transcripts
+
+    sessions = registry.read_sessions(where.home)
+    ancestors = registry.ancestor_pids()
+    hint = where.transcript_hint
+    own_transcript = hint if hint and os.path.isfile(hint) else \
+        transcripts.transcript_path(where.home, where.session_id, where.cwd)
+    since_ms = None
+    if seen.previous is None:
+        since_ms = session_start_ms(sessions, where.session_id, ancestors, own_transcript)
+        if since_ms is None:
+            since_ms = seen.listed_at_ms  # nothing tells when this session began: start from now
+    changed, removed = memory.changes(seen.listing, seen.previous, since_ms,
+                                      gone=lambda path: not os.path.lexists(path))
+    summaries = {change.path: read_summary(change.path) for change in changed}
+    changed = [change for change in changed if summaries[change.path] is not None]
+    if not changed and not removed:
+        return ""
+    scan_from = min([c.previous_ms for c in changed] + [r.previous_ms for r in removed])
+    own_writes = _writes_since(own_transcript, scan_from, where.user_home) if own_transcript else []
+    removed = [r for r in removed if last_write_at(own_writes, _spellings(r.path), r.previous_ms) is None]
+    own_ids = {where.session_id} | {s.session_id for s in sessions
+                                    if registry.is_self(s, where.session_id, ancestors)}
+    peer_writes = []
+    if changed:
+        for name, path in peer_transcripts(where.home, sessions, own_ids, ancestors,
+                                           (where.project_root, where.checkout), own_transcript, scan_from):
+            peer_writes.append((name, _writes_since(path, scan_from, where.user_home)))
+    names = {s.session_id: s.name for s in sessions}
+    roots = watched_roots(where.memory_folder, where.checkout, where.home, where.user_home)
+    notices = []
+    for change in changed:
+        summary = summaries[change.path]
+        origin = summary.origin_session_id
+        origin_name = names.get(origin) if origin and origin not in own_ids else None
+        who = writer(_spellings(change.path), change.previous_ms, own_writes, peer_writes, origin_name)
+        if who is None:
+            continue
+        label, folder = place(change.path, roots)
+        clock = time.strftime("%H:%M", time.localtime(change.mtime_ns / 1e9))
+        notices.append(Notice(label, folder, change.mtime_ns // 1000000, clock, who, summary.description))
+    removals = [place(removal.path, roots) for removal in removed]
+    folder_names = {root.folder.rstrip(os.sep): shorten_home(root.folder.rstrip(os.sep), where.user_home)
+                    for root in roots}
+    return render(notices, removals, folder_names)
