@@ -8,6 +8,7 @@ Each `bench/cases_<topic>.py` contributes `cases(homes) -> [benchlib.Case]` (and
 with `python3 -c pass`, so load on the machine hits every case alike; the table gives medians and
 their ratio to that floor, with the issue's target beside each. Exit 1 when a case is over target.
 """
+import compileall
 import glob
 import importlib
 import os
@@ -38,6 +39,8 @@ def parse(argv):
 
 def main(argv=None):
     rounds, only = parse(sys.argv[1:] if argv is None else argv)
+    # As install.py does: the hooks start from cached bytecode even under PYTHONDONTWRITEBYTECODE.
+    compileall.compile_dir(os.path.join(os.path.dirname(HERE), "scripts"), quiet=1)
     homes = bench_homes.Homes()
     try:
         modules = [importlib.import_module(os.path.basename(p)[:-3])

@@ -6,7 +6,6 @@ marks a main working tree, a `.git` file marks a linked worktree or a submodule,
 own index, so each is a toplevel of its own.
 """
 import os
-import subprocess
 
 GIT_TIMEOUT_SECONDS = 3  # a hook's whole budget is a few seconds; a hung git must not eat it
 
@@ -64,6 +63,8 @@ def git_common_dir(top):
 
 def run_git(top, args, timeout=GIT_TIMEOUT_SECONDS):
     """Run one git command in a checkout; stdout as text, or None when git failed or is missing."""
+    import subprocess  # most callers only walk the filesystem; this import costs ~6 ms
+
     try:
         completed = subprocess.run(
             ["git", "-C", top] + list(args),
