@@ -216,6 +216,7 @@ class SessionsSharingOneCheckout(Sandboxed):
         last = told[told.find("Last session in this checkout"):]
         self.assertIn("Last session in this checkout", told)
         self.assertIn(self.a_opening, last)
+        self.assertIn("src/a.py", last)
 
 
 class ColdStartPerAgentKey(Sandboxed):
