@@ -270,7 +270,7 @@ class ScanTest(unittest.TestCase):
         a1.tool(at("2026-11-29 09:20"), "SendMessage", {"to": "helper", "summary": "go", "message": "start"})
         a1.tool(at("2026-11-29 09:30"), "ListAgents", {})
         a1.tool(at("2026-11-29 10:00"), "SendMessage", {"to": "repo-a-2", "summary": "hi",
-                                                       "message": "I am taking src/registry.py"})
+                                                       "message": "I am taking src/registry.py" + "." * 100000})
         a1.say(at("2026-11-29 11:00"))
         cls.a1 = a1
 
@@ -374,7 +374,9 @@ class ScanTest(unittest.TestCase):
         paths = [p for p, _, _, _ in stats.transcripts(self.fx.home)]
         checked = 0
         for path in paths:
-            if os.path.getsize(path) and b"not json" not in open(path, "rb").read(64):
+            with open(path, "rb") as handle:
+                start = handle.read(64)
+            if start and b"not json" not in start:
                 with self.subTest(path):
                     fast, _, _ = stats.scan_transcript(path, "oracle", "-p")
                     slow, names, _, _ = decode_everything(path)
@@ -382,6 +384,20 @@ class ScanTest(unittest.TestCase):
                                      (slow.listings, slow.sends, slow.refusals, slow.handoffs))
                     checked += 1
         self.assertGreaterEqual(checked, 5)
+
+    def test_answers_do_not_depend_on_the_read_buffer_size(self):
+        # with a buffer smaller than most records, every record takes the long-line path
+        since = at("2026-11-28 00:00")
+        whole = stats.scan_home(self.fx.home, since)
+        saved = stats.BUFFER_BYTES
+        try:
+            for size in (4096, 64 * 1024):
+                stats.BUFFER_BYTES = size
+                with self.subTest(buffer=size):
+                    self.assertEqual(stats.scan_home(self.fx.home, since), whole)
+                    self.assertEqual(stats.report(self.fx.home, self.NOW, 3, UTC), self.report)
+        finally:
+            stats.BUFFER_BYTES = saved
 
     def test_text_report_names_every_figure(self):
         text = stats.render_text(self.report)
@@ -456,6 +472,43 @@ class FastPathTest(unittest.TestCase):
             self.assertEqual(fast.handoffs, [at("2026-11-29 10:05")])
         finally:
             shutil.rmtree(root, ignore_errors=True)
+
+
+class HeadAndTailTest(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="peerhooks-stats-ends-")
+        self.addCleanup(shutil.rmtree, self.root, True)
+        self.saved = stats.BUFFER_BYTES
+        self.addCleanup(setattr, stats, "BUFFER_BYTES", self.saved)
+
+    def test_first_time_is_found_past_many_records_without_one(self):
+        t = FixtureHome(self.root).session("/r")
+        snapshot = {"type": "file-history-snapshot", "messageId": "m", "isSnapshotUpdate": False,
+                    "snapshot": {"messageId": "m", "trackedFileBackups": {}, "timestamp": iso(at("2026-11-01 00:00"))}}
+        t.raw((json.dumps(snapshot, separators=(",", ":")) + "\n") * (stats.HEAD_RECORDS + 30))
+        t.prompt(at("2026-11-29 10:00")).say(at("2026-11-29 11:00"))
+        for size in (self.saved, 4096):
+            stats.BUFFER_BYTES = size
+            session, malformed, _ = stats.scan_transcript(t.path, "s", "-r")
+            self.assertEqual((session.first_ms, session.last_ms, malformed),
+                             (at("2026-11-29 10:00"), at("2026-11-29 11:00"), 0))
+
+    def test_last_time_comes_from_before_a_closing_record_without_one(self):
+        t = FixtureHome(self.root).session("/r")
+        t.prompt(at("2026-11-29 10:00")).say(at("2026-11-29 11:00"))
+        t.raw('{"type":"last-prompt","lastPrompt":"done for today","leafUuid":"u","sessionId":"s"}\n')
+        session, _, _ = stats.scan_transcript(t.path, "s", "-r")
+        self.assertEqual(session.last_ms, at("2026-11-29 11:00"))
+
+    def test_first_and_last_records_bigger_than_the_buffer_give_the_times(self):
+        stats.BUFFER_BYTES = 4096
+        t = FixtureHome(self.root).session("/r")
+        t.prompt(at("2026-11-29 10:00"), "please " + "x" * 20000)
+        t.tool(at("2026-11-29 10:30"), "Write", {"file_path": "/r/HANDOFF.md", "content": "y" * 20000})
+        t.say(at("2026-11-29 11:00"), "z" * 20000)
+        session, _, _ = stats.scan_transcript(t.path, "s", "-r")
+        self.assertEqual((session.first_ms, session.last_ms, session.cwd, session.handoffs),
+                         (at("2026-11-29 10:00"), at("2026-11-29 11:00"), "/r", [at("2026-11-29 10:30")]))
 
 
 class EmptyHomeTest(unittest.TestCase):

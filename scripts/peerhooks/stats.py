@@ -7,8 +7,8 @@ the numbers move.
 
 Thirty days of transcripts are gigabytes, mostly tool output and whole files carried by `Write`.
 So each top-level transcript (`projects/<slug>/<session>.jsonl`) is read once and nothing is decoded
-unless it can matter: the file is memory-mapped and walked line by line with `find(b"\\n")`
-(memchr, in C); only the first few KB of a line are searched, because that is where a record says
+unless it can matter: the file is streamed and walked line by line with `find(b"\\n")`
+(memchr, in C) through one reused buffer; only the first few KB of a line are searched, because that is where a record says
 what it is (a tool call and its name, a tool result and how it opens); the few lines that can
 matter are decoded. First and last times come from the first and last records. Files not modified
 since the window began are not opened at all. Measured: about 0.5 s per GB (bench/stats_gb.py).
@@ -19,7 +19,6 @@ from the rendering, so the arithmetic is tested on plain numbers. Time is a para
 import bisect
 import json
 import math
-import mmap
 import os
 import re
 import statistics
@@ -30,7 +29,11 @@ from typing import FrozenSet, List, Optional, Tuple
 from . import gitrepo
 from .timeutil import duration, iso_to_ms
 
+BUFFER_BYTES = 1024 * 1024  # one buffer, reused: fresh big reads page-fault, and before Python 3.10
+# mmap.find is a byte-by-byte loop (measured 1 s/GB) where bytearray.find is memchr
+TAIL_BYTES = 256 * 1024  # the last records, read again for the last time (a `last-prompt` has none)
 HEAD_RECORDS = 20  # the first records carry cwd; past this many without it, group by project folder
+# (the first time is looked for until found: the first record of a transcript may have none)
 PARSE_LINE_LIMIT = 256 * 1024  # a head/tail record larger than this is a Write or tool output: its
 BIG_HEAD_BYTES = 64 * 1024  # ...time is read by pattern from its last few KB (where it sits) or its
 BIG_TAIL_BYTES = 4 * 1024  # ...first 64 KB, instead of decoding megabytes for one field
@@ -63,9 +66,14 @@ BROADCAST_RECIPIENTS = ("*",)  # a team broadcast goes to the session's own team
 _DECODED_TOOLS = frozenset(n.encode() for n in LIST_TOOLS + SEND_TOOLS + SPAWN_TOOLS)
 _EDIT_TOOLS = frozenset(n.encode() for n in EDIT_TOOLS)
 _BLOCK_TYPE = b'"type":"tool_'
+_USE = ord("u")  # "type":"tool_use, not tool_result
+_INITIALS = frozenset(n[0] for n in _DECODED_TOOLS | _EDIT_TOOLS)  # a cheap first filter on tool names
+_BASH_INITIAL = ord("B")
+_CLAUDE_AGENTS_TEXT = b"claude agents"
 _HOOK_ERROR = HOOK_ERROR_PHRASE.encode()
 _NAME = b'"name":"'
 _FILE_PATH = b'"file_path":"'
+_CWD = re.compile(rb'"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"')
 _TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.\-+Z]{19,40})"')
 _CLAUDE_AGENTS = re.compile(r"(?:^|[\s;&|(`])claude\s+agents(?=$|[\s;&|)`])")
 _SUBAGENT_FILE = re.compile(r"^agent-(.+)\.jsonl$")
@@ -395,137 +403,244 @@ def note_record(record, at_ms, into, agent_names):
 # The file scan
 
 
+_DECODE = object()  # a line whose head says it must be decoded whole
+
+
 class _TranscriptReader:
-    """Reads one mapped transcript: the first and last times and the cwd from its head and tail
-    records, and the events of the few lines whose head says they can matter."""
+    """Streams one transcript through a reused buffer: the first time and the cwd from its first
+    records, the events of the few lines whose head says they can matter, and the last time from
+    its last records."""
 
-    def __init__(self, data, session_id, project):
-        self.data = data
+    def __init__(self, handle, session_id, project):
+        self.handle = handle
         self.session = SessionScan(session_id, project, None, 0, 0)
-        self.latest_ms = None  # newest time among decoded records, the tail's fallback
+        self.first_ms = None
+        self.latest_ms = None  # newest time seen anywhere, for when the last records have none
+        self.head_left = HEAD_RECORDS
+        self.head_open = True  # until the first time is known, and the cwd (or HEAD_RECORDS read)
         self.agent_names = set()
-        self.bad_offsets = set()  # starts of lines that did not decode (a line may be read twice)
+        self.bad_offsets = set()  # file offsets of lines that did not decode (a line may be read twice)
 
-    def _decode(self, lo, hi):
+    # -- decoding ------------------------------------------------------------------------------
+
+    def _decode(self, line, offset):
         try:
-            record = json.loads(self.data[lo:hi])
+            record = json.loads(line)
         except (ValueError, RecursionError):
             record = None
         if not isinstance(record, dict):
-            self.bad_offsets.add(lo)
+            self.bad_offsets.add(offset)
             return None
         return record
 
-    def _time(self, record):
-        at_ms = iso_to_ms(record.get("timestamp"))
+    def _seen(self, at_ms):
         if at_ms is not None and (self.latest_ms is None or at_ms > self.latest_ms):
             self.latest_ms = at_ms
         return at_ms
 
-    def _line_time(self, lo, hi):
-        """A line's time: decoded when small, by pattern when big; None without one."""
-        if hi - lo > PARSE_LINE_LIMIT:
-            return _timestamp_of_big(self.data, lo, hi)
-        record = self._decode(lo, hi)
-        return self._time(record) if record is not None else None
+    def _note(self, line, offset):
+        record = self._decode(line, offset)
+        if record is not None:
+            note_record(record, self._seen(iso_to_ms(record.get("timestamp"))), self.session, self.agent_names)
 
-    def head(self):
-        """(first time, cwd) from the first records."""
-        first, cwd, lo, left = None, None, 0, HEAD_RECORDS
-        size = len(self.data)
-        while lo < size and left > 0 and (first is None or cwd is None):
-            hi = self.data.find(b"\n", lo)
-            hi = size if hi == -1 else hi
-            if hi > lo:
-                left -= 1
-                if hi - lo > PARSE_LINE_LIMIT:
-                    first = first if first is not None else _timestamp_of_big(self.data, lo, hi)
-                else:
-                    record = self._decode(lo, hi)
-                    if record is not None:
-                        first = first if first is not None else self._time(record)
-                        value = record.get("cwd")
-                        cwd = cwd if cwd is not None or not isinstance(value, str) or not value else value
+    def _head_line(self, line, offset):
+        """One of the first records, whole in memory: its time and cwd."""
+        if len(line) > PARSE_LINE_LIMIT:
+            self._head_fields(_timestamp_of_big(line, 0, len(line)), _cwd_of_big(line))
+            return
+        record = self._decode(line, offset)
+        if record is not None:
+            self._head_fields(iso_to_ms(record.get("timestamp")), record.get("cwd"))
+        else:
+            self._head_fields(None, None)
+
+    def _head_fields(self, at_ms, cwd):
+        self.head_left -= 1
+        if self.first_ms is None:
+            self.first_ms = self._seen(at_ms)
+        if self.session.cwd is None and isinstance(cwd, str) and cwd:
+            self.session.cwd = cwd
+        self.head_open = self.first_ms is None or (self.session.cwd is None and self.head_left > 0)
+
+    def _head(self, buf, lo, end, offset):
+        """The first records, from whole lines of the buffer (one longer than the buffer is read
+        by _long_line)."""
+        while self.head_open:
+            hi = buf.find(b"\n", lo, end)
+            if hi == -1:
+                return
+            self._head_line(buf[lo:hi], offset + lo)
             lo = hi + 1
-        return first, cwd
 
-    def tail(self):
-        """The time of the last record that has one."""
-        hi = len(self.data)
-        while hi > 0:
-            lo = self.data.rfind(b"\n", 0, hi) + 1
+    # -- what a line's head says ---------------------------------------------------------------
+
+    def _kind(self, data, lo, hi):
+        """_DECODE, the file_path of an edit tool call, or None, from the head of data[lo:hi]."""
+        block = data.find(_BLOCK_TYPE, lo, hi if hi - lo < HEAD_WINDOW else lo + HEAD_WINDOW)
+        return None if block == -1 else self._kind_at(data, lo, hi, block)
+
+    def _kind_at(self, data, lo, hi, block):
+        """_kind, given where the line's first content block says `"type":"tool_`."""
+        if data[block + len(_BLOCK_TYPE)] != _USE:
+            return _DECODE if data.find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1 else None
+        at = data.find(_NAME, block, min(hi, block + NAME_REACH))
+        if at == -1:  # keys in another order: the name before the type
+            at = data.find(_NAME, lo, block)
+            if at == -1:
+                return None
+        start = at + len(_NAME)
+        name = bytes(data[start:data.find(b'"', start, start + 64)])
+        reach = min(hi, start + INPUT_REACH)
+        if name in _DECODED_TOOLS:
+            return _DECODE
+        if name == b"Bash":
+            return _DECODE if data.find(_CLAUDE_AGENTS_TEXT, start, reach) != -1 else None
+        if name in _EDIT_TOOLS:
+            # input keys come in the model's order: a small record is searched whole for file_path
+            return _quoted_after(data, _FILE_PATH, start, hi if hi - lo <= PARSE_LINE_LIMIT else reach)
+        return None
+
+    def _act(self, kind, line_of, time_of, offset):
+        if kind is _DECODE:
+            self._note(line_of(), offset)
+        elif kind is not None and is_handoff_path(kind):
+            self.session.handoffs.append(self._seen(time_of()))
+
+    # -- the walk ------------------------------------------------------------------------------
+
+    def walk(self):
+        """Read the file once, front to back, in BUFFER_BYTES reads into one buffer."""
+        buf = bytearray(BUFFER_BYTES)
+        view = memoryview(buf)
+        readinto = self.handle.readinto
+        find = buf.find
+        offset, start, end = 0, 0, readinto(view)  # buf[0] is at file offset `offset`
+        while end:
+            if self.head_open:
+                self._head(buf, start, end, offset)
+            lo = start
+            while True:
+                hi = find(b"\n", lo, end)
+                if hi == -1:
+                    break
+                # the hot path, run for every line: a bounded search of its head, and for a tool
+                # call or result a look at a few bytes, before anything costs a Python call
+                block = find(_BLOCK_TYPE, lo, hi if hi - lo < HEAD_WINDOW else lo + HEAD_WINDOW)
+                if block != -1:
+                    if buf[block + len(_BLOCK_TYPE)] == _USE:
+                        at = find(_NAME, block, block + NAME_REACH)
+                        if at == -1 or at > hi:
+                            wanted = True  # an unusual key order: let _kind_at look harder
+                        elif buf[at + len(_NAME)] == _BASH_INITIAL:  # Bash, the commonest call
+                            wanted = find(_CLAUDE_AGENTS_TEXT, at, min(hi, at + INPUT_REACH)) != -1
+                        else:
+                            wanted = buf[at + len(_NAME)] in _INITIALS
+                    else:
+                        wanted = find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1
+                    if wanted:
+                        kind = self._kind_at(buf, lo, hi, block)
+                        if kind is not None:
+                            self._act(kind, lambda: buf[lo:hi], lambda: _timestamp_of_big(buf, lo, hi), offset + lo)
+                lo = hi + 1
+            if lo == 0 and end == len(buf):
+                offset, start, end = self._long_line(buf, view, offset)
+                continue
+            rest = end - lo
+            buf[:rest] = buf[lo:end]
+            offset += lo
+            got = readinto(view[rest:])
+            if not got:
+                if rest:  # a last line without a newline: a record being written, or a cut file
+                    line = bytes(buf[:rest])
+                    if self.head_open:
+                        self._head_line(line, offset)
+                    self._act(self._kind(line, 0, rest), lambda: line,
+                              lambda: _timestamp_of_big(line, 0, rest), offset)
+                return
+            start, end = 0, rest + got
+
+    def _long_line(self, buf, view, offset):
+        """A line longer than the buffer, which holds its first BUFFER_BYTES: judge it by its head,
+        read on to its end (keeping it only if it must be decoded, else only its last few KB),
+        and return (offset, start, end) for the walk to go on after it."""
+        kind = self._kind(buf, 0, len(buf))
+        head = bytes(buf[:BIG_HEAD_BYTES])
+        line_at = offset
+        pieces = [bytes(buf)] if kind is _DECODE else None
+        tail = bytes(buf[-BIG_TAIL_BYTES:])
+        offset += len(buf)
+        while True:
+            end = self.handle.readinto(view)
+            if not end:
+                stop, after = 0, 0
+                break
+            stop = buf.find(b"\n", 0, end)
+            if stop != -1:
+                after = stop + 1
+                break
+            if pieces is not None:
+                pieces.append(bytes(buf[:end]))
+            tail = (tail + bytes(buf[max(0, end - BIG_TAIL_BYTES):end]))[-BIG_TAIL_BYTES:]
+            offset += end
+        if pieces is not None:
+            pieces.append(bytes(buf[:stop]))
+        tail = (tail + bytes(buf[max(0, stop - BIG_TAIL_BYTES):stop]))[-BIG_TAIL_BYTES:]
+        at_ms = self._seen(_timestamp_of_big(tail, 0, len(tail)) or _timestamp_of_big(head, 0, len(head)))
+        if self.head_open:
+            self._head_fields(at_ms, _cwd_of_big(head))
+        self._act(kind, lambda: b"".join(pieces), lambda: at_ms, line_at)
+        return offset, after, end
+
+    def last_time(self, size):
+        """The time of the last record that has one, from the file's last TAIL_BYTES (read again)."""
+        base = max(0, size - TAIL_BYTES)
+        self.handle.seek(base)
+        data = self.handle.read(size - base)
+        floor = 0 if base == 0 else data.find(b"\n") + 1  # the first piece may be cut
+        hi = len(data)
+        while hi > floor:
+            lo = max(floor, data.rfind(b"\n", 0, hi) + 1)
             if hi > lo:
-                at_ms = self._line_time(lo, hi)
+                if hi - lo > PARSE_LINE_LIMIT:
+                    at_ms = _timestamp_of_big(data, lo, hi)
+                else:
+                    record = self._decode(data[lo:hi], base + lo)
+                    at_ms = iso_to_ms(record.get("timestamp")) if record is not None else None
                 if at_ms is not None:
                     return at_ms
             hi = lo - 1
-        return None
+        return self.latest_ms
 
-    def body(self):
-        """Walk every line; look only at its head; decode the few that can matter."""
-        data = self.data
-        find = data.find
-        size = len(data)
-        lo = 0
-        while lo < size:
-            hi = find(b"\n", lo)
-            if hi == -1:
-                hi = size
-            head_end = hi if hi - lo < HEAD_WINDOW else lo + HEAD_WINDOW
-            block = find(_BLOCK_TYPE, lo, head_end)
-            if block != -1:
-                if data[block + 13:block + 17] == b'use"':
-                    self._tool_use(lo, hi, block, head_end)
-                elif find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1:
-                    self._note(lo, hi)
-            lo = hi + 1
-
-    def _tool_use(self, lo, hi, block, head_end):
-        data = self.data
-        at = data.find(_NAME, lo, min(head_end, block + NAME_REACH))
-        if at == -1:
-            return
-        start = at + len(_NAME)
-        name = data[start:data.find(b'"', start, start + 64)]
-        reach = min(hi, start + INPUT_REACH)
-        if name in _DECODED_TOOLS:
-            self._note(lo, hi)
-        elif name == b"Bash":
-            if data.find(b"claude agents", start, reach) != -1:
-                self._note(lo, hi)
-        elif name in _EDIT_TOOLS:
-            # input keys come in the model's order: a small record is searched whole for file_path
-            self._edit(lo, hi, data.find(_FILE_PATH, start, hi if hi - lo <= PARSE_LINE_LIMIT else reach))
-
-    def _edit(self, lo, hi, at):
-        """An edit tool's file_path, read from the head of a record that may be megabytes long."""
-        if at == -1:
-            return
-        start = at + len(_FILE_PATH)
-        end = self.data.find(b'"', start, min(hi, start + INPUT_REACH))
-        while end != -1 and self.data[end - 1:end] == b"\\":  # an escaped quote inside the path
-            end = self.data.find(b'"', end + 1, min(hi, start + INPUT_REACH))
-        path = _json_string(self.data[start:end]) if end != -1 else None
-        if path is not None and is_handoff_path(path):
-            self.session.handoffs.append(_timestamp_of_big(self.data, lo, hi))
-
-    def _note(self, lo, hi):
-        record = self._decode(lo, hi)
-        if record is not None:
-            note_record(record, self._time(record), self.session, self.agent_names)
-
-    def finish(self, first, cwd, last, own_ids):
+    def finish(self, last_ms, own_ids):
         """The session, or None when no record carried a time."""
-        last = last if last is not None else self.latest_ms
+        first = self.first_ms
+        last = last_ms if last_ms is not None else self.latest_ms
         if first is None or last is None:
             return None
         session = self.session
-        session.cwd, session.first_ms, session.last_ms = cwd, first, max(first, last)
+        session.first_ms, session.last_ms = first, max(first, last)
         for events in (session.listings, session.refusals, session.handoffs):
             events[:] = [first if t is None else t for t in events]
         session.sends[:] = [Send(first, s.recipient) if s.at_ms is None else s for s in session.sends]
         session.own_agents = frozenset(self.agent_names) | frozenset(own_ids)
         return session
+
+
+def _cwd_of_big(data):
+    found = _CWD.search(data, 0, BIG_HEAD_BYTES)
+    return _json_string(found.group(1)) if found else None
+
+
+def _quoted_after(data, key, lo, hi):
+    """The JSON string value that follows `key` (which ends in an opening quote) in data[lo:hi]."""
+    at = data.find(key, lo, hi)
+    if at == -1:
+        return None
+    start = at + len(key)
+    end = data.find(b'"', start, hi)
+    while end != -1 and data[end - 1:end] == b"\\":  # an escaped quote inside the value
+        end = data.find(b'"', end + 1, hi)
+    return _json_string(bytes(data[start:end])) if end != -1 else None
 
 
 def _json_string(raw):
@@ -557,25 +672,21 @@ def subagent_ids(folder, session_id):
 
 
 def scan_transcript(path, session_id, project, own_ids=()):
-    """(SessionScan or None, malformed count, bytes read) for one transcript.
+    """(SessionScan or None, malformed count, bytes read) for one transcript, read once front to
+    back (and its last TAIL_BYTES again, for the last time).
 
-    The file is memory-mapped and walked once. Malformed: the lines read that did not decode; a
-    transcript that cannot be read, or whose records all lack a time, counts at least once."""
+    Malformed: the lines read that did not decode; a transcript that cannot be read, or whose
+    records all lack a time, counts at least once."""
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", buffering=0) as handle:
             size = os.fstat(handle.fileno()).st_size
             if size == 0:
                 return None, 0, 0
-            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
+            reader = _TranscriptReader(handle, session_id, project)
+            reader.walk()
+            session = reader.finish(reader.last_time(size), own_ids)
+    except OSError:
         return None, 1, 0
-    try:
-        reader = _TranscriptReader(data, session_id, project)
-        first, cwd = reader.head()
-        reader.body()
-        session = reader.finish(first, cwd, reader.tail(), own_ids)
-    finally:
-        data.close()
     return session, len(reader.bad_offsets) or (1 if session is None else 0), size
 
 
