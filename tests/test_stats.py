@@ -500,6 +500,12 @@ class HeadAndTailTest(unittest.TestCase):
         session, _, _ = stats.scan_transcript(t.path, "s", "-r")
         self.assertEqual(session.last_ms, at("2026-11-29 11:00"))
 
+    def test_last_record_bigger_than_the_tail_read_is_timed_not_counted_malformed(self):
+        t = FixtureHome(self.root).session("/r")
+        t.prompt(at("2026-11-29 10:00")).say(at("2026-11-29 11:00"), "z" * (stats.TAIL_BYTES + 1000))
+        session, malformed, _ = stats.scan_transcript(t.path, "s", "-r")
+        self.assertEqual((session.last_ms, malformed), (at("2026-11-29 11:00"), 0))
+
     def test_first_and_last_records_bigger_than_the_buffer_give_the_times(self):
         stats.BUFFER_BYTES = 4096
         t = FixtureHome(self.root).session("/r")

@@ -595,8 +595,12 @@ class _TranscriptReader:
         """The time of the last record that has one, from the file's last TAIL_BYTES (read again)."""
         base = max(0, size - TAIL_BYTES)
         self.handle.seek(base)
-        data = self.handle.read(size - base)
-        floor = 0 if base == 0 else data.find(b"\n") + 1  # the first piece may be cut
+        data = self.handle.read(size - base).rstrip(b"\r\n")
+        floor = 0
+        if base:  # the first piece is cut: skip it, unless it is all there is (one huge last line)
+            floor = data.find(b"\n") + 1
+            if floor == 0:
+                return _timestamp_of_big(data, 0, len(data)) or self.latest_ms
         hi = len(data)
         while hi > floor:
             lo = max(floor, data.rfind(b"\n", 0, hi) + 1)
