@@ -797,7 +797,7 @@ def render_text(rep):
             lines.append("%-10s  %4d  %13d  %8d  %8d" % (row.day, row.peak, row.checkout_peak, row.messages,
                                                          row.refusals))
     if rep.malformed:
-        lines.append("skipped %s" % _plural(rep.malformed, "malformed record"))
+        lines += ([""] if rep.sessions else []) + ["skipped %s" % _plural(rep.malformed, "malformed record")]
     return "\n".join(lines) + "\n"
 
 
