@@ -57,7 +57,7 @@ def parse_args(argv):
 
 
 def run_hook():
-    from peerhooks import activity, gitrepo, history, registry, report
+    from peerhooks import activity, gitrepo, history, names, registry, report
     from peerhooks.home import claude_home
 
     payload = hookio.read_payload()
@@ -69,6 +69,7 @@ def run_hook():
     sessions = registry.read_sessions(home)
     ancestors = registry.ancestor_pids()
     live = registry.peers_in_checkout(home, top, self_id, ancestors, sessions)
+    names.remember(home, sessions, now_ms)
     summaries = history.load(home, now_ms)
     checkout = activity.describe_checkout(
         home, top, live, activity.own_ids(sessions, self_id, ancestors), now_ms, summaries)

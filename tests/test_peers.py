@@ -146,6 +146,23 @@ class PeersHook(support.HomeTestCase):
         self.assertIn("  latest: now handle unicode in the csv exporter", out)
         self.assertIn("  edited: tests/test_export.py, export.py", out)
 
+    def test_a_finished_session_keeps_the_name_its_peers_knew(self):
+        peer = self.claude.live_session(self.repo_path, name="repo-7c", prompts=["write the exporter docs today"])
+        self.assertIn("repo-7c", self.hook().stdout)  # seen live once: its name is remembered
+        peer.stop()
+        os.unlink(peer.registry_file)
+        os.utime(peer.transcript, None)
+        self.assertIn("Last session in this checkout: repo-7c ended", self.hook().stdout)
+
+    def test_print_mode_runs_are_not_the_last_session(self):
+        self.claude.ended_session(self.repo_path, ended_ms=claudehome.now_ms() - 3600 * 1000,
+                                  prompts=["the interactive work somebody did here"])
+        self.claude.ended_session(self.repo_path, entrypoint="sdk-cli", in_history=False,
+                                  prompts=["a scripted one-shot run from a tool"])
+        out = self.hook().stdout
+        self.assertIn("the interactive work somebody did here", out)
+        self.assertNotIn("scripted", out)
+
     def test_sessions_older_than_seven_days_are_not_described(self):
         old = claudehome.now_ms() - 8 * DAY_MS
         self.claude.ended_session(self.repo_path, started_ms=old - 3600 * 1000, ended_ms=old,

@@ -8,12 +8,15 @@ import tempfile
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional
 
-from . import gitrepo, history, transcripts
+from . import gitrepo, history, names, transcripts
 from . import home as homes
 from .registry import Session
 from .transcripts import Edit
 
 ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
+# `claude -p` runs are one-shot scripts (CI, other tools, these hooks' own tests): shown as "the last
+# session" they would hide the last session a person worked in.
+PRINT_MODE_ENTRYPOINT = "sdk-cli"
 DAY_MS = 86400 * 1000
 SCRATCH_FOLDER = "scratchpad"  # Claude Code's per-session scratch folder name
 
@@ -152,13 +155,17 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         return []
     if summaries is None:
         summaries = history.load(home, now_ms)
-    results = []
+    results, known_names = [], None
     for mtime_ms, session_id, path in _checkout_transcripts(home, top, now_ms - days * DAY_MS):
         if session_id in exclude_ids:
             continue
         head = transcripts.read_head(path)
-        if head.cwd is None or gitrepo.toplevel(head.cwd) != top:
+        if head.cwd is None or head.entrypoint == PRINT_MODE_ENTRYPOINT:
             continue
+        if gitrepo.toplevel(head.cwd) != top:
+            continue
+        if known_names is None:
+            known_names = names.load(home)
         tail = transcripts.read_tail(path)
         scan = transcripts.recent_edits(path)
         summary = summaries.get(session_id)
@@ -170,7 +177,8 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         if latest is not None and latest == opening:
             opening = None
         activity = Activity(
-            session_id=session_id, name=session_id[:8], cwd=head.cwd, status=None,
+            session_id=session_id, name=known_names.get(session_id) or session_id[:8], cwd=head.cwd,
+            status=None,
             started_ms=head.started_at_ms, last_active_ms=ended_ms,
             prompt_count=summary.count if summary else 0, opening=opening, before=before,
             latest=latest, edits=kept_edits(scan.edits, top), edits_truncated=scan.truncated,

@@ -222,22 +222,25 @@ class Head:
     started_at_ms: Optional[int]
     cwd: Optional[str]
     opening: Optional[str]  # first substantive prompt within the head
+    entrypoint: Optional[str]  # `cli` interactive, `sdk-cli` for `claude -p`, ...
 
 
 def read_head(path):
-    started, cwd, opening = None, None, None
+    started, cwd, opening, entrypoint = None, None, None, None
     for record in head_records(path):
         if started is None:
             started = iso_to_ms(record.get("timestamp"))
         if cwd is None and isinstance(record.get("cwd"), str):
             cwd = record["cwd"]
+        if entrypoint is None and isinstance(record.get("entrypoint"), str):
+            entrypoint = record["entrypoint"]
         if opening is None:
             text = prompt_text(record)
             if is_substantive(text):
                 opening = text
-        if started is not None and cwd is not None and opening is not None:
+        if None not in (started, cwd, opening, entrypoint):
             break
-    return Head(started, cwd, opening)
+    return Head(started, cwd, opening, entrypoint)
 
 
 def opening_prompt(path):
