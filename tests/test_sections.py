@@ -230,11 +230,18 @@ class GatherTest(unittest.TestCase):
         self.assertIn("- entry 39", body)
         self.assertNotIn("- entry 40", body)
 
-    def test_handoff_prefers_the_workspace_root_then_the_memory_folder(self):
-        write(os.path.join(self.memory(), "HANDOFF.md"), "from memory")
+    def test_handoff_is_the_newer_of_repo_root_and_memory_folder(self):
+        in_memory = os.path.join(self.memory(), "HANDOFF.md")
+        write(in_memory, "from memory")
         self.assertIn("from memory", self.gathered()["handoff"])
         write(os.path.join(self.repo, "HANDOFF.md"), "from root")
+        os.utime(in_memory, (1, 1))
         self.assertIn("from root", self.gathered()["handoff"])
+
+    def test_handoff_outside_a_repository_is_the_workspace_roots(self):
+        plain = os.path.join(self.tmp, "plain")
+        write(os.path.join(plain, "HANDOFF.md"), "plain handoff")
+        self.assertIn("plain handoff", self.gathered(root=plain, toplevel=None)["handoff"])
 
     def test_recent_commits_are_the_last_15_with_fixed_length_hashes_and_branch(self):
         for n in range(16):
@@ -245,6 +252,27 @@ class GatherTest(unittest.TestCase):
         self.assertEqual(len(lines), 16)
         self.assertTrue(all(len(line.split("  ")[0]) == 12 for line in lines[1:]))
         self.assertTrue(lines[1].endswith("Ada  more 15"))
+
+    def test_head_commit_is_read_from_loose_packed_detached_and_worktree_heads(self):
+        expected = git(self.repo, "rev-parse", "HEAD").strip()
+        self.assertEqual(sections.head_commit(self.repo), expected)
+        git(self.repo, "pack-refs", "--all")
+        self.assertEqual(sections.head_commit(self.repo), expected)
+        linked = os.path.join(self.tmp, "linked")
+        git(self.repo, "worktree", "add", "-q", "--detach", linked)
+        self.assertEqual(sections.head_commit(os.path.realpath(linked)), expected)
+        git(self.repo, "checkout", "-q", "--detach")
+        self.assertEqual(sections.head_commit(self.repo), expected)
+
+    def test_recent_commits_run_no_git_until_head_moves(self):
+        first = self.gathered()["recent_commits"]
+        with mock.patch("subprocess.run") as run:
+            self.assertEqual(self.gathered()["recent_commits"], first)
+        run.assert_not_called()
+        git(self.repo, "commit", "-q", "--allow-empty", "-m", "newest")
+        self.assertIn("newest", self.gathered()["recent_commits"])
+        git(self.repo, "checkout", "-q", "-b", "other")
+        self.assertIn("on branch other", self.gathered()["recent_commits"])
 
     def test_worktrees_list_main_and_linked_with_their_branches(self):
         self.assertEqual(self.gathered()["worktrees"], "")

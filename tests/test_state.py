@@ -54,6 +54,12 @@ class PathTest(unittest.TestCase):
         self.assertEqual(state.workspace_root(None, "/c/sub", "/c"), "/c")
         self.assertEqual(state.workspace_root(None, "/c/sub", None), "/c/sub")
 
+    def test_stamps_round_trip_and_anything_else_is_none(self):
+        self.assertEqual(state.parse_stamp(state.format_stamp(NOW)), NOW)
+        for text in (None, 5, "", "2026-06-11 21:53:36Z", "2026-13-11T21:53:36Z",
+                     "2026-06-11T21:53:36Z\n"):
+            self.assertIsNone(state.parse_stamp(text), text)
+
     def test_state_path_per_host(self):
         self.assertEqual(state.state_path("/w"),
                          os.path.join("/w", ".claude", "state", "last-cold-start-emit.json"))
@@ -93,6 +99,15 @@ class DocumentTest(unittest.TestCase):
                   "garbled": {"sections": {}, "last_emit_at": "yesterday"}}
         merged = state.merged_agents(agents, "me", {}, NOW)
         self.assertEqual(sorted(merged), ["garbled", "me", "recent"])
+
+    def test_unchanged_partition_is_not_rewritten_until_it_nears_pruning(self):
+        recent = state.Partition({"rules": "1"}, state.format_stamp(NOW - timedelta(days=29)))
+        old = state.Partition({"rules": "1"}, state.format_stamp(NOW - timedelta(days=30)))
+        self.assertFalse(state.needs_record(recent, {"rules": "1"}, NOW))
+        self.assertTrue(state.needs_record(recent, {"rules": "2"}, NOW))
+        self.assertTrue(state.needs_record(recent, {}, NOW))
+        self.assertTrue(state.needs_record(old, {"rules": "1"}, NOW))
+        self.assertTrue(state.needs_record(None, {}, NOW))
 
 
 class LedgerTest(unittest.TestCase):

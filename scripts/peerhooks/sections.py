@@ -5,17 +5,20 @@ runs: no relative times, no pids, no unstable order, abbreviated hashes of fixed
 every start would be "changed" and the diff would be noise.
 
 The top half is pure (fingerprints, what changed, packing into the output budget, rendering); the
-gatherers below it read files and run at most one `git` process (`git log`; worktrees and the
-branch are read from the filesystem).
+gatherers below it read files and run at most one `git` process (`git log`, and only when HEAD
+moved; worktrees, the branch and the HEAD commit are read from the filesystem).
 """
 import hashlib
 import json
 import os
-from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import NamedTuple, Optional, Tuple
 
-from . import gitrepo
-from .home import project_dirs
+from . import activity, gitrepo, registry
+from .atomic import write_atomically
+from .home import memory_dir, state_dir
+from .intent import one_line
+from .report import display_path
+from .timeutil import ms_to_utc
 
 BUDGET_CHARS = 9000  # Claude Code cuts hook output at 10,000 characters into a preview
 SECTION_MAX_CHARS = 6000  # one section always fits the budget alone, so none stays pending forever
@@ -34,9 +37,14 @@ RULE_HASH_CHARS = 16  # 64 bits: enough to see which file changed; the model rea
 MAX_RULE_FILES = 200  # a rules tree larger than this is a mistake; list a bounded, stable prefix
 MEMORY_INDEX_LINES = 40  # Claude Code itself loads the first 200 lines; the head is what orients
 HANDOFF_LINES = 60
-HANDOFF_NAME = "HANDOFF.md"
+HANDOFF_NAME = activity.HANDOFF_NAME
 RECENT_COMMITS = 15
 COMMIT_HASH_CHARS = 12  # fixed, unlike %h, which grows with the object count and would churn
+COMMITS_CACHE_NAME = "cold-start-commits.json"
+COMMITS_CACHE_FORMAT = 1  # bump when commits_body changes, so old bodies are not reused
+COMMITS_CACHE_CHECKOUTS = 32  # checkouts remembered; the oldest entry goes first
+MAX_ENDED_SESSIONS = 5  # a week of finished sessions; the newest orient, older ones are history
+SHOWN_EDITS = 8
 CONFIG_PATH = os.path.join(".claude", "cold-start.json")
 MAX_USER_SECTIONS = 20  # keeps the "left out" line short enough that one section always fits
 MAX_USER_KEY_CHARS = 64
@@ -54,15 +62,13 @@ BUILTIN_TITLES = (
 TITLES = dict(BUILTIN_TITLES)
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     key: str
     title: str
     body: str  # empty: neither printed nor recorded
 
 
-@dataclass(frozen=True)
-class Emission:
+class Emission(NamedTuple):
     text: str
     printed: Tuple[str, ...]  # section keys shown, whose fingerprints may be recorded
     left_out: Tuple[str, ...]  # changed, but did not fit: still pending
@@ -150,16 +156,16 @@ def cap(text, limit=SECTION_MAX_CHARS):
 
 # ---- gatherers: I/O at the edge ------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Workspace:
+class Workspace(NamedTuple):
     """Where a start happens, resolved by the front door."""
     root: str  # workspace root: rules, handoff and the user config live here
     toplevel: Optional[str]  # git checkout of the workspace, None outside one
     home: str  # the Claude home
+    now_ms: int = 0  # only bounds the ended-sessions window; never enters a body
+    session_id: Optional[str] = None  # this session, never listed as ended
 
 
-@dataclass(frozen=True)
-class Gathered:
+class Gathered(NamedTuple):
     sections: Tuple[Section, ...]
     problems: Tuple[str, ...]  # one line each, for stderr
 
@@ -226,23 +232,6 @@ def gather_rules(workspace_root, home):
     return section("rules", cap(body))
 
 
-def canonical_root(toplevel):
-    """The main working tree of a checkout (auto memory is keyed by it, shared by worktrees)."""
-    common = gitrepo.git_common_dir(toplevel)
-    if common and os.path.basename(os.path.normpath(common)) == ".git":
-        return os.path.dirname(os.path.normpath(common))
-    return toplevel
-
-
-def memory_folder(home, root):
-    """`projects/<slug of root>/memory` under the Claude home, if it exists."""
-    for project in project_dirs(home, root):
-        folder = os.path.join(project, "memory")
-        if os.path.isdir(folder):
-            return folder
-    return None
-
-
 def gather_memory_index(memory):
     if memory is None:
         return section("memory_index", "")
@@ -254,16 +243,18 @@ def gather_memory_index(memory):
                                        % (path, MEMORY_INDEX_LINES, text)))
 
 
-def gather_handoff(workspace_root, memory):
-    """The head of HANDOFF.md at the workspace root, else in the memory folder."""
-    folders = [workspace_root] + ([memory] if memory else [])
-    for folder in folders:
-        path = os.path.join(folder, HANDOFF_NAME)
-        text = head(path, HANDOFF_LINES)
-        if text:
-            return section("handoff", cap("%s (first %d lines):\n%s"
-                                          % (path, HANDOFF_LINES, text)))
-    return section("handoff", "")
+def gather_handoff(workspace, memory):
+    """The head of HANDOFF.md: the newer of the repo root's and the memory folder's (the same
+    choice peers.py makes); outside a repository, the workspace root's."""
+    if workspace.toplevel:
+        found = activity.find_handoff(workspace.home, workspace.toplevel, None)
+        path = found.path if found else None
+    else:
+        path = os.path.join(workspace.root, HANDOFF_NAME)
+    text = head(path, HANDOFF_LINES) if path else None
+    if not text:
+        return section("handoff", "")
+    return section("handoff", cap("%s (first %d lines):\n%s" % (path, HANDOFF_LINES, text)))
 
 
 def _head_ref(git_folder):
@@ -276,23 +267,88 @@ def _head_ref(git_folder):
     return "detached HEAD"
 
 
-def gather_recent_commits(toplevel):
-    """The last commits of the current branch: one `git log`."""
-    if toplevel is None:
-        return section("recent_commits", "")
+def head_commit(toplevel):
+    """The commit HEAD points at, read from the filesystem (loose ref, then packed-refs); None
+    when it cannot be told that way (unborn branch, reftable), and then git is asked."""
+    own = gitrepo.git_dir(toplevel)
+    common = gitrepo.git_common_dir(toplevel)
+    text = head(os.path.join(own, "HEAD"), 1) if own else None
+    if not text:
+        return None
+    if not text.startswith("ref: "):
+        return text if _is_sha(text) else None
+    ref = text[len("ref: "):]
+    for folder in (own, common):
+        loose = head(os.path.join(folder, *ref.split("/")), 1)
+        if loose and _is_sha(loose):
+            return loose
+    try:
+        with open(os.path.join(common, "packed-refs"), encoding="utf-8") as handle:
+            for line in handle:
+                sha, _, name = line.rstrip("\n").partition(" ")
+                if name == ref and _is_sha(sha):
+                    return sha
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _is_sha(text):
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
+def commits_body(toplevel):
+    """The recent-commits body straight from one `git log`."""
     out = gitrepo.run_git(toplevel, ["log", "-%d" % RECENT_COMMITS, "--no-color",
                                      "--format=%H%x09%an%x09%s"])
-    if not out:
-        return section("recent_commits", "")
     lines = []
-    for row in out.splitlines():
+    for row in (out or "").splitlines():
         parts = row.split("\t", 2)
         if len(parts) == 3:
             lines.append("%s  %s  %s" % (parts[0][:COMMIT_HASH_CHARS], parts[1], parts[2]))
+    if not lines:
+        return ""
     own = gitrepo.git_dir(toplevel)
     where = _head_ref(own) if own else None
     title = "Latest commits%s (hash, author, subject):" % (" on " + where if where else "")
-    return section("recent_commits", cap(title + "\n" + "\n".join(lines)) if lines else "")
+    return cap(title + "\n" + "\n".join(lines))
+
+
+def _read_commits_cache(path):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            value = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) and value.get("format") == COMMITS_CACHE_FORMAT else {}
+
+
+def gather_recent_commits(toplevel, home):
+    """The last commits of the current branch. `git log` from one commit always prints the same
+    thing, so its body is kept per checkout under peerhooks' folder, keyed by the HEAD commit
+    and branch: a start with no new commit runs no git at all."""
+    if toplevel is None:
+        return section("recent_commits", "")
+    commit = head_commit(toplevel)
+    own = gitrepo.git_dir(toplevel)
+    key = "%s %s" % (commit, _head_ref(own) if own else None)
+    path = os.path.join(state_dir(home), COMMITS_CACHE_NAME)
+    cache = _read_commits_cache(path) if commit else {}
+    entries = cache.get("checkouts") if isinstance(cache.get("checkouts"), dict) else {}
+    entry = entries.get(toplevel)
+    if isinstance(entry, dict) and entry.get("key") == key and isinstance(entry.get("body"), str):
+        return section("recent_commits", entry["body"])
+    body = commits_body(toplevel)
+    if commit and body:
+        entries.pop(toplevel, None)
+        entries[toplevel] = {"key": key, "body": body}
+        kept = dict(list(entries.items())[-COMMITS_CACHE_CHECKOUTS:])
+        try:
+            write_atomically(path, json.dumps({"format": COMMITS_CACHE_FORMAT,
+                                               "checkouts": kept}).encode("utf-8"))
+        except OSError:
+            pass  # a cache: the next start runs git again
+    return section("recent_commits", body)
 
 
 def worktree_lines(common_dir):
@@ -331,8 +387,7 @@ def gather_worktrees(toplevel):
     return section("worktrees", cap(body))
 
 
-@dataclass(frozen=True)
-class UserSection:
+class UserSection(NamedTuple):
     key: str
     path: str  # realpath, inside the workspace
     lines: int
@@ -395,18 +450,51 @@ def gather_user_sections(workspace_root):
     return found, None
 
 
-def gather(workspace, extra=()):
-    """Every section in display order; `extra` (already gathered, e.g. ended sessions) goes
-    after the built-in ones read here and before the user's own."""
-    memory = memory_folder(workspace.home, canonical_root(workspace.toplevel)
-                           if workspace.toplevel else workspace.root)
+def gather_ended_sessions(workspace):
+    """Sessions that ended in this checkout in the last week (the readers peers.py uses), with
+    absolute end times so the body does not age by itself."""
+    top = workspace.toplevel
+    if not top:
+        return section("ended_sessions", "")
+    exclude = {s.session_id for s in registry.live_sessions(workspace.home)}
+    if workspace.session_id:
+        exclude.add(workspace.session_id)
+    found = activity.ended_sessions(workspace.home, top, workspace.now_ms, exclude,
+                                    limit=MAX_ENDED_SESSIONS)
+    blocks = [ended_lines(ended, top) for ended in found]
+    body = ""
+    if blocks:
+        body = ("Sessions that ended in this checkout in the last %d days, newest first:\n"
+                % activity.ENDED_WINDOW_DAYS) + "\n".join(blocks)
+    return section("ended_sessions", cap(body))
+
+
+def ended_lines(ended, top):
+    """One finished session: name, end time (UTC), latest prompt, files edited."""
+    done = ended.activity
+    count = done.prompt_count
+    lines = ["%s ended %s, %d prompt%s" % (done.name, ms_to_utc(ended.ended_ms), count,
+                                          "" if count == 1 else "s")]
+    if done.latest:
+        lines.append("  latest prompt: " + one_line(done.latest))
+    if done.edits:
+        names = ", ".join(display_path(e.path, top) for e in done.edits[:SHOWN_EDITS])
+        extra = len(done.edits) - SHOWN_EDITS
+        lines.append("  edited: " + names + (" +%d more" % extra if extra > 0 else ""))
+    return "\n".join(lines)
+
+
+def gather(workspace):
+    """Every section in display order: the built-in ones, then the user's own."""
+    repo_root = gitrepo.canonical_root(workspace.toplevel) if workspace.toplevel else workspace.root
+    memory = memory_dir(workspace.home, repo_root)
     built = [
         gather_rules(workspace.root, workspace.home),
         gather_memory_index(memory),
-        gather_handoff(workspace.root, memory),
-        gather_recent_commits(workspace.toplevel),
+        gather_handoff(workspace, memory),
+        gather_recent_commits(workspace.toplevel, workspace.home),
         gather_worktrees(workspace.toplevel),
+        gather_ended_sessions(workspace),
     ]
     users, problem = gather_user_sections(workspace.root)
-    return Gathered(tuple(built) + tuple(extra) + tuple(users),
-                    (problem,) if problem else ())
+    return Gathered(tuple(built) + tuple(users), (problem,) if problem else ())

@@ -19,17 +19,19 @@ parameters, and the caller resolves the workspace root.
 """
 import json
 import os
+import re
 import time
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Dict, Mapping, Optional
+from typing import Dict, Mapping, NamedTuple, Optional
 
 STATE_FILENAME = "last-cold-start-emit.json"
 HOST_FOLDERS = {"claude": ".claude", "codex": ".codex"}  # the host's own per-workspace folder
 DEFAULT_KEY = "default"  # unset variable: one partition, the single-agent behaviour of old
 MAX_KEY_CHARS = 128  # a key is a short label set once in a launch profile; longer is a mistake
 PRUNE_AFTER = timedelta(days=90)  # an agent silent for a quarter has been retired
+RESTAMP_AFTER = timedelta(days=30)  # nothing new for a month: re-stamp so it is not taken for retired
 STAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
 QUARANTINE_STAMP = "%Y%m%dT%H%M%SZ"
 LOCK_TIMEOUT_SECONDS = 3.0  # a holder does a few ms of work; waiting longer would eat the hook's budget
 LOCK_POLL_SECONDS = 0.005
@@ -48,20 +50,17 @@ class StateError(Exception):
     """The state could not be locked or written; the material was still shown."""
 
 
-@dataclass(frozen=True)
-class AgentKey:
+class AgentKey(NamedTuple):
     key: str
     warning: Optional[str]  # one line for stderr when the raw value was refused
 
 
-@dataclass(frozen=True)
-class Partition:
+class Partition(NamedTuple):
     sections: Mapping[str, str]
     last_emit_at: str
 
 
-@dataclass(frozen=True)
-class Baseline:
+class Baseline(NamedTuple):
     """What this key has seen: a partition, or the reason it gets a full emit."""
     partition: Optional[Partition]
     full_reason: Optional[str]
@@ -100,16 +99,20 @@ def format_stamp(now):
 
 
 def parse_stamp(text):
+    """`YYYY-MM-DDTHH:MM:SSZ` -> aware datetime, None otherwise. By hand: the first strptime
+    call imports _strptime, a few ms of a hook's budget."""
+    if not isinstance(text, str) or not _STAMP.match(text):
+        return None
     try:
-        return datetime.strptime(text, STAMP_FORMAT).replace(tzinfo=timezone.utc)
-    except (TypeError, ValueError):
+        return datetime(int(text[0:4]), int(text[5:7]), int(text[8:10]), int(text[11:13]),
+                        int(text[14:16]), int(text[17:19]), tzinfo=timezone.utc)
+    except ValueError:
         return None
 
 
 # ---- the document: pure --------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Document:
+class Document(NamedTuple):
     """A state file as read: its agents, or why it could not be used."""
     agents: Dict[str, object]
     problem: Optional[str]  # "absent", "legacy" or "corrupt"
@@ -178,6 +181,15 @@ def merged_agents(agents, key, sections, now):
         kept[other] = entry  # carried over untouched, even a shape we do not understand
     kept.setdefault(key, own)
     return kept
+
+
+def needs_record(partition, sections, now):
+    """Whether a start must write: the fingerprints moved, or the partition would soon look
+    retired. A start that saw nothing new skips the write (and its fsync)."""
+    if partition is None or dict(partition.sections) != dict(sections):
+        return True
+    stamp = parse_stamp(partition.last_emit_at)
+    return stamp is None or now - stamp >= RESTAMP_AFTER
 
 
 def render_document(agents):

@@ -1,0 +1,29 @@
+"""cold_start.py on a `startup` with nothing changed since this agent's last start (issue 5: <= 2x the
+interpreter floor on a typical workspace, at most two git processes).
+
+The warm-up run that benchlib.measure does before timing is the seeding start (a full emit), so
+every timed run compares against a partition and prints the one no-new-material line.
+"""
+import json
+import os
+import sys
+
+from benchlib import Case
+
+SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
+                      "cold_start.py")
+TYPICAL_TARGET = 2.0  # issue 5: typical workspace, nothing changed
+
+
+def _case(name, home, target):
+    payload = json.dumps({"session_id": home.session_id, "cwd": home.repo,
+                          "hook_event_name": "SessionStart", "source": "startup"}) + "\n"
+    env = {k: v for k, v in home.env.items() if k != "LI_PLUS_AGENT_KEY"}
+    return Case(name, [sys.executable, SCRIPT], payload.encode(), env, home.repo, target)
+
+
+def cases(homes):
+    return [
+        _case("cold_start.py startup, nothing changed, small home", homes.small, TYPICAL_TARGET),
+        _case("cold_start.py startup, nothing changed, large home", homes.large, None),
+    ]

@@ -1,0 +1,418 @@
+"""cold_start.py end to end: payload on stdin, temp Claude home, real git repos, real state files."""
+import contextlib
+import importlib.util
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+from datetime import datetime, timezone
+
+from support import SCRIPTS, HomeTestCase, payload_bytes
+
+from peerhooks import sections, state
+
+NO_NEW = sections.NO_NEW_MATERIAL + "\n"
+SCRIPT = "cold_start.py"
+
+
+def load_front_door():
+    spec = importlib.util.spec_from_file_location("cold_start", os.path.join(SCRIPTS, SCRIPT))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+@contextlib.contextmanager
+def read_only(folder):
+    """A folder nobody may write to, root included (chmod for users, chattr +i for root)."""
+    if os.geteuid() != 0:
+        os.chmod(folder, 0o555)
+        try:
+            yield
+        finally:
+            os.chmod(folder, 0o755)
+        return
+    if subprocess.run(["chattr", "+i", folder], stderr=subprocess.DEVNULL).returncode != 0:
+        raise unittest.SkipTest("running as root without chattr: cannot make a folder read-only")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", folder], check=True)
+
+
+class ColdStartCase(HomeTestCase):
+    def setUp(self):
+        super().setUp()
+        self.repo_path = self.repo("repo", {"CLAUDE.md": "Be careful.\n", "README.md": "hi\n"})
+        self.state_file = state.state_path(self.repo_path)
+
+    def start(self, source="startup", key=None, cwd=None, args=(), payload=None, **env):
+        if key is not None:
+            env["LI_PLUS_AGENT_KEY"] = key
+        if payload is None:
+            payload = {"session_id": "11111111-2222-3333-4444-555555555555",
+                       "hook_event_name": "SessionStart", "source": source,
+                       "cwd": cwd or self.repo_path}
+        result = self.run_hook(SCRIPT, payload, args=args, **env)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result
+
+    def agents(self):
+        with open(self.state_file, encoding="utf-8") as handle:
+            return json.load(handle)["agents"]
+
+    def raw_state(self):
+        with open(self.state_file, "rb") as handle:
+            return handle.read()
+
+    def change_rules(self, text):
+        write(os.path.join(self.repo_path, "CLAUDE.md"), text)
+
+
+class AnchorScenariosTest(ColdStartCase):
+    def test_unset_key_seeds_with_a_full_emit_then_says_nothing_new(self):
+        first = self.start()
+        self.assertTrue(first.stdout.startswith("Cold start: full orientation (no state file yet)."))
+        self.assertIn("━━━ Rules ━━━", first.stdout)
+        self.assertIn("━━━ Recent commits ━━━", first.stdout)
+        self.assertEqual(first.stderr, "")
+        self.assertEqual(list(self.agents()), ["default"])
+        self.assertEqual(self.start().stdout, NO_NEW)
+
+    def test_nothing_new_leaves_the_state_file_untouched(self):
+        self.start()
+        before, stamp = self.raw_state(), os.stat(self.state_file).st_mtime_ns
+        self.assertEqual(self.start().stdout, NO_NEW)
+        self.assertEqual((self.raw_state(), os.stat(self.state_file).st_mtime_ns), (before, stamp))
+
+    def test_two_keys_each_get_their_own_first_full_emit(self):
+        self.assertIn("full orientation", self.start(key="alice").stdout)
+        second = self.start(key="bob").stdout
+        self.assertIn("full orientation (no partition yet for agent key 'bob')", second)
+        self.assertEqual(self.start(key="alice").stdout, NO_NEW)
+        self.assertEqual(self.start(key="bob").stdout, NO_NEW)
+
+    def test_a_change_reaches_both_keys_next_starts(self):
+        self.start(key="alice")
+        self.start(key="bob")
+        self.change_rules("Be very careful.\n")
+        for key in ("alice", "bob"):
+            shown = self.start(key=key).stdout
+            self.assertTrue(shown.startswith(sections.DIFF_HEADER), shown)
+            self.assertIn("━━━ Rules ━━━", shown)
+            self.assertNotIn("Recent commits", shown)
+            self.assertRegex(shown.splitlines()[-1],
+                             r"^Diff baseline last consumed at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(UTC\)$")
+        self.assertEqual(self.start(key="alice").stdout, NO_NEW)
+
+    def test_a_sibling_partition_survives_another_keys_write(self):
+        self.start(key="alice")
+        self.start(key="bob")
+        bob = self.agents()["bob"]
+        self.change_rules("changed\n")
+        self.start(key="alice")
+        self.assertEqual(self.agents()["bob"], bob)
+
+    def test_legacy_shape_gives_one_full_emit_is_rebuilt_then_diffs(self):
+        write(self.state_file, json.dumps({"sections": {"rules": "0" * 64},
+                                           "last_emit_at": "2026-01-01T00:00:00Z"}))
+        first = self.start().stdout
+        self.assertIn("old single-partition shape", first)
+        self.assertEqual(set(json.loads(self.raw_state())), {"agents"})
+        self.change_rules("new rule\n")
+        second = self.start().stdout
+        self.assertTrue(second.startswith(sections.DIFF_HEADER))
+        self.assertEqual(self.start().stdout, NO_NEW)
+
+
+class SourcesTest(ColdStartCase):
+    def test_clear_compares_like_startup(self):
+        self.start("startup")
+        self.change_rules("after clear\n")
+        self.assertIn("━━━ Rules ━━━", self.start("clear").stdout)
+
+    def test_resume_compact_and_unknown_sources_print_one_line_and_leave_the_file_identical(self):
+        self.start()
+        self.change_rules("pending\n")
+        before, stamp = self.raw_state(), os.stat(self.state_file).st_mtime_ns
+        for source in ("resume", "compact", "fork"):
+            shown = self.start(source).stdout
+            self.assertEqual(shown.count("\n"), 1)
+            self.assertIn("Session continues (%s)" % source, shown)
+        self.assertEqual(self.raw_state(), before)
+        self.assertEqual(os.stat(self.state_file).st_mtime_ns, stamp)
+        self.assertIn("━━━ Rules ━━━", self.start().stdout)  # still pending for the next startup
+
+    def test_resume_without_any_state_creates_nothing(self):
+        self.start("resume")
+        self.assertFalse(os.path.exists(os.path.dirname(self.state_file)))
+
+
+class StateFileTest(ColdStartCase):
+    def test_state_folder_is_git_ignored(self):
+        self.start()
+        status = subprocess.run(["git", "-C", self.repo_path, "status", "--porcelain"],
+                                stdout=subprocess.PIPE, check=True).stdout.decode()
+        self.assertEqual(status, "")
+
+    def test_corrupt_state_is_quarantined_and_reported_and_partitions_rebuilt(self):
+        write(self.state_file, '{"agents": {"alice": {"sections": {')
+        shown = self.start(key="alice").stdout
+        folder = os.path.dirname(self.state_file)
+        kept = [n for n in os.listdir(folder) if n.startswith(state.STATE_FILENAME + ".corrupt-")]
+        self.assertEqual(len(kept), 1)
+        self.assertRegex(kept[0], r"\.corrupt-\d{8}T\d{6}Z$")
+        self.assertIn("set aside as %s" % kept[0], shown)
+        self.assertIn("alice", self.agents())
+
+    def test_codex_host_keeps_its_state_under_dot_codex(self):
+        shown = self.start(args=("--host", "codex")).stdout
+        self.assertIn("full orientation", shown)
+        self.assertTrue(os.path.exists(state.state_path(self.repo_path, "codex")))
+        self.assertFalse(os.path.exists(self.state_file))
+        self.assertEqual(self.start(args=("--host=codex",)).stdout, NO_NEW)
+
+    def test_unknown_arguments_are_warned_about_and_never_exit_2(self):
+        result = self.start(args=("--frobnicate",))
+        self.assertIn("full orientation", result.stdout)
+        self.assertIn("ignored arguments --frobnicate", result.stderr)
+
+    def test_project_dir_decides_the_workspace_not_the_process_directory(self):
+        project = os.path.join(self.tmp, "project")
+        os.makedirs(project)
+        self.start(CLAUDE_PROJECT_DIR=project)
+        self.assertTrue(os.path.exists(state.state_path(project)))
+        self.assertFalse(os.path.exists(self.state_file))
+        self.assertFalse(os.path.exists(state.state_path(self.tmp)))  # the process's cwd
+
+    def test_a_subdirectory_start_uses_the_checkout_root(self):
+        sub = os.path.join(self.repo_path, "src")
+        os.makedirs(sub)
+        self.start(cwd=sub)
+        self.assertTrue(os.path.exists(self.state_file))
+
+    def test_output_that_cannot_be_delivered_does_not_advance_the_state(self):
+        process = subprocess.Popen(
+            [sys.executable, os.path.join(SCRIPTS, SCRIPT)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.claude.env(), cwd=self.tmp)
+        process.stdout.close()  # nobody will read: writing the material fails with EPIPE
+        _, _ = process.communicate(payload_bytes({"source": "startup", "cwd": self.repo_path}))
+        self.assertEqual(process.returncode, 0)
+        self.assertFalse(os.path.exists(self.state_file))
+
+
+class BadInputTest(ColdStartCase):
+    def test_garbage_stdin_prints_the_reminder_and_exits_0(self):
+        for garbage in (b"not json at all\n", b"\xff\xfe\x00", b"", b"[1, 2]\n"):
+            result = self.start(payload=garbage)
+            self.assertIn("Session continues", result.stdout)
+        self.assertFalse(os.path.exists(self.state_file))
+
+    def test_read_only_state_folder_prints_the_material_and_warns_once(self):
+        self.start()
+        self.change_rules("a change nobody can record\n")
+        folder = os.path.dirname(self.state_file)
+        with read_only(folder):
+            os.utime(self.state_file)
+            result = self.start()
+        self.assertIn("━━━ Rules ━━━", result.stdout)
+        self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
+        self.assertIn("state not recorded", result.stderr)
+        self.assertIn("━━━ Rules ━━━", self.start().stdout)  # shown again once writable
+
+    def test_state_folder_blocked_by_a_file_still_prints_everything(self):
+        write(os.path.join(self.repo_path, ".claude", "state"), "in the way")
+        result = self.start()
+        self.assertIn("full orientation", result.stdout)
+        self.assertEqual(len(result.stderr.splitlines()), 1)
+
+    def test_non_repo_workspace_shows_its_files_and_keeps_state_in_cwd(self):
+        plain = os.path.join(self.tmp, "plain")
+        write(os.path.join(plain, "CLAUDE.md"), "plain rules")
+        shown = self.start(cwd=plain).stdout
+        self.assertIn("━━━ Rules ━━━", shown)
+        self.assertNotIn("Recent commits", shown)
+        self.assertTrue(os.path.exists(state.state_path(plain)))
+
+    def test_odd_keys(self):
+        self.start(key="__proto__")
+        self.start(key="lin ")
+        self.assertEqual(self.start(key="lin").stdout, NO_NEW)
+        self.assertEqual(self.start(key="  lin  ").stdout, NO_NEW)
+        self.assertIn("full orientation", self.start(key="Lin").stdout)
+        long = self.start(key="k" * 200)
+        self.assertIn("full orientation", long.stdout)
+        self.assertIn("longer than 128", long.stderr)
+        self.assertEqual(sorted(self.agents()), ["Lin", "__proto__", "default", "lin"])
+        self.assertEqual(self.start().stdout, NO_NEW)
+
+    def test_bad_user_config_is_reported_in_one_line_and_ignored(self):
+        write(os.path.join(self.repo_path, ".claude", "cold-start.json"),
+              json.dumps([{"key": "x", "file": "../../etc/passwd"}]))
+        result = self.start()
+        self.assertIn("━━━ Rules ━━━", result.stdout)
+        self.assertEqual(len(result.stderr.splitlines()), 1)
+        self.assertIn("inside the workspace", result.stderr)
+
+
+class MaterialTest(ColdStartCase):
+    def test_sections_over_the_budget_are_shown_over_two_starts(self):
+        config = []
+        for name in ("one", "two", "three"):
+            write(os.path.join(self.repo_path, "notes", name + ".md"),
+                  "\n".join("%s line %03d %s" % (name, n, "." * 60) for n in range(45)))
+            config.append({"key": name, "file": "notes/%s.md" % name, "lines": 45})
+        write(os.path.join(self.repo_path, ".claude", "cold-start.json"), json.dumps(config))
+        first = self.start().stdout
+        self.assertLess(len(first), sections.BUDGET_CHARS)
+        self.assertIn("Left out to stay under 9000 characters (shown at the next start): three.",
+                      first)
+        second = self.start().stdout
+        self.assertIn("━━━ three ━━━", second)
+        self.assertNotIn("━━━ one ━━━", second)
+        self.assertEqual(self.start().stdout, NO_NEW)
+
+    def test_memory_index_and_ended_sessions_appear_with_absolute_times(self):
+        write(os.path.join(self.claude.memory_dir(self.repo_path), "MEMORY.md"),
+              "- [Testing](testing.md) - run the suite\n")
+        ended_ms = int(datetime(2026, 1, 2, 3, 4, tzinfo=timezone.utc).timestamp() * 1000)
+        now_ms = int(time.time() * 1000)
+        ended_ms = max(ended_ms, now_ms - 3 * 86400 * 1000)
+        self.claude.ended_session(self.repo_path, prompts=["refactor the parser module please"],
+                                  edits=["parser.py"], ended_ms=ended_ms)
+        peer = self.claude.live_session(self.repo_path, prompts=["a live peer is working here"])
+        shown = self.start().stdout
+        self.assertIn("━━━ Memory index ━━━", shown)
+        self.assertIn("run the suite", shown)
+        self.assertIn("━━━ Ended sessions ━━━", shown)
+        self.assertIn("refactor the parser module please", shown)
+        self.assertIn("edited: parser.py", shown)
+        self.assertRegex(shown, r"ended \d{4}-\d\d-\d\d \d\d:\d\d UTC")
+        self.assertNotIn("a live peer is working here", shown)
+        self.assertNotIn(" ago", shown)
+        peer.stop()
+
+    def test_nothing_changed_minutes_apart_is_no_new_material(self):
+        self.claude.ended_session(self.repo_path, prompts=["finish the migration today"],
+                                  edits=["db.py"])
+        write(os.path.join(self.claude.memory_dir(self.repo_path), "MEMORY.md"), "- a\n")
+        self.start()
+        for path in (os.path.join(self.repo_path, "CLAUDE.md"), self.state_file):
+            os.utime(path, (time.time() - 600, time.time() - 600))
+        self.assertEqual(self.start().stdout, NO_NEW)
+
+
+# ---- many starts at once -------------------------------------------------------------------
+
+WORKERS = 8
+ROUNDS = 50
+KEYS = ("k0", "k1", "k2", "k3")  # two workers per key, so same-key starts race too
+NOTES = ("alpha", "beta", "gamma")
+
+
+def _worker(root, key, rounds, barrier, results):
+    front = load_front_door()
+    path = state.state_path(root)
+    for _ in range(rounds):
+        barrier.wait()
+        found, _ = sections.gather_user_sections(root)
+        shown = []
+
+        def collect(text):
+            shown.append(text)
+
+        now = datetime.now(timezone.utc).replace(microsecond=0)
+        problem = front.fresh_start(path, key, found, now, write=collect)
+        printed = [s for s in found if "━━━ %s ━━━\n%s" % (s.title, s.body) in shown[0]]
+        results.put((key, problem, [(s.key, s.body) for s in printed]))
+        barrier.wait()
+
+
+def _watch(path, stop, outcome):
+    reads = invalid = lost = 0
+    most = 0
+    while not stop.is_set():
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+        except FileNotFoundError:
+            continue
+        reads += 1
+        try:
+            agents = json.loads(raw.decode("utf-8"))["agents"]
+        except (ValueError, KeyError):
+            invalid += 1
+            continue
+        if len(agents) < most:
+            lost += 1
+        most = max(most, len(agents))
+    outcome.update(reads=reads, invalid=invalid, lost=lost)
+
+
+@unittest.skipIf(os.name == "nt", "fork start method")
+class ConcurrencyTest(unittest.TestCase):
+    def test_8_processes_x_50_starts_4_keys_every_change_once_no_partition_lost(self):
+        root = os.path.realpath(tempfile.mkdtemp(prefix="cold-start-race-"))
+        self.addCleanup(subprocess.run, ["rm", "-rf", root])
+        write(os.path.join(root, ".claude", "cold-start.json"),
+              json.dumps([{"key": n, "file": n + ".md"} for n in NOTES]))
+        versions = []
+
+        def change(name, version):
+            body = "%s version %d" % (name, version)
+            write(os.path.join(root, name + ".md"), body)
+            found, _ = sections.gather_user_sections(root)
+            versions.append((name, [s.body for s in found if s.key == name][0]))
+
+        for name in NOTES:
+            change(name, 0)
+        context = multiprocessing.get_context("fork")
+        barrier = context.Barrier(WORKERS + 1)
+        results = context.Queue()
+        workers = [context.Process(target=_worker,
+                                   args=(root, KEYS[n % len(KEYS)], ROUNDS, barrier, results))
+                   for n in range(WORKERS)]
+        stop, outcome = threading.Event(), {}
+        watcher = threading.Thread(target=_watch, args=(state.state_path(root), stop, outcome))
+        for process in workers:
+            process.start()
+        watcher.start()
+        collected = []
+        try:
+            for round_number in range(ROUNDS):
+                if round_number % 5 != 0:  # every fifth round (the first among them) changes nothing
+                    change(NOTES[round_number % len(NOTES)], round_number + 1)
+                barrier.wait(timeout=30)
+                barrier.wait(timeout=30)
+                while len(collected) < (round_number + 1) * WORKERS:
+                    collected.append(results.get(timeout=30))
+        finally:
+            stop.set()
+            watcher.join()
+            for process in workers:
+                process.join(timeout=30)
+        self.assertEqual(outcome["invalid"], 0, "a reader saw a torn or empty state file")
+        self.assertEqual(outcome["lost"], 0, "a partition disappeared")
+        self.assertGreater(outcome["reads"], 0)
+        self.assertEqual([p for _, p, _ in collected if p], [])
+        with open(state.state_path(root), encoding="utf-8") as handle:
+            self.assertEqual(sorted(json.load(handle)["agents"]), sorted(KEYS))
+        for key in KEYS:
+            seen = [item for k, _, shown in collected if k == key for item in shown]
+            self.assertEqual(sorted(seen), sorted(versions),
+                             "key %s did not see every change exactly once" % key)
+
+
+if __name__ == "__main__":
+    unittest.main()
