@@ -269,6 +269,15 @@ class ByHand(support.HomeTestCase):
         self.assertEqual(peer["latest"], "make the json output stable for scripts")
         self.assertEqual(peer["edits"][0]["path"], os.path.join(self.repo_path, "x.py"))
 
+    def test_stats_on_an_empty_home_says_so(self):
+        result = self.cli("--stats", "--days", "9")
+        self.assertEqual((result.returncode, result.stdout), (0, "no sessions in the last 9 days\n"))
+
+    def test_stats_counts_the_sessions_of_this_home(self):
+        self.claude.ended_session(self.repo_path, prompts=["measure whether sessions talk to each other"])
+        report = json.loads(self.cli("--stats", "--json").stdout)
+        self.assertEqual(report["sessions"], 1)
+
     def test_last_shows_only_the_finished_session(self):
         self.claude.live_session(self.repo_path, name="still-live")
         self.claude.ended_session(self.repo_path, prompts=["the work that already finished today"])

@@ -155,6 +155,10 @@ class Peer(NamedTuple):
     edits: Tuple[str, ...] = ()
 
 
+# Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
+REFUSAL_MARK = "peerhooks git guard"
+
+
 class Refusal(NamedTuple):
     operation: Operation
     peers: Tuple[str, ...]
@@ -164,7 +168,7 @@ class Refusal(NamedTuple):
 
     def message(self):
         return "\n".join([
-            "peerhooks refused `%s`: %s." % (self.operation.command, self.effect),
+            "%s refused `%s`: %s." % (REFUSAL_MARK, self.operation.command, self.effect),
             "Live peers in this checkout (SendMessage names): %s." % ", ".join(self.peers),
             "Instead: %s" % self.narrow,
         ])

@@ -67,10 +67,7 @@ def run(options):
     if options.get("stats"):
         from . import stats
 
-        home = claude_home()
-        text = stats.main_json(home, now_ms, options["days"]) if options.get("json") \
-            else stats.main_text(home, now_ms, options["days"])
-        hookio.emit(text)
+        hookio.emit(stats.run(claude_home(), now_ms, options["days"], as_json=bool(options.get("json"))))
         return 0
     checkouts = collect(options, now_ms)
     hookio.emit(as_json(checkouts) if options.get("json") else as_text(checkouts, now_ms))

@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from typing import FrozenSet, List, Optional, Tuple
 
 from . import gitrepo
+from .gitops import REFUSAL_MARK
 from .timeutil import duration, iso_to_ms
 
 BUFFER_BYTES = 1024 * 1024  # one buffer, reused: fresh big reads page-fault, and before Python 3.10
@@ -47,10 +48,10 @@ NAME_REACH = 512  # the tool name follows "type":"tool_use" after the block's id
 RESULT_REACH = 1024  # a hook's refusal opens the tool result's content
 INPUT_REACH = 4 * 1024  # a Bash command's `claude agents`, an edit's file_path: early in the input
 
-# The phrase the peerhooks git guard's refusal contains (agreed with the guard's author). Claude
-# Code hands a PreToolUse refusal to the model as a tool_result `PreToolUse:Bash hook error: [<cmd>]:
-# <stderr>`; the phrase alone would also match someone reading the guard's source.
-GUARD_PHRASE = "peerhooks git guard"
+# Claude Code hands a PreToolUse refusal to the model as a tool_result `PreToolUse:Bash hook error:
+# [<cmd>]: <stderr>`, and the guard's stderr opens with its mark; the mark alone would also match
+# someone reading the guard's source, hence both.
+GUARD_PHRASE = REFUSAL_MARK
 HOOK_ERROR_PHRASE = "PreToolUse"
 
 LIST_TOOLS = ("ListAgents",)  # Claude Code's tool that lists other sessions, where the build has it
