@@ -2,6 +2,7 @@
 the pure parts of peerhooks.memory: what changed, who wrote it, what a Bash line writes, the notice."""
 import json
 import os
+import subprocess
 import time
 import unittest
 
@@ -190,6 +191,13 @@ class MemoryDeltaHook(support.HomeTestCase):
         in_sub = self.claude.live_session(sub, name="in-sub", started_ms=claudehome.now_ms() - HOUR_MS)
         self.peer_writes("feedback_db.md", "Integration tests must hit a real database")
         self.assertIn("feedback_db.md (", self.hook(session_id=in_sub.session_id, cwd=sub))
+
+    def test_a_session_in_a_linked_worktree_gets_the_main_trees_memory_notices(self):
+        worktree = os.path.join(self.tmp, "repo-wt")
+        subprocess.run(["git", "-C", self.repo_path, "worktree", "add", "-q", "-b", "wt", worktree], check=True)
+        in_worktree = self.claude.live_session(worktree, name="in-wt", started_ms=claudehome.now_ms() - HOUR_MS)
+        self.peer_writes("feedback_db.md", "Integration tests must hit a real database")
+        self.assertIn("feedback_db.md (", self.hook(session_id=in_worktree.session_id, cwd=worktree))
 
     def test_frontmatter_in_both_layouts_names_the_origin_session(self):
         top_writer = self.claude.live_session(self.repo_path, name="top-writer")

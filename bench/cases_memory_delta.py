@@ -1,0 +1,98 @@
+"""memory_delta.py on a prompt (issue 4): nothing changed, the common case (<= 1.2x the floor), and
+five memory notes changed by peers with 50 MB transcripts around (<= 2x).
+
+Nothing changed: this session's stamp is recorded by the warm-up run, so every timed run lists the
+memory folder (20 notes) and the rule locations and finds them as recorded.
+
+Five changed: a session of its own (live, started an hour ago) whose stamp cannot be recorded (a
+folder stands where the file would go, in a Claude home of its own that shares the large home's
+transcripts, because other cases clear the large home's state folder), so every timed run is its
+first: it reads the registry,
+this session's transcript tail, and the tails of the five peers whose 50 MB transcripts show the
+writes, then prints the notice. The informational worst case starts two days back, so the scans
+find no call old enough to stop at and run to their byte bound in every one of the 12 transcripts.
+"""
+import json
+import os
+import shutil
+import sys
+import time
+
+from benchlib import Case
+from fixtures import claudehome
+
+SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
+                      "memory_delta.py")
+NOTHING_CHANGED_TARGET = 1.2  # issue 4: stats only
+FIVE_CHANGED_TARGET = 2.0  # issue 4: five changed files, 50 MB transcripts around
+OLD_NOTES = 20
+HOUR_MS = 3600 * 1000
+CHANGED_ID = "mdelta-five-0000-0000-000000000000"
+WORST_ID = "mdelta-worst-0000-0000-000000000000"
+
+
+def _payload(home, session_id):
+    return (json.dumps({"session_id": session_id, "cwd": home.repo, "hook_event_name": "UserPromptSubmit",
+                        "prompt": "carry on with the next step of the migration"}) + "\n").encode()
+
+
+def _case(name, home, session_id, target, env=None):
+    return Case(name, [sys.executable, SCRIPT], _payload(home, session_id), env or home.env, home.repo, target)
+
+
+def _home_of_first_runs(home):
+    """A Claude home sharing the large home's transcripts and memory (`projects` is a link) with a
+    registry of its own (the peers' entries copied, plus the sessions below) and a state folder no
+    other case clears, for sessions whose stamp can never be written."""
+    config = os.path.join(home.root, "memory-delta-home")
+    shutil.rmtree(config, ignore_errors=True)
+    os.makedirs(os.path.join(config, "sessions"))
+    os.symlink(os.path.join(home.claude.home, "projects"), os.path.join(config, "projects"))
+    source = os.path.join(home.claude.home, "sessions")
+    for name in os.listdir(source):
+        shutil.copy(os.path.join(source, name), os.path.join(config, "sessions", name))
+    env = dict(home.env, CLAUDE_CONFIG_DIR=config)
+    return config, env
+
+
+def _session_without_stamp(home, config, session_id, started_ms):
+    """A live session whose stamp can never be written (a folder stands in its place), so that
+    each run is its first."""
+    process = home.claude.spawn()
+    entry = home.claude.registry_entry(process.pid, session_id, home.repo, name=session_id[:12],
+                                       started_ms=started_ms)
+    os.replace(entry, os.path.join(config, "sessions", os.path.basename(entry)))
+    home.claude.append_records(session_id, home.repo, [
+        claudehome.user_prompt(session_id, home.repo, "start the migration", started_ms)])
+    os.makedirs(os.path.join(config, "peerhooks", "memory-delta", session_id + ".json"))
+
+
+def _prepare(home):
+    memory = home.claude.memory_dir(home.repo)
+    two_days_ago = time.time() - 2 * 86400
+    for index in range(OLD_NOTES):
+        path = home.claude.write_memory(home.repo, "note_%02d.md" % index, "an old note number %d" % index)
+        os.utime(path, (two_days_ago, two_days_ago))
+    now = claudehome.now_ms()
+    for index, peer in enumerate(home.peers[:5]):
+        path = os.path.join(memory, "changed_%d.md" % index)
+        home.claude.append_records(peer.session_id, home.repo, [
+            claudehome.edit_record(peer.session_id, home.repo, path, now - 60000, tool="Write")])
+        home.claude.write_memory(home.repo, "changed_%d.md" % index, "a peer's new rule %d" % index,
+                                 origin_session_id=peer.session_id)
+    config, env = _home_of_first_runs(home)
+    _session_without_stamp(home, config, CHANGED_ID, now - HOUR_MS)
+    _session_without_stamp(home, config, WORST_ID, now - 48 * HOUR_MS)
+    return env
+
+
+def cases(homes):
+    first_runs_env = _prepare(homes.large)
+    return [
+        _case("memory_delta.py, nothing changed (20 notes, large home)", homes.large,
+              homes.large.session_id, NOTHING_CHANGED_TARGET),
+        _case("memory_delta.py, 5 notes changed by peers, 50 MB transcripts", homes.large, CHANGED_ID,
+              FIVE_CHANGED_TARGET, first_runs_env),
+        _case("memory_delta.py, 5 changed, every tail read to its bound", homes.large, WORST_ID, None,
+              first_runs_env),
+    ]
