@@ -35,7 +35,7 @@ Root = namedtuple("Root", "folder prefix")
 Root.__doc__ = """A watched folder and how paths under it are shown (relative, after prefix)."""
 
 
-# -- Who wrote it (pure) ------------------------------------------------------------------------
+# -- Who wrote it (pure but for one isdir) ---------------------------------------------------------------------
 
 EDIT_TOOLS = frozenset(["Write", "Edit", "MultiEdit", "NotebookEdit"])
 # Commands whose every operand is a file they write (or remove, which is a change too).
@@ -80,53 +80,65 @@ def _operands(words):
     return operands
 
 
-def _written_by_command(words):
-    """(words naming files one simple command writes, its copy destination or None), where a
-    destination is (target word, source words, whether the target is surely a folder)."""
+def _command(words):
+    """(command name, its arguments) of a simple command, past `FOO=1` and wrappers like sudo."""
     index = 0
     while index < len(words):
         value = words[index].value
-        if "=" in value and not value.startswith("=") and value.split("=", 1)[0].isidentifier():
-            index += 1  # FOO=1 before the command
-        elif value in COMMAND_WRAPPERS:
-            index += 1
+        is_assignment = "=" in value and value.split("=", 1)[0].isidentifier()
+        if not is_assignment and value not in COMMAND_WRAPPERS:
+            return os.path.basename(value), words[index + 1:]
+        index += 1
+    return None, []
+
+
+def _copy(name, args):
+    """(sources it removes, (destination word, source words, whether it is surely a folder))."""
+    for position, word in enumerate(args):
+        if word.value in ("-t", "--target-directory") and position + 1 < len(args):
+            target, rest = args[position + 1], args[:position] + args[position + 2:]
+        elif word.value.startswith("--target-directory="):
+            target, rest = word._replace(value=word.value.split("=", 1)[1]), args[:position] + args[position + 1:]
         else:
-            break
-    if index >= len(words):
+            continue
+        sources = _operands(rest)
+        return (sources if name == "mv" else []), (target, sources, True)
+    operands = _operands(args)
+    if len(operands) < 2:
         return [], None
-    name, args = os.path.basename(words[index].value), words[index + 1:]
+    sources = operands[:-1]
+    return (sources if name == "mv" else []), (operands[-1], sources, False)
+
+
+def _edited_in_place(name, args):
+    """The file operands of `sed -i`/`perl -i` (the first operand is the script unless -e/-f gave it)."""
+    if not any(_edits_in_place(name, word.value) for word in args):
+        return []
+    files, script_given, skip_next = [], False, False
+    for word in args:
+        if skip_next:
+            skip_next = False
+        elif word.value in ("-e", "-f", "-E", "--expression", "--file"):
+            script_given, skip_next = True, True
+        elif word.value.startswith("-"):
+            continue
+        elif not script_given:
+            script_given = True
+        else:
+            files.append(word)
+    return files
+
+
+def _written_by_command(words):
+    """(words naming files one simple command writes, its copy destination or None), where a
+    destination is (target word, source words, whether the target is surely a folder)."""
+    name, args = _command(words)
     if name in WRITES_ALL_OPERANDS:
         return _operands(args), None
     if name in COPIES:
-        for position, word in enumerate(args):
-            if word.value in ("-t", "--target-directory") and position + 1 < len(args):
-                sources = _operands(args[:position] + args[position + 2:])
-                return (sources if name == "mv" else []), (args[position + 1], sources, True)
-            if word.value.startswith("--target-directory="):
-                target = word._replace(value=word.value.split("=", 1)[1])
-                sources = _operands(args[:position] + args[position + 1:])
-                return (sources if name == "mv" else []), (target, sources, True)
-        operands = _operands(args)
-        if len(operands) < 2:
-            return [], None
-        sources = operands[:-1]
-        return (sources if name == "mv" else []), (operands[-1], sources, False)
+        return _copy(name, args)
     if name in IN_PLACE_EDITORS:
-        if not any(_edits_in_place(name, word.value) for word in args):
-            return [], None
-        files, script_given, skip_next = [], False, False
-        for word in args:
-            if skip_next:
-                skip_next = False
-            elif word.value in ("-e", "-f", "-E", "--expression", "--file"):
-                script_given, skip_next = True, True
-            elif word.value.startswith("-"):
-                continue
-            elif not script_given:
-                script_given = True  # the first operand is the script
-            else:
-                files.append(word)
-        return files, None
+        return _edited_in_place(name, args), None
     if name == "dd":
         return [w._replace(value=w.value[3:]) for w in args if w.value.startswith("of=")], None
     return [], None
@@ -142,7 +154,8 @@ def _edits_in_place(name, option):
 def bash_write_targets(command, cwd, user_home):
     """[(path, is_pattern)] that a Bash command line writes: redirection targets, `tee`, the
     destination of `cp`/`mv`/`install`, `sed -i`/`perl -i` files, `touch`, `rm`, `dd of=`.
-    Follows `cd DIR` within the line; skips words whose value the shell alone knows."""
+    Follows `cd DIR` within the line; skips words whose value the shell alone knows. The one
+    look at the filesystem: whether a copy's destination is an existing folder."""
     from . import shell  # only needed when some file changed
 
     targets = []
