@@ -35,7 +35,7 @@ Root = namedtuple("Root", "folder prefix")
 Root.__doc__ = """A watched folder and how paths under it are shown (relative, after prefix)."""
 
 
-# -- Who wrote it (pure but for one isdir) ---------------------------------------------------------------------
+# -- Who wrote it (pure, but for one isdir) -------------------------------------------------------
 
 EDIT_TOOLS = frozenset(["Write", "Edit", "MultiEdit", "NotebookEdit"])
 # Commands whose every operand is a file they write (or remove, which is a change too).
