@@ -36,30 +36,29 @@ EMPTY_WORKSPACE = "(no orientation material in this workspace)"
 RULE_HASH_CHARS = 16  # 64 bits: enough to see which file changed; the model reads the file itself
 MAX_RULE_FILES = 200  # a rules tree larger than this is a mistake; list a bounded, stable prefix
 MEMORY_INDEX_LINES = 40  # Claude Code itself loads the first 200 lines; the head is what orients
-HANDOFF_LINES = 60
+HANDOFF_LINES = 60  # a handoff is written to be read first; its head carries the plan
 HANDOFF_NAME = activity.HANDOFF_NAME
-RECENT_COMMITS = 15
+RECENT_COMMITS = 15  # about a day of work on a busy branch
 COMMIT_HASH_CHARS = 12  # fixed, unlike %h, which grows with the object count and would churn
 COMMITS_CACHE_NAME = "cold-start-commits.json"
 COMMITS_CACHE_FORMAT = 1  # bump when commits_body changes, so old bodies are not reused
 COMMITS_CACHE_CHECKOUTS = 32  # checkouts remembered; the oldest entry goes first
 MAX_ENDED_SESSIONS = 5  # a week of finished sessions; the newest orient, older ones are history
-SHOWN_EDITS = 8
+SHOWN_EDITS = 8  # the newest files orient; the count of the rest is enough
 CONFIG_PATH = os.path.join(".claude", "cold-start.json")
 MAX_USER_SECTIONS = 20  # keeps the "left out" line short enough that one section always fits
 MAX_USER_KEY_CHARS = 64
 DEFAULT_USER_LINES = 40
 MAX_USER_LINES = 500
 
-BUILTIN_TITLES = (
-    ("rules", "Rules"),
-    ("memory_index", "Memory index"),
-    ("handoff", "Handoff"),
-    ("recent_commits", "Recent commits"),
-    ("worktrees", "Worktrees"),
-    ("ended_sessions", "Ended sessions"),
-)
-TITLES = dict(BUILTIN_TITLES)
+TITLES = {  # the built-in sections in display order; user sections follow, titled by their key
+    "rules": "Rules",
+    "memory_index": "Memory index",
+    "handoff": "Handoff",
+    "recent_commits": "Recent commits",
+    "worktrees": "Worktrees",
+    "ended_sessions": "Ended sessions",
+}
 
 
 class Section(NamedTuple):
