@@ -5,8 +5,7 @@ peers.py, cold_start.py and the guard render or judge. Reads are bounded by the 
 """
 import os
 import tempfile
-from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, NamedTuple, Optional
 
 from . import gitrepo, history, names, transcripts
 from . import home as homes
@@ -21,8 +20,7 @@ DAY_MS = 86400 * 1000
 SCRATCH_FOLDER = "scratchpad"  # Claude Code's per-session scratch folder name
 
 
-@dataclass(frozen=True)
-class Activity:
+class Activity(NamedTuple):
     """One session's prompts and edits, for display."""
     session_id: str
     name: str
@@ -38,8 +36,7 @@ class Activity:
     edits_truncated: bool  # older edits lie beyond the bytes read
 
 
-@dataclass(frozen=True)
-class Ended:
+class Ended(NamedTuple):
     activity: Activity
     ended_ms: int
 
@@ -189,8 +186,7 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
     return results
 
 
-@dataclass(frozen=True)
-class Handoff:
+class Handoff(NamedTuple):
     path: str
     modified_ms: int
     stale: bool  # older than the session it would hand off from
@@ -233,8 +229,7 @@ def group_by_checkout(sessions: Iterable[Session]) -> Dict[Optional[str], List[S
     return groups
 
 
-@dataclass(frozen=True)
-class Checkout:
+class Checkout(NamedTuple):
     """Everything peers.py tells about one checkout."""
     top: Optional[str]
     peers: List[Activity]

@@ -11,8 +11,7 @@ replace wins, and the loser's lines are simply read again next time.
 import json
 import mmap
 import os
-from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, NamedTuple, Optional
 
 from . import home as homes
 from .atomic import write_atomically
@@ -28,15 +27,20 @@ SIGNATURE_BYTES = 64  # bytes before the read offset, to notice a file rewritten
 INCREMENTAL_LIMIT = 16 * 1024 * 1024  # more new bytes than this: rebuild backwards within the window
 
 
-@dataclass
 class SessionPrompts:
-    session_id: str
-    project: Optional[str] = None
-    count: int = 0
-    first_ms: Optional[int] = None
-    last_ms: Optional[int] = None
-    opening: Optional[str] = None
-    recent: List[str] = field(default_factory=list)
+    """What one session typed, folded line by line (mutable: the index grows it in place)."""
+
+    __slots__ = ("session_id", "project", "count", "first_ms", "last_ms", "opening", "recent")
+
+    def __init__(self, session_id, project=None, count=0, first_ms=None, last_ms=None, opening=None,
+                 recent=None):
+        self.session_id = session_id
+        self.project = project
+        self.count = count
+        self.first_ms = first_ms
+        self.last_ms = last_ms
+        self.opening = opening
+        self.recent = list(recent or [])
 
     def to_json(self):
         return [self.project, self.count, self.first_ms, self.last_ms, self.opening, self.recent]
@@ -47,8 +51,7 @@ class SessionPrompts:
         return cls(session_id, project, int(count), first_ms, last_ms, opening, list(recent))
 
 
-@dataclass(frozen=True)
-class HistoryLine:
+class HistoryLine(NamedTuple):
     session_id: str
     project: Optional[str]
     timestamp_ms: int
@@ -130,8 +133,7 @@ def read_backward_within(data, end, cutoff_ms):
     return collected
 
 
-@dataclass
-class _Index:
+class _Index(NamedTuple):
     device: int
     inode: int
     offset: int

@@ -4,7 +4,6 @@ No flag lists live sessions under this checkout's parent folder (sibling checkou
 one project usually sit side by side there); --here is this checkout with its last finished session;
 --last only that session; --all every live session on the machine; --json the same as JSON.
 """
-import dataclasses
 import json
 import os
 import time
@@ -58,8 +57,17 @@ def as_text(checkouts, now_ms):
     return "\n\n".join(parts) if parts else "No live sessions in scope, and no finished session here."
 
 
+def _plain(value):
+    """Records (NamedTuples) as JSON objects, recursively."""
+    if hasattr(value, "_asdict"):
+        return {key: _plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
 def as_json(checkouts):
-    return json.dumps([dataclasses.asdict(c) for c in checkouts], indent=2, ensure_ascii=False)
+    return json.dumps([_plain(c) for c in checkouts], indent=2, ensure_ascii=False)
 
 
 def run(options):

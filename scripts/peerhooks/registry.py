@@ -10,8 +10,7 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from . import gitrepo
 
@@ -20,8 +19,9 @@ MAX_REGISTRY_BYTES = 64 * 1024  # a registry entry is ~400 bytes; anything huge 
 PROC = "/proc"
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(NamedTuple):
+    """One registry entry (records are NamedTuples: a frozen dataclass costs ~1.6 ms of every
+    hook's start-up to create, a NamedTuple ~0.3 ms)."""
     pid: int
     session_id: str
     cwd: str

@@ -11,8 +11,7 @@ import json
 import mmap
 import os
 import re
-from dataclasses import dataclass
-from typing import List, Optional
+from typing import List, NamedTuple, Optional
 
 from . import home as homes
 from .intent import is_substantive
@@ -34,14 +33,12 @@ _EDIT_IN_BIG = re.compile(
 _TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.\-+Z]{19,40})"')
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(NamedTuple):
     path: str
     at_ms: Optional[int]
 
 
-@dataclass(frozen=True)
-class EditScan:
+class EditScan(NamedTuple):
     edits: List[Edit]  # newest first, one entry per file
     truncated: bool  # older records exist beyond the scan bound
 
@@ -217,8 +214,7 @@ def prompt_text(record):
     return None
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(NamedTuple):
     started_at_ms: Optional[int]
     cwd: Optional[str]
     opening: Optional[str]  # first substantive prompt within the head
@@ -247,8 +243,7 @@ def opening_prompt(path):
     return read_head(path).opening if path else None
 
 
-@dataclass(frozen=True)
-class Tail:
+class Tail(NamedTuple):
     ended_at_ms: Optional[int]  # timestamp of the last record that has one
     latest: Optional[str]  # latest substantive prompt seen in the tail
 
@@ -290,8 +285,7 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
 
 # --- Tool calls with their times (memory_delta.py: who wrote a file since a given moment) -----
 
-@dataclass(frozen=True)
-class ToolCall:
+class ToolCall(NamedTuple):
     name: str  # the tool: Write, Edit, MultiEdit, NotebookEdit, Bash, Read, ...
     file_path: Optional[str]  # an edit tool's target
     command: Optional[str]  # Bash's command line
@@ -299,8 +293,7 @@ class ToolCall:
     at_ms: Optional[int]
 
 
-@dataclass(frozen=True)
-class ToolScan:
+class ToolScan(NamedTuple):
     calls: List[ToolCall]  # newest first
     truncated: bool  # the byte bound was hit before the scan reached `since_ms` or the file's start
 
