@@ -46,12 +46,14 @@ def main(argv=None):
         modules = [importlib.import_module(os.path.basename(p)[:-3])
                    for p in sorted(glob.glob(os.path.join(HERE, "cases_*.py")))]
         cases = [c for m in modules for c in m.cases(homes) if not only or only in c.name]
-        extras = [line for m in modules if hasattr(m, "extras") for line in m.extras(homes)]
         all_cases, medians = benchlib.measure(cases, rounds)
         table, failures = benchlib.report(all_cases, medians)
         print(table)
-        for line in extras:
-            print(line)
+        # One-off measurements after the table: they may reset state the cases rely on.
+        for module in modules:
+            if hasattr(module, "extras") and (not only or only in module.__name__):
+                for line in module.extras(homes):
+                    print(line)
         print("rounds: %d, python: %s" % (rounds, sys.version.split()[0]))
         return 1 if failures else 0
     finally:

@@ -4,7 +4,6 @@ Joins the registry, the history index and transcript heads and tails into small 
 peers.py, cold_start.py and the guard render or judge. Reads are bounded by the readers below.
 """
 import os
-import tempfile
 from typing import Dict, Iterable, List, NamedTuple, Optional
 
 from . import gitrepo, history, names, transcripts
@@ -46,7 +45,10 @@ def is_scratch(path, top, temp_root=None):
     A file inside the checkout is never scratch, even when the checkout itself lives under /tmp."""
     if top and _is_under(path, top):
         return False
-    temp_root = temp_root or os.path.realpath(tempfile.gettempdir())
+    if temp_root is None:
+        import tempfile  # only for files outside the checkout; the import costs a hook ~10 ms
+
+        temp_root = os.path.realpath(tempfile.gettempdir())
     parts = path.replace("\\", "/").split("/")
     return _is_under(path, temp_root) or SCRATCH_FOLDER in parts
 

@@ -1,6 +1,5 @@
 """Replace a file so that a reader sees the old bytes or the new, never a torn or empty file."""
 import os
-import tempfile
 
 
 def write_atomically(path, payload, durable=False):
@@ -11,7 +10,10 @@ def write_atomically(path, payload, durable=False):
     """
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
+    # A unique name without `tempfile`, whose import costs ~10 ms of a hook's start-up on 3.9.
+    temporary = os.path.join(folder, ".%s.%d.%s.tmp" % (os.path.basename(path), os.getpid(),
+                                                        os.urandom(4).hex()))
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)

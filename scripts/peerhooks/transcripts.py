@@ -76,16 +76,35 @@ def _open_map(path):
         return None
 
 
+NEWLINE_SEARCH_FIRST = 64 * 1024  # most records are shorter; longer ones double the window
+NEWLINE_SEARCH_MAX = 4 * 1024 * 1024  # windows are copied, so each is bounded
+
+
+def _previous_newline(data, end):
+    """Offset of the last newline before `end`, or -1. Searched in copied windows that grow, not
+    with mmap.rfind: before Python 3.10 that compares one byte at a time (10x slower)."""
+    window = NEWLINE_SEARCH_FIRST
+    high = end
+    while high > 0:
+        low = max(0, high - window)
+        found = data[low:high].rfind(b"\n")
+        if found >= 0:
+            return low + found
+        high = low
+        window = min(window * 2, NEWLINE_SEARCH_MAX)
+    return -1
+
+
 def _lines_backward(data, lowest_start):
     """(start, end) of each line from the end of `data` backwards; a line that begins before
-    lowest_start is still yielded whole (it is located with one rfind), then iteration stops."""
+    lowest_start is still yielded whole (its start is searched for), then iteration stops."""
     end = len(data)
     while end > 0:
         while end > 0 and data[end - 1:end] in (b"\n", b"\r"):
             end -= 1
         if end == 0:
             return
-        start = data.rfind(b"\n", 0, end) + 1
+        start = _previous_newline(data, end) + 1
         yield start, end
         if start < lowest_start:
             return
