@@ -297,6 +297,23 @@ class Transcripts(support.HomeTestCase):
         self.assertEqual(transcripts.read_tail(path).ended_at_ms, now + 3)
 
 
+class TranscriptsWithCopiedChunks(Transcripts):
+    """The same behaviour where mmap.rfind is slow (Python < 3.10) and chunks are copied instead."""
+
+    def setUp(self):
+        super().setUp()
+        saved = transcripts.MMAP_RFIND_IS_FAST
+        transcripts.MMAP_RFIND_IS_FAST = False
+        self.addCleanup(setattr, transcripts, "MMAP_RFIND_IS_FAST", saved)
+
+    def test_many_records_across_chunk_boundaries_are_each_read_whole(self):
+        now = claudehome.now_ms()
+        records = [claudehome.edit_record("s", "/r", "/r/f%03d.py" % i, now + i, content="c" * 7000)
+                   for i in range(100)]  # ~700 KB: several 256 KB chunks, records straddling each
+        scan = transcripts.recent_edits(self.transcript(records), max_files=100)
+        self.assertEqual([e.path for e in scan.edits], ["/r/f%03d.py" % i for i in range(99, -1, -1)])
+
+
 class Scratch(unittest.TestCase):
     def test_temp_and_scratchpad_files_outside_the_checkout_are_scratch(self):
         self.assertTrue(activity.is_scratch("/tmp/x.py", "/home/me/repo", temp_root="/tmp"))

@@ -11,6 +11,7 @@ import json
 import mmap
 import os
 import re
+import sys
 from typing import List, NamedTuple, Optional
 
 from . import home as homes
@@ -26,6 +27,8 @@ HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
 MAX_EDITED_FILES = 12  # distinct files collected; callers show 5 after dropping scratch paths
 
 _TOOL_USE_MARK = b'"tool_use"'
+_ASSISTANT_ROLE = re.compile(rb'"role"\s*:\s*"assistant"')
+PROBE_BYTES = 4 * 1024  # the message's role sits within the first few hundred bytes of a record
 _EDIT_IN_BIG = re.compile(
     rb'"name"\s*:\s*"(Write|Edit|MultiEdit|NotebookEdit)"\s*,\s*"input"\s*:\s*\{\s*'
     rb'"(?:file_path|notebook_path)"\s*:\s*"((?:[^"\\]|\\.)*)"'
@@ -76,35 +79,54 @@ def _open_map(path):
         return None
 
 
-NEWLINE_SEARCH_FIRST = 64 * 1024  # most records are shorter; longer ones double the window
-NEWLINE_SEARCH_MAX = 4 * 1024 * 1024  # windows are copied, so each is bounded
+CHUNK_BYTES = 256 * 1024  # copied from the map at a time while looking for line starts
+CHUNK_MAX_BYTES = 4 * 1024 * 1024  # a chunk grows while one record spans it, up to this
 
 
-def _previous_newline(data, end):
-    """Offset of the last newline before `end`, or -1. Searched in copied windows that grow, not
-    with mmap.rfind: before Python 3.10 that compares one byte at a time (10x slower)."""
-    window = NEWLINE_SEARCH_FIRST
-    high = end
-    while high > 0:
-        low = max(0, high - window)
-        found = data[low:high].rfind(b"\n")
-        if found >= 0:
-            return low + found
-        high = low
-        window = min(window * 2, NEWLINE_SEARCH_MAX)
-    return -1
+# Since 3.10 mmap.rfind searches the map in place (memrchr: skipping a 5 MB record costs a fraction
+# of a millisecond); before, it compares one byte at a time, so older versions copy chunks instead.
+MMAP_RFIND_IS_FAST = sys.version_info >= (3, 10)
+
+
+class _NewlineFinder:
+    """Line starts found backwards. Where mmap.rfind is slow, through copied chunks of the map: the
+    chunk is kept, so a run of short records costs one copy, and it grows while a big record spans it."""
+
+    def __init__(self, data):
+        self.data = data
+        self.low = len(data)  # self.chunk == data[self.low:self.low + len(self.chunk)]
+        self.chunk = b""
+        self.size = CHUNK_BYTES
+
+    def previous(self, end):
+        """Offset of the last newline before `end`, or -1."""
+        if MMAP_RFIND_IS_FAST:
+            return self.data.rfind(b"\n", 0, end)
+        while True:
+            if end > self.low:
+                found = self.chunk.rfind(b"\n", 0, end - self.low)
+                if found >= 0:
+                    self.size = CHUNK_BYTES
+                    return self.low + found
+                if self.low == 0:
+                    return -1
+                end = self.low
+                self.size = min(self.size * 2, CHUNK_MAX_BYTES)
+            self.low = max(0, end - self.size)
+            self.chunk = self.data[self.low:end]
 
 
 def _lines_backward(data, lowest_start):
     """(start, end) of each line from the end of `data` backwards; a line that begins before
     lowest_start is still yielded whole (its start is searched for), then iteration stops."""
+    finder = _NewlineFinder(data)
     end = len(data)
     while end > 0:
         while end > 0 and data[end - 1:end] in (b"\n", b"\r"):
             end -= 1
         if end == 0:
             return
-        start = _previous_newline(data, end) + 1
+        start = finder.previous(end) + 1
         yield start, end
         if start < lowest_start:
             return
@@ -153,19 +175,24 @@ def edits_in_record(record):
 
 
 def _edits_in_line(data, start, end):
-    """(paths, timestamp) for one transcript line, where timestamp() gives the record's time;
-    big lines are read at their head and end only."""
-    if data.find(_TOOL_USE_MARK, start, end) < 0:  # searched in place: most lines are tool output
+    """(paths, timestamp) for one transcript line, where timestamp() gives the record's time.
+    Only assistant records can edit, and Claude Code writes the message (with its role) before
+    anything big, so a few KB tell; big records are then read at their head and end only."""
+    probe = data[start:min(end, start + PROBE_BYTES)]
+    if not _ASSISTANT_ROLE.search(probe):
         return [], None
     if end - start <= PARSE_LINE_LIMIT:
+        line = data[start:end]
+        if _TOOL_USE_MARK not in line:
+            return [], None
         try:
-            record = json.loads(data[start:end])
+            record = json.loads(line)
         except ValueError:
             return [], None
         return edits_in_record(record), lambda: iso_to_ms(record.get("timestamp"))
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
-    if _TOOL_USE_MARK not in head or b'"assistant"' not in head + data[max(start, end - BIG_TAIL_BYTES):end]:
-        return [], None  # tool output quoting a tool_use far inside, or not an assistant record
+    if _TOOL_USE_MARK not in head:
+        return [], None
     paths = [p for p in (_json_string(m.group(2)) for m in _EDIT_IN_BIG.finditer(head)) if p]
     return paths, lambda: _timestamp_of_big(data, start, end)
 
