@@ -24,6 +24,8 @@ import time
 from datetime import datetime, timedelta, timezone
 from typing import Dict, Mapping, NamedTuple, Optional
 
+from .atomic import TEMP_SUFFIX, write_atomically
+
 STATE_FILENAME = "last-cold-start-emit.json"
 HOST_FOLDERS = {"claude": ".claude", "codex": ".codex"}  # the host's own per-workspace folder
 DEFAULT_KEY = "default"  # unset variable: one partition, the single-agent behaviour of old
@@ -36,7 +38,6 @@ QUARANTINE_STAMP = "%Y%m%dT%H%M%SZ"
 LOCK_TIMEOUT_SECONDS = 3.0  # a holder does a few ms of work; waiting longer would eat the hook's budget
 LOCK_POLL_SECONDS = 0.005
 GITIGNORE_TEXT = "# peerhooks cold-start state: per-machine, never committed\n*\n"
-TEMP_SUFFIX = ".tmp"
 
 # Why a start gets everything instead of a diff, printed with the material.
 REASON_ABSENT = "no state file yet"
@@ -329,7 +330,7 @@ class Ledger:
         _ensure_gitignore(folder)
         _remove_orphan_temps(folder)
         agents = merged_agents(self.document.agents, key, sections, self.now)
-        _replace_atomically(self.path, render_document(agents))
+        write_atomically(self.path, render_document(agents), durable=True)
         self.document = Document(agents, None)
 
 
@@ -359,20 +360,3 @@ def _remove_orphan_temps(folder):
                 os.remove(os.path.join(folder, name))
             except OSError:
                 pass
-
-
-def _replace_atomically(path, data):
-    folder, name = os.path.split(path)
-    temp = os.path.join(folder, ".%s.%d%s" % (name, os.getpid(), TEMP_SUFFIX))
-    try:
-        with open(temp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.remove(temp)
-        except OSError:
-            pass
-        raise

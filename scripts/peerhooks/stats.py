@@ -29,6 +29,7 @@ from typing import FrozenSet, List, Optional, Tuple
 from . import gitrepo
 from .gitops import REFUSAL_MARK
 from .timeutil import duration, iso_to_ms
+from .transcripts import BIG_HEAD_BYTES, BIG_TAIL_BYTES, json_string, timestamp_of_big
 
 BUFFER_BYTES = 1024 * 1024  # one buffer, reused: fresh big reads page-fault, and before Python 3.10
 # mmap.find is a byte-by-byte loop (measured 1 s/GB) where bytearray.find is memchr
@@ -36,8 +37,7 @@ TAIL_BYTES = 256 * 1024  # the last records, read again for the last time (a `la
 HEAD_RECORDS = 20  # the first records carry cwd; past this many without it, group by project folder
 # (the first time is looked for until found: the first record of a transcript may have none)
 PARSE_LINE_LIMIT = 256 * 1024  # a head/tail record larger than this is a Write or tool output: its
-BIG_HEAD_BYTES = 64 * 1024  # ...time is read by pattern from its last few KB (where it sits) or its
-BIG_TAIL_BYTES = 4 * 1024  # ...first 64 KB, instead of decoding megabytes for one field
+# time is read by pattern from its end or head (transcripts.timestamp_of_big), not decoded
 # Where, in a record's line, the things that matter sit. Claude Code writes one content block per
 # record, compact JSON, keys in a fixed order: `{..."cwd":...,"gitBranch":...,"message":{...,
 # "content":[{"type":"tool_use","id":...,"name":"Write","input":{"file_path":...` and
@@ -75,7 +75,6 @@ _HOOK_ERROR = HOOK_ERROR_PHRASE.encode()
 _NAME = b'"name":"'
 _FILE_PATH = b'"file_path":"'
 _CWD = re.compile(rb'"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"')
-_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.\-+Z]{19,40})"')
 _CLAUDE_AGENTS = re.compile(r"(?:^|[\s;&|(`])claude\s+agents(?=$|[\s;&|)`])")
 _SUBAGENT_FILE = re.compile(r"^agent-(.+)\.jsonl$")
 _PATH_SEPARATORS = re.compile(r"[\\/]")
@@ -447,7 +446,7 @@ class _TranscriptReader:
     def _head_line(self, line, offset):
         """One of the first records, whole in memory: its time and cwd."""
         if len(line) > PARSE_LINE_LIMIT:
-            self._head_fields(_timestamp_of_big(line, 0, len(line)), _cwd_of_big(line))
+            self._head_fields(timestamp_of_big(line, 0, len(line)), _cwd_of_big(line))
             return
         record = self._decode(line, offset)
         if record is not None:
@@ -541,7 +540,7 @@ class _TranscriptReader:
                     if wanted:
                         kind = self._kind_at(buf, lo, hi, block)
                         if kind is not None:
-                            self._act(kind, lambda: buf[lo:hi], lambda: _timestamp_of_big(buf, lo, hi), offset + lo)
+                            self._act(kind, lambda: buf[lo:hi], lambda: timestamp_of_big(buf, lo, hi), offset + lo)
                 lo = hi + 1
             if lo == 0 and end == len(buf):
                 offset, start, end = self._long_line(buf, view, offset)
@@ -556,7 +555,7 @@ class _TranscriptReader:
                     if self.head_open:
                         self._head_line(line, offset)
                     self._act(self._kind(line, 0, rest), lambda: line,
-                              lambda: _timestamp_of_big(line, 0, rest), offset)
+                              lambda: timestamp_of_big(line, 0, rest), offset)
                 return
             start, end = 0, rest + got
 
@@ -586,7 +585,7 @@ class _TranscriptReader:
         if pieces is not None:
             pieces.append(bytes(buf[:stop]))
         tail = (tail + bytes(buf[max(0, stop - BIG_TAIL_BYTES):stop]))[-BIG_TAIL_BYTES:]
-        at_ms = self._seen(_timestamp_of_big(tail, 0, len(tail)) or _timestamp_of_big(head, 0, len(head)))
+        at_ms = self._seen(timestamp_of_big(tail, 0, len(tail)) or timestamp_of_big(head, 0, len(head)))
         if self.head_open:
             self._head_fields(at_ms, _cwd_of_big(head))
         self._act(kind, lambda: b"".join(pieces), lambda: at_ms, line_at)
@@ -601,13 +600,13 @@ class _TranscriptReader:
         if base:  # the first piece is cut: skip it, unless it is all there is (one huge last line)
             floor = data.find(b"\n") + 1
             if floor == 0:
-                return _timestamp_of_big(data, 0, len(data)) or self.latest_ms
+                return timestamp_of_big(data, 0, len(data)) or self.latest_ms
         hi = len(data)
         while hi > floor:
             lo = max(floor, data.rfind(b"\n", 0, hi) + 1)
             if hi > lo:
                 if hi - lo > PARSE_LINE_LIMIT:
-                    at_ms = _timestamp_of_big(data, lo, hi)
+                    at_ms = timestamp_of_big(data, lo, hi)
                 else:
                     record = self._decode(data[lo:hi], base + lo)
                     at_ms = iso_to_ms(record.get("timestamp")) if record is not None else None
@@ -633,7 +632,7 @@ class _TranscriptReader:
 
 def _cwd_of_big(data):
     found = _CWD.search(data, 0, BIG_HEAD_BYTES)
-    return _json_string(found.group(1)) if found else None
+    return json_string(found.group(1)) if found else None
 
 
 def _quoted_after(data, key, lo, hi):
@@ -645,26 +644,7 @@ def _quoted_after(data, key, lo, hi):
     end = data.find(b'"', start, hi)
     while end != -1 and data[end - 1:end] == b"\\":  # an escaped quote inside the value
         end = data.find(b'"', end + 1, hi)
-    return _json_string(bytes(data[start:end])) if end != -1 else None
-
-
-def _json_string(raw):
-    try:
-        value = json.loads(b'"' + raw + b'"')
-    except ValueError:
-        return None
-    return value if isinstance(value, str) else None
-
-
-def _timestamp_of_big(data, lo, hi):
-    """A big record's time, by pattern, from its end (where Claude Code puts it) or its head."""
-    for part in (data[max(lo, hi - BIG_TAIL_BYTES):hi], data[lo:min(hi, lo + BIG_HEAD_BYTES)]):
-        found = None
-        for found in _TIMESTAMP.finditer(part):
-            pass
-        if found:
-            return iso_to_ms(found.group(1).decode("ascii", errors="replace"))
-    return None
+    return json_string(bytes(data[start:end])) if end != -1 else None
 
 
 def subagent_ids(folder, session_id):

@@ -133,7 +133,8 @@ def _lines_backward(data, lowest_start):
         end = start
 
 
-def _json_string(raw):
+def json_string(raw):
+    """The value of a JSON string literal's raw bytes (without quotes), or None."""
     try:
         value = json.loads(b'"' + raw + b'"')
     except ValueError:
@@ -141,7 +142,8 @@ def _json_string(raw):
     return value if isinstance(value, str) else None
 
 
-def _timestamp_of_big(data, start, end):
+def timestamp_of_big(data, start, end):
+    """A big record's time, by pattern, from its end (where Claude Code puts it) or its head."""
     for lo, hi in ((max(start, end - BIG_TAIL_BYTES), end), (start, min(end, start + BIG_HEAD_BYTES))):
         match = None
         for match in _TIMESTAMP.finditer(data[lo:hi]):
@@ -153,25 +155,8 @@ def _timestamp_of_big(data, start, end):
 
 def edits_in_record(record):
     """Paths a decoded assistant record writes with an edit tool, in order."""
-    if not isinstance(record, dict) or record.get("type") != "assistant":
-        return []
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
-    paths = []
-    for item in content:
-        if not isinstance(item, dict) or item.get("type") != "tool_use":
-            continue
-        if item.get("name") not in EDIT_TOOLS:
-            continue
-        tool_input = item.get("input")
-        if not isinstance(tool_input, dict):
-            continue
-        path = tool_input.get("file_path") or tool_input.get("notebook_path")
-        if isinstance(path, str) and path:
-            paths.append(path)
-    return paths
+    return [call.file_path for call in _tool_calls_in_record(record)
+            if call.name in EDIT_TOOLS and call.file_path]
 
 
 def _edits_in_line(data, start, end):
@@ -193,8 +178,8 @@ def _edits_in_line(data, start, end):
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
     if _TOOL_USE_MARK not in head:
         return [], None
-    paths = [p for p in (_json_string(m.group(2)) for m in _EDIT_IN_BIG.finditer(head)) if p]
-    return paths, lambda: _timestamp_of_big(data, start, end)
+    paths = [p for p in (json_string(m.group(2)) for m in _EDIT_IN_BIG.finditer(head)) if p]
+    return paths, lambda: timestamp_of_big(data, start, end)
 
 
 def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES):
@@ -308,7 +293,7 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
         for start, end in _lines_backward(data, max(0, len(data) - scan_bytes)):
             if end - start > PARSE_LINE_LIMIT:
                 if ended is None:
-                    ended = _timestamp_of_big(data, start, end)
+                    ended = timestamp_of_big(data, start, end)
                 continue
             try:
                 record = json.loads(data[start:end])
@@ -376,11 +361,11 @@ def _tool_calls_in_big_line(data, start, end):
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
     if _TOOL_USE_MARK not in head:
         return []
-    found = [(m.group(1).decode("ascii"), _json_string(m.group(2))) for m in _EDIT_IN_BIG.finditer(head)]
+    found = [(m.group(1).decode("ascii"), json_string(m.group(2))) for m in _EDIT_IN_BIG.finditer(head)]
     found = [(name, path) for name, path in found if path]
     if not found:
         return []
-    at_ms = _timestamp_of_big(data, start, end)
+    at_ms = timestamp_of_big(data, start, end)
     return [ToolCall(name, path, None, None, at_ms) for name, path in found]
 
 
