@@ -449,8 +449,10 @@ def peer_transcripts(home, sessions, own_ids, ancestors, folders_of, own_transcr
     live session's, and the recent ones in this checkout's project folders (ended sessions)."""
     from . import registry, transcripts
     from . import home as homes
+    from .names import load as remembered_names
 
-    names = {session.session_id: session.name for session in sessions}
+    names = remembered_names(home)  # ended sessions keep the name their peers knew
+    names.update((session.session_id, session.name) for session in sessions)
     candidates = {}
     for session in sessions:
         if session.session_id in own_ids or registry.is_self(session, None, ancestors):
