@@ -155,8 +155,7 @@ def timestamp_of_big(data, start, end):
 
 def edits_in_record(record):
     """Paths a decoded assistant record writes with an edit tool, in order."""
-    return [call.file_path for call in _tool_calls_in_record(record)
-            if call.name in EDIT_TOOLS and call.file_path]
+    return [path for path in (_target_of(i) for n, i in _tool_uses(record) if n in EDIT_TOOLS) if path]
 
 
 def _edits_in_line(data, start, end):
@@ -332,26 +331,37 @@ class ToolScan(NamedTuple):
 TOOL_CALL_SCAN_BYTES = 4 * 1024 * 1024  # the calls wanted are since the last prompt or session start
 
 
-def _tool_calls_in_record(record):
-    """The tool calls of one decoded assistant record, in order."""
+def _tool_uses(record):
+    """(name, input) of each tool_use block of a decoded assistant record, in order."""
     if not isinstance(record, dict) or record.get("type") != "assistant":
-        return []
+        return
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):
+        return
+    for item in content:
+        if isinstance(item, dict) and item.get("type") == "tool_use":
+            name, tool_input = item.get("name"), item.get("input")
+            if isinstance(name, str) and isinstance(tool_input, dict):
+                yield name, tool_input
+
+
+def _target_of(tool_input):
+    path = tool_input.get("file_path") or tool_input.get("notebook_path")
+    return path if isinstance(path, str) and path else None
+
+
+def _tool_calls_in_record(record):
+    """The tool calls of one decoded assistant record, in order, with the record's time and cwd."""
+    uses = list(_tool_uses(record))
+    if not uses:
         return []
     at_ms = iso_to_ms(record.get("timestamp"))
     cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
     calls = []
-    for item in content:
-        if not isinstance(item, dict) or item.get("type") != "tool_use":
-            continue
-        name, tool_input = item.get("name"), item.get("input")
-        if not isinstance(name, str) or not isinstance(tool_input, dict):
-            continue
-        path = tool_input.get("file_path") or tool_input.get("notebook_path")
+    for name, tool_input in uses:
         command = tool_input.get("command")
-        calls.append(ToolCall(name, path if isinstance(path, str) and path else None,
+        calls.append(ToolCall(name, _target_of(tool_input),
                               command if isinstance(command, str) and command else None, cwd, at_ms))
     return calls
 
