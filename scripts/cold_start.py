@@ -18,8 +18,12 @@ from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peerhooks import gitrepo, hookio, sections, state  # noqa: E402
-from peerhooks.home import claude_home  # noqa: E402
+try:
+    from peerhooks import gitrepo, hookio, sections, state
+    from peerhooks.home import claude_home
+except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
+    sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
+    raise SystemExit(0)
 
 NAME = "cold_start"
 FRESH_SOURCES = ("startup", "clear")  # the two sources that begin an empty context
@@ -83,8 +87,10 @@ def run(argv, environ):
     host, problem = parse_host(argv)
     problems = [problem] if problem else []
     source = payload.get("source")
+    if not isinstance(source, str) or not source:
+        return _finish(problems)  # no payload to speak of: silence rather than a guess in the context
     if source not in FRESH_SOURCES:
-        hookio.emit(sections.continues_line(source if isinstance(source, str) else None))
+        hookio.emit(sections.continues_line(source))
         return _finish(problems)
 
     cwd = payload_cwd(payload)

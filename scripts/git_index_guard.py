@@ -28,7 +28,11 @@ def main(argv=None):
     raw = _read_line()
     if b"git" not in raw and b"\\u" not in raw:
         return 0  # no git, even JSON-escaped: decided before any import or file read
-    from peerhooks import hookio
+    try:
+        from peerhooks import hookio
+    except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
+        sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
+        return 0
 
     return hookio.run_hook("git_index_guard", lambda: guard(hookio.parse_payload(raw)))
 

@@ -15,8 +15,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peerhooks import gitrepo, hookio, memory  # noqa: E402
-from peerhooks import home as homes  # noqa: E402
+try:
+    from peerhooks import gitrepo, hookio, memory
+    from peerhooks import home as homes
+except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
+    sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
+    raise SystemExit(0)
 
 
 def _text(payload, key):

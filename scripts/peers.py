@@ -20,7 +20,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peerhooks import hookio  # noqa: E402
+try:
+    from peerhooks import hookio
+except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
+    sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
+    raise SystemExit(0)
 
 USAGE = __doc__.split("\n\n", 2)[2].rstrip() + "\n"
 FLAGS = ("--hook", "--here", "--last", "--all", "--json", "--stats", "--days", "--help", "-h")

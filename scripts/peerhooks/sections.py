@@ -141,7 +141,7 @@ def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, budget=
 
 
 def continues_line(source):
-    return CONTINUES % (source or "unknown source") + "\n"
+    return CONTINUES % source + "\n"
 
 
 def cap(text, limit=SECTION_MAX_CHARS):
