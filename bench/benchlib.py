@@ -4,6 +4,7 @@ Absolute milliseconds depend on the machine and its load; the ratio to `python3 
 interleaved with every case (one round runs each case once), is what the targets are written in.
 """
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -36,13 +37,17 @@ def time_once(case):
 
 
 def measure(cases, rounds):
-    """Median seconds per case (the floor first), interleaved round by round."""
+    """Median seconds per case (the floor listed first), interleaved round by round in a shuffled
+    order: a case that always ran right after a heavy one would carry its cache misses."""
     all_cases = [floor_case()] + list(cases)
     for case in all_cases:  # one warm-up each: page cache, history index, .pyc files
         time_once(case)
     samples = {case.name: [] for case in all_cases}
+    order = list(all_cases)
+    shuffler = random.Random(20261130)  # fixed: two runs on one machine shuffle alike
     for _ in range(rounds):
-        for case in all_cases:
+        shuffler.shuffle(order)
+        for case in order:
             samples[case.name].append(time_once(case))
     return all_cases, {name: statistics.median(values) for name, values in samples.items()}
 

@@ -24,7 +24,7 @@ BIG_HEAD_BYTES = 64 * 1024  # a record's tool name and file_path come within its
 BIG_TAIL_BYTES = 4 * 1024  # ...and its timestamp within its last few hundred
 TAIL_SCAN_BYTES = 8 * 1024 * 1024  # how far back from the end edits are looked for; said when hit
 HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
-MAX_EDITED_FILES = 12  # distinct files collected; callers show 5 after dropping scratch paths
+MAX_EDITED_FILES = 8  # distinct files collected: 5 are shown, the rest allows for scratch paths
 
 _TOOL_USE_MARK = b'"tool_use"'
 _ASSISTANT_ROLE = re.compile(rb'"role"\s*:\s*"assistant"')
