@@ -8,6 +8,9 @@ from benchlib import Case
 
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "peers.py")
 LARGE_TARGET = 3.0  # issue 2: <= 3x the interpreter floor, warm, on the large home
+FLAT_LIMIT = 1.2  # issue 2: large home / small home, i.e. flat in the size of history and transcripts
+SMALL = "peers.py --hook, small home (3 peers)"
+LARGE = "peers.py --hook, large home (12 peers, 50 MB each)"
 FIRST_START_LIMIT_S = 2.0  # issue 2: the very first start on the large home
 
 
@@ -22,8 +25,8 @@ def _case(name, home, target):
 
 def cases(homes):
     return [
-        _case("peers.py --hook, small home (3 peers)", homes.small, None),
-        _case("peers.py --hook, large home (12 peers, 50 MB each)", homes.large, LARGE_TARGET),
+        _case(SMALL, homes.small, None),
+        _case(LARGE, homes.large, LARGE_TARGET),
     ]
 
 
@@ -38,6 +41,14 @@ def _first_start_seconds(home):
     subprocess.run(case.argv, input=case.stdin, env=case.env, cwd=case.cwd,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - started
+
+
+def ratio_checks(medians):
+    """Comparisons between cases of this run (over limit counts as a failure)."""
+    if SMALL not in medians or LARGE not in medians:
+        return []
+    ratio = medians[LARGE] / medians[SMALL]
+    return [("peers.py --hook large home / small home", ratio, FLAT_LIMIT)]
 
 
 def extras(homes):

@@ -3,8 +3,9 @@
 
     python3 bench/run.py [--rounds N] [--only TEXT]
 
-Each `bench/cases_<topic>.py` contributes `cases(homes) -> [benchlib.Case]` (and optionally
-`extras(homes) -> [str]` for one-off measurements). Every case runs once per round, interleaved
+Each `bench/cases_<topic>.py` contributes `cases(homes) -> [benchlib.Case]`, and optionally
+`ratio_checks(medians) -> [(label, ratio, limit)]` for comparisons between its cases and
+`extras(homes) -> [str]` for one-off measurements. Every case runs once per round, interleaved
 with `python3 -c pass`, so load on the machine hits every case alike; the table gives medians and
 their ratio to that floor, with the issue's target beside each. Exit 1 when a case is over target.
 """
@@ -49,6 +50,10 @@ def main(argv=None):
         all_cases, medians = benchlib.measure(cases, rounds)
         table, failures = benchlib.report(all_cases, medians)
         print(table)
+        for module in modules:
+            for label, ratio, limit in getattr(module, "ratio_checks", lambda _: [])(medians):
+                failures += ratio > limit
+                print("%s: %.2f (limit %.2f) %s" % (label, ratio, limit, "ok" if ratio <= limit else "OVER"))
         # One-off measurements after the table: they may reset state the cases rely on.
         for module in modules:
             if hasattr(module, "extras") and (not only or only in module.__name__):
