@@ -117,19 +117,24 @@ def _judge_checkout(operations, sessions, top, claude, session_id, cwd):
     refusal = gitops.verdict(operations, [gitops.Peer(n) for n in names], top)
     if refusal is not None or not gitops.needs_edits(operations):
         return refusal
-    peers = [gitops.Peer(name, _edits(claude, s.session_id, s.cwd)) for name, s in zip(names, sessions)]
+    edits = _edits_of(claude, [(s.session_id, s.cwd) for s in sessions] + [(session_id, cwd)])
+    peers = [gitops.Peer(name, edits[i]) for i, name in enumerate(names)]
     staged, own = (), frozenset()
     if gitops.needs_staged(operations) and any(p.edits for p in peers):
         staged = tuple(gitrepo.staged_paths(top) or ())
-        own = frozenset(_edits(claude, session_id, cwd)) if session_id else frozenset()
+        own = frozenset(edits[-1]) if session_id else frozenset()
     return gitops.verdict(operations, peers, top, staged, own)
 
 
-def _edits(claude, session_id, cwd):
-    from peerhooks import transcripts
+def _edits_of(claude, sessions):
+    """Each session's recent edits (realpaths), from the remembered transcript scans."""
+    import time
 
-    path = transcripts.transcript_path(claude, session_id, cwd)
-    return tuple(os.path.realpath(e.path) for e in transcripts.recent_edits(path).edits)
+    from peerhooks import editindex, transcripts
+
+    paths = [transcripts.transcript_path(claude, sid, cwd) if sid else None for sid, cwd in sessions]
+    scans = editindex.recent_edits_of(claude, paths, int(time.time() * 1000))
+    return [tuple(os.path.realpath(e.path) for e in scans[p].edits) if p in scans else () for p in paths]
 
 
 def _read_aliases(top):

@@ -297,6 +297,51 @@ class Transcripts(support.HomeTestCase):
         self.assertEqual(transcripts.read_tail(path).ended_at_ms, now + 3)
 
 
+class IncrementalEditScans(support.HomeTestCase):
+    def transcript(self, paths, start_ms):
+        path = os.path.join(self.tmp, "t.jsonl")
+        with open(path, "a", encoding="utf-8") as handle:
+            for i, edited in enumerate(paths):
+                handle.write(json.dumps(claudehome.edit_record("s", "/r", edited, start_ms + i)) + "\n")
+        return path
+
+    def test_a_resumed_scan_reads_only_the_appended_lines(self):
+        now = claudehome.now_ms()
+        path = self.transcript(["/r/a.py"], now)
+        first = transcripts.recent_edits(path)
+        remembered = first._replace(edits=[transcripts.Edit("/r/only-in-memory.py", 1)])
+        self.transcript(["/r/b.py"], now + 10)
+        resumed = transcripts.recent_edits(path, known=remembered)
+        self.assertEqual([e.path for e in resumed.edits], ["/r/b.py", "/r/only-in-memory.py"])
+        self.assertIs(transcripts.recent_edits(path, known=resumed), resumed)
+
+    def test_a_replaced_transcript_is_scanned_afresh(self):
+        now = claudehome.now_ms()
+        path = self.transcript(["/r/a.py"], now)
+        first = transcripts.recent_edits(path)
+        os.unlink(path)
+        self.transcript(["/r/c.py", "/r/d.py"], now)
+        again = transcripts.recent_edits(path, known=first._replace(inode=first.inode + 1))
+        self.assertEqual([e.path for e in again.edits], ["/r/d.py", "/r/c.py"])
+
+    def test_the_index_remembers_scans_and_writes_only_when_they_change(self):
+        from peerhooks import editindex
+
+        now = claudehome.now_ms()
+        path = self.transcript(["/r/a.py"], now)
+        home_dir = self.claude.home
+        self.assertEqual([e.path for e in editindex.recent_edits_of(home_dir, [path], now)[path].edits],
+                         ["/r/a.py"])
+        index_file = os.path.join(home_dir, "peerhooks", editindex.INDEX_NAME)
+        written = os.stat(index_file).st_mtime_ns
+        editindex.recent_edits_of(home_dir, [path], now + 1000)
+        self.assertEqual(os.stat(index_file).st_mtime_ns, written)
+        self.transcript(["/r/b.py"], now + 5)
+        scan = editindex.recent_edits_of(home_dir, [path], now + 2000)[path]
+        self.assertEqual([e.path for e in scan.edits], ["/r/b.py", "/r/a.py"])
+        self.assertEqual([e.path for e in editindex.load(home_dir)[path][0].edits], ["/r/b.py", "/r/a.py"])
+
+
 class TranscriptsWithCopiedChunks(Transcripts):
     """The same behaviour where mmap.rfind is slow (Python < 3.10) and chunks are copied instead."""
 

@@ -6,7 +6,7 @@ peers.py, cold_start.py and the guard render or judge. Reads are bounded by the 
 import os
 from typing import Dict, Iterable, List, NamedTuple, Optional
 
-from . import gitrepo, history, names, transcripts
+from . import editindex, gitrepo, history, names, transcripts
 from . import home as homes
 from .registry import Session
 from .transcripts import Edit
@@ -93,10 +93,11 @@ def _prompts(summary, head_opening):
     return opening, before, latest
 
 
-def describe_live(home, session, summaries, top):
-    """Activity of a live registry session."""
-    path = transcripts.transcript_path(home, session.session_id, session.cwd)
-    scan = transcripts.recent_edits(path) if path else transcripts.EditScan([], False)
+NO_EDITS = transcripts.EditScan([], False)
+
+
+def describe_live(session, summaries, top, path, scan):
+    """Activity of a live registry session, from its transcript (path, edit scan) and history."""
     summary = summaries.get(session.session_id)
     head_opening = None
     if summary is None or summary.opening is None:
@@ -166,7 +167,7 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         if known_names is None:
             known_names = names.load(home)
         tail = transcripts.read_tail(path)
-        scan = transcripts.recent_edits(path)
+        scan = editindex.recent_edits_of(home, [path], now_ms)[path]
         summary = summaries.get(session_id)
         ended_ms = tail.ended_at_ms or mtime_ms
         # A finished session shows its opening and latest prompts only, so `before` is not shown.
@@ -248,7 +249,10 @@ def own_ids(sessions, self_session_id, ancestors):
 
 def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True):
     """Live peers (already filtered to this checkout, self excluded) and the last ended session."""
-    peers = [describe_live(home, s, summaries, top) for s in live]
+    paths = [transcripts.transcript_path(home, s.session_id, s.cwd) for s in live]
+    scans = editindex.recent_edits_of(home, paths, now_ms)
+    peers = [describe_live(s, summaries, top, path, scans.get(path, NO_EDITS) if path else NO_EDITS)
+             for s, path in zip(live, paths)]
     ended = handoff = None
     if with_ended and top:
         exclude = set(self_ids) | {s.session_id for s in live}

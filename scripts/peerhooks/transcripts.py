@@ -24,7 +24,7 @@ BIG_HEAD_BYTES = 64 * 1024  # a record's tool name and file_path come within its
 BIG_TAIL_BYTES = 4 * 1024  # ...and its timestamp within its last few hundred
 TAIL_SCAN_BYTES = 8 * 1024 * 1024  # how far back from the end edits are looked for; said when hit
 HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
-MAX_EDITED_FILES = 8  # distinct files collected: 5 are shown, the rest allows for scratch paths
+MAX_EDITED_FILES = 12  # distinct files kept: peers.py shows 5, the guard checks adds and commits against all
 
 _TOOL_USE_MARK = b'"tool_use"'
 _ASSISTANT_ROLE = re.compile(rb'"role"\s*:\s*"assistant"')
@@ -44,6 +44,8 @@ class Edit(NamedTuple):
 class EditScan(NamedTuple):
     edits: List[Edit]  # newest first, one entry per file
     truncated: bool  # older records exist beyond the scan bound
+    scanned_to: int = 0  # the offset after the last complete line read: where a later scan resumes
+    inode: int = 0  # the file the scan read, so a replaced file is scanned afresh
 
 
 def transcript_path(home, session_id, cwd):
@@ -181,16 +183,28 @@ def _edits_in_line(data, start, end):
     return paths, lambda: timestamp_of_big(data, start, end)
 
 
-def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES):
-    """Files a transcript's session wrote, newest first, from the tail of the file."""
+def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, known=None):
+    """Files a transcript's session wrote, newest first, from the tail of the file.
+
+    With `known` (an earlier scan of the same file) only the lines appended since are read, and
+    the earlier edits fill the list: a transcript only grows, so its old lines say the same."""
     data = _open_map(path) if path else None
     if data is None:
         return EditScan([], False)
     try:
+        inode = _inode(path)
+        complete = data.rfind(b"\n") + 1 if MMAP_RFIND_IS_FAST else _NewlineFinder(data).previous(len(data)) + 1
+        resume = (known is not None and known.inode == inode and 0 < known.scanned_to <= complete
+                  and complete - known.scanned_to <= scan_bytes)
+        floor = known.scanned_to if resume else 0
+        if resume and floor == complete:
+            return known
         edits, seen = [], set()
-        lowest = max(0, len(data) - scan_bytes)
-        reached_start = False
-        for start, end in _lines_backward(data, lowest):
+        reached_floor = False
+        for start, end in _lines_backward(data, max(floor, len(data) - scan_bytes)):
+            if start < floor:
+                reached_floor = True
+                break
             paths, timestamp = _edits_in_line(data, start, end)
             fresh = [p for p in reversed(paths) if p not in seen]
             if fresh:
@@ -199,13 +213,24 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES):
                     if file_path not in seen:
                         seen.add(file_path)
                         edits.append(Edit(file_path, at_ms))
-            if start == 0:
-                reached_start = True
+            if start == floor:
+                reached_floor = True
             if len(edits) >= max_files:
-                return EditScan(edits, False)
-        return EditScan(edits, not reached_start)
+                return EditScan(edits, False, complete, inode)
+        if resume:
+            older = [e for e in known.edits if e.path not in seen]
+            merged = (edits + older)[:max_files]
+            return EditScan(merged, known.truncated and len(merged) < max_files, complete, inode)
+        return EditScan(edits, not reached_floor, complete, inode)
     finally:
         data.close()
+
+
+def _inode(path):
+    try:
+        return os.stat(path).st_ino
+    except OSError:
+        return 0
 
 
 def head_records(path, limit=HEAD_BYTES):

@@ -1,0 +1,84 @@
+"""What each transcript's tail said about edits, kept between runs so only appended lines are read.
+
+peers.py reads a dozen peers' transcript tails at every session start and the guard reads them for a
+folder-wide add or a plain commit. Transcripts only grow, so a scan remembered with the offset it
+reached (and the file's inode) is resumed there: an unchanged peer costs one stat, a busy one the
+bytes it wrote since. Kept in peerhooks' own folder; a lost or stale index only costs a full scan.
+"""
+import json
+import os
+
+from . import home as homes
+from . import transcripts
+from .atomic import write_atomically
+from .transcripts import Edit, EditScan
+
+INDEX_NAME = "edit-index.json"
+INDEX_VERSION = 1
+MAX_ENTRIES = 256  # transcripts remembered; the least recently used go first
+DAY_MS = 86400 * 1000
+KEEP_DAYS = 7  # a transcript nobody asked about for a week is dropped
+
+
+def _path(home):
+    return os.path.join(homes.state_dir(home), INDEX_NAME)
+
+
+def _decode(row):
+    """(EditScan, last used ms) from a stored row, or None."""
+    try:
+        inode, scanned_to, truncated, edits, used_ms = row
+        scan = EditScan([Edit(str(p), at if isinstance(at, int) else None) for p, at in edits],
+                        bool(truncated), int(scanned_to), int(inode))
+        return scan, int(used_ms)
+    except (TypeError, ValueError):
+        return None
+
+
+def _encode(scan, used_ms):
+    return [scan.inode, scan.scanned_to, scan.truncated, [[e.path, e.at_ms] for e in scan.edits], used_ms]
+
+
+def load(home):
+    try:
+        with open(_path(home), "rb") as handle:
+            data = json.loads(handle.read())
+        rows = data["transcripts"] if data.get("version") == INDEX_VERSION else {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    decoded = {}
+    for path, row in rows.items() if isinstance(rows, dict) else ():
+        entry = _decode(row)
+        if entry is not None:
+            decoded[path] = entry
+    return decoded
+
+
+def kept(entries, now_ms):
+    """The entries worth keeping: used within a week, at most MAX_ENTRIES, newest use first."""
+    fresh = [(path, e) for path, e in entries.items() if now_ms - e[1] <= KEEP_DAYS * DAY_MS]
+    fresh.sort(key=lambda item: item[1][1], reverse=True)
+    return dict(fresh[:MAX_ENTRIES])
+
+
+def recent_edits_of(home, paths, now_ms):
+    """{path: EditScan} for transcripts, resuming each remembered scan; saves what changed."""
+    entries = load(home)
+    scans, changed = {}, False
+    for path in paths:
+        if not path or path in scans:
+            continue
+        known = entries.get(path)
+        scan = transcripts.recent_edits(path, known=known[0] if known else None)
+        scans[path] = scan
+        if known is None or scan is not known[0] or now_ms - known[1] > DAY_MS:
+            entries[path] = (scan, now_ms)
+            changed = True
+    if changed:
+        body = {"version": INDEX_VERSION,
+                "transcripts": {p: _encode(*e) for p, e in kept(entries, now_ms).items()}}
+        try:
+            write_atomically(_path(home), json.dumps(body, separators=(",", ":")).encode("utf-8"))
+        except OSError:
+            pass  # a cache we could not save is a full scan next time
+    return scans
