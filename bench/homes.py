@@ -21,7 +21,7 @@ from fixtures import claudehome  # noqa: E402
 from fixtures.claudehome import ClaudeHome, LiveSession, make_repo  # noqa: E402
 
 CACHE = os.path.join(HERE, ".homes")
-CACHE_VERSION = "3"
+CACHE_VERSION = "4"
 CACHE_MAX_AGE_S = 86400
 MB = 1024 * 1024
 SID_MARK = "@@SID@@"
@@ -59,7 +59,8 @@ def _transcript_template(size_bytes, repo, rng):
     end), with the session id left as a marker to fill in per peer."""
     lines, total, at = [], 0, claudehome.now_ms() - 6 * 3600 * 1000
     sid, files = SID_MARK, ["src/mod%d.py" % i for i in range(40)]
-    while total < size_bytes - 6 * MB:
+    big_write_bytes = min(5 * MB, size_bytes // 4)
+    while total < size_bytes - big_write_bytes - 64 * 1024:
         at += 2000
         kind = rng.random()
         if kind < 0.55:
@@ -75,7 +76,7 @@ def _transcript_template(size_bytes, repo, rng):
         total += len(line)
     at += 2000
     big = claudehome.edit_record(sid, repo, os.path.join(repo, "src/generated.py"), at, tool="Write",
-                                 content="# generated\n" * (5 * MB // 12))
+                                 content="# generated\n" * (big_write_bytes // 12))
     lines.append(json.dumps(big) + "\n")
     for index in range(30):
         at += 2000
