@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Optional, Tuple
 
 REPO = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS_DIR = os.path.join(REPO, "scripts")

@@ -3,12 +3,10 @@ import json
 import os
 import subprocess
 import sys
-import time
 import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import registry
 
 DAY_MS = 86400 * 1000
 
@@ -102,7 +100,7 @@ class PeersHook(support.HomeTestCase):
     def test_after_clear_a_stale_registry_id_is_still_recognised_as_self(self):
         # This test process is the hook's parent, as Claude Code is in production.
         self.claude.registry_entry(os.getpid(), "pre-clear-id", self.repo_path, name="myself",
-                                   proc_start_value=registry.proc_start_time(os.getpid()) or "x")
+                                   proc_start_value=claudehome.proc_start(os.getpid()))
         out = self.hook(session_id="post-clear-id").stdout
         self.assertNotIn("myself", out)
 

@@ -119,14 +119,6 @@ def _proc_stat_fields(pid):
     return raw[close + 2:].split()
 
 
-def proc_start_time(pid):
-    """Linux: the process start time in clock ticks (field 22 of /proc/<pid>/stat), as text."""
-    fields = _proc_stat_fields(pid)
-    if fields is None or len(fields) < 20:
-        return None
-    return fields[19]
-
-
 def _alive_windows(pid):
     """Windows: ask the kernel; os.kill(pid, 0) would send Ctrl+C to the process there."""
     import ctypes  # only reached on Windows

@@ -11,7 +11,6 @@ Skips with the reason printed where npm, tmux or the CLI are missing, except und
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
