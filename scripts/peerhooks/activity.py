@@ -128,35 +128,6 @@ def describe_live(session, summaries, top, path, scan):
     )
 
 
-def _checkout_transcripts(home, top, since_ms):
-    """Transcripts in project folders whose slug starts with the checkout's slug, modified since
-    since_ms, newest first. The slug is lossy, so callers confirm the cwd from the head."""
-    projects = os.path.join(home, "projects")
-    prefix = homes.slug(top)[:homes.SLUG_MAX]
-    try:
-        folders = [n for n in os.listdir(projects) if n.startswith(prefix)]
-    except OSError:
-        return []
-    found = []
-    for folder in folders:
-        base = os.path.join(projects, folder)
-        try:
-            entries = list(os.scandir(base))
-        except OSError:
-            continue
-        for entry in entries:
-            if not entry.name.endswith(".jsonl"):
-                continue
-            try:
-                mtime_ms = int(entry.stat().st_mtime * 1000)
-            except OSError:
-                continue
-            if mtime_ms >= since_ms:
-                found.append((mtime_ms, entry.name[: -len(".jsonl")], entry.path))
-    found.sort(reverse=True)
-    return found
-
-
 def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW_DAYS, limit=1):
     """Sessions that ended in this checkout within `days`, newest first: not live, not this one.
 
@@ -166,7 +137,7 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
     if summaries is None:
         summaries = history.load(home, now_ms)
     results, known_names = [], None
-    for mtime_ms, session_id, path in _checkout_transcripts(home, top, now_ms - days * DAY_MS):
+    for mtime_ms, session_id, path in transcripts.transcripts_in(home, top, now_ms - days * DAY_MS):
         if session_id in exclude_ids:
             continue
         head = transcripts.read_head(path)

@@ -448,7 +448,6 @@ def peer_transcripts(home, sessions, own_ids, ancestors, folders_of, own_transcr
     """[(name, path)] of other sessions' transcripts written since since_ms, newest first: every
     live session's, and the recent ones in this checkout's project folders (ended sessions)."""
     from . import registry, transcripts
-    from . import home as homes
     from .names import load as remembered_names
 
     names = remembered_names(home)  # ended sessions keep the name their peers knew
@@ -461,24 +460,10 @@ def peer_transcripts(home, sessions, own_ids, ancestors, folders_of, own_transcr
             path = transcripts.transcript_path(home, session.session_id, session.cwd)
             if path:
                 candidates[path] = session.name
-    prefixes = {homes.slug(folder)[:homes.SLUG_MAX] for folder in folders_of if folder}
-    projects = os.path.join(home, "projects")
-    try:
-        project_names = os.listdir(projects)
-    except OSError:
-        project_names = []
-    for project in project_names:
-        if not any(project == p or project.startswith(p + "-") for p in prefixes):
-            continue
-        try:
-            files = os.listdir(os.path.join(projects, project))
-        except OSError:
-            continue
-        for filename in files:
-            session_id = filename[:-len(".jsonl")]
-            if filename.endswith(".jsonl") and session_id not in own_ids:
-                path = os.path.join(projects, project, filename)
-                candidates.setdefault(path, names.get(session_id) or "session " + session_id[:8])
+    for folder in {f for f in folders_of if f}:
+        for _, session_id, path in transcripts.transcripts_in(home, folder, since_ms):
+            if session_id not in own_ids and path not in candidates:
+                candidates[path] = names.get(session_id) or "session " + session_id[:8]
     recent = []
     for path, name in candidates.items():
         if own_transcript and path == own_transcript:

@@ -69,6 +69,36 @@ def transcript_path(home, session_id, cwd):
     return None
 
 
+def transcripts_in(home, folder, since_ms):
+    """[(mtime ms, session id, path)] of the top-level transcripts of sessions started in `folder`
+    or below it, modified since since_ms, newest first. Slugs are lossy (`repo/old` and `repo-old`
+    share one), so callers that care confirm the cwd from the transcript's head."""
+    projects = os.path.join(home, "projects")
+    prefix = homes.slug(folder)[:homes.SLUG_MAX]
+    try:
+        names = [n for n in os.listdir(projects)
+                 if n == prefix or n.startswith(prefix + "-") or (len(prefix) == homes.SLUG_MAX and n.startswith(prefix))]
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        try:
+            entries = list(os.scandir(os.path.join(projects, name)))
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.name.endswith(".jsonl"):
+                continue
+            try:
+                mtime_ms = entry.stat().st_mtime_ns // 1000000
+            except OSError:
+                continue
+            if mtime_ms >= since_ms:
+                found.append((mtime_ms, entry.name[: -len(".jsonl")], entry.path))
+    found.sort(reverse=True)
+    return found
+
+
 def _open_map(path):
     """A read-only memory map of a file, or None (missing, empty, unreadable)."""
     try:
