@@ -21,9 +21,10 @@ class Case(NamedTuple):
     target: Optional[float]  # the issue's ceiling as a ratio to the floor; None = informational
 
 
-def floor_case(env=None):
-    return Case("python3 -c pass (floor)", [sys.executable, "-c", "pass"], b"",
-                dict(env or os.environ), os.getcwd(), None)
+def floor_case(no_site=False):
+    flags = ["-S"] if no_site else []
+    return Case("python3 -c pass (floor)", [sys.executable] + flags + ["-c", "pass"], b"",
+                dict(os.environ), os.getcwd(), None)
 
 
 def time_once(case):
@@ -36,10 +37,10 @@ def time_once(case):
     return elapsed
 
 
-def measure(cases, rounds):
+def measure(cases, rounds, no_site=False):
     """Median seconds per case (the floor listed first), interleaved round by round in a shuffled
     order: a case that always ran right after a heavy one would carry its cache misses."""
-    all_cases = [floor_case()] + list(cases)
+    all_cases = [floor_case(no_site)] + list(cases)
     for case in all_cases:  # one warm-up each: page cache, history index, .pyc files
         time_once(case)
     samples = {case.name: [] for case in all_cases}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark every hook against bare interpreter start-up, on a small and a large Claude home.
 
-    python3 bench/run.py [--rounds N] [--only TEXT]
+    python3 bench/run.py [--rounds N] [--only TEXT] [--no-site]
 
 Each `bench/cases_<topic>.py` contributes `cases(homes) -> [benchlib.Case]`, and optionally
 `ratio_checks(medians) -> [(label, ratio, limit)]` for comparisons between its cases and
@@ -25,7 +25,7 @@ DEFAULT_ROUNDS = 15
 
 
 def parse(argv):
-    rounds, only = DEFAULT_ROUNDS, None
+    rounds, only, no_site = DEFAULT_ROUNDS, None, False
     words = list(argv)
     while words:
         word = words.pop(0)
@@ -33,13 +33,23 @@ def parse(argv):
             rounds = int(words.pop(0))
         elif word == "--only" and words:
             only = words.pop(0)
+        elif word == "--no-site":
+            no_site = True
         else:
-            sys.exit("usage: bench/run.py [--rounds N] [--only TEXT]")
-    return rounds, only
+            sys.exit("usage: bench/run.py [--rounds N] [--only TEXT] [--no-site]")
+    return rounds, only, no_site
+
+
+def without_site(case):
+    """The case run with `python -S`: no site-packages, so no .pth file imports modules the hooks
+    would otherwise get for free (what a clean interpreter costs)."""
+    if case.argv and case.argv[0] == sys.executable:
+        return case._replace(argv=[case.argv[0], "-S"] + case.argv[1:])
+    return case
 
 
 def main(argv=None):
-    rounds, only = parse(sys.argv[1:] if argv is None else argv)
+    rounds, only, no_site = parse(sys.argv[1:] if argv is None else argv)
     # As install.py does: the hooks start from cached bytecode even under PYTHONDONTWRITEBYTECODE.
     compileall.compile_dir(os.path.join(os.path.dirname(HERE), "scripts"), quiet=1)
     homes = bench_homes.Homes()
@@ -47,7 +57,9 @@ def main(argv=None):
         modules = [importlib.import_module(os.path.basename(p)[:-3])
                    for p in sorted(glob.glob(os.path.join(HERE, "cases_*.py")))]
         cases = [c for m in modules for c in m.cases(homes) if not only or only in c.name]
-        all_cases, medians = benchlib.measure(cases, rounds)
+        if no_site:
+            cases = [without_site(c) for c in cases]
+        all_cases, medians = benchlib.measure(cases, rounds, no_site)
         table, failures = benchlib.report(all_cases, medians)
         print(table)
         for module in modules:
@@ -59,7 +71,7 @@ def main(argv=None):
             if hasattr(module, "extras") and (not only or only in module.__name__):
                 for line in module.extras(homes):
                     print(line)
-        print("rounds: %d, python: %s" % (rounds, sys.version.split()[0]))
+        print("rounds: %d, python: %s%s" % (rounds, sys.version.split()[0], ", -S (no site)" if no_site else ""))
         return 1 if failures else 0
     finally:
         homes.close()

@@ -1,147 +1,33 @@
 #!/usr/bin/env python3
 """PreToolUse hook on Bash: no session sweeps up or wipes out a live peer's work through git.
 
-Sessions sharing a checkout share its index, working tree, HEAD and stash stack. While another live
-session works in the same checkout (same git toplevel; a linked worktree has its own index and never
-counts), this refuses the git commands that act on all of them: `add -A`, `commit -a`, a plain
-`commit` whose index holds what a peer staged, pathless `stash`, `reset --hard`, `checkout .`,
-`clean -f`, branch switches... (the full table is in peerhooks.gitops). The refusal is exit 2 with a
-message on stderr naming the peers and the narrow form. Alone in the checkout, or on any error,
-it exits 0 in silence.
+While another live session works in the same checkout, git commands that act on the whole index,
+tree, HEAD or stash stack are refused (exit 2, the peers and the narrow form on stderr); alone, or on
+any error, it exits 0 in silence. The rules: peerhooks.gitops; the judging: peerhooks.guard.
 
 It runs before every shell command, so a payload without the bytes `git` returns before any import
-(hookio's json and traceback alone cost 15% of interpreter start-up when no .pyc is cached) or any
-file read; the library is imported only when a command may run git.
+or file read, and this file stays small: a script is compiled on every run, a module is not.
 """
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-# Same cap as hookio's: one payload line, never gigabytes.
-MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
-# Bounds the alias worklist: an alias expanding to aliases expanding to ... is git's loop to refuse.
-MAX_JUDGED_OPERATIONS = 64
+MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # one payload line, never gigabytes (as hookio)
 
 
 def main(argv=None):
-    raw = _read_line()
+    try:
+        raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
+    except (OSError, ValueError, AttributeError):
+        return 0
     if b"git" not in raw and b"\\u" not in raw:
         return 0  # no git, even JSON-escaped: decided before any import or file read
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
-        from peerhooks import hookio
+        from peerhooks import guard
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
         return 0
-
-    return hookio.run_hook("git_index_guard", lambda: guard(hookio.parse_payload(raw)))
-
-
-def _read_line():
-    """The payload line as bytes (hookio.read_payload's reading, without importing json first)."""
-    try:
-        return sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
-    except (OSError, ValueError, AttributeError):
-        return b""
-
-
-def guard(payload):
-    from peerhooks import hookio
-
-    if payload.get("tool_name") != "Bash":
-        return hookio.EXIT_OK
-    tool_input = payload.get("tool_input")
-    command = tool_input.get("command") if isinstance(tool_input, dict) else None
-    if not isinstance(command, str) or "git" not in command:
-        return hookio.EXIT_OK
-    cwd = payload.get("cwd")
-    cwd = os.path.realpath(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) else None
-    session_id = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
-
-    from peerhooks import gitops
-
-    operations = [op for op in gitops.parse(command, cwd) if op.kind != gitops.SAFE and op.cwd]
-    if not operations:
-        return hookio.EXIT_OK
-    refusal = _judge(operations, session_id, cwd)
-    if refusal is None:
-        return hookio.EXIT_OK
-    sys.stderr.buffer.write((refusal.message() + "\n").encode("utf-8", errors="replace"))
-    sys.stderr.flush()
-    return hookio.EXIT_REFUSE
-
-
-def _judge(operations, session_id, cwd):
-    """Group the operations by the checkout they act on and judge each checkout that has peers."""
-    from peerhooks import gitops, gitrepo, home, registry
-
-    claude = home.claude_home()
-    sessions = registry.read_sessions(claude)
-    if not sessions:
-        return None
-    ancestors = registry.ancestor_pids()
-    peers_of, by_checkout, aliases = {}, {}, None
-    pending = list(operations)
-    judged = 0
-    while pending and judged < MAX_JUDGED_OPERATIONS:
-        judged += 1
-        op = pending.pop(0)
-        real = os.path.realpath(op.cwd)
-        top = gitrepo.toplevel(real)
-        if top is None:
-            continue
-        if top not in peers_of:
-            peers_of[top] = registry.peers_in_checkout(claude, top, session_id, ancestors, sessions)
-        if not peers_of[top]:
-            continue
-        op = gitops.relocated(op, real)
-        if gitops.is_unknown(op):
-            if aliases is None:
-                aliases = _read_aliases(top)
-            pending.extend(o for o in gitops.expand_alias(op, aliases, top) if o.kind != gitops.SAFE and o.cwd)
-            continue
-        by_checkout.setdefault(top, []).append(op)
-    for top, checkout_ops in by_checkout.items():
-        refusal = _judge_checkout(checkout_ops, peers_of[top], top, claude, session_id, cwd)
-        if refusal is not None:
-            return refusal
-    return None
-
-
-def _judge_checkout(operations, sessions, top, claude, session_id, cwd):
-    """Judge on the peers' names first; read their edits (and the index) only when a path-limited
-    add or a plain commit needs them."""
-    from peerhooks import gitops, gitrepo
-
-    names = [s.name or "session %s" % s.short_id for s in sessions]
-    refusal = gitops.verdict(operations, [gitops.Peer(n) for n in names], top)
-    if refusal is not None or not gitops.needs_edits(operations):
-        return refusal
-    edits = _edits_of(claude, [(s.session_id, s.cwd) for s in sessions] + [(session_id, cwd)])
-    peers = [gitops.Peer(name, edits[i]) for i, name in enumerate(names)]
-    staged, own = (), frozenset()
-    if gitops.needs_staged(operations) and any(p.edits for p in peers):
-        staged = tuple(gitrepo.staged_paths(top) or ())
-        own = frozenset(edits[-1]) if session_id else frozenset()
-    return gitops.verdict(operations, peers, top, staged, own)
-
-
-def _edits_of(claude, sessions):
-    """Each session's recent edits (realpaths), from the remembered transcript scans."""
-    import time
-
-    from peerhooks import editindex, transcripts
-
-    paths = [transcripts.transcript_path(claude, sid, cwd) if sid else None for sid, cwd in sessions]
-    scans = editindex.recent_edits_of(claude, paths, int(time.time() * 1000))
-    return [tuple(os.path.realpath(e.path) for e in scans[p].edits) if p in scans else () for p in paths]
-
-
-def _read_aliases(top):
-    """Every git alias visible from the checkout, in one `git config` call."""
-    from peerhooks import gitops, gitrepo
-
-    return gitops.parse_alias_config(gitrepo.run_git(top, ["config", "--get-regexp", r"^alias\."]) or "")
+    return guard.run(raw)
 
 
 if __name__ == "__main__":
