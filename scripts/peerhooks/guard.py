@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from . import editindex, gitops, gitrepo, home, hookio, registry, transcripts
+from . import gitops, gitrepo, home, hookio, registry
 
 # Bounds the alias worklist: an alias expanding to aliases expanding to ... is git's loop to refuse.
 MAX_JUDGED_OPERATIONS = 64
@@ -94,6 +94,8 @@ def _judge_checkout(operations, sessions, top, claude, session_id, cwd):
 
 def _edits_of(claude, sessions):
     """Each session's recent edits (realpaths), from the remembered transcript scans."""
+    from . import editindex, transcripts  # only a folder add or a plain commit needs them
+
     paths = [transcripts.transcript_path(claude, sid, cwd) if sid else None for sid, cwd in sessions]
     scans = editindex.recent_edits_of(claude, paths, int(time.time() * 1000))
     return [tuple(os.path.realpath(e.path) for e in scans[p].edits) if p in scans else () for p in paths]

@@ -1,5 +1,4 @@
 """Timestamps as Claude Code writes them (ISO-8601 with Z in transcripts, epoch ms elsewhere)."""
-from datetime import datetime, timezone
 
 
 def _days_from_civil(year, month, day):
@@ -37,6 +36,8 @@ def iso_to_ms(text):
 
 
 def ms_to_utc(ms, fmt="%Y-%m-%d %H:%M UTC"):
+    from datetime import datetime, timezone  # only for display; parsing above needs none of it
+
     return datetime.fromtimestamp(ms / 1000.0, tz=timezone.utc).strftime(fmt)
 
 
