@@ -52,10 +52,10 @@ class PeersHook(support.HomeTestCase):
         self.assertNotIn(": ok", out)
 
     def test_opening_prompt_comes_from_the_transcript_head_when_history_lacks_it(self):
-        self.claude.live_session(self.repo_path, name="print-mode", kind="sdk",
+        self.claude.live_session(self.repo_path, name="print-mode", print_mode=True,
                                  prompts=["summarise the open pull requests for the team"])
         out = self.hook().stdout
-        self.assertIn("print-mode", out)
+        self.assertRegex(out, r"print-mode · up \d+m\n")  # no status, and no history: no prompt count
         self.assertIn("summarise the open pull requests for the team", out)
 
     def test_scratch_edits_are_skipped_and_outside_files_shown_whole(self):

@@ -27,7 +27,7 @@ class Activity(NamedTuple):
     status: Optional[str]
     started_ms: Optional[int]
     last_active_ms: Optional[int]
-    prompt_count: int
+    prompt_count: Optional[int]  # None where nothing records it (`claude -p`)
     opening: Optional[str]
     before: Optional[str]
     latest: Optional[str]
@@ -123,7 +123,9 @@ def describe_live(session, summaries, top, path, scan):
         started_ms=session.started_at_ms,
         last_active_ms=_latest_of(session.updated_at_ms, summary.last_ms if summary else None,
                                   edits[0].at_ms if edits else None),
-        prompt_count=summary.count if summary else 0,
+        # `claude -p` writes no history: its count is unknown, not zero.
+        prompt_count=summary.count if summary else (
+            None if session.entrypoint == PRINT_MODE_ENTRYPOINT else 0),
         opening=opening, before=before, latest=latest, edits=edits, edits_truncated=scan.truncated,
     )
 

@@ -59,7 +59,8 @@ def peer_header(activity: Activity, now_ms):
         facts.append(activity.status)
     if activity.started_ms:
         facts.append("up " + ago(now_ms, activity.started_ms))
-    facts.append("%d prompt%s" % (activity.prompt_count, "" if activity.prompt_count == 1 else "s"))
+    if activity.prompt_count is not None:
+        facts.append("%d prompt%s" % (activity.prompt_count, "" if activity.prompt_count == 1 else "s"))
     if activity.last_active_ms:
         facts.append("last %s ago" % ago(now_ms, activity.last_active_ms))
     head = "%s  %s" % (activity.name, facts[0]) if activity.status else activity.name
