@@ -5,12 +5,11 @@ folder-wide add or a plain commit. Transcripts only grow, so a scan remembered w
 reached (and the file's inode) is resumed there: an unchanged peer costs one stat, a busy one the
 bytes it wrote since. Kept in peerhooks' own folder; a lost or stale index only costs a full scan.
 """
-import json
 import os
 
 from . import home as homes
 from . import transcripts
-from .atomic import write_atomically
+from .atomic import read_json_object, write_json
 from .transcripts import Edit, EditScan
 
 INDEX_NAME = "edit-index.json"
@@ -40,12 +39,8 @@ def _encode(scan, used_ms):
 
 
 def load(home):
-    try:
-        with open(_path(home), "rb") as handle:
-            data = json.loads(handle.read())
-        rows = data["transcripts"] if data.get("version") == INDEX_VERSION else {}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+    data = read_json_object(_path(home)) or {}
+    rows = data.get("transcripts") if data.get("version") == INDEX_VERSION else None
     decoded = {}
     for path, row in rows.items() if isinstance(rows, dict) else ():
         entry = _decode(row)
@@ -78,7 +73,7 @@ def recent_edits_of(home, paths, now_ms):
         body = {"version": INDEX_VERSION,
                 "transcripts": {p: _encode(*e) for p, e in kept(entries, now_ms).items()}}
         try:
-            write_atomically(_path(home), json.dumps(body, separators=(",", ":")).encode("utf-8"))
+            write_json(_path(home), body)
         except OSError:
             pass  # a cache we could not save is a full scan next time
     return scans

@@ -14,7 +14,7 @@ import os
 from typing import Dict, NamedTuple, Optional
 
 from . import home as homes
-from .atomic import write_atomically
+from .atomic import read_json_object, write_json
 from .intent import is_substantive, one_line
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
@@ -146,15 +146,14 @@ def _index_path(home):
 
 
 def _load_index(home):
+    data = read_json_object(_index_path(home))
+    if data is None or data.get("version") != INDEX_VERSION:
+        return None
     try:
-        with open(_index_path(home), "rb") as handle:
-            data = json.loads(handle.read())
-        if data.get("version") != INDEX_VERSION:
-            return None
         summaries = {sid: SessionPrompts.from_json(sid, row) for sid, row in data["sessions"].items()}
         return _Index(int(data["device"]), int(data["inode"]), int(data["offset"]),
                       str(data["signature"]), summaries)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -165,7 +164,7 @@ def _save_index(home, index):
         "sessions": {sid: s.to_json() for sid, s in index.summaries.items()},
     }
     try:
-        write_atomically(_index_path(home), json.dumps(body, separators=(",", ":")).encode("utf-8"))
+        write_json(_index_path(home), body)
     except OSError:
         pass  # a cache we could not save is read again next time
 

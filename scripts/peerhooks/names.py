@@ -5,11 +5,10 @@ Claude Code deletes the registry file when the session exits, so a finished sess
 by a bare id nobody saw before. peers.py remembers every name it reads from the registry in
 peerhooks' own folder; finished sessions are then shown under the name their peers knew.
 """
-import json
 import os
 
 from . import home as homes
-from .atomic import write_atomically
+from .atomic import read_json_object, write_json
 
 NAMES_FILE = "session-names.json"
 KEEP_DAYS = 30  # ended sessions are shown for 7 days; a month leaves room for the other readers
@@ -22,13 +21,7 @@ def _path(home):
 
 def load(home):
     """{session id: name} of every remembered session; empty when the file is missing or bad."""
-    try:
-        with open(_path(home), "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
+    data = read_json_object(_path(home)) or {}
     return {k: v[0] for k, v in data.items()
             if isinstance(k, str) and isinstance(v, list) and v and isinstance(v[0], str)}
 
@@ -49,17 +42,10 @@ def merged(known, sessions, now_ms):
 
 def remember(home, sessions, now_ms):
     """Add the names of registry sessions; best effort (a lost name only costs a bare id later)."""
-    try:
-        with open(_path(home), "rb") as handle:
-            known = json.loads(handle.read())
-        if not isinstance(known, dict):
-            known = {}
-    except (OSError, ValueError):
-        known = {}
-    table = merged(known, sessions, now_ms)
+    table = merged(read_json_object(_path(home)) or {}, sessions, now_ms)
     if table is None:
         return
     try:
-        write_atomically(_path(home), json.dumps(table, separators=(",", ":")).encode("utf-8"))
+        write_json(_path(home), table)
     except OSError:
         pass
