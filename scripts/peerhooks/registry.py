@@ -33,6 +33,15 @@ class Session(NamedTuple):
     entrypoint: Optional[str]
     version: Optional[str]
     proc_start: Optional[str]
+    # 2.1.332+: the socket another session's SendMessage reaches; absent where messaging does not work
+    messaging_socket: Optional[str] = None
+    # 2.1.332+: `linux:<boot id>:pid:[<pid namespace>]`, the namespace the pid means something in
+    pid_domain: Optional[str] = None
+
+    @property
+    def can_message(self):
+        """Whether a peer can receive SendMessage by name (2.1.197 answers `not addressable`)."""
+        return self.messaging_socket is not None
 
     @property
     def short_id(self):
@@ -75,6 +84,8 @@ def parse_entry(data):
         entrypoint=_str_or_none(data.get("entrypoint")),
         version=_str_or_none(data.get("version")),
         proc_start=str(proc_start) if isinstance(proc_start, (str, int)) else None,
+        messaging_socket=_str_or_none(data.get("messagingSocketPath")),
+        pid_domain=_str_or_none(data.get("pidDomain")),
     )
 
 
