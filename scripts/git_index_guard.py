@@ -2,8 +2,8 @@
 """PreToolUse hook on Bash: no session sweeps up or wipes out a live peer's work through git.
 
 While another live session works in the same checkout, git commands that act on the whole index,
-tree, HEAD or stash stack are refused (exit 2, the peers and the narrow form on stderr); alone, or on
-any error, it exits 0 in silence. The rules: peerhooks.gitops; the judging: peerhooks.guard.
+tree, HEAD or stash stack are refused, naming the peers and the narrow form; alone, or on any
+error, it exits 0 in silence. The work is in peerhooks.hook_git_guard.
 
 It runs before every shell command, so a payload without the bytes `git` returns before any import
 or file read, and this file stays small: a script is compiled on every run, a module is not.
@@ -11,6 +11,7 @@ or file read, and this file stays small: a script is compiled on every run, a mo
 import os
 import sys
 
+NAME = "git_index_guard"
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # one payload line, never gigabytes (as hookio)
 
 
@@ -23,11 +24,11 @@ def main(argv=None):
         return 0  # no git, even JSON-escaped: decided before any import or file read
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
-        from peerhooks import guard
+        from peerhooks import hook_git_guard, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
         return 0
-    return guard.run(raw)
+    return hookio.serve(NAME, hook_git_guard.run, argv, raw=raw)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,5 @@
 """cold_start.py end to end: payload on stdin, temp Claude home, real git repos, real state files."""
 import contextlib
-import importlib.util
 import json
 import multiprocessing
 import os
@@ -14,17 +13,10 @@ from datetime import datetime, timezone
 
 from support import SCRIPTS, HomeTestCase, payload_bytes
 
-from peerhooks import sections, state
+from peerhooks import hook_cold_start, sections, state
 
 NO_NEW = sections.NO_NEW_MATERIAL + "\n"
 SCRIPT = "cold_start.py"
-
-
-def load_front_door():
-    spec = importlib.util.spec_from_file_location("cold_start", os.path.join(SCRIPTS, SCRIPT))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def write(path, text):
@@ -324,19 +316,14 @@ NOTES = ("alpha", "beta", "gamma")
 
 
 def _worker(root, key, rounds, barrier, results):
-    front = load_front_door()
     path = state.state_path(root)
     for _ in range(rounds):
         barrier.wait()
         found, _ = sections.gather_user_sections(root)
-        shown = []
-
-        def collect(text):
-            shown.append(text)
-
         now = datetime.now(timezone.utc).replace(microsecond=0)
-        problem = front.fresh_start(path, key, found, now, write=collect)
-        printed = [s for s in found if "━━━ %s ━━━\n%s" % (s.title, s.body) in shown[0]]
+        outcome = hook_cold_start.fresh_start(path, key, found, now)
+        problem = "; ".join(outcome.warnings + list(outcome.after_delivery(True) or ())) or None
+        printed = [s for s in found if "━━━ %s ━━━\n%s" % (s.title, s.body) in outcome.stdout]
         results.put((key, problem, [(s.key, s.body) for s in printed]))
         barrier.wait()
 

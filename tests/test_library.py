@@ -16,28 +16,61 @@ from peerhooks.timeutil import iso_to_ms
 
 class PayloadAndOutput(unittest.TestCase):
     def test_payload_is_one_json_line_and_missing_newline_is_fine(self):
-        self.assertEqual(hookio.read_payload(io.BytesIO(b'{"cwd": "/x"}')), {"cwd": "/x"})
-        self.assertEqual(hookio.read_payload(io.BytesIO(b'{"a": 1}\n{"b": 2}\n')), {"a": 1})
+        self.assertEqual(hookio.read_raw(io.BytesIO(b'{"cwd": "/x"}')), b'{"cwd": "/x"}')
+        self.assertEqual(hookio.read_raw(io.BytesIO(b'{"a": 1}\n{"b": 2}\n')), b'{"a": 1}\n')
+        self.assertEqual(hookio.decode_payload(b'{"cwd": "/x", "session_id": "s"}').session_id, "s")
 
     def test_garbage_empty_or_non_object_payload_is_empty(self):
-        for raw in (b"", b"\xff\xfe\x00garbage", b"[1, 2]", b"null", b"{not json"):
-            self.assertEqual(hookio.read_payload(io.BytesIO(raw)), {}, raw)
+        deep = b"[" * 100000 + b"]" * 100000
+        for raw in (b"", b"\xff\xfe\x00garbage", b"[1, 2]", b"null", b"{not json", deep):
+            payload = hookio.decode_payload(raw)
+            self.assertEqual([getattr(payload, f) for f in hookio.Payload.__slots__],
+                             [None] * len(hookio.Payload.__slots__), raw[:20])
+
+    def test_fields_that_are_not_non_empty_strings_read_as_absent(self):
+        payload = hookio.decode_payload(b'{"cwd": 7, "session_id": "", "tool_input": {"command": ["x"]}}')
+        self.assertEqual((payload.cwd, payload.session_id, payload.command), (None, None, None))
+
+    def test_working_folder_is_payload_cwd_then_project_dir_then_process_cwd(self):
+        here = os.getcwd()
+        existing = os.path.dirname(os.path.abspath(__file__))
+        self.assertEqual(hookio.Payload({"cwd": existing}).working_folder({"CLAUDE_PROJECT_DIR": "/p"}), existing)
+        self.assertEqual(hookio.Payload({"cwd": "/no/such"}).working_folder({"CLAUDE_PROJECT_DIR": "/p"}), "/p")
+        self.assertEqual(hookio.Payload({}).working_folder({}), here)
+        self.assertEqual(hookio.Payload({"cwd": existing}).start_folder({"CLAUDE_PROJECT_DIR": here}), here)
+        self.assertIsNone(hookio.Payload({}).start_folder({}))
+
+    def _serve(self, run):
+        errors, out = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(out):
+            code = hookio.serve("t", run, [], raw=b"{}")
+        return code, out.getvalue(), errors.getvalue()
 
     def test_any_exception_in_a_hook_exits_zero_with_one_stderr_line(self):
-        def broken():
+        def broken(*_):
             raise ValueError("boom\nsecond line")
 
-        def exits_two():
+        def exits_two(*_):
             raise SystemExit(2)
 
-        errors = io.StringIO()
-        with contextlib.redirect_stderr(errors):
-            self.assertEqual(hookio.run_hook("t", broken), 0)
-            self.assertEqual(hookio.run_hook("t", exits_two), 0)
-        self.assertEqual(errors.getvalue().splitlines(), ["peerhooks t: ValueError: boom second line",
-                                                          "peerhooks t: SystemExit: 2"])
-        self.assertEqual(hookio.run_hook("t", lambda: 2), 2)
-        self.assertEqual(hookio.run_hook("t", lambda: 7), 0)
+        self.assertEqual(self._serve(broken), (0, "", "peerhooks t: ValueError: boom second line\n"))
+        self.assertEqual(self._serve(exits_two), (0, "", "peerhooks t: SystemExit: 2\n"))
+
+    def test_only_a_deliberate_refusal_exits_two_and_odd_codes_become_zero(self):
+        refuse = hookio.Outcome(hookio.EXIT_REFUSE, stderr="no: a peer")
+        self.assertEqual(self._serve(lambda *_: refuse), (2, "", "no: a peer\n"))
+        self.assertEqual(self._serve(lambda *_: hookio.Outcome(7, stdout="x"))[0], 0)
+
+    def test_state_advances_only_after_delivery_and_warnings_are_one_line(self):
+        calls = []
+
+        def after(delivered):
+            calls.append(delivered)
+            return ["later problem"]
+
+        outcome = hookio.Outcome(stdout="text", warnings=["first"], after_delivery=after)
+        self.assertEqual(self._serve(lambda *_: outcome), (0, "text\n", "peerhooks t: first; later problem\n"))
+        self.assertEqual(calls, [True])
 
 
 class Intent(unittest.TestCase):

@@ -185,7 +185,7 @@ def find_handoff(home, top, session_started_ms):
     """HANDOFF.md at the repo root or in the memory folder, newest first; stale when it is older
     than the session it follows."""
     candidates = [os.path.join(top, HANDOFF_NAME)]
-    memory = homes.memory_dir(home, gitrepo.canonical_root(top))
+    memory = homes.checkout_memory_dir(home, top, top)
     if memory:
         candidates.append(os.path.join(memory, HANDOFF_NAME))
     best = None

@@ -66,6 +66,25 @@ def _configured_memory_dir(home):
     return None
 
 
+def user_home(environ=None):
+    """The user's home folder (for `~/` in displayed paths), from HOME when the hook is given one."""
+    environ = environ if environ is not None else os.environ
+    return environ.get("HOME") or os.path.expanduser("~")
+
+
+def project_root(folder, toplevel):
+    """What Claude Code keys a checkout's auto memory by: the main working tree of its repository
+    (a linked worktree maps to it), or the folder itself outside git."""
+    from . import gitrepo
+
+    return gitrepo.canonical_root(toplevel) if toplevel else os.path.realpath(folder)
+
+
+def checkout_memory_dir(home, folder, toplevel):
+    """The auto-memory folder of the checkout `folder` belongs to (None when none can be told)."""
+    return memory_dir(home, project_root(folder, toplevel))
+
+
 def memory_dir(home, repo_root):
     """The auto-memory folder of a repository: `autoMemoryDirectory` when configured, else
     `projects/<slug of the canonical git root>/memory` (the first match for a long slug)."""

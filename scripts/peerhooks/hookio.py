@@ -1,38 +1,99 @@
-"""Payload in, UTF-8 text out, and the fail-open entry wrapper every hook runs under.
+"""The hook contract in one place: the payload in, the outcome out, and the fail-open rule.
+
+Every front door in scripts/ is the same few lines: `serve(name, run, argv)` reads the payload once,
+calls `run(payload, argv, environ, now)` from the hook's library module, writes the Outcome it
+returns, and gives back the exit code. Only this module writes to stdout and stderr.
 
 Claude Code reads exit code 2 from a hook as "block" (and on UserPromptSubmit it erases the user's
 prompt), so nothing here may ever end a process with 2 unless the hook meant to refuse. Any error
 becomes exit 0 with one line on stderr; PEERHOOKS_DEBUG=1 shows the whole traceback instead.
+`json` is imported only when a payload is decoded: the guard's front door reads the raw line first
+and returns before any decoding when the command cannot involve git.
 """
-import json
 import os
 import sys
+import time
 
 # The payload is one JSON line. A cap keeps a runaway producer from making us buffer gigabytes.
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
 
 EXIT_OK = 0
+EXIT_USAGE = 1  # by-hand modes only (peers.py); a hook never returns it
 EXIT_REFUSE = 2
 
 
-def parse_payload(raw):
-    """Decode one payload line; anything that is not a JSON object gives an empty dict."""
+class Payload:
+    """The fields of a hook payload that peerhooks reads, each None unless a non-empty string.
+
+    Seen on 2.1.197 and 2.1.332: SessionStart has session_id, transcript_path, cwd, source;
+    UserPromptSubmit adds prompt; PreToolUse adds tool_name and tool_input.command.
+    """
+    __slots__ = ("session_id", "cwd", "source", "prompt", "transcript_path", "tool_name", "command")
+
+    def __init__(self, data=None):
+        data = data if isinstance(data, dict) else {}
+        for field in self.__slots__[:-1]:
+            setattr(self, field, _text(data.get(field)))
+        tool_input = data.get("tool_input")
+        self.command = _text(tool_input.get("command")) if isinstance(tool_input, dict) else None
+
+    def working_folder(self, environ):
+        """Where the session is now: the payload's cwd, else the start folder, else ours."""
+        if self.cwd and os.path.isdir(self.cwd):
+            return self.cwd
+        return environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+
+    def start_folder(self, environ):
+        """Where the session started (its workspace): CLAUDE_PROJECT_DIR is fixed at start, the
+        payload's cwd follows `cd`; None when neither names a folder."""
+        for folder in (environ.get("CLAUDE_PROJECT_DIR"), self.cwd):
+            if folder and os.path.isdir(folder):
+                return folder
+        return None
+
+
+def _text(value):
+    return value if isinstance(value, str) and value else None
+
+
+class Outcome:
+    """What a hook's run() hands back to the front door to write.
+
+    stdout: text for the model (SessionStart, UserPromptSubmit) or a JSON decision (PreToolUse).
+    stderr: a refusal's reason when code is EXIT_REFUSE, or usage text by hand.
+    warnings: problems for a person, written as one stderr line.
+    after_delivery: called with whether stdout was delivered; returns more warnings. State that
+    records "this was shown" advances here, so output lost on the way is shown again next time.
+    """
+    __slots__ = ("code", "stdout", "stderr", "warnings", "after_delivery")
+
+    def __init__(self, code=EXIT_OK, stdout="", stderr="", warnings=(), after_delivery=None):
+        self.code, self.stdout, self.stderr = code, stdout, stderr
+        self.warnings, self.after_delivery = list(warnings), after_delivery
+
+
+QUIET = Outcome()
+
+
+def decode_payload(raw):
+    """Decode one payload line; anything that is not a JSON object gives an empty Payload."""
+    import json
+
     try:
         value = json.loads(raw.decode("utf-8", errors="replace"))
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
+    except (ValueError, RecursionError):
+        return Payload()
+    return Payload(value)
 
 
-def read_payload(stream=None):
-    """Read one line from stdin's bytes without waiting for EOF (Codex sends no newline, and
-    Claude Code may keep the pipe open)."""
+def read_raw(stream=None):
+    """One line of stdin's bytes, read without waiting for EOF (Codex sends no newline, and Claude
+    Code may keep the pipe open); b"" when there is none."""
     stream = stream if stream is not None else sys.stdin.buffer
     try:
-        raw = stream.readline(MAX_PAYLOAD_BYTES)
-    except (OSError, ValueError):
-        return {}
-    return parse_payload(raw)
+        return stream.readline(MAX_PAYLOAD_BYTES)
+    except (OSError, ValueError, AttributeError):
+        return b""
 
 
 def _write_bytes(stream, text):
@@ -46,10 +107,9 @@ def _write_bytes(stream, text):
         stream.flush()
 
 
-def emit(text):
-    """Write text to stdout as UTF-8 whatever the locale, and flush (raises if it could not)."""
+def _write(stream, text):
     if text:
-        _write_bytes(sys.stdout, text if text.endswith("\n") else text + "\n")
+        _write_bytes(stream, text if text.endswith("\n") else text + "\n")
 
 
 def warn(text):
@@ -64,25 +124,50 @@ def debug_enabled(environ=None):
     return (environ if environ is not None else os.environ).get("PEERHOOKS_DEBUG") == "1"
 
 
-def run_hook(name, body):
-    """Run body() -> exit code under the fail-open rule; returns the code to exit with.
+def serve(name, run, argv=None, raw=None, read_stdin=True):
+    """Run one hook under the fail-open rule and return the code to exit with.
 
-    body may return EXIT_REFUSE only for a deliberate refusal. Any exception (including
-    SystemExit from code that should not exit) is turned into exit 0.
+    raw: the payload line when the front door already read it; read_stdin=False for by-hand modes,
+    where stdin is a terminal and must not be waited on.
     """
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        code = body()
+        if raw is None:
+            raw = read_raw() if read_stdin else b""
+        payload = decode_payload(raw) if raw.strip() else Payload()
+        outcome = run(payload, argv, os.environ, time.time())
+        return _deliver(name, outcome)
     except BaseException as error:  # noqa: BLE001 - fail open is the contract
-        if isinstance(error, KeyboardInterrupt):
-            return EXIT_OK
-        if debug_enabled():
-            try:
-                import traceback  # only when asked: it costs ~5 ms of every hook's start-up
-
-                sys.stderr.write(traceback.format_exc())
-            except Exception:  # noqa: BLE001
-                pass
-        else:
-            warn("peerhooks %s: %s: %s" % (name, type(error).__name__, error))
+        _report_failure(name, error)
         return EXIT_OK
-    return code if code in (EXIT_OK, EXIT_REFUSE) else EXIT_OK
+
+
+def _deliver(name, outcome):
+    delivered = False
+    try:
+        _write(sys.stdout, outcome.stdout)
+        delivered = True
+    finally:
+        warnings = list(outcome.warnings)
+        if outcome.after_delivery is not None:
+            warnings.extend(outcome.after_delivery(delivered) or ())
+    if outcome.code == EXIT_OK or not outcome.stderr:
+        if warnings:
+            warn("peerhooks %s: %s" % (name, "; ".join(warnings)))
+    else:
+        _write(sys.stderr, outcome.stderr)
+    return outcome.code if outcome.code in (EXIT_OK, EXIT_USAGE, EXIT_REFUSE) else EXIT_OK
+
+
+def _report_failure(name, error):
+    if isinstance(error, KeyboardInterrupt):
+        return
+    if debug_enabled():
+        try:
+            import traceback  # only when asked: it costs ~5 ms of every hook's start-up
+
+            sys.stderr.write(traceback.format_exc())
+        except Exception:  # noqa: BLE001
+            pass
+    else:
+        warn("peerhooks %s: %s: %s" % (name, type(error).__name__, error))

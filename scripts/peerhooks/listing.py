@@ -6,16 +6,11 @@ one project usually sit side by side there); --here is this checkout with its la
 """
 import json
 import os
-import time
 
-from . import activity, gitrepo, history, hookio, registry, report
+from . import activity, gitrepo, history, registry, report
 from .home import claude_home
 
 MANUAL_BUDGET = 100000  # a person at a terminal can read more than a model's context should get
-
-
-def _self_id():
-    return os.environ.get("CLAUDE_CODE_SESSION_ID") or None
 
 
 def _scope(options, cwd, top, live):
@@ -29,13 +24,14 @@ def _scope(options, cwd, top, live):
     return activity.group_by_checkout(activity.sessions_under(live, parent)), False
 
 
-def collect(options, now_ms):
-    home, cwd = claude_home(), os.getcwd()
+def collect(options, environ, now_ms):
+    home, cwd = claude_home(environ), os.getcwd()
+    self_id = environ.get("CLAUDE_CODE_SESSION_ID") or None  # set when run from inside a session
     top = gitrepo.toplevel(cwd)
     sessions = registry.read_sessions(home)
     ancestors = registry.ancestor_pids()
-    self_ids = activity.own_ids(sessions, _self_id(), ancestors)
-    live = [s for s in sessions if registry.is_alive(s) and not registry.is_self(s, _self_id(), ancestors)]
+    self_ids = activity.own_ids(sessions, self_id, ancestors)
+    live = [s for s in sessions if registry.is_alive(s) and not registry.is_self(s, self_id, ancestors)]
     live = [s for s in live if s.session_id not in self_ids]
     groups, with_ended = _scope(options, cwd, top, live)
     summaries = history.load(home, now_ms)
@@ -70,15 +66,13 @@ def as_json(checkouts):
     return json.dumps([_plain(c) for c in checkouts], indent=2, ensure_ascii=False)
 
 
-def run(options):
-    now_ms = int(time.time() * 1000)
+def run(options, environ, now_ms):
+    """The text (or JSON) peers.py prints by hand for the chosen mode."""
     if options.get("stats"):
         from . import stats
 
-        hookio.emit(stats.run(claude_home(), now_ms, options["days"], as_json=bool(options.get("json"))))
-        return 0
-    checkouts = collect(options, now_ms)
-    hookio.emit(as_json(checkouts) if options.get("json") else as_text(checkouts, now_ms))
-    return 0
+        return stats.run(claude_home(environ), now_ms, options["days"], as_json=bool(options.get("json")))
+    checkouts = collect(options, environ, now_ms)
+    return as_json(checkouts) if options.get("json") else as_text(checkouts, now_ms)
 
 

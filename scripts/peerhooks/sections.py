@@ -15,7 +15,7 @@ from typing import NamedTuple, Optional, Tuple
 
 from . import activity, gitrepo, registry
 from .atomic import write_atomically
-from .home import memory_dir, state_dir
+from .home import checkout_memory_dir, state_dir
 from .intent import one_line
 from .report import display_path
 from .timeutil import ms_to_utc
@@ -485,8 +485,7 @@ def ended_lines(ended, top):
 
 def gather(workspace):
     """Every section in display order: the built-in ones, then the user's own."""
-    repo_root = gitrepo.canonical_root(workspace.toplevel) if workspace.toplevel else workspace.root
-    memory = memory_dir(workspace.home, repo_root)
+    memory = checkout_memory_dir(workspace.home, workspace.root, workspace.toplevel)
     built = [
         gather_rules(workspace.root, workspace.home),
         gather_memory_index(memory),

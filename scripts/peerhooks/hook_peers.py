@@ -1,0 +1,82 @@
+"""peers.py: who else is live in this checkout, what each is working on, what the last session did.
+
+One entry, run(payload, argv, environ, now): `--hook` is the SessionStart hook (the payload names
+the session and its folder); every other mode is by hand and reads no payload.
+"""
+import os
+
+from . import hookio
+
+USAGE = """\
+    peers.py --hook            SessionStart hook: reads the payload on stdin
+    peers.py                   live sessions under this checkout's parent folder
+    peers.py --here            this checkout only (with its last finished session)
+    peers.py --last            the last finished session in this checkout
+    peers.py --all             every live session on this machine
+    peers.py --json            any of the above as JSON
+    peers.py --stats [--days N] [--json]   do sessions see each other and talk?
+"""
+FLAGS = ("--hook", "--here", "--last", "--all", "--json", "--stats", "--days", "--help", "-h")
+DEFAULT_STATS_DAYS = 30
+
+
+class UsageError(Exception):
+    pass
+
+
+def reads_payload(argv):
+    """Only the hook mode has a payload; by hand stdin is a terminal and must not be waited on."""
+    return "--hook" in argv
+
+
+def parse_args(argv):
+    """Flags by hand, not argparse: a usage error must never exit 2 in a hook."""
+    options = {"days": DEFAULT_STATS_DAYS}
+    words = list(argv)
+    while words:
+        word = words.pop(0)
+        if word == "--days" or word.startswith("--days="):
+            value = word.split("=", 1)[1] if "=" in word else (words.pop(0) if words else "")
+            if not value.isdigit() or int(value) < 1:
+                raise UsageError("--days takes a whole number of days, 1 or more")
+            options["days"] = int(value)
+        elif word in FLAGS:
+            options[word.lstrip("-")] = True
+        else:
+            raise UsageError("unknown option: %s" % word)
+    modes = [m for m in ("hook", "here", "last", "all", "stats") if options.get(m)]
+    if len(modes) > 1:
+        raise UsageError("choose one of --hook, --here, --last, --all, --stats")
+    return options
+
+
+def run(payload, argv, environ, now):
+    try:
+        options = parse_args(argv)
+    except UsageError as error:
+        return hookio.Outcome(hookio.EXIT_USAGE, stderr="peers.py: %s\n%s" % (error, USAGE))
+    if options.get("help") or options.get("h"):
+        return hookio.Outcome(stdout=USAGE)
+    now_ms = int(now * 1000)
+    if options.get("hook"):
+        return hookio.Outcome(stdout=session_start_report(payload, environ, now_ms))
+    from . import listing
+
+    return hookio.Outcome(stdout=listing.run(options, environ, now_ms))
+
+
+def session_start_report(payload, environ, now_ms):
+    """The SessionStart text: the last finished session here and each live peer."""
+    from . import activity, gitrepo, history, names, registry, report
+    from .home import claude_home
+
+    home = claude_home(environ)
+    top = gitrepo.toplevel(payload.working_folder(environ))
+    sessions = registry.read_sessions(home)
+    ancestors = registry.ancestor_pids()
+    live = registry.peers_in_checkout(home, top, payload.session_id, ancestors, sessions)
+    names.remember(home, sessions, now_ms)
+    summaries = history.load(home, now_ms)
+    checkout = activity.describe_checkout(
+        home, top, live, activity.own_ids(sessions, payload.session_id, ancestors), now_ms, summaries)
+    return report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms)
