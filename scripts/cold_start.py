@@ -9,8 +9,9 @@ changed ones are printed; `resume`, `compact` and unknown sources get one remind
 touch the state. The partition key is `LI_PLUS_AGENT_KEY` (else `default`), so two agents sharing a
 workspace each get every change instead of splitting the changes between them.
 
-`--host codex` keeps the state under `.codex/state/` instead of `.claude/state/`. Codex turns a
-SessionStart hook's plain stdout into context just as Claude Code does, so the output is the same.
+`--host codex` keeps the state under `.codex/state/` instead of `.claude/state/`, and watches the rule
+files Codex loads (AGENTS.md, not CLAUDE.md). Codex turns a SessionStart hook's plain stdout into
+context just as Claude Code does, so the output is the same.
 """
 import os
 import sys
@@ -20,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 try:
     from peerhooks import gitrepo, hookio, sections, state
-    from peerhooks.home import claude_home
+    from peerhooks.home import claude_home, codex_home
 except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
     sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
     raise SystemExit(0)
@@ -108,7 +109,8 @@ def run(argv, environ):
     session_id = payload.get("session_id")
     workspace = sections.Workspace(os.path.realpath(root), toplevel, claude_home(environ),
                                    int(now.timestamp() * 1000),
-                                   session_id if isinstance(session_id, str) else None)
+                                   session_id if isinstance(session_id, str) else None,
+                                   codex_home(environ) if host == "codex" else None)
     gathered = sections.gather(workspace)
     problems.extend(gathered.problems)
     problem = fresh_start(state.state_path(workspace.root, host), key.key, gathered.sections, now)
