@@ -1,0 +1,203 @@
+"""Run the real Codex CLI, pinned, in a throwaway CODEX_HOME against the Responses API stub.
+
+Facts this relies on, seen with Codex 0.171.0 (docs/codex.md, fixtures/samples/codex-0.171/):
+`codex exec` runs one prompt and exits; a `config.toml` whose model provider points at the stub runs
+it offline; hooks come from `$CODEX_HOME/hooks.json` and run only when trusted, or for one run with
+`--dangerously-bypass-hook-trust` (an untrusted hook is skipped without a word). Everything a run
+writes lands under the sandbox's HOME; the real ~/.codex and ~/.claude are never read.
+
+The client is not installed by the unit-test run: outside CI the tests skip with one line saying how
+to install it; under CI=true it is installed into the cache (or the tests fail).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from .codex_stub import CodexStub
+
+CODEX_PACKAGE = "@openai/codex"
+CODEX_VERSION = "0.171.0"  # the version every fact in docs/codex.md was seen on
+CACHE_ROOT = os.environ.get("PEERHOOKS_E2E_CACHE") or os.path.join(
+    os.path.expanduser("~"), ".cache", "peerhooks-e2e")
+KEY_VARIABLE = "PEERHOOKS_STUB_KEY"  # config.toml's env_key: Codex wants a key, the stub takes any
+NPM_INSTALL_TIMEOUT_S = 300
+EXEC_TIMEOUT_S = 120  # one `codex exec` takes ~1 s here; generous for a loaded 2-core machine
+# Variables of the caller's that could point a run at a real home, service or agent key.
+FOREIGN_PREFIXES = ("CODEX", "CLAUDE", "OPENAI", "ANTHROPIC", "LI_PLUS", "PEERHOOKS")
+
+
+class Unavailable(Exception):
+    """Codex is missing; the message says how to get it."""
+
+
+def codex_dir(version=CODEX_VERSION):
+    return os.path.join(CACHE_ROOT, "codex-%s" % version)
+
+
+def codex_path(version=CODEX_VERSION):
+    return os.path.join(codex_dir(version), "node_modules", ".bin", "codex")
+
+
+def installed_version(path):
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    words = out.stdout.split()  # "codex-cli 0.171.0"
+    return words[-1] if out.returncode == 0 and words else None
+
+
+def install(version=CODEX_VERSION):
+    """npm-install the pinned client into the cache, atomically (a failed install leaves nothing)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        raise Unavailable("npm is not installed (needed to install %s@%s)" % (CODEX_PACKAGE, version))
+    os.makedirs(CACHE_ROOT, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix="codex-%s.installing-" % version, dir=CACHE_ROOT)
+    try:
+        result = subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--prefix", staging,
+             "%s@%s" % (CODEX_PACKAGE, version)],
+            capture_output=True, text=True, timeout=NPM_INSTALL_TIMEOUT_S)
+        staged = os.path.join(staging, "node_modules", ".bin", "codex")
+        if result.returncode != 0 or installed_version(staged) != version:
+            tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
+            raise Unavailable("npm install %s@%s failed: %s" % (CODEX_PACKAGE, version, " | ".join(tail)))
+        shutil.rmtree(codex_dir(version), ignore_errors=True)
+        os.rename(staging, codex_dir(version))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return codex_path(version)
+
+
+def require_codex(environ=None):
+    """The pinned client's path. Outside CI a client that is not cached skips the tests with one
+    line saying how to enable them; under CI=true it is installed, and missing is a failure."""
+    environ = os.environ if environ is None else environ
+    path = codex_path()
+    if os.path.exists(path) and installed_version(path) == CODEX_VERSION:
+        return path
+    if environ.get("CI") == "true":
+        try:
+            return install()
+        except Unavailable as missing:
+            raise AssertionError("Codex e2e under CI: %s" % missing)
+    reason = ("Codex %s is not cached; enable with: npm install --prefix %s %s@%s (or run CI=true "
+              "bash .ci/run)" % (CODEX_VERSION, codex_dir(), CODEX_PACKAGE, CODEX_VERSION))
+    print("\nskipping Codex e2e tests: %s" % reason, flush=True)
+    raise unittest.SkipTest(reason)
+
+
+CONFIG_TOML = """\
+model = "stub-model"
+model_provider = "stub"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+
+[model_providers.stub]
+name = "stub"
+base_url = "{base_url}"
+env_key = "{key_variable}"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+"""
+
+
+class CodexRun:
+    """One finished `codex exec`: the process result and the request bodies the stub received."""
+
+    def __init__(self, completed, bodies, seconds):
+        self.returncode = completed.returncode
+        self.stdout = completed.stdout
+        self.stderr = completed.stderr
+        self.bodies = bodies
+        self.seconds = seconds
+
+    def hook_context(self):
+        """The developer messages after Codex's own context (its instructions come first, then its
+        user-role environment and AGENTS.md messages): where hook stdout lands, joined."""
+        items = [i for i in (self.bodies[-1]["input"] if self.bodies else [])
+                 if isinstance(i, dict) and i.get("type") == "message"]
+        first_user = next((n for n, i in enumerate(items) if i.get("role") == "user"), len(items))
+        return "\n".join(_item_text(i) for i in items[first_user:] if i.get("role") == "developer")
+
+    def tool_outputs(self):
+        """(command, output) for every exec_command call, from the run's last request."""
+        items = self.bodies[-1]["input"] if self.bodies else []
+        commands = {}
+        for item in items:
+            if isinstance(item, dict) and item.get("type") == "function_call":
+                try:
+                    commands[item["call_id"]] = json.loads(item["arguments"])["cmd"]
+                except (KeyError, ValueError, TypeError):
+                    continue
+        return [(commands[i["call_id"]], i.get("output"))
+                for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"
+                and i.get("call_id") in commands]
+
+
+def _item_text(item):
+    content = item.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(p.get("text", "") for p in content or [] if isinstance(p, dict))
+
+
+class CodexSandbox:
+    """A temporary HOME holding CODEX_HOME (config.toml aimed at a running stub) and a Claude home
+    for live Claude Code peers. close() stops the stub and removes the folder."""
+
+    def __init__(self, codex):
+        self.codex = codex
+        self.root = os.path.realpath(tempfile.mkdtemp(prefix="peerhooks-codex-e2e-"))
+        self.home = os.path.join(self.root, "home")
+        self.codex_home = os.path.join(self.home, ".codex")
+        self.claude_home = os.path.join(self.home, ".claude")
+        os.makedirs(self.codex_home)
+        os.makedirs(self.claude_home)
+        self.stub = CodexStub(os.path.join(self.root, "requests.jsonl")).start()
+        with open(os.path.join(self.codex_home, "config.toml"), "w", encoding="utf-8") as handle:
+            handle.write(CONFIG_TOML.format(base_url=self.stub.base_url, key_variable=KEY_VARIABLE))
+
+    @property
+    def hooks_file(self):
+        return os.path.join(self.codex_home, "hooks.json")
+
+    def env(self, **extra):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(FOREIGN_PREFIXES) and k != "CI"}
+        env.update({"HOME": self.home, "CODEX_HOME": self.codex_home, KEY_VARIABLE: "sk-stub"})
+        env.update(extra)
+        return env
+
+    def install_peerhooks(self, repo_root):
+        """`install.py --codex --scope user` into this CODEX_HOME; the CompletedProcess."""
+        return subprocess.run([sys.executable, os.path.join(repo_root, "install.py"), "--codex",
+                               "--scope", "user"],
+                              cwd=self.root, env=self.env(), capture_output=True, text=True)
+
+    def exec(self, cwd, prompt, trust_hooks=True, timeout=EXEC_TIMEOUT_S, **extra_env):
+        """Run `codex exec <prompt>` in cwd to completion. trust_hooks passes
+        --dangerously-bypass-hook-trust (what trusting them in /hooks does for a TUI user)."""
+        args = [self.codex, "exec"]
+        if trust_hooks:
+            args.append("--dangerously-bypass-hook-trust")
+        seen = len(self.stub.requests)
+        started = time.monotonic()
+        completed = subprocess.run(args + [prompt], cwd=cwd, env=self.env(**extra_env),
+                                   stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                   timeout=timeout)
+        bodies = [r.body for r in self.stub.requests[seen:] if r.reply is not None]
+        return CodexRun(completed, bodies, time.monotonic() - started)
+
+    def close(self):
+        self.stub.stop()
+        if os.environ.get("PEERHOOKS_E2E_KEEP") == "1":
+            print("\nkept Codex e2e sandbox: %s" % self.root, flush=True)
+        else:
+            shutil.rmtree(self.root, ignore_errors=True)
