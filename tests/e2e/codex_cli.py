@@ -181,12 +181,14 @@ class CodexSandbox:
                                "--scope", "user"],
                               cwd=self.root, env=self.env(), capture_output=True, text=True)
 
-    def exec(self, cwd, prompt, trust_hooks=True, timeout=EXEC_TIMEOUT_S, **extra_env):
-        """Run `codex exec <prompt>` in cwd to completion. trust_hooks passes
-        --dangerously-bypass-hook-trust (what trusting them in /hooks does for a TUI user)."""
+    def exec(self, cwd, prompt, trust_hooks=True, exec_args=(), timeout=EXEC_TIMEOUT_S, **extra_env):
+        """Run `codex exec [exec_args] <prompt>` in cwd to completion (exec_args: e.g. `resume
+        --last`). trust_hooks passes --dangerously-bypass-hook-trust (what trusting them in /hooks
+        does for a TUI user)."""
         args = [self.codex, "exec"]
         if trust_hooks:
             args.append("--dangerously-bypass-hook-trust")
+        args += list(exec_args)
         seen = len(self.stub.requests)
         started = time.monotonic()
         completed = subprocess.run(args + [prompt], cwd=cwd, env=self.env(**extra_env),
