@@ -9,12 +9,15 @@ writes lands under the sandbox's HOME; the real ~/.codex and ~/.claude are never
 The client is not installed by the unit-test run: outside CI the tests skip with one line saying how
 to install it; under CI=true it is installed into the cache (or the tests fail).
 """
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -26,7 +29,8 @@ CACHE_ROOT = os.environ.get("PEERHOOKS_E2E_CACHE") or os.path.join(
     os.path.expanduser("~"), ".cache", "peerhooks-e2e")
 KEY_VARIABLE = "PEERHOOKS_STUB_KEY"  # config.toml's env_key: Codex wants a key, the stub takes any
 NPM_INSTALL_TIMEOUT_S = 300
-EXEC_TIMEOUT_S = 120  # one `codex exec` takes ~1 s here; generous for a loaded 2-core machine
+EXEC_TIMEOUT_S = 120
+APP_SERVER_TIMEOUT_S = 60  # hooks/list answers in well under a second here  # one `codex exec` takes ~1 s here; generous for a loaded 2-core machine
 # Variables of the caller's that could point a run at a real home, service or agent key.
 FOREIGN_PREFIXES = ("CODEX", "CLAUDE", "OPENAI", "ANTHROPIC", "LI_PLUS", "PEERHOOKS")
 
@@ -109,6 +113,45 @@ stream_max_retries = 0
 """
 
 
+DEFAULT_HOOK_TIMEOUT_S = 600  # what Codex assumes for a handler without "timeout"
+
+
+def event_label(event):
+    """`PreToolUse` -> `pre_tool_use`: how Codex names an event in trust keys and hashes."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+
+
+def trust_hash(event, matcher, handler):
+    """The `trusted_hash` Codex 0.171 records when a user trusts one command handler in /hooks:
+    SHA-256 of the compact, key-sorted JSON of the normalized identity (event label, matcher, the
+    handler with its timeout and `async` filled in; absent fields left out). Checked against the
+    `currentHash` that `codex app-server`'s hooks/list reports (docs/codex.md)."""
+    normalized = {"type": "command", "command": handler["command"],
+                  "timeout": max(1, handler.get("timeout") or DEFAULT_HOOK_TIMEOUT_S),
+                  "async": bool(handler.get("async", False))}
+    if handler.get("statusMessage") is not None:
+        normalized["statusMessage"] = handler["statusMessage"]
+    identity = {"event_name": event_label(event), "hooks": [normalized]}
+    if matcher is not None and event != "UserPromptSubmit":  # Codex ignores this event's matcher
+        identity["matcher"] = matcher
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def trust_entries(hooks_file):
+    """{trust key: trusted_hash} for every command handler in a hooks.json, keyed as Codex keys
+    them: `<hooks.json path>:<event label>:<group index>:<handler index>`."""
+    with open(hooks_file, encoding="utf-8") as handle:
+        events = json.load(handle)["hooks"]
+    entries = {}
+    for event, groups in events.items():
+        for group_index, group in enumerate(groups):
+            for handler_index, handler in enumerate(group["hooks"]):
+                key = "%s:%s:%d:%d" % (hooks_file, event_label(event), group_index, handler_index)
+                entries[key] = trust_hash(event, group.get("matcher"), handler)
+    return entries
+
+
 class CodexRun:
     """One finished `codex exec`: the process result and the request bodies the stub received."""
 
@@ -162,8 +205,7 @@ class CodexSandbox:
         os.makedirs(self.codex_home)
         os.makedirs(self.claude_home)
         self.stub = CodexStub(os.path.join(self.root, "requests.jsonl")).start()
-        with open(os.path.join(self.codex_home, "config.toml"), "w", encoding="utf-8") as handle:
-            handle.write(CONFIG_TOML.format(base_url=self.stub.base_url, key_variable=KEY_VARIABLE))
+        self.untrust_hooks()
 
     @property
     def hooks_file(self):
@@ -181,6 +223,23 @@ class CodexSandbox:
                                "--scope", "user"],
                               cwd=self.root, env=self.env(), capture_output=True, text=True)
 
+    @property
+    def config_file(self):
+        return os.path.join(self.codex_home, "config.toml")
+
+    def trust_hooks(self):
+        """Record every hook of hooks.json as trusted in config.toml, as `t` in /hooks does."""
+        lines = []
+        for key, digest in sorted(trust_entries(self.hooks_file).items()):
+            lines += ["", "[hooks.state.%s]" % json.dumps(key), "trusted_hash = %s" % json.dumps(digest)]
+        with open(self.config_file, "a", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+
+    def untrust_hooks(self):
+        """config.toml as the sandbox wrote it: no hook trusted."""
+        with open(self.config_file, "w", encoding="utf-8") as handle:
+            handle.write(CONFIG_TOML.format(base_url=self.stub.base_url, key_variable=KEY_VARIABLE))
+
     def exec(self, cwd, prompt, trust_hooks=True, exec_args=(), timeout=EXEC_TIMEOUT_S, **extra_env):
         """Run `codex exec [exec_args] <prompt>` in cwd to completion (exec_args: e.g. `resume
         --last`). trust_hooks passes --dangerously-bypass-hook-trust (what trusting them in /hooks
@@ -196,6 +255,38 @@ class CodexSandbox:
                                    timeout=timeout)
         bodies = [r.body for r in self.stub.requests[seen:] if r.reply is not None]
         return CodexRun(completed, bodies, time.monotonic() - started)
+
+    def hooks_list(self, cwd):
+        """What `codex app-server` reports for the hooks of cwd (its JSON-RPC `hooks/list`): one
+        dict per handler with `key`, `currentHash`, `trustStatus`, `command`, ..."""
+        requests = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"clientInfo": {"name": "peerhooks-e2e", "title": None, "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [cwd]}},
+        ]
+        server = subprocess.Popen([self.codex, "app-server"], cwd=cwd, env=self.env(),
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True)
+        watchdog = threading.Timer(APP_SERVER_TIMEOUT_S, server.kill)  # a hung server ends the wait
+        watchdog.start()
+        try:
+            server.stdin.write("".join(json.dumps(r) + "\n" for r in requests))
+            server.stdin.flush()
+            for line in server.stdout:  # it answers while its stdin is still open
+                message = json.loads(line)
+                if message.get("id") == 2:
+                    return [h for entry in message["result"]["data"] for h in entry["hooks"]]
+            raise AssertionError("codex app-server gave no hooks/list answer")
+        finally:
+            watchdog.cancel()
+            server.stdin.close()
+            server.stdout.close()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
 
     def close(self):
         self.stub.stop()

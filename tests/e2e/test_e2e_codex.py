@@ -19,7 +19,7 @@ import sys
 import time
 import unittest
 
-from .codex_cli import CodexSandbox, require_codex
+from .codex_cli import CodexSandbox, require_codex, trust_entries
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if REPO not in sys.path:
@@ -228,8 +228,9 @@ class PayloadWithoutTrailingNewline(CodexSandboxed):
         self.assertTrue(output.startswith(REFUSED), output)
 
 
-class UntrustedHooksAreSkippedSilently(CodexSandboxed):
-    """Without trust (no /hooks review, no bypass flag) `codex exec` runs no hook and says nothing."""
+class HookTrust(CodexSandboxed):
+    """Codex runs a hook only when config.toml holds its trusted_hash (what /hooks writes) or the
+    run passes --dangerously-bypass-hook-trust; otherwise `codex exec` skips it without a word."""
 
     def test_exec_without_trust_runs_no_hook_and_warns_about_none(self):
         repo = make_checkout(os.path.join(self.sandbox.root, "work", "plain"))
@@ -239,6 +240,19 @@ class UntrustedHooksAreSkippedSilently(CodexSandboxed):
         said = (run.stderr + run.stdout).lower()
         self.assertNotIn("hook:", said)  # how Codex announces a hook it runs ("hook: SessionStart")
         self.assertNotIn("trust", said)
+
+    def test_computed_trust_hashes_are_the_ones_codex_reports(self):
+        repo = make_checkout(os.path.join(self.sandbox.root, "work", "hashes"))
+        reported = {h["key"]: h["currentHash"] for h in self.sandbox.hooks_list(repo)}
+        self.assertEqual(reported, trust_entries(self.sandbox.hooks_file))
+
+    def test_hooks_trusted_in_config_toml_run_without_the_bypass_flag(self):
+        repo = make_checkout(os.path.join(self.sandbox.root, "work", "trusted"))
+        self.sandbox.trust_hooks()
+        self.addCleanup(self.sandbox.untrust_hooks)
+        self.assertEqual({h["trustStatus"] for h in self.sandbox.hooks_list(repo)}, {"trusted"})
+        run = self.run_codex(repo, "hello after trusting", trust_hooks=False)
+        self.assertIn("Cold start: full orientation", run.hook_context())
 
 
 if __name__ == "__main__":
