@@ -194,16 +194,17 @@ def _item_text(item):
 
 class CodexSandbox:
     """A temporary HOME holding CODEX_HOME (config.toml aimed at a running stub) and a Claude home
-    for live Claude Code peers. close() stops the stub and removes the folder."""
+    for live Claude Code peers. `home` shares an existing HOME instead (a real Claude Code session's
+    sandbox), so both clients see one Claude registry. close() stops the stub and removes the folder."""
 
-    def __init__(self, codex):
+    def __init__(self, codex, home=None):
         self.codex = codex
         self.root = os.path.realpath(tempfile.mkdtemp(prefix="peerhooks-codex-e2e-"))
-        self.home = os.path.join(self.root, "home")
+        self.home = os.path.realpath(home) if home else os.path.join(self.root, "home")
         self.codex_home = os.path.join(self.home, ".codex")
         self.claude_home = os.path.join(self.home, ".claude")
-        os.makedirs(self.codex_home)
-        os.makedirs(self.claude_home)
+        os.makedirs(self.codex_home, exist_ok=True)
+        os.makedirs(self.claude_home, exist_ok=True)
         self.stub = CodexStub(os.path.join(self.root, "requests.jsonl")).start()
         self.untrust_hooks()
 

@@ -193,6 +193,48 @@ class GuardBesideALiveClaudePeer(CodexSandboxed):
         self.assertEqual(sorted(os.listdir(folder)), ["%d.json" % self.peer.pid])
 
 
+class GuardBesideARealClaudeCodeSession(unittest.TestCase):
+    """The same refusal with a real interactive Claude Code session (tmux, Claude stub) live in the
+    checkout, both clients under one HOME: Codex's guard sees it; Claude's registry never sees Codex."""
+
+    @classmethod
+    def setUpClass(cls):
+        from .claude_cli import Sandbox, require_e2e_tools  # only this class needs Claude Code
+        cls.started = time.monotonic()
+        cls.claude = Sandbox(require_e2e_tools())
+        cls.codex = None
+        try:
+            cls.repo = make_checkout(os.path.join(cls.claude.root, "work", "shared"))
+            cls.peer = cls.claude.interactive(cls.repo)
+            cls.codex = CodexSandbox(CODEX, home=cls.claude.home)
+            installed = cls.codex.install_peerhooks(REPO)
+            if installed.returncode != 0:
+                raise AssertionError("install.py --codex failed: %s%s" % (installed.stdout, installed.stderr))
+            with open(os.path.join(cls.repo, "new.py"), "w", encoding="utf-8") as handle:
+                handle.write("NEW = 1\n")
+            cls.sweep = cls.codex.exec(cls.repo, "stage everything [[bash: git add -A]]")
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.codex is not None:
+            cls.codex.close()
+        cls.claude.close()
+        print("\n%s: %.1f s" % (cls.__name__, time.monotonic() - cls.started), file=sys.stderr)
+
+    def test_git_add_all_is_refused_naming_the_live_claude_code_session(self):
+        self.assertEqual(self.sweep.returncode, 0, self.sweep.stderr[-2000:])
+        [(command, output)] = self.sweep.tool_outputs()
+        self.assertTrue(output.startswith(REFUSED), output)
+        self.assertIn(self.peer.name, output)
+        self.assertEqual(git(self.repo, "diff", "--cached", "--name-only"), "")
+
+    def test_claude_registry_holds_the_claude_session_only(self):
+        self.assertEqual(list(self.claude.registry()), [self.peer.pid])
+
+
 class PayloadWithoutTrailingNewline(CodexSandboxed):
     """Codex writes each payload without a newline and closes stdin; the hooks still answer."""
 
