@@ -8,6 +8,7 @@ import urllib.request
 from .codex_cli import event_label, trust_entries, trust_hash
 from .codex_stub import DONE_TEXT, CodexStub, current_prompt, plan_reply, sse_stream
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = [{"type": "function", "name": n} for n in ("exec_command", "write_stdin")]
 # Hashes `codex app-server` (0.171.0) reported in hooks/list for these handlers.
 GUARD_COMMAND = "'/root/.pyenv/versions/3.11.7/bin/python3' '/work/wt/codex/scripts/git_index_guard.py'"
@@ -82,6 +83,13 @@ class TrustHashTest(unittest.TestCase):
         self.assertEqual(trust_hash("SessionStart", "startup|resume|clear",
                                     {"type": "command", "command": COLD_START_COMMAND, "timeout": 10}),
                          COLD_START_HASH)
+
+    def test_the_example_in_docs_is_this_recipe_applied(self):
+        with open(os.path.join(REPO, "docs", "codex.md"), encoding="utf-8") as handle:
+            docs = handle.read()
+        example = json.dumps({"type": "command", "command": GUARD_COMMAND, "timeout": 5})
+        self.assertIn("`%s`" % example, docs)
+        self.assertIn("`%s`" % trust_hash("PreToolUse", "Bash", json.loads(example)), docs)
 
     def test_any_change_to_the_handler_changes_the_hash(self):
         handler = {"type": "command", "command": GUARD_COMMAND, "timeout": 5}

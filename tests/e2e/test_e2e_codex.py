@@ -270,6 +270,52 @@ class PayloadWithoutTrailingNewline(CodexSandboxed):
         self.assertTrue(output.startswith(REFUSED), output)
 
 
+# Answers a PreToolUse hook could give, by a marker in the command: why the guard refuses with exit 2
+# and a non-empty stderr under Codex, and never with `ask`.
+ANSWERING_HOOK = r'''
+import json, sys
+command = json.loads(sys.stdin.buffer.read())["tool_input"]["command"]
+if "ask-me" in command:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                             "permissionDecision": "ask",
+                                             "permissionDecisionReason": "ASK-REASON"}}))
+elif "plain-stdout" in command:
+    print("PLAIN-STDOUT-FROM-PRETOOLUSE")
+elif "silent-exit-2" in command:
+    sys.exit(2)
+'''
+
+
+class WhatCodexDoesWithPreToolUseAnswers(unittest.TestCase):
+    """Codex 0.171's side of the protocol, shown with a hook of our own (not peerhooks'): `ask`
+    runs the command, plain stdout is dropped, exit 2 without stderr does not block."""
+
+    def test_ask_plain_stdout_and_a_silent_exit_2_all_let_the_command_run(self):
+        started = time.monotonic()
+        sandbox = CodexSandbox(CODEX)
+        self.addCleanup(sandbox.close)
+        hook = os.path.join(sandbox.root, "answering_hook.py")
+        with open(hook, "w", encoding="utf-8") as handle:
+            handle.write(ANSWERING_HOOK)
+        with open(sandbox.hooks_file, "w", encoding="utf-8") as handle:
+            json.dump({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "%s %s" % (sys.executable, hook), "timeout": 10}]}]}},
+                handle)
+        repo = make_checkout(os.path.join(sandbox.root, "work", "answers"))
+        run = sandbox.exec(repo, "try [[bash: echo ask-me > asked.txt]] [[bash: echo plain-stdout]] "
+                                 "[[bash: echo silent-exit-2 > exited.txt]]")
+        self.assertEqual(run.returncode, 0, run.stderr[-2000:])
+        outputs = run.tool_outputs()
+        self.assertEqual(len(outputs), 3)
+        for command, output in outputs:
+            self.assertIn("Process exited with code 0", output, command)
+        self.assertTrue(os.path.exists(os.path.join(repo, "asked.txt")))
+        self.assertTrue(os.path.exists(os.path.join(repo, "exited.txt")))
+        self.assertNotIn("PLAIN-STDOUT-FROM-PRETOOLUSE", json.dumps(run.bodies[-1]))
+        self.assertNotIn("ASK-REASON", json.dumps(run.bodies[-1]))
+        print("\n%s: %.1f s" % (type(self).__name__, time.monotonic() - started), file=sys.stderr)
+
+
 class HookTrust(CodexSandboxed):
     """Codex runs a hook only when config.toml holds its trusted_hash (what /hooks writes) or the
     run passes --dangerously-bypass-hook-trust; otherwise `codex exec` skips it without a word."""
