@@ -232,7 +232,11 @@ def codex_rule_files(workspace_root, codex_home):
     for folder in (workspace_root, codex_home):
         for name in CODEX_RULE_NAMES:
             path = os.path.join(folder, name)
-            if os.path.isfile(path) and os.path.getsize(path) > 0:
+            try:
+                loaded = os.path.isfile(path) and os.path.getsize(path) > 0
+            except OSError:  # removed between the two looks
+                loaded = False
+            if loaded:
                 found.append(path)
                 break
     return found
