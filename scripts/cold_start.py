@@ -7,7 +7,8 @@ ended sessions, the user's own). On `startup` and `clear`, the sources that begi
 only the sections whose fingerprint changed for this agent's partition of the state file are
 printed; other sources get one reminder line. The partition key is `LI_PLUS_AGENT_KEY` (else
 `default`), so two agents sharing a workspace each get every change instead of splitting them.
-`--host codex` keeps the state under `.codex/state/`. The work is in peerhooks.hook_cold_start.
+`--host codex` keeps the state under `.codex/state/` and watches the rule files Codex loads
+(AGENTS.md, not CLAUDE.md). The work is in peerhooks.hook_cold_start.
 """
 import os
 import sys

@@ -177,6 +177,30 @@ class StateFileTest(ColdStartCase):
         self.assertFalse(os.path.exists(self.state_file))
         self.assertEqual(self.start(args=("--host=codex",)).stdout, NO_NEW)
 
+    def test_codex_host_watches_agents_md_and_not_claude_md(self):
+        agents_md = os.path.join(self.repo_path, "AGENTS.md")
+        write(agents_md, "Run the tests.\n")
+        shown = self.start(args=("--host", "codex")).stdout
+        self.assertIn(agents_md, shown)
+        self.assertNotIn("CLAUDE.md", shown)
+        write(agents_md, "Run the tests.\nNever sweep the index.\n")
+        again = self.start(args=("--host", "codex")).stdout
+        self.assertIn("━━━ Rules ━━━", again)
+        self.assertIn(agents_md, again)
+        self.change_rules("Claude's rules changed.\n")
+        self.assertEqual(self.start(args=("--host", "codex")).stdout, NO_NEW)
+
+    def test_codex_host_lists_the_override_codex_reads_instead_of_agents_md(self):
+        write(os.path.join(self.repo_path, "AGENTS.md"), "Shared rules.\n")
+        override = os.path.join(self.repo_path, "AGENTS.override.md")
+        write(override, "Today's rules.\n")
+        codex_global = os.path.join(self.claude.root, ".codex", "AGENTS.md")
+        write(codex_global, "My own rules.\n")
+        shown = self.start(args=("--host", "codex")).stdout
+        rules = shown[shown.find("━━━ Rules ━━━"):].split("━━━", 3)[2]
+        listed = [line.split("  ", 1)[1] for line in rules.strip().splitlines()[1:]]
+        self.assertEqual(listed, [override, codex_global])
+
     def test_unknown_arguments_are_warned_about_and_never_exit_2(self):
         result = self.start(args=("--frobnicate",))
         self.assertIn("full orientation", result.stdout)

@@ -21,6 +21,15 @@ def claude_home(environ=None):
     return os.path.join(os.path.expanduser("~"), ".claude")
 
 
+def codex_home(environ=None):
+    """Codex's home: $CODEX_HOME when set, else ~/.codex (as install.py finds it)."""
+    environ = environ if environ is not None else os.environ
+    configured = environ.get("CODEX_HOME")
+    if configured:
+        return os.path.abspath(os.path.expanduser(configured))
+    return os.path.join(os.path.expanduser("~"), ".codex")
+
+
 def slug(path):
     """The projects/ folder name for a directory (without the long-path hash suffix)."""
     normalized = unicodedata.normalize("NFC", path)

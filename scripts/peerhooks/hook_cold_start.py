@@ -8,7 +8,7 @@ import os
 from datetime import datetime, timezone
 
 from . import gitrepo, hookio, sections, state
-from .home import claude_home
+from .home import claude_home, codex_home
 
 FRESH_SOURCES = ("startup", "clear")  # the two sources that begin an empty context
 KEY_VARIABLE = "LI_PLUS_AGENT_KEY"
@@ -60,7 +60,8 @@ def run(payload, argv, environ, now):
 
     start = datetime.fromtimestamp(int(now), timezone.utc)
     workspace = sections.Workspace(os.path.realpath(root), toplevel, claude_home(environ),
-                                   int(now * 1000), payload.session_id)
+                                   int(now * 1000), payload.session_id,
+                                   codex_home(environ) if host == "codex" else None)
     gathered = sections.gather(workspace)
     problems.extend(gathered.problems)
     return fresh_start(state.state_path(workspace.root, host), key.key, gathered.sections, start,

@@ -162,6 +162,7 @@ class Workspace(NamedTuple):
     home: str  # the Claude home
     now_ms: int = 0  # only bounds the ended-sessions window; never enters a body
     session_id: Optional[str] = None  # this session, never listed as ended
+    codex_home: Optional[str] = None  # set under Codex: its rule files replace Claude Code's
 
 
 class Gathered(NamedTuple):
@@ -219,9 +220,32 @@ def rule_files(workspace_root, home):
     return [p for p in paths if os.path.isfile(p)][:MAX_RULE_FILES]
 
 
-def gather_rules(workspace_root, home):
+# Codex reads, in its home and in each folder from the project root down, the first non-empty of
+# these (developers.openai.com/codex/guides/agents-md; both names are in the 0.171 binary).
+CODEX_RULE_NAMES = ("AGENTS.override.md", "AGENTS.md")
+
+
+def codex_rule_files(workspace_root, codex_home):
+    """The instruction files Codex loads at start: per folder (workspace root, then Codex's home)
+    the first non-empty of CODEX_RULE_NAMES. Codex never reads CLAUDE.md."""
+    found = []
+    for folder in (workspace_root, codex_home):
+        for name in CODEX_RULE_NAMES:
+            path = os.path.join(folder, name)
+            try:
+                loaded = os.path.isfile(path) and os.path.getsize(path) > 0
+            except OSError:  # removed between the two looks
+                loaded = False
+            if loaded:
+                found.append(path)
+                break
+    return found
+
+
+def gather_rules(workspace_root, home, codex_home=None):
     lines = []
-    for path in rule_files(workspace_root, home):
+    paths = codex_rule_files(workspace_root, codex_home) if codex_home else rule_files(workspace_root, home)
+    for path in paths:
         digest = _file_hash(path)
         if digest is not None:
             lines.append("%s  %s" % (digest, path))
@@ -487,7 +511,7 @@ def gather(workspace):
     """Every section in display order: the built-in ones, then the user's own."""
     memory = checkout_memory_dir(workspace.home, workspace.root, workspace.toplevel)
     built = [
-        gather_rules(workspace.root, workspace.home),
+        gather_rules(workspace.root, workspace.home, workspace.codex_home),
         gather_memory_index(memory),
         gather_handoff(workspace, memory),
         gather_recent_commits(workspace.toplevel, workspace.home),

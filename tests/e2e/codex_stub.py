@@ -1,0 +1,222 @@
+"""A stand-in for the OpenAI Responses API, so the real Codex CLI runs whole sessions offline.
+
+As with the Claude stub (stub_api.py), the request log is the oracle: hook output reaches the model
+only inside a request body (SessionStart stdout as a `developer` message before the prompt, a
+PreToolUse refusal as the `function_call_output` "Command blocked by PreToolUse hook: <stderr>").
+
+Codex 0.171 calls only `POST /v1/responses`, always with `stream: true`, and needs the whole event
+sequence up to `response.completed` (without it the run fails "stream disconnected before
+completion"). Its shell tool is `exec_command` with `{"cmd": ...}`.
+
+The "model" is scripted by markers in the user's prompt:
+  [[bash: <command>]]   an exec_command call running <command>
+Several markers run one after the other, one call per model turn; when all have run (or the prompt
+has none) the reply is plain text and the turn ends.
+"""
+import json
+import re
+import threading
+import uuid
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import List, Optional
+
+MARKER = re.compile(r"\[\[bash:(.*?)\]\]", re.DOTALL)
+SHELL_TOOL = "exec_command"
+DONE_TEXT = "Done."
+# Codex sends its own context (environment, AGENTS.md) as user messages too; they are not the prompt.
+CODEX_CONTEXT_PREFIXES = ("<environment_context>", "# AGENTS.md instructions", "<user_instructions>")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the stub model says in one turn: text, or one shell call."""
+    text: str
+    command: Optional[str] = None
+
+
+def _message_text(item):
+    content = item.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(part.get("text", "") for part in content or []
+                     if isinstance(part, dict) and isinstance(part.get("text"), str))
+
+
+def current_prompt(items):
+    """The prompt of the turn in progress (the last user message that is not Codex's own context)
+    and how many function calls the model has made since."""
+    for index in range(len(items) - 1, -1, -1):
+        item = items[index]
+        if not isinstance(item, dict) or item.get("role") != "user":
+            continue
+        text = _message_text(item)
+        if text.lstrip().startswith(CODEX_CONTEXT_PREFIXES):
+            continue
+        calls = sum(1 for later in items[index + 1:]
+                    if isinstance(later, dict) and later.get("type") == "function_call")
+        return text, calls
+    return "", 0
+
+
+def plan_reply(body):
+    """The stub model's reply to one /v1/responses body (pure)."""
+    offered = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+    prompt, calls_made = current_prompt(body.get("input") or [])
+    commands = [m.strip() for m in MARKER.findall(prompt)] if SHELL_TOOL in offered else []
+    pending = commands[calls_made:]
+    if not pending:
+        return Reply(DONE_TEXT)
+    return Reply("Running a command.", pending[0])
+
+
+def _event(data):
+    return ("event: %s\ndata: %s\n\n" % (data["type"], json.dumps(data))).encode("utf-8")
+
+
+def _unique(prefix):
+    return prefix + uuid.uuid4().hex[:24]
+
+
+def sse_stream(reply, model):
+    """The event-stream body for a reply, in the order the real API sends it."""
+    response_id = _unique("resp_stub_")
+    base = {"id": response_id, "object": "response", "model": model, "output": []}
+    out = [_event({"type": "response.created", "response": dict(base, status="in_progress")}),
+           _event({"type": "response.in_progress", "response": dict(base, status="in_progress")})]
+    if reply.command is None:
+        item_id = _unique("msg_stub_")
+        part = {"type": "output_text", "text": "", "annotations": []}
+        done_part = dict(part, text=reply.text)
+        item = {"type": "message", "id": item_id, "role": "assistant", "status": "completed",
+                "content": [done_part]}
+        out += [
+            _event({"type": "response.output_item.added", "output_index": 0,
+                    "item": dict(item, status="in_progress", content=[])}),
+            _event({"type": "response.content_part.added", "item_id": item_id, "output_index": 0,
+                    "content_index": 0, "part": part}),
+            _event({"type": "response.output_text.delta", "item_id": item_id, "output_index": 0,
+                    "content_index": 0, "delta": reply.text}),
+            _event({"type": "response.output_text.done", "item_id": item_id, "output_index": 0,
+                    "content_index": 0, "text": reply.text}),
+            _event({"type": "response.content_part.done", "item_id": item_id, "output_index": 0,
+                    "content_index": 0, "part": done_part}),
+        ]
+    else:
+        arguments = json.dumps({"cmd": reply.command})
+        item = {"type": "function_call", "id": _unique("fc_stub_"), "call_id": _unique("call_stub_"),
+                "name": SHELL_TOOL, "arguments": arguments, "status": "completed"}
+        out += [
+            _event({"type": "response.output_item.added", "output_index": 0,
+                    "item": dict(item, arguments="", status="in_progress")}),
+            _event({"type": "response.function_call_arguments.delta", "item_id": item["id"],
+                    "output_index": 0, "delta": arguments}),
+            _event({"type": "response.function_call_arguments.done", "item_id": item["id"],
+                    "output_index": 0, "arguments": arguments}),
+        ]
+    out.append(_event({"type": "response.output_item.done", "output_index": 0, "item": item}))
+    out.append(_event({"type": "response.completed", "response": dict(
+        base, status="completed", output=[item],
+        usage={"input_tokens": 1, "input_tokens_details": {"cached_tokens": 0},
+               "output_tokens": 1, "output_tokens_details": {"reasoning_tokens": 0},
+               "total_tokens": 2})}))
+    return b"".join(out)
+
+
+@dataclass
+class LoggedRequest:
+    method: str
+    path: str
+    body: object  # the parsed JSON body, or the raw text when it was not JSON
+    reply: Optional[Reply] = None
+
+
+@dataclass
+class _Log:
+    path: str
+    entries: List[LoggedRequest] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, entry):
+        with self.lock:
+            self.entries.append(entry)
+            with open(self.path, "a", encoding="utf-8") as handle:
+                reply = entry.reply
+                handle.write(json.dumps({
+                    "method": entry.method, "path": entry.path, "body": entry.body,
+                    "reply": None if reply is None else {"text": reply.text, "command": reply.command},
+                }) + "\n")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    log = None  # set on the subclass made per server
+
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass  # the JSONL log is the record
+
+    def _body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            return json.loads(raw.decode("utf-8")) if raw else None
+        except ValueError:
+            return raw.decode("utf-8", errors="replace")
+
+    def _send(self, status, content_type, data):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _handle(self):
+        body = self._body()
+        route = self.path.split("?", 1)[0]
+        is_response = self.command == "POST" and route.endswith("/responses") and isinstance(body, dict)
+        reply = plan_reply(body) if is_response else None
+        self.log.add(LoggedRequest(self.command, self.path, body, reply))
+        if is_response:
+            self._send(200, "text/event-stream", sse_stream(reply, body.get("model") or "stub"))
+        else:
+            self._send(200, "application/json", b"{}")
+
+    do_GET = do_POST = _handle
+
+
+class CodexStub:
+    """A running Responses API stub on 127.0.0.1 at a free port (context manager, or start/stop)."""
+
+    def __init__(self, log_path):
+        self._log = _Log(log_path)
+        handler = type("CodexStubHandler", (_Handler,), {"log": self._log})
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self):
+        """What config.toml's base_url takes: Codex appends /responses."""
+        return "http://127.0.0.1:%d/v1" % self._server.server_address[1]
+
+    @property
+    def requests(self):
+        with self._log.lock:
+            return list(self._log.entries)
+
+    def response_bodies(self):
+        return [r.body for r in self.requests if r.reply is not None]
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
