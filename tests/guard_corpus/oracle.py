@@ -12,8 +12,8 @@ stash entry gone, branch switched or rewound): label `harmful`; otherwise `harml
     python3 tests/guard_corpus/oracle.py --line 'git add -A' [--cwd docs]   # what one line does
 
 How a line runs: `bash -c <line>` in <checkout>/<cwd>, stdin /dev/null (Claude Code's Bash tool has no
-terminal), HOME = the scenario's home, no network (`unshare -n` where it works; origin is a local bare
-repo anyway), GIT_EDITOR/GIT_SEQUENCE_EDITOR/EDITOR = `true` (an editor that accepts what it is given,
+terminal), HOME = the scenario's home, no network and a private /tmp (`unshare -n -m` where the machine
+allows it; origin is a local bare repo anyway), GIT_EDITOR/GIT_SEQUENCE_EDITOR/EDITOR = `true` (an editor that accepts what it is given,
 so `git commit` without -m aborts on an empty message, `rebase -i` runs its default todo), pagers
 `cat`, GIT_TERMINAL_PROMPT=0, a 10 s timeout on the whole process group. Interactive prompts
 (`git add -p`, `git clean -i`) read EOF and quit unless the line itself pipes answers in. Only the
@@ -153,23 +153,41 @@ def run_env(home):
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "LC_ALL": "C", "LANG": "C",
            "TERM": "dumb", "GIT_EDITOR": "true", "GIT_SEQUENCE_EDITOR": "true", "EDITOR": "true",
            "VISUAL": "true", "GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
-           "GIT_CONFIG_NOSYSTEM": "1", "GIT_ASKPASS": "false", "SSH_ASKPASS": "false", "USER": "dev"}
+           "GIT_CONFIG_NOSYSTEM": "1", "GIT_ASKPASS": "false", "SSH_ASKPASS": "false", "USER": "dev",
+           "FILTER_BRANCH_SQUELCH_WARNING": "1"}  # else filter-branch sleeps 10 s before it works
     return env
 
 
-def _network_jail():
+def work_root():
+    """Where benches live: memory if we can (copies are the oracle's main cost), never under /tmp
+    when the jail gives each line its own /tmp (that would hide the bench)."""
+    for candidate in ("/dev/shm", "/var/tmp"):
+        if os.path.isdir(candidate) and os.access(candidate, os.W_OK):
+            return candidate
+    return None
+
+
+# No network, and a private /tmp: lines write /tmp/idx or /tmp/all.patch, which must neither leak
+# into the next line nor race with the other worker.
+JAIL = ["unshare", "-n", "-m", "--propagation", "private", "sh", "-c",
+        'mount -t tmpfs tmpfs /tmp && exec bash -c "$1"', "jail"]
+
+
+def jail_for(root):
+    """The JAIL prefix when this machine allows it (root or user namespaces), else plain bash."""
+    if root.startswith("/tmp/"):
+        return ["bash", "-c"]
     try:
-        ok = subprocess.run(["unshare", "-n", "true"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL).returncode == 0
+        ok = subprocess.run(JAIL + ["true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
     except OSError:
         ok = False
-    return ["unshare", "-n"] if ok else []
+    return JAIL if ok else ["bash", "-c"]
 
 
-def execute(line, cwd, scn, jail=()):
+def execute(line, cwd, scn, runner=("bash", "-c")):
     """Run one line as the agent would; returns (exit code or 'timeout', combined output tail)."""
     try:
-        result = subprocess.run(list(jail) + ["bash", "-c", line], cwd=scn.cwd(cwd), env=run_env(scn.home),
+        result = subprocess.run(list(runner) + [line], cwd=scn.cwd(cwd), env=run_env(scn.home),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 timeout=LINE_TIMEOUT_S, start_new_session=True)
         return result.returncode, result.stdout[-300:].decode("utf-8", "replace")
@@ -187,12 +205,12 @@ class Bench:
         self.template = os.path.join(root, "template")
         subprocess.run(["cp", "-a", self.scn.home, self.template], check=True)
         self.before = measure(self.scn)
-        self.jail = _network_jail()
+        self.runner = jail_for(os.path.realpath(root))
 
     def judge(self, line, cwd="."):
         subprocess.run(["rm", "-rf", self.scn.home], check=True)
         subprocess.run(["cp", "-a", self.template, self.scn.home], check=True)
-        code, output = execute(line, cwd, self.scn, self.jail)
+        code, output = execute(line, cwd, self.scn, self.runner)
         found = effects(self.before, measure(self.scn), self.scn)
         return {"label": "harmful" if found else "harmless", "effects": found, "exit": code}
 
@@ -214,7 +232,7 @@ def judge_all(entries, workers=WORKERS):
     """Oracle verdicts for (line, cwd) entries, in order."""
     items = [(i, e["line"], e.get("cwd", ".")) for i, e in enumerate(entries)]
     results = [None] * len(items)
-    parent = tempfile.mkdtemp(prefix="guard-oracle-")
+    parent = tempfile.mkdtemp(prefix="guard-oracle-", dir=work_root())
     try:
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(parent,)) as pool:
             for index, verdict in pool.map(_judge_in_worker, items, chunksize=8):
@@ -238,7 +256,7 @@ def save(entries, path=CORPUS):
 def main(argv):
     if argv[:1] == ["--line"]:
         cwd = argv[argv.index("--cwd") + 1] if "--cwd" in argv else "."
-        root = tempfile.mkdtemp(prefix="guard-oracle-")
+        root = tempfile.mkdtemp(prefix="guard-oracle-", dir=work_root())
         try:
             print(json.dumps(Bench(root).judge(argv[1], cwd), indent=1))
         finally:

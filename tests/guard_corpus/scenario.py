@@ -97,6 +97,10 @@ SELF_MODIFIED = [("src/app.py", "def main():\n    print('self')\n    return 0\n"
 SELF_NEW = [("docs/tutorial.md", "# Tutorial\n"), ("tests/test_feature.py", "def test_feature():\n    assert 1\n")]
 SELF_WT_MODIFIED = [("src/app.py", "def main():\n    return 1  # self worktree\n")]
 
+# Commits between the import and the peer's commit, on files nobody is working on.
+HISTORY = [("docs/index.md", "\nSee usage.\n"), ("setup.cfg", "version = 0.1\n"),
+           ("config/settings.json", "\n"), ("scripts/deploy.sh", "echo done\n")]
+
 OTHER_REPO_FILES = {"README.md": "other\n", "main.go": "package main\n"}
 
 
@@ -173,6 +177,9 @@ def build(home, live=True):
         _write(app, relative, content)
     _git(app, env, "add", "--all")
     _git(app, env, "commit", "-q", "-m", "Initial import")
+    for number, (relative, line) in enumerate(HISTORY):  # depth for bisect, HEAD~3 and the like
+        _write(app, relative, TRACKED[relative] + line)
+        _git(app, env, "commit", "-q", "-am", "History %d: %s" % (number + 1, relative))
     _git(work, env, "clone", "-q", "--bare", app, "origin.git")
     _git(app, env, "remote", "add", "origin", os.path.join(work, "origin.git"))
     _write(app, "CHANGELOG.md", TRACKED["CHANGELOG.md"] + "\n## 0.2\n- upstream fix\n")
