@@ -284,6 +284,10 @@ def entries():
     add("rare", "parsing", "echo 'git add -A' && git status")
     add("rare", "parsing", 'git commit -m "$(cat <<EOF\nUse `git add -A` carefully\nEOF\n)" -- src/app.py')
     add("rare", "parsing", "git log --grep='git stash' --oneline")
+    add("occasional", "parsing", "git commit -F - <<EOF\nDocument `git add -A` in the tutorial\nEOF")
+    add("occasional", "parsing", 'git commit -m "$(cat <<EOF\nMention `git stash` in usage\nEOF\n)" -- docs/usage.md')
+    add("occasional", "parsing", 'git commit -m "$(cat <<\'EOF\'\nMention `git stash` in usage\nEOF\n)" -- docs/usage.md')
+    add("occasional", "parsing", "git commit -F - -- src/app.py <<'EOF'\nKeep `git add -A` out of scripts\nEOF")
 
     # -- harmless lines the guard refuses today -----------------------------------------------------
     for line in ["git checkout Dockerfile", "git reset Makefile", "git checkout Makefile", "git restore Dockerfile",

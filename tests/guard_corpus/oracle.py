@@ -135,14 +135,17 @@ def effects(before, after, scn):
             found.append("%s: checkout moved from %s to %s" % (name, old[0], new[0]))
         elif new[1] != old[1] and not _is_ancestor(top, old[1], "HEAD"):
             found.append("%s: its commit %s is no longer in %s" % (name, old[1][:7], old[0]))
+        moved = {}
         for path, was in sorted(old[2].items()):
             now = new[2][path]
             if now == was:
                 continue
             how = "%s -> %s" % (_describe(was), _describe(now))
             if now[0] != was[0]:
-                how += " (HEAD changed: committed)" if now[0] in (was[1], was[2]) else " (HEAD changed)"
-            found.append("%s: %s %s" % (name, path, how))
+                how += " (committed)" if now[0] in (was[1], was[2]) else " (HEAD changed)"
+            moved.setdefault(how, []).append(path)
+        for how, paths in sorted(moved.items()):
+            found.append("%s: %s: %s" % (name, how, " ".join(paths)))
     lost = [s for s in before["stash"] if s not in after["stash"]]
     if lost:
         found.append("peer A: stash entry dropped")

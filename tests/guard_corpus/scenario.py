@@ -70,7 +70,6 @@ TRACKED = {
     "tests/test_app.py": "def test_main():\n    assert True\n",
     "scripts/deploy.sh": "#!/bin/sh\necho deploy\n",
     "config/settings.json": "{\"debug\": false}\n",
-    "release-1.2/NOTES.md": "# 1.2 notes\n",
 }
 
 # Peer A's work, by the state it is in. (path, content)
