@@ -172,19 +172,22 @@ def work_root():
 
 # No network, and a private /tmp: lines write /tmp/idx or /tmp/all.patch, which must neither leak
 # into the next line nor race with the other worker.
-JAIL = ["unshare", "-n", "-m", "--propagation", "private", "sh", "-c",
-        'mount -t tmpfs tmpfs /tmp && exec bash -c "$1"', "jail"]
+JAIL_SHELL = ["sh", "-c", 'mount -t tmpfs tmpfs /tmp && exec bash -c "$1"', "jail"]
+JAILS = (["unshare", "-n", "-m", "--propagation", "private"] + JAIL_SHELL,  # as root
+         ["unshare", "-r", "-n", "-m", "--propagation", "private"] + JAIL_SHELL)  # via a user namespace
 
 
 def jail_for(root):
-    """The JAIL prefix when this machine allows it (root or user namespaces), else plain bash."""
+    """The first jail this machine allows, else plain bash (lines then share the real /tmp)."""
     if root.startswith("/tmp/"):
         return ["bash", "-c"]
-    try:
-        ok = subprocess.run(JAIL + ["true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
-    except OSError:
-        ok = False
-    return JAIL if ok else ["bash", "-c"]
+    for jail in JAILS:
+        try:
+            if subprocess.run(jail + ["true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+                return jail
+        except OSError:
+            break
+    return ["bash", "-c"]
 
 
 def execute(line, cwd, scn, runner=("bash", "-c")):
