@@ -45,6 +45,7 @@ def blob_id(data):
 
 
 def _git(cwd, *args):
+    """Read-only git for measuring; the caller's GIT_* variables must not point it elsewhere."""
     result = subprocess.run(["git"] + list(args), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             env=scenario.git_env(os.environ.get("HOME", "/")))
     return result.stdout.decode("utf-8", "replace") if result.returncode == 0 else None
@@ -153,12 +154,12 @@ def effects(before, after, scn):
 
 
 def run_env(home):
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "LC_ALL": "C", "LANG": "C",
-           "TERM": "dumb", "GIT_EDITOR": "true", "GIT_SEQUENCE_EDITOR": "true", "EDITOR": "true",
-           "VISUAL": "true", "GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
-           "GIT_CONFIG_NOSYSTEM": "1", "GIT_ASKPASS": "false", "SSH_ASKPASS": "false", "USER": "dev",
-           "FILTER_BRANCH_SQUELCH_WARNING": "1"}  # else filter-branch sleeps 10 s before it works
-    return env
+    """The environment a line runs in: nothing of the caller's but PATH."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "LC_ALL": "C", "LANG": "C",
+            "TERM": "dumb", "GIT_EDITOR": "true", "GIT_SEQUENCE_EDITOR": "true", "EDITOR": "true",
+            "VISUAL": "true", "GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
+            "GIT_CONFIG_NOSYSTEM": "1", "GIT_ASKPASS": "false", "SSH_ASKPASS": "false", "USER": "dev",
+            "FILTER_BRANCH_SQUELCH_WARNING": "1"}  # else filter-branch sleeps 10 s before it works
 
 
 def work_root():

@@ -22,6 +22,7 @@ Git objects are deterministic (fixed dates), so every build has the same commits
 "before" state is the same wherever the scenario lives; file paths are all under HOME so a line can
 say `~/work/app` or `$HOME/work/app`.
 """
+import json
 import os
 import subprocess
 import sys
@@ -31,7 +32,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
-from fixtures.claudehome import (ClaudeHome, bash_record, edit_record, now_ms,  # noqa: E402
+from fixtures.claudehome import (ClaudeHome, LiveSession, bash_record, edit_record, now_ms,  # noqa: E402
                                  tool_result, user_prompt, MINUTE_MS)
 
 SELF_ID = "5e1f5e1f-0000-4000-8000-000000000001"
@@ -273,7 +274,6 @@ def _write_transcripts(claude, scenario):
 
 
 def _append_jsonl(path, records, sidechain=False):
-    import json
     with open(path, "a", encoding="utf-8") as handle:
         for record in records:
             if sidechain:
@@ -283,7 +283,6 @@ def _append_jsonl(path, records, sidechain=False):
 
 def _register(claude, scenario):
     """Real processes and registry entries for self and both peers."""
-    from fixtures.claudehome import LiveSession
     for session_id, cwd, name in ((SELF_ID, scenario.checkout, "app-self-session"),
                                   (PEER_A_ID, scenario.checkout, PEER_A_NAME),
                                   (PEER_B_ID, scenario.feature_wt, PEER_B_NAME)):
