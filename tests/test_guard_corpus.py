@@ -1,0 +1,119 @@
+"""The git guard judged on the labelled corpus (tests/guard_corpus/): issue 13's goals on the held-out
+lines, silence with no live peer, no traceback, no slow run, and labels that still match execution.
+
+The corpus labels come from executing each line (tests/guard_corpus/oracle.py); this test only runs
+the guard, as Claude Code does, and re-executes a few lines to keep the stored labels honest.
+"""
+import collections
+import os
+import random
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "guard_corpus"))
+
+import generate  # noqa: E402
+import guardrun  # noqa: E402
+import oracle  # noqa: E402
+
+MIN_LINES = 450
+FREQUENCIES = ("routine", "occasional", "rare")
+LABELS = ("harmful", "harmless")
+SPOT_CHECKS = 20  # lines re-executed per run: ~1 s, enough to notice labels drifting from the scenario
+SPOT_SEED = 13
+# With no live peer, the guard is run on every line it refused or spoke on with live peers, and on one
+# in ALONE_STRIDE of the lines it let through silently (a line silent with peers has no path to a
+# refusal without them): the whole file stays near 30 s on 2 shared cores instead of near 60.
+ALONE_STRIDE = 3
+
+
+class CorpusFile(unittest.TestCase):
+    def setUp(self):
+        self.entries = oracle.load()
+
+    def test_has_enough_lines_each_labelled_and_tagged(self):
+        self.assertGreaterEqual(len(self.entries), MIN_LINES)
+        for entry in self.entries:
+            self.assertIn(entry["label"], LABELS, entry["line"])
+            self.assertIn(entry["frequency"], FREQUENCIES, entry["line"])
+            self.assertTrue(entry["class"], entry["line"])
+            self.assertFalse(os.path.isabs(entry["cwd"]), entry["line"])
+
+    def test_each_line_appears_once_per_cwd(self):
+        counts = collections.Counter((e["line"], e["cwd"]) for e in self.entries)
+        self.assertEqual([k for k, n in counts.items() if n > 1], [])
+
+    def test_split_is_the_fixed_hash_of_the_line(self):
+        for entry in self.entries:
+            self.assertEqual(entry["split"], generate.split_of(entry["line"], entry["cwd"]), entry["line"])
+
+    def test_about_a_third_is_held_out(self):
+        share = sum(e["split"] == "heldout" for e in self.entries) / len(self.entries)
+        self.assertTrue(0.25 < share < 0.42, share)
+
+
+class OracleSpotCheck(unittest.TestCase):
+    def test_stored_labels_match_executing_a_sample_of_lines(self):
+        entries = oracle.load()
+        sample = random.Random(SPOT_SEED).sample(entries, SPOT_CHECKS)
+        root = tempfile.mkdtemp(prefix="guard-oracle-", dir=oracle.work_root())
+        self.addCleanup(shutil.rmtree, root, True)
+        bench = oracle.Bench(root)
+        wrong = []
+        for entry in sample:
+            verdict = bench.judge(entry["line"], entry["cwd"])
+            if verdict["label"] != entry["label"]:
+                wrong.append("%s [%s]: stored %s, executes as %s %s" % (
+                    entry["line"], entry["cwd"], entry["label"], verdict["label"], verdict["effects"]))
+        self.assertEqual(wrong, [], "run `python3 tests/guard_corpus/oracle.py --check`")
+
+
+class GuardOnCorpus(unittest.TestCase):
+    """One run of the guard per line with live peers, one with the peers dead."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.entries = oracle.load()
+        cls.scenarios = guardrun.Scenarios().__enter__()
+        cls.live = guardrun.run_all(cls.scenarios.live, cls.entries)
+        quiet = [e for e, d in zip(cls.entries, cls.live) if d.silent]
+        cls.alone_entries = [e for e, d in zip(cls.entries, cls.live) if not d.silent] + quiet[::ALONE_STRIDE]
+        cls.alone = guardrun.run_all(cls.scenarios.alone, cls.alone_entries)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scenarios.__exit__(None, None, None)
+
+    def test_issue_13_goals_are_met_on_the_held_out_lines(self):
+        failures = guardrun.goal_failures(self.entries, self.live)
+        if failures:
+            sys.stderr.write("\n" + guardrun.render(self.entries, self.live) + "\n")
+        self.assertEqual(failures, [], "GUARD GOALS NOT MET on held-out corpus lines (issue 13; the thresholds "
+                                       "are the goals, do not lower them): " + "; ".join(failures))
+
+    def test_with_no_live_peer_every_line_is_silent(self):
+        loud = ["%s [%s]: exit %d %r" % (e["line"], e["cwd"], d.exit, d.stdout[:80])
+                for e, d in zip(self.alone_entries, self.alone) if not d.silent]
+        self.assertEqual(loud, [])
+
+    def test_no_run_ends_in_a_traceback(self):
+        crashed = ["%s: %s" % (e["line"], d.stderr[-200:]) for e, d in zip(self.entries + self.alone_entries, self.live + self.alone)
+                   if d.traceback]
+        self.assertEqual(crashed, [])
+
+    def test_every_run_takes_under_a_second(self):
+        # A run over the bound is timed again alone: other work on a shared machine is not the guard's.
+        slow = []
+        for entry, decision in zip(self.entries, self.live):
+            if decision.seconds > guardrun.MAX_SECONDS:
+                again = guardrun.run_guard(self.scenarios.live, entry["line"], entry["cwd"])
+                if again.seconds > guardrun.MAX_SECONDS:
+                    slow.append("%s: %.2f s" % (entry["line"], again.seconds))
+        self.assertEqual(slow, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
