@@ -62,7 +62,7 @@ class MergeTest(unittest.TestCase):
     def test_windows_command_uses_forward_slashes_and_double_quotes(self):
         line = install.command_line("C:\\Py 39\\python.exe", "C:\\my repo\\scripts\\peers.py", ("--hook",),
                                     windows=True)
-        self.assertEqual(line, '"C:/Py 39/python.exe" "C:/my repo/scripts/peers.py" --hook')
+        self.assertEqual(line, '"C:/Py 39/python.exe" -S "C:/my repo/scripts/peers.py" --hook')
 
     def test_windows_path_that_a_shell_would_expand_is_refused(self):
         with self.assertRaises(install.InstallError):
@@ -72,10 +72,10 @@ class MergeTest(unittest.TestCase):
         merged = install.merge({}, entries_from("/co"))
         self.assertEqual(list(merged["hooks"]), ["SessionStart", "UserPromptSubmit", "PreToolUse"])
         self.assertEqual([g["matcher"] for g in merged["hooks"]["SessionStart"]],
-                         ["startup|resume|clear", "startup|resume|clear|compact"])
+                         ["startup|resume|clear|fork", "startup|resume|clear|compact|fork"])
         self.assertNotIn("matcher", merged["hooks"]["UserPromptSubmit"][0])
         self.assertEqual(merged["hooks"]["PreToolUse"][0]["hooks"][0],
-                         {"type": "command", "command": "'/usr/bin/python3' '/co/scripts/git_index_guard.py'",
+                         {"type": "command", "command": "'/usr/bin/python3' -S '/co/scripts/git_index_guard.py'",
                           "timeout": 5})
 
     def test_merge_keeps_the_users_hooks_keys_and_order(self):
@@ -210,6 +210,8 @@ class Sandbox:
         checkout = os.path.join(self.root, name)
         os.makedirs(os.path.join(checkout, "scripts"))
         shutil.copy(os.path.join(REPO, "install.py"), checkout)
+        shutil.copytree(os.path.join(REPO, "installer"), os.path.join(checkout, "installer"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(os.path.join(REPO, "rules"), os.path.join(checkout, "rules"))
         shutil.copytree(os.path.join(REPO, "scripts", "peerhooks"), os.path.join(checkout, "scripts", "peerhooks"),
                         ignore=shutil.ignore_patterns("__pycache__"))
@@ -237,14 +239,14 @@ class Sandbox:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
 
-    def backups(self, folder=None):
-        folder = folder or self.claude
-        return sorted(name for name in os.listdir(folder) if install.BACKUP_INFIX in name)
+    def backups(self, home=None):
+        folder = os.path.join(home or self.claude, install.BACKUPS)
+        return sorted(name for name in os.listdir(folder) if ".backup-" in name) if os.path.isdir(folder) else []
 
     def leftovers(self, folder=None):
+        """Anything install.py may leave beside a file: backups, temporary files, lock files."""
         folder = folder or self.claude
-        return sorted(name for name in os.listdir(folder)
-                      if install.BACKUP_INFIX in name or name.endswith(".peerhooks-tmp"))
+        return sorted(name for name in os.listdir(folder) if "peerhooks" in name)
 
     def make_repo(self, name="repo"):
         repo = os.path.join(self.root, name)
@@ -278,10 +280,11 @@ class InstallerTest(unittest.TestCase):
         wired = commands(json.loads(text))
         scripts = os.path.join(self.box.checkout, "scripts")
         self.assertEqual(wired, [
-            "%s %s --hook" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "peers.py"))),
-            "%s %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "cold_start.py"))),
-            "%s %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "memory_delta.py"))),
-            "%s %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
+            "%s -S %s --hook" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "peers.py"))),
+            "%s -S %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "cold_start.py"))),
+            "%s -S %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "memory_delta.py"))),
+            "%s -S %s" % (install.sh_quote(sys.executable),
+                          install.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
         ])
         self.assertIn("LI_PLUS_AGENT_KEY", completed.stdout)
         self.assertEqual(self.box.backups(), [])  # nothing existed, nothing to back up
@@ -289,15 +292,16 @@ class InstallerTest(unittest.TestCase):
     def test_install_keeps_the_users_hooks_and_order_and_backs_up_the_old_file(self):
         original = install.render(USER_SETTINGS)
         self.box.write(self.box.settings, original)
-        self.install_ok()
+        completed = self.install_ok()
         merged = json.loads(self.box.read(self.box.settings))
         self.assertEqual(list(merged), ["model", "hooks", "permissions"])
         self.assertEqual(merged["hooks"]["SessionStart"][0], USER_SETTINGS["hooks"]["SessionStart"][0])
         self.assertEqual(merged["hooks"]["PreToolUse"][0], USER_SETTINGS["hooks"]["PreToolUse"][0])
         backups = self.box.backups()
         self.assertEqual(len(backups), 1)
-        self.assertRegex(backups[0], r"^settings\.json\.peerhooks-backup-\d{8}T\d{6}Z$")
-        self.assertEqual(self.box.read(os.path.join(self.box.claude, backups[0])), original)
+        self.assertRegex(backups[0], r"-\.claude-settings\.json\.backup-\d{8}T\d{6}\.\d{6}Z$")
+        self.assertEqual(self.box.read(os.path.join(self.box.claude, install.BACKUPS, backups[0])), original)
+        self.assertIn("kept in " + os.path.join(self.box.claude, install.BACKUPS), completed.stdout)
 
     def test_second_run_leaves_the_file_byte_identical_and_says_so(self):
         self.box.write(self.box.settings, install.render(USER_SETTINGS))
@@ -397,7 +401,7 @@ class InstallerTest(unittest.TestCase):
         wired = json.loads(self.box.read(os.path.join(self.box.codex, "hooks.json")))
         self.assertEqual(list(wired["hooks"]), ["SessionStart", "PreToolUse"])
         self.assertTrue(commands(wired)[0].endswith("cold_start.py' --host codex"))
-        self.assertTrue(commands(wired)[1].endswith("git_index_guard.py'"))
+        self.assertTrue(commands(wired)[1].endswith("git_index_guard.py' --host codex"))
         self.assertIn("/hooks", completed.stdout)
         self.assertFalse(os.path.exists(self.box.settings))
 
@@ -471,12 +475,14 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(completed.returncode, 0, completed.stdout)
         self.assertIn("installed but disabled", completed.stdout)
 
-    def test_check_reports_a_missing_sessions_folder(self):
-        self.install_ok()
+    def test_check_passes_on_a_fresh_home_where_no_session_has_started(self):
+        """Before Claude Code's first session there is no sessions/ folder: normal, so a note only."""
         os.rmdir(os.path.join(self.box.claude, "sessions"))
+        os.rmdir(self.box.claude)
+        self.install_ok()
         completed = self.box.run("--check")
-        self.assertEqual(completed.returncode, 1)
-        self.assertIn(os.path.join(self.box.claude, "sessions") + " does not exist", completed.stdout)
+        self.assertEqual(completed.returncode, 0, completed.stdout)
+        self.assertIn("note   %s does not exist yet" % os.path.join(self.box.claude, "sessions"), completed.stdout)
 
     def test_check_finds_a_missing_script_and_a_syntax_error(self):
         self.install_ok()
