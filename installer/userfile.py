@@ -231,7 +231,15 @@ class BackupFolder:
         os.makedirs(self.folder, exist_ok=True)
         prefix = slug(path) + ".backup-"
         stamp = now.strftime("%Y%m%dT%H%M%S") + ".%06dZ" % now.microsecond
-        candidate, number = os.path.join(self.folder, prefix + stamp), 1
+        # Two backups within one microsecond (a clock passed in by a test) are numbered so that they
+        # still sort oldest first: a later one never takes a pruned one's name.
+        same_stamp = [name for name in map(os.path.basename, self.backups_of(path))
+                      if name.startswith(prefix + stamp)]
+        number = max([int(name.rsplit("-", 1)[1]) for name in same_stamp if name != prefix + stamp] + [1])
+        candidate = os.path.join(self.folder, prefix + stamp)
+        if same_stamp:
+            number += 1
+            candidate = os.path.join(self.folder, "%s%s-%03d" % (prefix, stamp, number))
         while True:
             try:
                 with open(candidate, "xb") as handle:

@@ -5,6 +5,7 @@ name, so quoting is exercised) with HOME, CLAUDE_CONFIG_DIR and CODEX_HOME point
 folder: the real ~/.claude and ~/.codex are never read or written. Hook scripts that have not landed
 in scripts/ yet are replaced in the copy by tiny stand-ins that read stdin and exit 0.
 """
+import datetime
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -21,6 +23,9 @@ sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests"))  # the e2e helpers, when run outside discover
 
 import install  # noqa: E402
+from installer import codextrust, jsonedit, userfile  # noqa: E402
+
+NOW = datetime.datetime(2026, 12, 1, 2, 0, 0, tzinfo=datetime.timezone.utc)
 
 HOOK_SCRIPTS = ("peers.py", "cold_start.py", "memory_delta.py", "git_index_guard.py")
 STAND_IN = "import sys\nsys.stdin.buffer.readline()\nraise SystemExit(0)\n"
@@ -189,6 +194,172 @@ class ShippedFilesTest(unittest.TestCase):
         with open(os.path.join(REPO, "pyproject.toml"), encoding="utf-8") as handle:
             version = re.search(r'^version = "([^"]+)"', handle.read(), re.M).group(1)
         self.assertEqual(manifest["version"], version)
+
+
+# Settings files as people write them by hand; none holds a "hooks" member.
+HAND_FORMATTED = {
+    "tabs": b'{\n\t"model": "opus",\n\t"env": {\n\t\t"EDITOR": "vim"\n\t}\n}\n',
+    "four spaces, escapes, no final newline":
+        b'{\n    "model": "opus",\n    "statusLine": {"type": "command", "command": "echo \\u00e4\\u00f6"}\n}',
+    "CRLF": b'{\r\n  "model": "opus",\r\n  "permissions": {\r\n    "allow": ["Bash(ls:*)"]\r\n  }\r\n}\r\n',
+    "one line": b'{"model":"opus","permissions":{"allow":[]}}',
+    "byte order mark": b'\xef\xbb\xbf{\n  "model": "opus"\n}\n',
+    "empty object": b"{}",
+}
+# A user's own hooks, hand-formatted: an install must re-render them, so only the install record can
+# give these exact bytes back.
+HAND_FORMATTED_WITH_HOOKS = (b'{\n    "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say d\\u00f6ne"}]}]},\n'
+                             b'    "model": "opus"\n}')
+OBSERVED_CODEX_CONFIG = '''model_provider = "stub"
+
+[projects."/tmp/cx/repo"]
+trust_level = "trusted"
+
+[hooks.state]
+
+[hooks.state."/tmp/cx/home/.codex/hooks.json:pre_tool_use:0:0"]
+trusted_hash = "sha256:32dc8c77d13c35aedddf4d22d2d04bc57512f693cb64d5d902eb9e9ad558219a"
+
+[hooks.state."/tmp/cx/home/.codex/hooks.json:session_start:1:0"]
+trusted_hash = "sha256:dad366ecb6ea820b2edfeca905e47c4c89701517dd5addcad2c652c489a55a41"
+'''  # the shape Codex 0.171.0 wrote here after "Trust all and continue" (2026-12-01)
+
+
+class FormatKeepingEditTest(unittest.TestCase):
+    """installer.jsonedit: only the edited member changes, written in the file's own style."""
+
+    HOOKS = {"Stop": [{"hooks": [{"type": "command", "command": "say d\u00f6ne"}]}]}
+
+    def test_adding_then_removing_a_member_gives_back_the_same_text(self):
+        for name, data in HAND_FORMATTED.items():
+            with self.subTest(name):
+                text = data.decode("utf-8-sig")
+                added = jsonedit.set_member(text, "hooks", self.HOOKS)
+                self.assertEqual(json.loads(added)["hooks"], self.HOOKS)
+                self.assertEqual(jsonedit.remove_member(added, "hooks"), text)
+
+    def test_a_new_member_is_indented_like_its_neighbours(self):
+        added = jsonedit.set_member(HAND_FORMATTED["tabs"].decode(), "hooks", self.HOOKS)
+        self.assertIn('\n\t"hooks": {\n\t\t"Stop": [\n\t\t\t{\n', added)
+
+    def test_crlf_files_get_crlf_lines_only(self):
+        added = jsonedit.set_member(HAND_FORMATTED["CRLF"].decode(), "hooks", self.HOOKS)
+        self.assertNotIn("\n", added.replace("\r\n", ""))
+
+    def test_escaping_style_is_kept(self):
+        escaped = jsonedit.set_member(HAND_FORMATTED["four spaces, escapes, no final newline"].decode(), "hooks",
+                                      self.HOOKS)
+        self.assertIn("say d\\u00f6ne", escaped)
+        self.assertIn("echo \\u00e4\\u00f6", escaped)
+        raw = jsonedit.set_member('{\n  "name": "J\u00fcrgen"\n}\n', "hooks", self.HOOKS)
+        self.assertIn("say d\u00f6ne", raw)
+
+    def test_replacing_a_member_leaves_the_others_byte_for_byte(self):
+        text = '{\n  "a": [1,2,  3],\n  "hooks": {"x": 1},\n  "b": {"c":true}\n}'
+        self.assertEqual(jsonedit.set_member(text, "hooks", {}), '{\n  "a": [1,2,  3],\n  "hooks": {},\n  "b": {"c":true}\n}')
+
+    def test_removing_the_first_or_only_member(self):
+        self.assertEqual(jsonedit.remove_member('{\n  "hooks": {},\n  "b": 1\n}', "hooks"), '{\n  "b": 1\n}')
+        self.assertEqual(jsonedit.remove_member('{\n  "hooks": {}\n}\n', "hooks"), "{}\n")
+
+    def test_detected_style(self):
+        style = jsonedit.detect_style(HAND_FORMATTED["four spaces, escapes, no final newline"].decode())
+        self.assertEqual((style.indent, style.ensure_ascii, style.newline, style.final_newline),
+                         ("    ", True, "\n", False))
+        self.assertIsNone(jsonedit.detect_style(HAND_FORMATTED["one line"].decode()).indent)
+
+
+class CodexTrustTest(unittest.TestCase):
+    """installer.codextrust: which Codex hooks carry a recorded trust, from config.toml."""
+
+    def test_trust_key_is_path_snake_case_event_group_and_handler(self):
+        position = codextrust.HookPosition("/h/.codex/hooks.json", "PreToolUse", 0, 2)
+        self.assertEqual(codextrust.trust_key(position), "/h/.codex/hooks.json:pre_tool_use:0:2")
+
+    def test_line_reader_reads_what_codex_wrote(self):
+        hashes = codextrust.trusted_hashes_by_lines(OBSERVED_CODEX_CONFIG)
+        self.assertEqual(sorted(hashes), ["/tmp/cx/home/.codex/hooks.json:pre_tool_use:0:0",
+                                          "/tmp/cx/home/.codex/hooks.json:session_start:1:0"])
+        self.assertEqual(codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG), hashes)
+
+    def test_line_reader_ignores_trusted_hash_outside_hook_state_tables(self):
+        text = '[other]\ntrusted_hash = "sha256:x"\n[hooks.state."/a:session_start:0:0"]\nmodel = 1\n'
+        self.assertEqual(codextrust.trusted_hashes_by_lines(text), {})
+
+    def test_a_broken_line_elsewhere_does_not_hide_the_trust(self):
+        self.assertEqual(len(codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG + "this is not toml\n")), 2)
+
+    def test_trust_is_recorded_per_position(self):
+        hashes = codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG)
+        trusted = codextrust.HookPosition("/tmp/cx/home/.codex/hooks.json", "SessionStart", 1, 0)
+        self.assertTrue(codextrust.is_trusted(trusted, hashes))
+        untrusted = codextrust.HookPosition("/tmp/cx/home/.codex/hooks.json", "SessionStart", 0, 0)
+        self.assertFalse(codextrust.is_trusted(untrusted, hashes))
+
+
+class UserFileTest(unittest.TestCase):
+    """installer.userfile: replacing a user's file without losing their edits, link or backups."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="peerhooks-userfile-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        self.path = os.path.join(self.folder, "settings.json")
+        self.store = userfile.BackupFolder(os.path.join(self.folder, "backups"))
+        with open(self.path, "wb") as handle:
+            handle.write(b"one\n")
+
+    def read(self):
+        with open(self.path, "rb") as handle:
+            return handle.read()
+
+    def test_an_edit_made_while_computing_is_kept_and_the_change_made_again_on_it(self):
+        seen = []
+
+        def compute(before):
+            seen.append(before.data)
+            if len(seen) == 1:  # the user saves the file while we are working
+                with open(self.path, "ab") as handle:
+                    handle.write(b"two\n")
+            return before.data + b"ours\n"
+
+        outcome = userfile.change(self.path, compute, self.store, NOW)
+        self.assertEqual(seen, [b"one\n", b"one\ntwo\n"])
+        self.assertEqual(self.read(), b"one\ntwo\nours\n")
+        self.assertTrue(outcome.changed)
+
+    def test_a_file_that_keeps_changing_is_refused_and_keeps_the_last_edit(self):
+        def compute(before):
+            with open(self.path, "ab") as handle:
+                handle.write(b"again\n")
+            return b"ours\n"
+
+        with self.assertRaisesRegex(install.InstallError, "changed 3 times"):
+            userfile.change(self.path, compute, self.store, NOW)
+        self.assertEqual(self.read(), b"one\n" + b"again\n" * 3)
+        self.assertEqual(sorted(os.listdir(self.folder)), ["settings.json"])
+
+    def test_a_stale_lock_is_taken_over(self):
+        lock = self.path + userfile.LOCK_SUFFIX
+        with open(lock, "w") as handle:
+            handle.write("12345")
+        old = time.time() - 10 * userfile.LOCK_STALE_SECONDS
+        os.utime(lock, (old, old))
+        userfile.change(self.path, lambda before: b"ours\n", self.store, NOW)
+        self.assertEqual(self.read(), b"ours\n")
+        self.assertFalse(os.path.exists(lock))
+
+    def test_backups_are_bounded_per_file_newest_kept(self):
+        for number in range(userfile.KEEP_BACKUPS + 3):
+            userfile.change(self.path, lambda before, n=number: b"%d\n" % n, self.store, NOW)
+        kept = self.store.backups_of(self.path)
+        self.assertEqual(len(kept), userfile.KEEP_BACKUPS)
+        with open(kept[-1], "rb") as handle:
+            self.assertEqual(handle.read(), b"%d\n" % (userfile.KEEP_BACKUPS + 1))
+
+    def test_the_files_mode_is_kept(self):
+        os.chmod(self.path, 0o640)
+        userfile.change(self.path, lambda before: b"ours\n", self.store, NOW)
+        self.assertEqual(os.stat(self.path).st_mode & 0o777, 0o640)
 
 
 class Sandbox:
