@@ -6,6 +6,7 @@ folder: the real ~/.claude and ~/.codex are never read or written. Hook scripts 
 in scripts/ yet are replaced in the copy by tiny stand-ins that read stdin and exit 0.
 """
 import datetime
+import io
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import sys
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
@@ -23,7 +25,7 @@ sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests"))  # the e2e helpers, when run outside discover
 
 import install  # noqa: E402
-from installer import codextrust, jsonedit, userfile  # noqa: E402
+from installer import codextrust, hooksfile, jsonedit, userfile  # noqa: E402
 
 NOW = datetime.datetime(2026, 12, 1, 2, 0, 0, tzinfo=datetime.timezone.utc)
 
@@ -663,6 +665,144 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(completed.returncode, 1)
         self.assertIn("scripts/peers.py does not exist", completed.stdout)
         self.assertIn("scripts/cold_start.py does not compile: line 1", completed.stdout)
+
+    # -- keeping the user's file as it was -----------------------------------------------------------
+
+    def write_bytes(self, path, data):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+
+    def read_bytes(self, path):
+        with open(path, "rb") as handle:
+            return handle.read()
+
+    def test_install_then_uninstall_gives_back_hand_formatted_files_byte_for_byte(self):
+        cases = dict(HAND_FORMATTED, **{"the user's own hooks": HAND_FORMATTED_WITH_HOOKS})
+        for name, original in cases.items():
+            with self.subTest(name):
+                self.write_bytes(self.box.settings, original)
+                self.install_ok()
+                installed = self.read_bytes(self.box.settings)
+                self.assertEqual(len([c for c in commands(json.loads(installed.decode("utf-8-sig")))
+                                      if install.script_of(c)]), 4)
+                self.install_ok("--uninstall")
+                self.assertEqual(self.read_bytes(self.box.settings), original)
+
+    def test_install_writes_in_the_files_style(self):
+        self.write_bytes(self.box.settings, HAND_FORMATTED["CRLF"])
+        self.install_ok()
+        text = self.read_bytes(self.box.settings).decode()
+        self.assertNotIn("\n", text.replace("\r\n", ""))
+        self.assertTrue(text.startswith(HAND_FORMATTED["CRLF"].decode()[:-5]))  # the user's part untouched
+        self.write_bytes(self.box.settings, HAND_FORMATTED["tabs"])
+        self.install_ok()
+        self.assertIn('\n\t"hooks": {\n\t\t"SessionStart": [\n', self.box.read(self.box.settings))
+
+    def test_uninstall_after_the_user_edited_removes_only_our_entries_in_the_files_style(self):
+        original = HAND_FORMATTED["four spaces, escapes, no final newline"]
+        self.write_bytes(self.box.settings, original)
+        self.install_ok()
+        edited = self.read_bytes(self.box.settings).replace(b'"model": "opus"', b'"model": "s\\u00f6nnet"')
+        self.write_bytes(self.box.settings, edited)
+        completed = self.install_ok("--uninstall")
+        self.assertEqual(self.read_bytes(self.box.settings),
+                         original.replace(b'"model": "opus"', b'"model": "s\\u00f6nnet"'))
+        self.assertNotIn("bytes from before", completed.stdout)
+
+    def test_a_symlinked_settings_file_is_written_through_and_stays_a_link(self):
+        dotfiles = os.path.join(self.box.root, "dotfiles")
+        target = os.path.join(dotfiles, "claude-settings.json")
+        self.write_bytes(target, HAND_FORMATTED["tabs"])
+        os.symlink(target, self.box.settings)
+        completed = self.install_ok()
+        self.assertTrue(os.path.islink(self.box.settings))
+        self.assertIn("through the link", completed.stdout)
+        self.assertEqual(len(commands(json.loads(self.box.read(target)))), 4)
+        self.install_ok("--uninstall")
+        self.assertTrue(os.path.islink(self.box.settings))
+        self.assertEqual(os.readlink(self.box.settings), target)
+        self.assertEqual(self.read_bytes(target), HAND_FORMATTED["tabs"])
+        self.assertEqual(sorted(os.listdir(dotfiles)), ["claude-settings.json"])  # no backup, temp or lock there
+
+    def test_a_dangling_symlink_is_refused_untouched(self):
+        os.symlink(os.path.join(self.box.root, "gone.json"), self.box.settings)
+        completed = self.refused()
+        self.assertIn("which does not exist", completed.stderr)
+        self.assertTrue(os.path.islink(self.box.settings))
+        self.assertFalse(os.path.exists(os.path.join(self.box.root, "gone.json")))
+
+    def test_an_edit_saved_while_install_runs_is_kept(self):
+        """In process: the user's editor saves the file after install.py read it, before it replaces it."""
+        self.write_bytes(self.box.settings, HAND_FORMATTED["tabs"])
+        real_parse = hooksfile.parse
+        calls = []
+
+        def parse_then_user_saves(path, data):
+            calls.append(data)
+            if len(calls) == 1:
+                self.write_bytes(self.box.settings, data.replace(b'"opus"', b'"sonnet"'))
+            return real_parse(path, data)
+
+        out = io.StringIO()
+        with mock.patch.object(hooksfile, "parse", parse_then_user_saves):
+            code = install.main([], environ=self.box.env, cwd=self.box.root, out=out, now=NOW)
+        self.assertEqual(code, 0, out.getvalue())
+        self.assertEqual(len(calls), 2)
+        settings = json.loads(self.box.read(self.box.settings))
+        self.assertEqual(settings["model"], "sonnet")
+        self.assertEqual(len(commands(settings)), 4)
+
+    def test_backups_stay_bounded_and_the_output_says_where(self):
+        self.write_bytes(self.box.settings, HAND_FORMATTED["tabs"])
+        for _ in range(5):
+            self.install_ok()
+            completed = self.install_ok("--uninstall")
+        folder = os.path.join(self.box.claude, install.BACKUPS)
+        self.assertIn("kept in %s" % folder, completed.stdout)
+        self.assertEqual(len(self.box.backups()), userfile.KEEP_BACKUPS)
+        self.assertEqual(self.box.leftovers(), ["peerhooks"])  # the backup folder; nothing beside settings.json
+
+    def test_local_scope_install_and_uninstall_leave_the_checkout_clean(self):
+        repo = self.box.make_repo()
+        self.install_ok("--scope", "local", cwd=repo)
+        self.assertTrue(os.path.isfile(os.path.join(repo, ".claude", "settings.local.json")))
+        self.install_ok("--scope", "local", "--uninstall", cwd=repo)
+        status = subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=repo, stdout=subprocess.PIPE,
+                                universal_newlines=True, check=True).stdout
+        self.assertEqual(status, "")
+        self.assertFalse(os.path.exists(os.path.join(repo, ".claude")))
+
+    def test_local_scope_uninstall_keeps_a_claude_folder_the_user_had(self):
+        repo = self.box.make_repo()
+        self.box.write(os.path.join(repo, ".claude", "settings.json"), '{"model": "opus"}\n')
+        self.install_ok("--scope", "local", cwd=repo)
+        self.install_ok("--scope", "local", "--uninstall", cwd=repo)
+        self.assertEqual(os.listdir(os.path.join(repo, ".claude")), ["settings.json"])
+
+    # -- Codex -----------------------------------------------------------------------------------------
+
+    def test_check_says_codex_hooks_are_untrusted_and_how_to_trust_them(self):
+        self.install_ok("--codex")
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 1, completed.stdout)
+        hooks_file = os.path.join(self.box.codex, "hooks.json")
+        self.assertIn("found  cold_start.py for SessionStart in Codex hooks %s (NOT trusted" % hooks_file,
+                      completed.stdout)
+        self.assertIn("2 Codex hooks are not trusted", completed.stdout)
+        self.assertIn("/hooks and press t", completed.stdout)
+        self.assertIn("--dangerously-bypass-hook-trust", completed.stdout)
+        self.assertIn("only Codex", completed.stdout)
+
+    def test_check_sees_codex_trust_recorded_in_config_toml(self):
+        self.install_ok("--codex")
+        hooks_file = os.path.join(self.box.codex, "hooks.json")
+        self.box.write(os.path.join(self.box.codex, "config.toml"), "".join(
+            '[hooks.state."%s:%s"]\ntrusted_hash = "sha256:00"\n\n' % (hooks_file, key)
+            for key in ("session_start:0:0", "pre_tool_use:0:0")))
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 0, completed.stdout)
+        self.assertIn("(trusted)", completed.stdout)
 
     def test_installed_commands_run_as_claude_code_runs_them(self):
         """End to end: sh -c "<command>" with the event's payload on stdin, as Claude Code does."""
