@@ -822,14 +822,35 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(ran, 4)
 
 
+LATEST_CLI_VERSION = "2.1.332"  # what users run (npm dist-tag latest on 2026-11-30)
+
+
+def require_cli(version):
+    """The path of Claude Code `version` (installed into the e2e cache if npm can), or SkipTest with
+    the reason printed; under CI=true a missing tool fails, as in the e2e suite."""
+    from e2e.claude_cli import Unavailable, ensure_cli
+    try:
+        if shutil.which("tmux") is None:
+            raise Unavailable("tmux is not installed (apt-get install -y tmux)")
+        return ensure_cli(version)
+    except Unavailable as missing:
+        if os.environ.get("CI") == "true":
+            raise AssertionError("e2e tools missing under CI: %s" % missing)
+        print("\nskipping the real-client install tests for %s: %s" % (version, missing), flush=True)
+        raise unittest.SkipTest(str(missing))
+
+
 class RealClientTest(unittest.TestCase):
-    """The pinned Claude Code CLI (2.1.197) in a throwaway home against the stub API: what install.py
-    and the plugin wire, the real client runs. Skipped when the CLI or tmux is not available."""
+    """The pinned Claude Code CLI (oldest supported) in a throwaway home against the stub API: what
+    install.py and the plugin wire (`<python> -S <script>`), the real client runs. Skipped when the CLI
+    or tmux is not available."""
+
+    version = None  # None: the e2e suite's pinned version
 
     @classmethod
     def setUpClass(cls):
-        from e2e.claude_cli import require_e2e_tools
-        cls.cli = require_e2e_tools()
+        from e2e.claude_cli import CLI_VERSION
+        cls.cli = require_cli(cls.version or CLI_VERSION)
 
     def setUp(self):
         from e2e.claude_cli import Sandbox
@@ -850,6 +871,10 @@ class RealClientTest(unittest.TestCase):
                                    cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    universal_newlines=True, timeout=60)
         self.assertEqual(completed.returncode, 0, completed.stderr)
+        with open(os.path.join(self.box.claude_home, "settings.json"), encoding="utf-8") as handle:
+            wired = [command for command in commands(json.load(handle)) if install.script_of(command)]
+        self.assertEqual(len(wired), 4)
+        self.assertTrue(all(" -S " in command for command in wired), wired)
         seen = self.session_start_output()
         self.assertIn("SessionStart:startup hook success:", seen)
         self.assertNotIn("hook error", seen)
@@ -866,6 +891,10 @@ class RealClientTest(unittest.TestCase):
             done = subprocess.run([self.cli] + args, env=self.box.env(), cwd=self.repo, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        cached = os.path.join(self.box.claude_home, "plugins", "cache", "local", "peerhooks", "0.1.0")
+        with open(os.path.join(cached, "hooks", "hooks.json"), encoding="utf-8") as handle:
+            wired = commands(json.load(handle))
+        self.assertTrue(wired and all(" -S " in command for command in wired), wired)
         seen = self.session_start_output()
         self.assertIn("SessionStart:startup hook success:", seen)
         self.assertNotIn("hook error", seen)
@@ -873,6 +902,12 @@ class RealClientTest(unittest.TestCase):
                                cwd=self.repo, stdout=subprocess.PIPE, universal_newlines=True, timeout=60)
         self.assertIn("peers.py for SessionStart in plugin peerhooks@local at " + os.path.join(
             self.box.claude_home, "plugins", "cache", "local", "peerhooks", "0.1.0"), check.stdout)
+
+
+class RealClientLatestTest(RealClientTest):
+    """The same on the Claude Code version users run now."""
+
+    version = LATEST_CLI_VERSION
 
 
 if __name__ == "__main__":
