@@ -182,6 +182,20 @@ class ShippedFilesTest(unittest.TestCase):
         with open(os.path.join(REPO, "settings.example.json"), encoding="utf-8") as handle:
             self.assertEqual(json.loads(snippet), json.load(handle))
 
+    def read_doc(self):
+        with open(os.path.join(REPO, "docs", "install.md"), encoding="utf-8") as handle:
+            return handle.read()
+
+    def test_install_doc_shows_the_codex_hooks_install_writes(self):
+        block = re.search(r"<!-- codex-hooks-sample -->\n```json\n(.*?)```", self.read_doc(), re.S)
+        expected = install.merge({}, install.example_entries(install.CODEX_HOOKS))
+        self.assertEqual(block.group(1), install.render(expected))
+
+    def test_install_doc_names_the_backup_folder_and_how_many_are_kept(self):
+        doc = self.read_doc()
+        self.assertIn("<Claude home>/%s/" % install.BACKUPS, doc)
+        self.assertIn("newest %d backups" % userfile.KEEP_BACKUPS, doc)
+
     def test_plugin_hooks_run_the_same_hooks_from_the_plugin_root(self):
         with open(os.path.join(REPO, "hooks", "hooks.json"), encoding="utf-8") as handle:
             shipped = json.load(handle)
@@ -210,8 +224,8 @@ HAND_FORMATTED = {
 }
 # A user's own hooks, hand-formatted: an install must re-render them, so only the install record can
 # give these exact bytes back.
-HAND_FORMATTED_WITH_HOOKS = (b'{\n    "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say d\\u00f6ne"}]}]},\n'
-                             b'    "model": "opus"\n}')
+HAND_FORMATTED_WITH_HOOKS = (b'{\n    "hooks": {"Stop": [{"hooks": [{"type": "command",\n'
+                             b'        "command": "say d\\u00f6ne"}]}]},\n    "model": "opus"\n}')
 OBSERVED_CODEX_CONFIG = '''model_provider = "stub"
 
 [projects."/tmp/cx/repo"]
@@ -258,7 +272,8 @@ class FormatKeepingEditTest(unittest.TestCase):
 
     def test_replacing_a_member_leaves_the_others_byte_for_byte(self):
         text = '{\n  "a": [1,2,  3],\n  "hooks": {"x": 1},\n  "b": {"c":true}\n}'
-        self.assertEqual(jsonedit.set_member(text, "hooks", {}), '{\n  "a": [1,2,  3],\n  "hooks": {},\n  "b": {"c":true}\n}')
+        self.assertEqual(jsonedit.set_member(text, "hooks", {}),
+                         '{\n  "a": [1,2,  3],\n  "hooks": {},\n  "b": {"c":true}\n}')
 
     def test_removing_the_first_or_only_member(self):
         self.assertEqual(jsonedit.remove_member('{\n  "hooks": {},\n  "b": 1\n}', "hooks"), '{\n  "b": 1\n}')
@@ -452,12 +467,12 @@ class InstallerTest(unittest.TestCase):
         self.assertTrue(text.endswith("}\n") and '\n  "hooks": {\n' in text)
         wired = commands(json.loads(text))
         scripts = os.path.join(self.box.checkout, "scripts")
+        python = install.sh_quote(sys.executable)
         self.assertEqual(wired, [
-            "%s -S %s --hook" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "peers.py"))),
-            "%s -S %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "cold_start.py"))),
-            "%s -S %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "memory_delta.py"))),
-            "%s -S %s" % (install.sh_quote(sys.executable),
-                          install.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
+            "%s -S %s --hook" % (python, install.sh_quote(os.path.join(scripts, "peers.py"))),
+            "%s -S %s" % (python, install.sh_quote(os.path.join(scripts, "cold_start.py"))),
+            "%s -S %s" % (python, install.sh_quote(os.path.join(scripts, "memory_delta.py"))),
+            "%s -S %s" % (python, install.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
         ])
         self.assertIn("LI_PLUS_AGENT_KEY", completed.stdout)
         self.assertEqual(self.box.backups(), [])  # nothing existed, nothing to back up
