@@ -35,10 +35,8 @@ sys.path.insert(0, SCRIPTS_DIR)
 sys.path.insert(0, REPO)
 
 from installer import InstallError, checks, hooksfile, userfile  # noqa: E402 - needs the sys.path lines above
-from installer.wiring import (  # noqa: E402,F401 - the names tests and docs reach through install
-    CLAUDE_HOOKS, CODEX_HOOKS, OUR_SCRIPTS, Hook, build_entries, command_line, example_entries, merge,
-    plugin_entries, registration_problems, registrations, render, script_of, sh_quote, shape_problem,
-    unmerge, windows_quote)
+from installer.wiring import (CLAUDE_HOOKS, CODEX_HOOKS, Hook, build_entries, merge,  # noqa: E402
+                              registrations, unmerge)
 from peerhooks.gitrepo import toplevel  # noqa: E402
 from peerhooks.home import claude_home  # noqa: E402
 
@@ -46,10 +44,6 @@ EXIT_OK = 0
 EXIT_PROBLEM = 1  # also for usage errors: argparse's 2 would read as "block" if ever run as a hook
 RULE_FILE = "peerhooks.md"
 BACKUPS = os.path.join("peerhooks", "backups")  # under the Claude (or Codex) home, never in a checkout
-
-
-def load_settings(path):
-    return hooksfile.load(path)
 
 
 def unified_diff(old_text, new_text, path):

@@ -1,7 +1,7 @@
 """install.py's library: format-keeping JSON edits, safe replacement of a user's file, Codex trust.
 
-Only install.py imports it; the hook scripts never do (they must not pay for it, and `scripts/` is
-what a plugin install copies)."""
+Only install.py imports it; the hook scripts never do (they must start fast and stand on their own).
+"""
 
 
 class InstallError(Exception):

@@ -27,7 +27,7 @@ sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests"))  # the e2e helpers, when run outside discover
 
 import install  # noqa: E402
-from installer import codextrust, hooksfile, jsonedit, userfile  # noqa: E402
+from installer import codextrust, hooksfile, jsonedit, userfile, wiring  # noqa: E402
 
 NOW = datetime.datetime(2026, 12, 1, 2, 0, 0, tzinfo=datetime.timezone.utc)
 
@@ -51,7 +51,7 @@ USER_SETTINGS = {
 
 
 def entries_from(checkout, python="/usr/bin/python3"):
-    return install.build_entries(install.CLAUDE_HOOKS, python, os.path.join(checkout, "scripts"))
+    return wiring.build_entries(wiring.CLAUDE_HOOKS, python, os.path.join(checkout, "scripts"))
 
 
 def commands(settings):
@@ -66,19 +66,19 @@ class MergeTest(unittest.TestCase):
 
     def test_sh_quote_survives_spaces_and_quotes(self):
         for word in ["/a b/c", "/it's/here", "/plain", "/x/$HOME/`y`"]:
-            self.assertEqual(shlex.split(install.sh_quote(word)), [word])
+            self.assertEqual(shlex.split(wiring.sh_quote(word)), [word])
 
     def test_windows_command_uses_forward_slashes_and_double_quotes(self):
-        line = install.command_line("C:\\Py 39\\python.exe", "C:\\my repo\\scripts\\peers.py", ("--hook",),
+        line = wiring.command_line("C:\\Py 39\\python.exe", "C:\\my repo\\scripts\\peers.py", ("--hook",),
                                     windows=True)
         self.assertEqual(line, '"C:/Py 39/python.exe" -S "C:/my repo/scripts/peers.py" --hook')
 
     def test_windows_path_that_a_shell_would_expand_is_refused(self):
         with self.assertRaises(install.InstallError):
-            install.command_line("C:/Py/python.exe", "C:/100%/scripts/peers.py", (), windows=True)
+            wiring.command_line("C:/Py/python.exe", "C:/100%/scripts/peers.py", (), windows=True)
 
     def test_fresh_merge_adds_one_group_per_hook_in_order(self):
-        merged = install.merge({}, entries_from("/co"))
+        merged = wiring.merge({}, entries_from("/co"))
         self.assertEqual(list(merged["hooks"]), ["SessionStart", "UserPromptSubmit", "PreToolUse"])
         self.assertEqual([g["matcher"] for g in merged["hooks"]["SessionStart"]],
                          ["startup|resume|clear|fork", "startup|resume|clear|compact|fork"])
@@ -88,7 +88,7 @@ class MergeTest(unittest.TestCase):
                           "timeout": 5})
 
     def test_merge_keeps_the_users_hooks_keys_and_order(self):
-        merged = install.merge(USER_SETTINGS, entries_from("/co"))
+        merged = wiring.merge(USER_SETTINGS, entries_from("/co"))
         self.assertEqual(list(merged), ["model", "hooks", "permissions"])
         self.assertEqual(list(merged["hooks"]), ["SessionStart", "PreToolUse", "Stop", "UserPromptSubmit"])
         self.assertEqual(merged["hooks"]["SessionStart"][0], USER_SETTINGS["hooks"]["SessionStart"][0])
@@ -97,67 +97,80 @@ class MergeTest(unittest.TestCase):
 
     def test_merge_does_not_change_its_input(self):
         before = json.dumps(USER_SETTINGS)
-        install.merge(USER_SETTINGS, entries_from("/co"))
+        wiring.merge(USER_SETTINGS, entries_from("/co"))
         self.assertEqual(json.dumps(USER_SETTINGS), before)
 
     def test_merging_twice_changes_nothing(self):
-        once = install.merge(USER_SETTINGS, entries_from("/co"))
-        self.assertEqual(install.render(install.merge(once, entries_from("/co"))), install.render(once))
+        once = wiring.merge(USER_SETTINGS, entries_from("/co"))
+        self.assertEqual(wiring.render(wiring.merge(once, entries_from("/co"))), wiring.render(once))
 
     def test_moved_checkout_updates_paths_in_place(self):
-        old = install.merge(USER_SETTINGS, entries_from("/old place"))
-        new = install.merge(old, entries_from("/new place"))
-        ours = [c for c in commands(new) if install.script_of(c)]
+        old = wiring.merge(USER_SETTINGS, entries_from("/old place"))
+        new = wiring.merge(old, entries_from("/new place"))
+        ours = [c for c in commands(new) if wiring.script_of(c)]
         self.assertEqual(len(ours), 4)
         self.assertTrue(all("/new place/scripts/" in c for c in ours))
         self.assertEqual([list(g) for g in new["hooks"]["SessionStart"]],
                          [list(g) for g in old["hooks"]["SessionStart"]])
 
+    def test_an_install_from_before_dash_s_and_fork_is_upgraded_not_duplicated(self):
+        old = {"hooks": {"SessionStart": [
+            {"matcher": "startup|resume|clear", "hooks": [
+                {"type": "command", "command": "python3 /co/scripts/peers.py --hook"}]},
+            {"matcher": "startup|resume|clear|compact", "hooks": [
+                {"type": "command", "command": "python3 /co/scripts/cold_start.py"}]}]}}
+        upgraded = wiring.merge(old, entries_from("/co"))
+        ours = [c for c in commands(upgraded) if wiring.script_of(c)]
+        self.assertEqual(len(ours), 4)
+        self.assertTrue(all(" -S " in command for command in ours))
+        self.assertEqual([g["matcher"] for g in upgraded["hooks"]["SessionStart"]],
+                         ["startup|resume|clear|fork", "startup|resume|clear|compact|fork"])
+
     def test_our_handler_under_another_matcher_moves_to_its_own_group(self):
         stray = {"hooks": {"PreToolUse": [{"matcher": "Bash|Edit", "hooks": [
             {"type": "command", "command": "my-guard"},
             {"type": "command", "command": "python3 /old/scripts/git_index_guard.py"}]}]}}
-        merged = install.merge(stray, entries_from("/co"))
+        merged = wiring.merge(stray, entries_from("/co"))
         groups = merged["hooks"]["PreToolUse"]
         self.assertEqual(groups[0], {"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "my-guard"}]})
         self.assertEqual(groups[1]["matcher"], "Bash")
 
     def test_unmerge_restores_the_users_settings_exactly(self):
-        merged = install.merge(USER_SETTINGS, entries_from("/co"))
-        self.assertEqual(install.render(install.unmerge(merged)), install.render(USER_SETTINGS))
+        merged = wiring.merge(USER_SETTINGS, entries_from("/co"))
+        self.assertEqual(wiring.render(wiring.unmerge(merged)), wiring.render(USER_SETTINGS))
 
     def test_unmerge_of_a_fresh_install_leaves_no_hooks_key(self):
-        merged = install.merge({"model": "opus"}, entries_from("/co"))
-        self.assertEqual(install.unmerge(merged), {"model": "opus"})
+        merged = wiring.merge({"model": "opus"}, entries_from("/co"))
+        self.assertEqual(wiring.unmerge(merged), {"model": "opus"})
 
     def test_unmerge_keeps_the_users_empty_groups(self):
         settings = {"hooks": {"Stop": []}}
-        self.assertEqual(install.unmerge(install.merge(settings, entries_from("/co"))), settings)
+        self.assertEqual(wiring.unmerge(wiring.merge(settings, entries_from("/co"))), settings)
 
     def test_script_of_recognises_settings_and_plugin_commands_only_under_scripts(self):
-        self.assertEqual(install.script_of("'/usr/bin/python3' '/a b/scripts/peers.py' --hook"), "peers.py")
-        self.assertEqual(install.script_of('python3 "${CLAUDE_PLUGIN_ROOT}/scripts/cold_start.py"'), "cold_start.py")
-        self.assertEqual(install.script_of('"C:/x/scripts/memory_delta.py"'), "memory_delta.py")
-        self.assertIsNone(install.script_of("python3 ~/bin/peers.py"))
-        self.assertIsNone(install.script_of("python3 /x/scripts/peers.py.bak"))
+        self.assertEqual(wiring.script_of("'/usr/bin/python3' '/a b/scripts/peers.py' --hook"), "peers.py")
+        self.assertEqual(wiring.script_of('python3 "${CLAUDE_PLUGIN_ROOT}/scripts/cold_start.py"'), "cold_start.py")
+        self.assertEqual(wiring.script_of('"C:/x/scripts/memory_delta.py"'), "memory_delta.py")
+        self.assertIsNone(wiring.script_of("python3 ~/bin/peers.py"))
+        self.assertIsNone(wiring.script_of("python3 /x/scripts/peers.py.bak"))
 
     def test_shape_problems_name_the_wrong_type(self):
-        self.assertIn("an array", install.shape_problem([]))
-        self.assertIn('"hooks" is an array', install.shape_problem({"hooks": []}))
-        self.assertIn('"hooks.Stop" is an object', install.shape_problem({"hooks": {"Stop": {}}}))
-        self.assertIsNone(install.shape_problem(USER_SETTINGS))
+        self.assertIn("an array", wiring.shape_problem([]))
+        self.assertIn('"hooks" is an array', wiring.shape_problem({"hooks": []}))
+        self.assertIn('"hooks.Stop" is an object', wiring.shape_problem({"hooks": {"Stop": {}}}))
+        self.assertIsNone(wiring.shape_problem(USER_SETTINGS))
 
     def test_identical_command_in_two_settings_files_counts_once(self):
-        merged = install.merge({}, entries_from("/co"))
-        found = install.registrations(merged, "user") + install.registrations(merged, "project")
-        self.assertEqual(install.registration_problems(found), [])
+        merged = wiring.merge({}, entries_from("/co"))
+        found = wiring.registrations(merged, "user") + wiring.registrations(merged, "project")
+        self.assertEqual(wiring.registration_problems(found), [])
 
     def test_plugin_copy_next_to_settings_is_a_double_registration_naming_both(self):
-        plugin = install.merge({}, install.plugin_entries(install.CLAUDE_HOOKS))
-        found = (install.registrations(install.merge({}, entries_from("/co")), "user settings /h/settings.json")
-                 + install.registrations(plugin, "plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0",
+        plugin = wiring.merge({}, wiring.plugin_entries(wiring.CLAUDE_HOOKS))
+        found = (wiring.registrations(wiring.merge({}, entries_from("/co")), "user settings /h/settings.json")
+                 + wiring.registrations(plugin, "plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0",
                                          deduplicated=False))
-        problems = install.registration_problems(found)
+        problems = wiring.registration_problems(found)
         self.assertEqual(len(problems), 4)
         self.assertIn("user settings /h/settings.json", problems[0])
         self.assertIn("plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0", problems[0])
@@ -168,7 +181,7 @@ class ShippedFilesTest(unittest.TestCase):
 
     def test_settings_example_is_exactly_what_install_writes_with_placeholders(self):
         with open(os.path.join(REPO, "settings.example.json"), encoding="utf-8") as handle:
-            self.assertEqual(handle.read(), install.render(install.merge({}, install.example_entries())))
+            self.assertEqual(handle.read(), wiring.render(wiring.merge({}, wiring.example_entries())))
 
     def test_readme_snippet_agrees_with_settings_example(self):
         try:
@@ -190,8 +203,8 @@ class ShippedFilesTest(unittest.TestCase):
 
     def test_install_doc_shows_the_codex_hooks_install_writes(self):
         block = re.search(r"<!-- codex-hooks-sample -->\n```json\n(.*?)```", self.read_doc(), re.S)
-        expected = install.merge({}, install.example_entries(install.CODEX_HOOKS))
-        self.assertEqual(block.group(1), install.render(expected))
+        expected = wiring.merge({}, wiring.example_entries(wiring.CODEX_HOOKS))
+        self.assertEqual(block.group(1), wiring.render(expected))
 
     def test_install_doc_names_the_backup_folder_and_how_many_are_kept(self):
         doc = self.read_doc()
@@ -201,7 +214,7 @@ class ShippedFilesTest(unittest.TestCase):
     def test_plugin_hooks_run_the_same_hooks_from_the_plugin_root(self):
         with open(os.path.join(REPO, "hooks", "hooks.json"), encoding="utf-8") as handle:
             shipped = json.load(handle)
-        expected = install.merge({}, install.plugin_entries(install.CLAUDE_HOOKS))
+        expected = wiring.merge({}, wiring.plugin_entries(wiring.CLAUDE_HOOKS))
         self.assertEqual(shipped["hooks"], expected["hooks"])
 
     def test_plugin_manifest_has_no_hooks_key_and_the_project_version(self):
@@ -469,18 +482,18 @@ class InstallerTest(unittest.TestCase):
         self.assertTrue(text.endswith("}\n") and '\n  "hooks": {\n' in text)
         wired = commands(json.loads(text))
         scripts = os.path.join(self.box.checkout, "scripts")
-        python = install.sh_quote(sys.executable)
+        python = wiring.sh_quote(sys.executable)
         self.assertEqual(wired, [
-            "%s -S %s --hook" % (python, install.sh_quote(os.path.join(scripts, "peers.py"))),
-            "%s -S %s" % (python, install.sh_quote(os.path.join(scripts, "cold_start.py"))),
-            "%s -S %s" % (python, install.sh_quote(os.path.join(scripts, "memory_delta.py"))),
-            "%s -S %s" % (python, install.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
+            "%s -S %s --hook" % (python, wiring.sh_quote(os.path.join(scripts, "peers.py"))),
+            "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "cold_start.py"))),
+            "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "memory_delta.py"))),
+            "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
         ])
         self.assertIn("LI_PLUS_AGENT_KEY", completed.stdout)
         self.assertEqual(self.box.backups(), [])  # nothing existed, nothing to back up
 
     def test_install_keeps_the_users_hooks_and_order_and_backs_up_the_old_file(self):
-        original = install.render(USER_SETTINGS)
+        original = wiring.render(USER_SETTINGS)
         self.box.write(self.box.settings, original)
         completed = self.install_ok()
         merged = json.loads(self.box.read(self.box.settings))
@@ -494,7 +507,7 @@ class InstallerTest(unittest.TestCase):
         self.assertIn("kept in " + os.path.join(self.box.claude, install.BACKUPS), completed.stdout)
 
     def test_second_run_leaves_the_file_byte_identical_and_says_so(self):
-        self.box.write(self.box.settings, install.render(USER_SETTINGS))
+        self.box.write(self.box.settings, wiring.render(USER_SETTINGS))
         self.install_ok()
         with open(self.box.settings, "rb") as handle:
             first = handle.read()
@@ -513,7 +526,7 @@ class InstallerTest(unittest.TestCase):
         self.assertTrue(all("/moved here/scripts/" in command for command in wired))
 
     def test_uninstall_restores_the_users_file_exactly(self):
-        original = install.render(USER_SETTINGS)
+        original = wiring.render(USER_SETTINGS)
         self.box.write(self.box.settings, original)
         self.install_ok()
         self.install_ok("--uninstall")
@@ -547,7 +560,7 @@ class InstallerTest(unittest.TestCase):
 
     @unittest.skipIf(hasattr(os, "geteuid") and os.geteuid() == 0, "root writes into read-only folders")
     def test_read_only_folder_gives_a_clear_error_and_no_litter(self):
-        original = install.render(USER_SETTINGS)
+        original = wiring.render(USER_SETTINGS)
         self.box.write(self.box.settings, original)
         os.chmod(self.box.claude, 0o500)
         self.addCleanup(os.chmod, self.box.claude, 0o700)
@@ -557,7 +570,7 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(self.box.leftovers(), [])
 
     def test_dry_run_prints_the_diff_and_changes_nothing(self):
-        original = install.render(USER_SETTINGS)
+        original = wiring.render(USER_SETTINGS)
         self.box.write(self.box.settings, original)
         completed = self.install_ok("--dry-run")
         self.assertIn("--- " + self.box.settings, completed.stdout)
@@ -660,7 +673,7 @@ class InstallerTest(unittest.TestCase):
             {"version": 2, "plugins": {"peerhooks@local": [{"scope": "user", "installPath": plugin_root}]}}))
         settings = json.loads(self.box.read(self.box.settings))
         settings["enabledPlugins"] = {"peerhooks@local": False}
-        self.box.write(self.box.settings, install.render(settings))
+        self.box.write(self.box.settings, wiring.render(settings))
         completed = self.box.run("--check")
         self.assertEqual(completed.returncode, 0, completed.stdout)
         self.assertIn("installed but disabled", completed.stdout)
@@ -702,7 +715,7 @@ class InstallerTest(unittest.TestCase):
                 self.install_ok()
                 installed = self.read_bytes(self.box.settings)
                 self.assertEqual(len([c for c in commands(json.loads(installed.decode("utf-8-sig")))
-                                      if install.script_of(c)]), 4)
+                                      if wiring.script_of(c)]), 4)
                 self.install_ok("--uninstall")
                 self.assertEqual(self.read_bytes(self.box.settings), original)
 
@@ -889,7 +902,7 @@ class RealClientTest(unittest.TestCase):
                                    universal_newlines=True, timeout=60)
         self.assertEqual(completed.returncode, 0, completed.stderr)
         with open(os.path.join(self.box.claude_home, "settings.json"), encoding="utf-8") as handle:
-            wired = [command for command in commands(json.load(handle)) if install.script_of(command)]
+            wired = [command for command in commands(json.load(handle)) if wiring.script_of(command)]
         self.assertEqual(len(wired), 4)
         self.assertTrue(all(" -S " in command for command in wired), wired)
         seen = self.session_start_output()
