@@ -43,7 +43,7 @@ from peerhooks.home import claude_home  # noqa: E402
 EXIT_OK = 0
 EXIT_PROBLEM = 1  # also for usage errors: argparse's 2 would read as "block" if ever run as a hook
 RULE_FILE = "peerhooks.md"
-BACKUPS = os.path.join("peerhooks", "backups")  # under the Claude (or Codex) home, never in a checkout
+BACKUPS = userfile.BACKUPS
 
 
 def unified_diff(old_text, new_text, path):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from installer import InstallError, codextrust, hooksfile
+from installer.userfile import BACKUPS, KEEP_BACKUPS
 from installer.wiring import (CLAUDE_HOOKS, PLUGIN_PYTHON, PLUGIN_ROOT, registration_problems,
                               registrations, script_of)
 
@@ -273,6 +274,15 @@ def check_rule_file(context, report):
         report.notes.append("the rule file is not installed (install.py --rules places it in %s)" % context.rule_path)
 
 
+def check_backups(context, report):
+    """Where install.py kept the previous versions of the files it changed."""
+    for home in (context.claude_home, context.codex_home):
+        folder = os.path.join(home, BACKUPS)
+        if os.path.isdir(folder):
+            report.notes.append("install.py keeps backups of the files it changed in %s (the newest %d of each)"
+                                % (folder, KEEP_BACKUPS))
+
+
 def check_codex(context, report):
     """Our hooks in Codex's hooks files, and whether Codex will run them (trust is recorded)."""
     files = [os.path.join(context.codex_home, "hooks.json")]
@@ -311,7 +321,7 @@ def codex_positions(settings, hooks_file):
 
 CHECKS = (check_settings_files, check_plugins, check_codex, check_each_hook_runs_once,
           check_registered_scripts_exist, check_interpreters, check_scripts_compile, check_python_and_git,
-          check_claude_home, check_rule_file)
+          check_claude_home, check_rule_file, check_backups)
 
 
 def write_report(context, report, out):

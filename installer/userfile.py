@@ -28,12 +28,14 @@ from installer import InstallError
 
 LOCK_SUFFIX = ".peerhooks-lock"
 TEMP_SUFFIX = ".peerhooks-tmp"
+BACKUPS = os.path.join("peerhooks", "backups")  # under the Claude (or Codex) home, never in a checkout
 KEEP_BACKUPS = 5  # per file: enough to step back through a few runs, few enough not to pile up
 ATTEMPTS = 3  # the file changed under us this many times in a row: someone is busy with it, stop
 LOCK_WAIT_SECONDS = 10.0  # another installer run holds the lock; a run takes well under a second
 LOCK_STALE_SECONDS = 60.0  # a lock this old was left by a killed run
 LOCK_POLL_SECONDS = 0.05
 NEW_FILE_MODE = 0o666  # before the umask, as an editor would create it
+PRIVATE_MODE = 0o600  # backups and records: settings files can hold API keys in "env"
 _SLUG_LIMIT = 120  # characters of a path kept in a backup's name
 
 
@@ -208,6 +210,9 @@ def change(path, compute, backups, now):
             remove_empty_folders(created)
             where = error.filename or before.real_path
             raise InstallError("cannot write %s: %s; nothing was changed" % (where, error.strerror or error))
+        except InstallError:
+            remove_empty_folders(created)
+            raise
     raise InstallError("%s changed %d times while install.py was working on it; nothing was changed, "
                        "run it again when nobody is editing it" % (path, ATTEMPTS))
 
@@ -242,7 +247,8 @@ class BackupFolder:
             candidate = os.path.join(self.folder, "%s%s-%03d" % (prefix, stamp, number))
         while True:
             try:
-                with open(candidate, "xb") as handle:
+                descriptor = os.open(candidate, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_MODE)
+                with os.fdopen(descriptor, "wb") as handle:
                     handle.write(data)
                 break
             except FileExistsError:
@@ -284,7 +290,7 @@ class BackupFolder:
                  "original": None if record.original is None else base64.b64encode(record.original).decode(),
                  "installed_sha256": record.installed_sha256,
                  "created_folders": list(record.created_folders)}
-        write_atomically(self._record_path(path), (json.dumps(value, indent=2) + "\n").encode(), None)
+        write_atomically(self._record_path(path), (json.dumps(value, indent=2) + "\n").encode(), PRIVATE_MODE)
 
     def drop_record(self, path):
         try:

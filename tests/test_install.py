@@ -792,6 +792,9 @@ class InstallerTest(unittest.TestCase):
         self.assertIn("kept in %s" % folder, completed.stdout)
         self.assertEqual(len(self.box.backups()), userfile.KEEP_BACKUPS)
         self.assertEqual(self.box.leftovers(), ["peerhooks"])  # the backup folder; nothing beside settings.json
+        for name in os.listdir(folder):  # settings can hold API keys under "env"
+            self.assertEqual(os.stat(os.path.join(folder, name)).st_mode & 0o777, 0o600, name)
+        self.assertIn("keeps backups of the files it changed in %s" % folder, self.box.run("--check").stdout)
 
     def test_local_scope_install_and_uninstall_leave_the_checkout_clean(self):
         repo = self.box.make_repo()
