@@ -108,7 +108,6 @@ def present_scripts(scripts_dir, hooks):
     return [hook for hook in hooks if os.path.isfile(os.path.join(scripts_dir, hook.script))]
 
 
-
 # ---------------------------------------------------------------------------------------------------
 # Install and uninstall
 
@@ -283,7 +282,6 @@ def remove_rules(home, dry_run, out):
     out.write("Removed the rule file %s.\n" % target)
 
 
-
 def precompile(scripts_dir):
     """Write the hooks' bytecode now: hooks run on every prompt and shell command, and where the
     environment sets PYTHONDONTWRITEBYTECODE they would otherwise recompile the library each time
@@ -294,7 +292,6 @@ def precompile(scripts_dir):
         compileall.compile_dir(scripts_dir, quiet=1)
     except OSError:
         pass
-
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -121,8 +121,6 @@ def interpreter_in(command):
     return words[0] if words else None
 
 
-
-
 def compile_problem(path):
     """Why a Python file would not run (missing, unreadable, syntax error), or None."""
     try:
@@ -151,7 +149,7 @@ def interpreter_problem(python):
     if not os.path.isfile(python):
         return "the registered interpreter %s does not exist" % python
     try:
-        completed = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+        completed = subprocess.run([python, "-S", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                    timeout=INTERPRETER_PROBE_TIMEOUT)
         major, minor = (int(part) for part in completed.stdout.decode().strip().split("."))
@@ -161,7 +159,6 @@ def interpreter_problem(python):
         return "the registered interpreter %s is Python %d.%d; the hooks need %d.%d or newer" % (
             python, major, minor, MIN_PYTHON[0], MIN_PYTHON[1])
     return None
-
 
 
 # ---------------------------------------------------------------------------------------------------

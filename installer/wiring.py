@@ -98,7 +98,6 @@ class Registration:
     deduplicated: bool  # settings files: Claude Code runs an identical command once across them
 
 
-
 # ---------------------------------------------------------------------------------------------------
 # Command lines
 
