@@ -122,8 +122,10 @@ AGENT_KEY_REMINDER = (
 CODEX_TRUST_REMINDER = (
     "Codex runs new or changed hooks only after you trust them, and `codex exec` skips untrusted ones\n"
     "without a word: start codex in the checkout, type /hooks and press t (trust all). For one run,\n"
-    "`codex exec --dangerously-bypass-hook-trust` runs them untrusted. `install.py --check` says which\n"
-    "are trusted. (Codex before 0.124 also needs `[features] codex_hooks = true` in config.toml.)\n"
+    "`codex exec --dangerously-bypass-hook-trust` runs them untrusted. Hooks in a checkout's .codex/\n"
+    "load only once the folder is trusted (codex asks \"Trust this folder?\" on its first start there).\n"
+    "`install.py --check` says what is trusted. (Codex before 0.124 also needs `[features] codex_hooks =\n"
+    "true` in config.toml.)\n"
 )
 
 

@@ -281,21 +281,29 @@ def check_backups(context, report):
 
 
 def check_codex(context, report):
-    """Our hooks in Codex's hooks files, and whether Codex will run them (trust is recorded)."""
-    files = [os.path.join(context.codex_home, "hooks.json")]
+    """Our hooks in Codex's hooks files, and whether Codex will run them: trust recorded for each, and,
+    for a checkout's .codex/hooks.json, the checkout trusted as a folder."""
+    config = codextrust.read_config(context.codex_home)
+    hashes = codextrust.trusted_hashes(config)
+    places = [(os.path.join(context.codex_home, "hooks.json"), None)]
     if context.checkout is not None:
-        files.append(os.path.join(context.checkout, ".codex", "hooks.json"))
-    hashes = None
-    for path in files:
+        places.append((os.path.join(context.checkout, ".codex", "hooks.json"), context.checkout))
+    projects = codextrust.trusted_projects(config)
+    for path, folder in places:
         try:
             loaded = hooksfile.load(path)
         except InstallError as error:
             report.problems.append(str(error).replace("; nothing was changed", ""))
             continue
-        for script, position, command in codex_positions(loaded.settings, path):
-            if hashes is None:
-                hashes = codextrust.read_trusted_hashes(context.codex_home)
+        mine = list(codex_positions(loaded.settings, path))
+        for script, position, command in mine:
             report.codex.append(CodexHook(script, position, command, codextrust.is_trusted(position, hashes)))
+        if mine and folder is not None and not codextrust.folder_is_trusted(folder, projects):
+            report.problems.append(
+                "Codex ignores %s until the folder %s is trusted (not even --dangerously-bypass-hook-trust "
+                "runs them): start `codex` there and answer \"Trust and continue\", which writes "
+                "[projects.\"%s\"] trust_level = \"trusted\" to %s"
+                % (path, folder, folder, os.path.join(context.codex_home, "config.toml")))
     untrusted = [hook for hook in report.codex if not hook.trusted]
     if untrusted:
         report.problems.append("%d Codex hook%s not trusted, so Codex skips %s (codex exec says nothing): %s"

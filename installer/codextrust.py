@@ -9,8 +9,12 @@ does nothing. Codex 0.171 keeps trust per handler, seen on this machine:
 The key is the hooks file's path, the event in snake_case, and the group's and the handler's
 0-based positions. The hash covers the hook's definition (its formula is not public), so a hook
 changed after it was trusted is asked about again; this module can only say whether trust was
-recorded for that position. Only those tables and keys are read: `tomllib` where it exists (3.11+),
-else a line reader that understands exactly them.
+recorded for that position.
+
+Hooks in a checkout's `.codex/hooks.json` load only in a folder the user trusted (Codex's first
+question, "Trust this folder?", writes `[projects."<path>"] trust_level = "trusted"`); seen here,
+`--dangerously-bypass-hook-trust` does not run them in an untrusted folder. Only those tables and
+keys are read: `tomllib` where it exists (3.11+), else a line reader that understands exactly them.
 """
 import json
 import os
@@ -20,9 +24,8 @@ from dataclasses import dataclass
 TRUST_HOWTO = ("start `codex` in the checkout, type /hooks and press t to trust them all "
                "(or run `codex exec --dangerously-bypass-hook-trust` for a single run)")
 
-_STATE_HEADER = re.compile(r'^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*")\s*\]\s*(?:#.*)?$')
+_BASIC_STRING = r'("(?:[^"\\]|\\.)*")'
 _TABLE_HEADER = re.compile(r"^\s*\[")
-_TRUSTED_HASH = re.compile(r'^\s*trusted_hash\s*=\s*("(?:[^"\\]|\\.)*")\s*(?:#.*)?$')
 
 
 @dataclass(frozen=True)
@@ -44,28 +47,30 @@ def trust_key(position):
     return "%s:%s:%d:%d" % (position.hooks_file, snake_case(position.event), position.group, position.handler)
 
 
-def trusted_hashes_by_lines(text):
-    """{key: trusted_hash} from config.toml text, reading only [hooks.state."…"] tables (Python 3.9/3.10)."""
+def quoted_tables_by_lines(text, table, key):
+    """{name: value} for each `[<table>."<name>"]` holding `key = "<value>"`, read line by line: the
+    reader for Python 3.9 and 3.10 (no tomllib), and for a config.toml tomllib rejects."""
+    header = re.compile(r"^\s*\[\s*%s\s*\.\s*%s\s*\]\s*(?:#.*)?$"
+                        % (r"\s*\.\s*".join(map(re.escape, table.split("."))), _BASIC_STRING))
+    assignment = re.compile(r"^\s*%s\s*=\s*%s\s*(?:#.*)?$" % (re.escape(key), _BASIC_STRING))
     found = {}
-    key = None
+    name = None
     for line in text.splitlines():
-        header = _STATE_HEADER.match(line)
-        if header:
-            key = _basic_string(header.group(1))
+        opened = header.match(line)
+        if opened:
+            name = _basic_string(opened.group(1))
             continue
         if _TABLE_HEADER.match(line):
-            key = None
+            name = None
             continue
-        value = _TRUSTED_HASH.match(line)
-        if key is not None and value:
-            hashed = _basic_string(value.group(1))
-            if hashed is not None:
-                found[key] = hashed
+        value = assignment.match(line)
+        if name is not None and value and _basic_string(value.group(1)) is not None:
+            found[name] = _basic_string(value.group(1))
     return found
 
 
 def _basic_string(quoted):
-    """A TOML basic string's value (its escapes are JSON's, plus \\U which keys here never hold)."""
+    """A TOML basic string's value (its escapes are JSON's, plus \\U which these keys never hold)."""
     try:
         value = json.loads(quoted)
     except ValueError:
@@ -73,27 +78,52 @@ def _basic_string(quoted):
     return value if isinstance(value, str) else None
 
 
-def trusted_hashes(text):
-    """{key: trusted_hash} from config.toml text; {} when it cannot be read."""
+def quoted_tables(text, table, key):
+    """{name: value} for each `[<table>."<name>"]` holding a string `key`; {} when there are none."""
     try:
         import tomllib
     except ImportError:
-        return trusted_hashes_by_lines(text)
+        return quoted_tables_by_lines(text, table, key)
     try:
         document = tomllib.loads(text)
-    except ValueError:  # tomllib.TOMLDecodeError: one bad line elsewhere should not hide the hooks
-        return trusted_hashes_by_lines(text)
-    states = document.get("hooks", {}).get("state", {}) if isinstance(document.get("hooks"), dict) else {}
-    return {key: table["trusted_hash"] for key, table in states.items() if isinstance(states, dict)
-            and isinstance(table, dict) and isinstance(table.get("trusted_hash"), str)}
+    except ValueError:  # tomllib.TOMLDecodeError: one bad line elsewhere should not hide the rest
+        return quoted_tables_by_lines(text, table, key)
+    for part in table.split("."):
+        document = document.get(part) if isinstance(document, dict) else None
+    if not isinstance(document, dict):
+        return {}
+    return {name: values[key] for name, values in document.items()
+            if isinstance(values, dict) and isinstance(values.get(key), str)}
 
 
-def read_trusted_hashes(codex_home):
+def trusted_hashes(text):
+    """{trust key: trusted_hash} from config.toml text."""
+    return quoted_tables(text, "hooks.state", "trusted_hash")
+
+
+def trusted_projects(text):
+    """The folders the user told Codex to trust (`[projects."<path>"] trust_level = "trusted"`)."""
+    return sorted(path for path, level in quoted_tables(text, "projects", "trust_level").items()
+                  if level == "trusted")
+
+
+def read_config(codex_home):
+    """config.toml's text, or "" when there is none (or it cannot be read)."""
     try:
         with open(os.path.join(codex_home, "config.toml"), encoding="utf-8") as handle:
-            return trusted_hashes(handle.read())
+            return handle.read()
     except (OSError, UnicodeDecodeError):
-        return {}
+        return ""
+
+
+def folder_is_trusted(folder, projects):
+    """Whether Codex reads `folder/.codex/`: the folder or one above it is a trusted project."""
+    folder = os.path.realpath(folder)
+    for project in projects:
+        project = os.path.realpath(project)
+        if folder == project or folder.startswith(project.rstrip(os.sep) + os.sep):
+            return True
+    return False
 
 
 def is_trusted(position, hashes):

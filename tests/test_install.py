@@ -308,15 +308,23 @@ class CodexTrustTest(unittest.TestCase):
         position = codextrust.HookPosition("/h/.codex/hooks.json", "PreToolUse", 0, 2)
         self.assertEqual(codextrust.trust_key(position), "/h/.codex/hooks.json:pre_tool_use:0:2")
 
-    def test_line_reader_reads_what_codex_wrote(self):
-        hashes = codextrust.trusted_hashes_by_lines(OBSERVED_CODEX_CONFIG)
+    def test_line_reader_reads_what_codex_wrote_as_tomllib_does(self):
+        hashes = codextrust.quoted_tables_by_lines(OBSERVED_CODEX_CONFIG, "hooks.state", "trusted_hash")
         self.assertEqual(sorted(hashes), ["/tmp/cx/home/.codex/hooks.json:pre_tool_use:0:0",
                                           "/tmp/cx/home/.codex/hooks.json:session_start:1:0"])
         self.assertEqual(codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG), hashes)
+        self.assertEqual(codextrust.quoted_tables_by_lines(OBSERVED_CODEX_CONFIG, "projects", "trust_level"),
+                         {"/tmp/cx/repo": "trusted"})
 
-    def test_line_reader_ignores_trusted_hash_outside_hook_state_tables(self):
+    def test_line_reader_ignores_keys_outside_the_tables_asked_for(self):
         text = '[other]\ntrusted_hash = "sha256:x"\n[hooks.state."/a:session_start:0:0"]\nmodel = 1\n'
-        self.assertEqual(codextrust.trusted_hashes_by_lines(text), {})
+        self.assertEqual(codextrust.quoted_tables_by_lines(text, "hooks.state", "trusted_hash"), {})
+
+    def test_a_trusted_project_covers_the_folders_below_it_only(self):
+        projects = codextrust.trusted_projects(OBSERVED_CODEX_CONFIG)
+        self.assertTrue(codextrust.folder_is_trusted("/tmp/cx/repo", projects))
+        self.assertTrue(codextrust.folder_is_trusted("/tmp/cx/repo/sub", projects))
+        self.assertFalse(codextrust.folder_is_trusted("/tmp/cx/repository", projects))
 
     def test_a_broken_line_elsewhere_does_not_hide_the_trust(self):
         self.assertEqual(len(codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG + "this is not toml\n")), 2)
@@ -827,6 +835,16 @@ class InstallerTest(unittest.TestCase):
         self.assertIn("--dangerously-bypass-hook-trust", completed.stdout)
         self.assertIn("only Codex", completed.stdout)
 
+    def test_check_says_codex_ignores_project_hooks_in_an_untrusted_folder(self):
+        repo = os.path.realpath(self.box.make_repo())
+        self.install_ok("--codex", "--scope", "project", cwd=repo)
+        completed = self.box.run("--check", cwd=repo)
+        self.assertIn("Codex ignores %s until the folder %s is trusted" % (
+            os.path.join(repo, ".codex", "hooks.json"), repo), completed.stdout)
+        self.box.write(os.path.join(self.box.codex, "config.toml"),
+                       '[projects."%s"]\ntrust_level = "trusted"\n' % repo)
+        self.assertNotIn("Codex ignores", self.box.run("--check", cwd=repo).stdout)
+
     def test_check_sees_codex_trust_recorded_in_config_toml(self):
         self.install_ok("--codex")
         hooks_file = os.path.join(self.box.codex, "hooks.json")
@@ -1054,6 +1072,18 @@ class RealCodexTest(unittest.TestCase):
         self.assertEqual(trusted_for_one_run.returncode, 0, trusted_for_one_run.stderr[-2000:])
         self.assertTrue(any("Cold start" in text for text in self.stub.developer_texts()), self.stub.developer_texts())
         self.assertTrue(os.path.isdir(os.path.join(self.repo, ".codex", "state")))  # ran with --host codex
+
+    def test_codex_runs_project_hooks_only_in_a_trusted_folder(self):
+        self.assertEqual(self.run_here([sys.executable, os.path.join(REPO, "install.py"), "--codex", "--scope",
+                                        "project"]).returncode, 0)
+        untrusted_folder = self.run_here([self.codex, "exec", "--dangerously-bypass-hook-trust", "say hi"])
+        self.assertEqual(untrusted_folder.returncode, 0, untrusted_folder.stderr[-2000:])
+        self.assertFalse(any("Cold start" in text for text in self.stub.developer_texts()))
+        with open(os.path.join(self.codex_home, "config.toml"), "a", encoding="utf-8") as handle:
+            handle.write('\n[projects."%s"]\ntrust_level = "trusted"\n' % self.repo)
+        trusted_folder = self.run_here([self.codex, "exec", "--dangerously-bypass-hook-trust", "say hi"])
+        self.assertEqual(trusted_folder.returncode, 0, trusted_folder.stderr[-2000:])
+        self.assertTrue(any("Cold start" in text for text in self.stub.developer_texts()))
 
 
 if __name__ == "__main__":
