@@ -1,10 +1,10 @@
-"""Change one member of a JSON object's text and leave every other byte as its owner wrote it.
+"""Change members of a JSON object's text and leave every other byte as its owner wrote it.
 
 Users format settings files by hand (tabs, four spaces, `\\u00e4` escapes, CRLF, no final newline).
 Re-serialising the whole file on every install would turn an install and an uninstall into a diff
-the user never asked for. So the installer edits text, not values: it finds where the top-level
-member (`"hooks"`) sits, replaces only that span, renders the new value in the file's own style, and
-keeps everything around it byte for byte. Pure: text in, text out.
+the user never asked for. So the installer edits text, not values: it finds where a member sits
+(`"hooks"`, or one event inside it), replaces only that span, renders the new value in the file's own
+style, and keeps everything around it byte for byte. Pure: text in, text out.
 """
 import json
 import re
@@ -42,16 +42,17 @@ class Member:
 
 @dataclass(frozen=True)
 class ObjectLayout:
-    """Where the top-level object and each of its members sit in the text."""
+    """Where an object and each of its members sit in the text."""
 
     open_at: int  # index of "{"
     close_at: int  # index of "}"
     members: tuple
 
 
-def layout(text):
-    """The top-level object's members and their spans; ValueError if the text is not one JSON object."""
-    position = _WHITESPACE.match(text, 0).end()
+def layout(text, start=0):
+    """The members of the object that begins at `start` (after whitespace) and their spans; ValueError
+    if there is no well-formed JSON object there."""
+    position = _WHITESPACE.match(text, start).end()
     if text[position:position + 1] != "{":
         raise ValueError("not a JSON object")
     open_at = position
@@ -121,37 +122,49 @@ def render_document(value, style=DEFAULT_STYLE):
     return render_value(value, style) + (style.newline if style.final_newline else "")
 
 
-def set_member(text, key, value, style=None):
-    """text with the top-level member `key` set to value (added at the end when absent).
+def object_at(text, path):
+    """The layout of the object reached through the member keys in path (() is the top level), and
+    how deep its members sit; ValueError if a key is missing or does not hold an object."""
+    found = layout(text)
+    for key in path:
+        existing = [member for member in found.members if member.key == key]
+        if not existing:
+            raise ValueError("no member %r" % key)
+        found = layout(text, existing[-1].value_start)  # JSON readers keep the last of duplicate keys
+    return found, len(path) + 1
+
+
+def set_member(text, key, value, style=None, path=()):
+    """text with the member `key` of the object at path set to value (added at the end when absent).
 
     The member's old value is replaced by value rendered in the file's style; every other character of
-    text stays. A blank text becomes a new document in DEFAULT_STYLE."""
+    text stays. A blank text becomes a new document."""
     style = style or detect_style(text)
-    if not text.strip():
+    if not text.strip() and not path:
         return render_document({key: value}, style)
-    found = layout(text)
+    found, depth = object_at(text, path)
     existing = [member for member in found.members if member.key == key]
-    rendered = render_value(value, style, depth=1)
+    rendered = render_value(value, style, depth=depth)
     if existing:
-        member = existing[-1]  # JSON readers keep the last of duplicate keys
+        member = existing[-1]
         return text[:member.value_start] + rendered + text[member.value_end:]
     pair = json.dumps(key, ensure_ascii=style.ensure_ascii) + style.key_separator + rendered
     if not found.members:
         if style.indent is None:
             return text[:found.open_at + 1] + pair + text[found.close_at:]
-        inner = style.newline + style.indent + pair + style.newline
+        inner = style.newline + style.indent * depth + pair + style.newline + style.indent * (depth - 1)
         return text[:found.open_at + 1] + inner + text[found.close_at:]
     last = found.members[-1]
     if style.indent is None:
         insertion = style.item_separator + pair
     else:
-        insertion = "," + style.newline + _indent_of(text, found.members[0], style) + pair
+        insertion = "," + style.newline + _indent_of(text, found.members[0], style, depth) + pair
     return text[:last.value_end] + insertion + text[last.value_end:]
 
 
-def remove_member(text, key):
-    """text without the top-level member `key` (and its comma); unchanged when it has none."""
-    found = layout(text)
+def remove_member(text, key, path=()):
+    """text without the member `key` (and its comma) of the object at path; unchanged when it has none."""
+    found, _ = object_at(text, path)
     members = list(found.members)
     for index in range(len(members) - 1, -1, -1):
         member = members[index]
@@ -164,13 +177,13 @@ def remove_member(text, key):
         else:
             start, end = found.open_at + 1, found.close_at
         text = text[:start] + text[end:]
-        found = layout(text)
+        found, _ = object_at(text, path)
         members = list(found.members)
     return text
 
 
-def _indent_of(text, member, style):
-    """The whitespace in front of a top-level member's key (what a new member gets)."""
+def _indent_of(text, member, style, depth):
+    """The whitespace in front of a member's key on its own line (what a new neighbour gets)."""
     line_start = text.rfind("\n", 0, member.key_start) + 1
     leading = text[line_start:member.key_start]
-    return leading if leading.strip() == "" and leading else style.indent
+    return leading if leading and not leading.strip() else style.indent * depth

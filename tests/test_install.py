@@ -237,8 +237,7 @@ HAND_FORMATTED = {
     "byte order mark": b'\xef\xbb\xbf{\n  "model": "opus"\n}\n',
     "empty object": b"{}",
 }
-# A user's own hooks, hand-formatted: an install must re-render them, so only the install record can
-# give these exact bytes back.
+# A user's own hooks, hand-formatted: an install adds events beside them and leaves them as they are.
 HAND_FORMATTED_WITH_HOOKS = (b'{\n    "hooks": {"Stop": [{"hooks": [{"type": "command",\n'
                              b'        "command": "say d\\u00f6ne"}]}]},\n    "model": "opus"\n}')
 OBSERVED_CODEX_CONFIG = '''model_provider = "stub"
@@ -293,6 +292,14 @@ class FormatKeepingEditTest(unittest.TestCase):
     def test_removing_the_first_or_only_member(self):
         self.assertEqual(jsonedit.remove_member('{\n  "hooks": {},\n  "b": 1\n}', "hooks"), '{\n  "b": 1\n}')
         self.assertEqual(jsonedit.remove_member('{\n  "hooks": {}\n}\n', "hooks"), "{}\n")
+
+    def test_a_member_inside_a_member_is_edited_without_touching_its_neighbours(self):
+        text = '{\n\t"hooks": {\n\t\t"Stop": [ 1,2 ]\n\t}\n}'
+        added = jsonedit.set_member(text, "PreToolUse", [3], path=("hooks",))
+        self.assertEqual(added, '{\n\t"hooks": {\n\t\t"Stop": [ 1,2 ],\n\t\t"PreToolUse": [\n\t\t\t3\n\t\t]\n\t}\n}')
+        self.assertEqual(jsonedit.remove_member(added, "PreToolUse", path=("hooks",)), text)
+        self.assertEqual(jsonedit.set_member('{\n  "hooks": {}\n}', "Stop", [], path=("hooks",)),
+                         '{\n  "hooks": {\n    "Stop": []\n  }\n}')
 
     def test_detected_style(self):
         style = jsonedit.detect_style(HAND_FORMATTED["four spaces, escapes, no final newline"].decode())
@@ -747,6 +754,15 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(self.read_bytes(self.box.settings),
                          original.replace(b'"model": "opus"', b'"model": "s\\u00f6nnet"'))
         self.assertNotIn("bytes from before", completed.stdout)
+
+    def test_the_users_own_hook_events_stay_byte_for_byte_through_install_and_an_edited_uninstall(self):
+        self.write_bytes(self.box.settings, HAND_FORMATTED_WITH_HOOKS)
+        self.install_ok()
+        installed = self.read_bytes(self.box.settings)
+        self.assertIn(b'"Stop": [{"hooks": [{"type": "command",\n        "command": "say d\\u00f6ne"}]}]', installed)
+        self.write_bytes(self.box.settings, installed.replace(b'"opus"', b'"sonnet"'))
+        self.install_ok("--uninstall")
+        self.assertEqual(self.read_bytes(self.box.settings), HAND_FORMATTED_WITH_HOOKS.replace(b'"opus"', b'"sonnet"'))
 
     def test_a_symlinked_settings_file_is_written_through_and_stays_a_link(self):
         dotfiles = os.path.join(self.box.root, "dotfiles")
