@@ -7,7 +7,7 @@ This installer merges exactly our entries into the chosen settings file and noth
 
 - it recognises its own entries by script name (`scripts/<name>.py`), so a moved checkout updates the
   paths instead of adding copies, and `--uninstall` removes exactly those;
-- it rewrites only the file's `"hooks"` member, in the file's own indentation, escaping and newline
+- it rewrites only the hook events it changes, in the file's own indentation, escaping and newline
   style, and leaves the file byte-identical when nothing changes; an uninstall of a file nobody
   touched since the install gives back its original bytes (or removes the file it created);
 - it writes through a symlink to its target, replaces the file by an atomic rename only if nobody

@@ -1,5 +1,5 @@
 """A hooks document's bytes (settings.json, hooks.json): read and checked, and written back in the
-file's own style, changing only its `"hooks"` member."""
+file's own style, changing only the hook events that change."""
 import codecs
 import json
 from dataclasses import dataclass
