@@ -3,441 +3,47 @@
 
 People used to hand-edit `~/.claude/settings.json`; a stray comma breaks every hook in the file, and a
 second copy (a moved checkout, a plugin install next to a settings install) makes each hook run twice.
-This installer merges exactly our four entries into the chosen settings file and nothing else:
+This installer merges exactly our entries into the chosen settings file and nothing else:
 
 - it recognises its own entries by script name (`scripts/<name>.py`), so a moved checkout updates the
   paths instead of adding copies, and `--uninstall` removes exactly those;
-- it keeps the user's hooks, other keys and key order, writes 2-space JSON with a final newline, and
-  leaves the file byte-identical when nothing changes;
+- it rewrites only the hook events it changes, in the file's own indentation, escaping and newline
+  style, and leaves the file byte-identical when nothing changes; an uninstall of a file nobody
+  touched since the install gives back its original bytes (or removes the file it created);
+- it writes through a symlink to its target, replaces the file by an atomic rename only if nobody
+  changed it meanwhile, and keeps a bounded number of backups outside the checkout;
 - it refuses a file it cannot understand (not JSON, not an object, `hooks` of the wrong type) without
-  touching it, backs the old file up before a change, and replaces it by an atomic rename;
+  touching it;
 - it wires only scripts that exist: `python3 missing.py` exits 2, which Claude Code reads as *block*
   (every Bash call refused, every prompt erased on UserPromptSubmit).
 
-The merge itself (`merge`, `unmerge`, `shape_problem`, `registrations`) is pure and tested on its own;
-files, the clock and the environment are handled at the edges (`main` and the helpers it calls).
+What is wired and the pure merge live in `installer/wiring.py`, the format-keeping edit in
+`installer/jsonedit.py`, the safe replacement in `installer/userfile.py`, `--check` in
+`installer/checks.py`. This file is the command line and the order of the steps.
 """
 import argparse
-import copy
 import datetime
 import difflib
-import json
 import os
-import re
-import shlex
-import shutil
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Tuple
 
 REPO = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS_DIR = os.path.join(REPO, "scripts")
 sys.path.insert(0, SCRIPTS_DIR)
+sys.path.insert(0, REPO)
 
-from peerhooks.gitrepo import toplevel  # noqa: E402 - needs the sys.path line above
+from installer import InstallError, checks, hooksfile, userfile  # noqa: E402 - needs the sys.path lines above
+from installer.wiring import (CLAUDE_HOOKS, CODEX_HOOKS, Hook, build_entries, merge,  # noqa: E402
+                              registrations, unmerge)
+from peerhooks.gitrepo import toplevel  # noqa: E402
 from peerhooks.home import claude_home  # noqa: E402
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1  # also for usage errors: argparse's 2 would read as "block" if ever run as a hook
-MIN_PYTHON = (3, 9)  # the hooks use 3.9 syntax and library calls
-BACKUP_INFIX = ".peerhooks-backup-"
 RULE_FILE = "peerhooks.md"
-PLACEHOLDER_PYTHON = "/path/to/python3"
-PLACEHOLDER_CHECKOUT = "/path/to/peerhooks"
-PLUGIN_PYTHON = "python3"  # a plugin cannot know the user's interpreter; the one on PATH it is
-PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
-INTERPRETER_PROBE_TIMEOUT = 5  # seconds; a registered interpreter that hangs this long is broken anyway
-
-
-@dataclass(frozen=True)
-class Hook:
-    """One hook peerhooks wires: which event, which sources/tools, which script with which words."""
-
-    event: str
-    matcher: Optional[str]  # None: the event has no matcher (UserPromptSubmit)
-    script: str  # file name under scripts/
-    args: Tuple[str, ...]
-    timeout: int  # seconds
-
-
-CLAUDE_HOOKS = (
-    Hook("SessionStart", "startup|resume|clear", "peers.py", ("--hook",), 10),
-    # compact too: after compaction the model has lost its orientation and gets a short anchor back
-    Hook("SessionStart", "startup|resume|clear|compact", "cold_start.py", (), 10),
-    Hook("UserPromptSubmit", None, "memory_delta.py", (), 5),
-    Hook("PreToolUse", "Bash", "git_index_guard.py", (), 5),
-)
-
-# Codex writes no Claude session registry, so the peer list and memory notices have nothing to read;
-# the cold-start material and the index guard work from the checkout alone. Codex's SessionStart
-# sources are startup, resume and clear (compaction is not a session start there).
-CODEX_HOOKS = (
-    Hook("SessionStart", "startup|resume|clear", "cold_start.py", ("--host", "codex"), 10),
-    Hook("PreToolUse", "Bash", "git_index_guard.py", (), 5),
-)
-
-OUR_SCRIPTS = tuple(sorted({hook.script for hook in CLAUDE_HOOKS + CODEX_HOOKS}))
-
-# Our script as the last component of a path under a folder named scripts, in any command line:
-# '/a b/scripts/peers.py', "C:/x/scripts/peers.py", ${CLAUDE_PLUGIN_ROOT}/scripts/peers.py.
-_OUR_SCRIPT_IN_COMMAND = re.compile(
-    r"(?:^|[/\\])scripts[/\\](%s)(?=$|['\"\s])" % "|".join(re.escape(name) for name in OUR_SCRIPTS)
-)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A hook made concrete: the command line that runs it from one checkout with one interpreter."""
-
-    event: str
-    matcher: Optional[str]
-    script: str
-    command: str
-    timeout: int
-
-    def handler(self):
-        return {"type": "command", "command": self.command, "timeout": self.timeout}
-
-    def group(self):
-        group = {} if self.matcher is None else {"matcher": self.matcher}
-        group["hooks"] = [self.handler()]
-        return group
-
-
-@dataclass(frozen=True)
-class Registration:
-    """One place where one of our scripts is wired."""
-
-    script: str
-    event: str
-    command: str
-    where: str  # e.g. "user settings /home/me/.claude/settings.json"
-    deduplicated: bool  # settings files: Claude Code runs an identical command once across them
-
-
-class InstallError(Exception):
-    """Something the user has to fix; the message says what, and nothing was changed."""
-
-
-# ---------------------------------------------------------------------------------------------------
-# Command lines
-
-
-def sh_quote(word):
-    """Quote one word for `sh -c`: single quotes, each inner quote written as '"'"'."""
-    return "'" + word.replace("'", "'\"'\"'") + "'"
-
-
-_WINDOWS_UNSAFE = re.compile(r"[\"$`%]")
-
-
-def windows_quote(word):
-    """Double quotes, which both Git Bash and cmd.exe read as one word when the path holds no
-    character either of them expands; such a path is refused rather than quoted wrongly."""
-    if _WINDOWS_UNSAFE.search(word):
-        raise InstallError("cannot quote %s safely for a hook command on Windows (it contains one of "
-                           "\" $ ` %%); move the checkout or the interpreter to a plainer path" % word)
-    return '"' + word + '"'
-
-
-def command_line(python, script_path, args, windows=False):
-    """The hook command: interpreter and script as absolute quoted paths, then fixed words."""
-    if windows:
-        words = [windows_quote(python.replace("\\", "/")), windows_quote(script_path.replace("\\", "/"))]
-    else:
-        words = [sh_quote(python), sh_quote(script_path)]
-    return " ".join(words + list(args))
-
-
-def build_entries(hooks, python, scripts_dir, windows=False):
-    return [
-        Entry(hook.event, hook.matcher, hook.script,
-              command_line(python, os.path.join(scripts_dir, hook.script), hook.args, windows),
-              hook.timeout)
-        for hook in hooks
-    ]
-
-
-def plugin_entries(hooks):
-    """Entries for the plugin's hooks/hooks.json: Claude Code fills in ${CLAUDE_PLUGIN_ROOT}."""
-    return [
-        Entry(hook.event, hook.matcher, hook.script,
-              " ".join([PLUGIN_PYTHON, '"%s/scripts/%s"' % (PLUGIN_ROOT, hook.script)] + list(hook.args)),
-              hook.timeout)
-        for hook in hooks
-    ]
-
-
-def example_entries(hooks=CLAUDE_HOOKS):
-    """What settings.example.json holds: the installer's block with placeholder paths."""
-    return build_entries(hooks, PLACEHOLDER_PYTHON, PLACEHOLDER_CHECKOUT + "/scripts")
-
-
-def script_of(command):
-    """Which of our scripts a command line runs, or None."""
-    if not isinstance(command, str):
-        return None
-    found = _OUR_SCRIPT_IN_COMMAND.search(command)
-    return found.group(1) if found else None
-
-
-# ---------------------------------------------------------------------------------------------------
-# The pure merge
-
-
-def _json_type(value):
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    return "a number"
-
-
-def shape_problem(settings):
-    """Why this settings value cannot be merged into (wrong types where hooks live), or None."""
-    if not isinstance(settings, dict):
-        return "the file holds %s, not a JSON object" % _json_type(settings)
-    hooks = settings.get("hooks")
-    if hooks is None:
-        return None
-    if not isinstance(hooks, dict):
-        return '"hooks" is %s, not an object' % _json_type(hooks)
-    for event, groups in hooks.items():
-        if not isinstance(groups, list):
-            return '"hooks.%s" is %s, not an array' % (event, _json_type(groups))
-        for group in groups:
-            if not isinstance(group, dict):
-                return 'an entry of "hooks.%s" is %s, not an object' % (event, _json_type(group))
-            if "hooks" in group and not isinstance(group["hooks"], list):
-                return 'a "hooks" list under "hooks.%s" is %s, not an array' % (event, _json_type(group["hooks"]))
-    return None
-
-
-def _ours(handler, scripts):
-    return isinstance(handler, dict) and script_of(handler.get("command")) in scripts
-
-
-def _same_matcher(group, matcher):
-    present = group.get("matcher")
-    if matcher is None:
-        return present in (None, "", "*")
-    return present == matcher
-
-
-def _updated_handler(handler, entry):
-    """Our handler with this entry's command and timeout, keeping its key order and any extra keys."""
-    updated = dict(handler)
-    for key, value in entry.handler().items():
-        updated[key] = value
-    return updated
-
-
-def _place(groups, entry):
-    """Put entry into an event's groups: update our handler in place when one sits under the right
-    matcher, drop every other copy of it, else add a group of our own at the end."""
-    kept = False
-    result = []
-    for group in groups:
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list):
-            result.append(group)
-            continue
-        remaining = []
-        for handler in handlers:
-            if not (isinstance(handler, dict) and script_of(handler.get("command")) == entry.script):
-                remaining.append(handler)
-            elif not kept and _same_matcher(group, entry.matcher):
-                remaining.append(_updated_handler(handler, entry))
-                kept = True
-        if remaining or not handlers:
-            result.append(dict(group, hooks=remaining) if remaining != handlers else group)
-    if not kept:
-        result.append(entry.group())
-    return result
-
-
-def merge(settings, entries):
-    """settings with our entries wired in; everything else (keys, order, the user's hooks) kept."""
-    result = copy.deepcopy(settings)
-    if result.get("hooks") is None:
-        result["hooks"] = {}
-    hooks = result["hooks"]
-    for entry in entries:
-        hooks[entry.event] = _place(hooks.get(entry.event, []), entry)
-    return result
-
-
-def unmerge(settings, scripts=OUR_SCRIPTS):
-    """settings without our handlers for these scripts, and without the groups, events and `hooks`
-    object that only held them."""
-    result = copy.deepcopy(settings)
-    hooks = result.get("hooks")
-    if not isinstance(hooks, dict):
-        return result
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        kept_groups = []
-        for group in groups:
-            handlers = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(handlers, list):
-                kept_groups.append(group)
-                continue
-            remaining = [handler for handler in handlers if not _ours(handler, scripts)]
-            if len(remaining) == len(handlers):
-                kept_groups.append(group)
-            elif remaining:
-                kept_groups.append(dict(group, hooks=remaining))
-        if groups and not kept_groups:
-            del hooks[event]
-        else:
-            hooks[event] = kept_groups
-    if not hooks and settings.get("hooks"):
-        del result["hooks"]
-    return result
-
-
-def render(settings):
-    """The file text: 2-space JSON, non-ASCII kept as written, final newline."""
-    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
-
-
-def registrations(settings, where, deduplicated=True):
-    """Every handler in a settings value (or a plugin's hooks) that runs one of our scripts."""
-    found = []
-    hooks = settings.get("hooks") if isinstance(settings, dict) else None
-    if not isinstance(hooks, dict):
-        return found
-    for event, groups in hooks.items():
-        for group in groups if isinstance(groups, list) else []:
-            handlers = group.get("hooks") if isinstance(group, dict) else None
-            for handler in handlers if isinstance(handlers, list) else []:
-                if isinstance(handler, dict):
-                    script = script_of(handler.get("command"))
-                    if script:
-                        found.append(Registration(script, event, handler["command"], where, deduplicated))
-    return found
-
-
-def registration_problems(found, hooks=CLAUDE_HOOKS):
-    """Each wired hook must run exactly once. Claude Code runs an identical command from two settings
-    files once, but a plugin's copy always runs again; a double registration names every copy."""
-    problems = []
-    for hook in hooks:
-        mine = [r for r in found if r.script == hook.script and r.event == hook.event]
-        distinct = []
-        seen_commands = set()
-        for registration in mine:
-            if registration.deduplicated and registration.command in seen_commands:
-                continue
-            seen_commands.add(registration.command)
-            distinct.append(registration)
-        if not distinct:
-            problems.append("%s is not registered for %s" % (hook.script, hook.event))
-        elif len(distinct) > 1:
-            places = "".join("\n  %s\n    %s" % (r.where, r.command) for r in distinct)
-            problems.append("%s is registered %d times for %s, so it runs %d times; remove all but one:%s"
-                            % (hook.script, len(distinct), hook.event, len(distinct), places))
-    return problems
-
-
-# ---------------------------------------------------------------------------------------------------
-# Files
-
-
-@dataclass(frozen=True)
-class Loaded:
-    path: str
-    text: Optional[str]  # None: the file does not exist yet
-    settings: dict
-
-
-def load_settings(path):
-    """Read and check a settings file; a missing or blank file is an empty object."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except (FileNotFoundError, NotADirectoryError):  # the folder is missing, or a file stands in its way
-        return Loaded(path, None, {})
-    except OSError as error:
-        raise InstallError("cannot read %s: %s" % (path, error.strerror or error))
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InstallError("%s is not UTF-8 (byte %d); nothing was changed" % (path, error.start))
-    if not text.strip():
-        return Loaded(path, text, {})
-    try:
-        settings = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InstallError("%s is not valid JSON: line %d, column %d: %s; nothing was changed"
-                           % (path, error.lineno, error.colno, error.msg))
-    problem = shape_problem(settings)
-    if problem:
-        raise InstallError("%s: %s; nothing was changed" % (path, problem))
-    return Loaded(path, text, settings)
-
-
-def backup_path(path, now):
-    return path + BACKUP_INFIX + now.strftime("%Y%m%dT%H%M%SZ")
-
-
-def _write_exclusive(path, data):
-    """Create path with data; a second call in the same second gets -2, -3, ... instead."""
-    candidate, number = path, 1
-    while True:
-        try:
-            with open(candidate, "xb") as handle:
-                handle.write(data)
-            return candidate
-        except FileExistsError:
-            number += 1
-            candidate = "%s-%d" % (path, number)
-
-
-def replace_file(path, text, now):
-    """Back up the current file (if any), then write text to a temporary file beside it and rename it
-    into place. Returns the backup's path or None. Leaves no backup behind when it failed."""
-    folder = os.path.dirname(path)
-    backup = None
-    temporary = None
-    try:
-        os.makedirs(folder, exist_ok=True)
-        mode = None
-        if os.path.exists(path):
-            with open(path, "rb") as handle:
-                old = handle.read()
-            mode = os.stat(path).st_mode & 0o7777
-            backup = _write_exclusive(backup_path(path, now), old)
-        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".",
-                                                 suffix=".peerhooks-tmp")
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
-        temporary = None
-        return backup
-    except OSError as error:
-        for leftover in (temporary, backup):
-            if leftover:
-                try:
-                    os.remove(leftover)
-                except OSError:
-                    pass
-        where = error.filename or path
-        raise InstallError("cannot write %s: %s; nothing was changed" % (where, error.strerror or error))
+BACKUPS = userfile.BACKUPS
 
 
 def unified_diff(old_text, new_text, path):
@@ -459,6 +65,7 @@ class Target:
     path: str
     label: str  # "user settings", "Codex project hooks", ...
     hooks: Tuple[Hook, ...]
+    backups: str  # the folder that keeps this file's backups and install record
 
 
 def repository_root(cwd):
@@ -485,13 +92,16 @@ def settings_path(scope, home, cwd):
 
 def choose_target(scope, codex, environ, cwd):
     if not codex:
-        return Target(settings_path(scope, claude_home(environ), cwd), "%s settings" % scope, CLAUDE_HOOKS)
+        home = claude_home(environ)
+        return Target(settings_path(scope, home, cwd), "%s settings" % scope, CLAUDE_HOOKS,
+                      os.path.join(home, BACKUPS))
+    backups = os.path.join(codex_home(environ), BACKUPS)
     if scope == "local":
         raise InstallError("Codex has no local hooks file; use --scope user or --scope project with --codex")
     if scope == "user":
-        return Target(os.path.join(codex_home(environ), "hooks.json"), "Codex user hooks", CODEX_HOOKS)
+        return Target(os.path.join(codex_home(environ), "hooks.json"), "Codex user hooks", CODEX_HOOKS, backups)
     return Target(os.path.join(repository_root(cwd), ".codex", "hooks.json"), "Codex project hooks",
-                  CODEX_HOOKS)
+                  CODEX_HOOKS, backups)
 
 
 def present_scripts(scripts_dir, hooks):
@@ -510,55 +120,126 @@ AGENT_KEY_REMINDER = (
 )
 
 CODEX_TRUST_REMINDER = (
-    "Codex runs new or changed hooks only after you trust them: start codex, open /hooks and trust the\n"
-    "peerhooks entries (Codex before 0.124 also needs `[features] codex_hooks = true` in config.toml).\n"
+    "Codex runs new or changed hooks only after you trust them, and `codex exec` skips untrusted ones\n"
+    "without a word: start codex in the checkout, type /hooks and press t (trust all). For one run,\n"
+    "`codex exec --dangerously-bypass-hook-trust` runs them untrusted. Hooks in a checkout's .codex/\n"
+    "load only once the folder is trusted (codex asks \"Trust this folder?\" on its first start there).\n"
+    "`install.py --check` says what is trusted. (Codex before 0.124 also needs `[features] codex_hooks =\n"
+    "true` in config.toml.)\n"
 )
 
 
 def describe(hook):
     where = hook.event if hook.matcher is None else "%s (%s)" % (hook.event, hook.matcher)
-    return "%-44s %s" % (where, " ".join((hook.script,) + hook.args))
+    return "%-52s %s" % (where, " ".join((hook.script,) + hook.args))
 
 
-def apply_change(loaded, new_settings, dry_run, now, out):
-    """Write (or, dry, show) the change; True when there was one."""
-    if new_settings == loaded.settings:
-        out.write("%s already says exactly this; nothing changed.\n" % loaded.path)
-        return False
-    new_text = render(new_settings)
-    if dry_run:
-        out.write("Dry run: this is the change to %s (nothing was written):\n" % loaded.path)
-        out.write(unified_diff(loaded.text, new_text, loaded.path))
-        return True
-    backup = replace_file(loaded.path, new_text, now)
-    out.write("Updated %s.\n" % loaded.path)
-    if backup:
-        out.write("The previous version is kept in %s.\n" % backup)
-    return True
+def show_dry_run(path, compute, out):
+    before = userfile.snapshot(path)
+    wanted = compute(before)
+    if wanted is None or wanted == before.data:
+        out.write("%s already says exactly this; nothing changed.\n" % path)
+    elif wanted is userfile.REMOVE:
+        out.write("Dry run: would remove %s (install.py created it and it holds nothing else).\n" % path)
+    else:
+        old_text = None if before.data is None else before.data.decode("utf-8-sig")
+        out.write("Dry run: this is the change to %s (nothing was written):\n" % path)
+        out.write(unified_diff(old_text, wanted.decode("utf-8-sig"), path))
+
+
+def report_outcome(outcome, store, out):
+    path = outcome.before.path
+    if not outcome.changed:
+        out.write("%s already says exactly this; nothing changed.\n" % path)
+        return
+    if outcome.after is None:
+        out.write("Removed %s: install.py had created it, and it held nothing else.\n" % path)
+    elif outcome.before.real_path != os.path.abspath(path):
+        out.write("Updated %s (through the link, in %s).\n" % (path, outcome.before.real_path))
+    else:
+        out.write("Updated %s.\n" % path)
+    if outcome.backup:
+        out.write("The previous version is kept in %s (the newest %d backups of each file are kept in %s).\n"
+                  % (outcome.backup, userfile.KEEP_BACKUPS, store.folder))
+
+
+def remember_install(store, path, outcome, before_settings):
+    """Keep what an uninstall needs to give back the original bytes: the bytes from before the first
+    install, and a hash of what was written now. A file that already held our entries without a
+    matching record (edited since, or installed by an older install.py) has no original to give back."""
+    record = store.record(path)
+    before = outcome.before.data
+    written = userfile.sha256(outcome.after)
+    if record is not None and before is not None and userfile.sha256(before) == record.installed_sha256:
+        store.save_record(path, userfile.InstallRecord(record.original, written, record.created_folders))
+    elif not registrations(before_settings, path):
+        store.save_record(path, userfile.InstallRecord(before, written, outcome.created_folders))
+    else:
+        store.drop_record(path)
 
 
 def install(target, scripts_dir, python, dry_run, now, out):
-    loaded = load_settings(target.path)
     wired = present_scripts(scripts_dir, target.hooks)
     missing = [hook for hook in target.hooks if hook not in wired]
     entries = build_entries(wired, python, scripts_dir, windows=is_windows())
-    new_settings = merge(unmerge(loaded.settings, [hook.script for hook in missing]), entries)
+    read = {}
+
+    def compute(before):
+        loaded = hooksfile.parse(target.path, before.data)
+        read["settings"] = loaded.settings
+        new_settings = merge(unmerge(loaded.settings, [hook.script for hook in missing]), entries)
+        return None if new_settings == loaded.settings else hooksfile.edited_bytes(loaded, new_settings)
+
     out.write("peerhooks -> %s (%s)\n" % (target.path, target.label))
     for hook in wired:
         out.write("  wired    %s\n" % describe(hook))
     for hook in missing:
         out.write("  skipped  %s: scripts/%s is not in this checkout yet (a missing script makes python "
                   "exit 2, which the host reads as a refusal)\n" % (describe(hook), hook.script))
-    apply_change(loaded, new_settings, dry_run, now, out)
+    if dry_run:
+        show_dry_run(target.path, compute, out)
+        return
+    store = userfile.BackupFolder(target.backups)
+    outcome = userfile.change(target.path, compute, store, now)
+    report_outcome(outcome, store, out)
+    if outcome.changed:
+        remember_install(store, target.path, outcome, read["settings"])
 
 
 def uninstall(target, dry_run, now, out):
-    loaded = load_settings(target.path)
+    """Remove our entries. A file unchanged since install.py last wrote it gets its original bytes back
+    (or is removed, with the folders the install created, if there was no file); any other file loses
+    only our entries and keeps its style."""
+    store = userfile.BackupFolder(target.backups)
+    record = store.record(target.path)
+
+    def compute(before):
+        if before.data is None:
+            return None
+        if record is not None and userfile.sha256(before.data) == record.installed_sha256:
+            return userfile.REMOVE if record.original is None else record.original
+        loaded = hooksfile.parse(target.path, before.data)
+        new_settings = unmerge(loaded.settings)
+        if new_settings == loaded.settings:
+            return None
+        if record is not None and record.original is None and new_settings == {}:
+            return userfile.REMOVE
+        return hooksfile.edited_bytes(loaded, new_settings)
+
     out.write("peerhooks -> removing its hooks from %s (%s)\n" % (target.path, target.label))
-    if loaded.text is None:
-        out.write("%s does not exist; nothing to remove.\n" % target.path)
+    if dry_run:
+        show_dry_run(target.path, compute, out)
         return
-    apply_change(loaded, unmerge(loaded.settings), dry_run, now, out)
+    outcome = userfile.change(target.path, compute, store, now)
+    if outcome.before.data is None:
+        out.write("%s does not exist; nothing to remove.\n" % target.path)
+    else:
+        report_outcome(outcome, store, out)
+        if outcome.changed and record is not None and outcome.after == record.original:
+            out.write("It holds exactly its bytes from before peerhooks was installed.\n")
+    if outcome.changed and outcome.after is None and record is not None:
+        userfile.remove_empty_folders(record.created_folders)
+    store.drop_record(target.path)
 
 
 def rules_source():
@@ -570,25 +251,19 @@ def rules_target(home):
 
 
 def place_rules(home, dry_run, now, out):
-    with open(rules_source(), encoding="utf-8") as handle:
-        text = handle.read()
+    with open(rules_source(), "rb") as handle:
+        wanted = handle.read()
     target = rules_target(home)
-    try:
-        with open(target, encoding="utf-8") as handle:
-            current = handle.read()
-    except FileNotFoundError:
-        current = None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InstallError("cannot read %s: %s" % (target, error))
-    if current == text:
+    if userfile.snapshot(target).data == wanted:
         out.write("The rule file %s is already in place; nothing changed.\n" % target)
     elif dry_run:
         out.write("Dry run: would write the rule file %s (every session on this machine loads it).\n" % target)
     else:
-        backup = replace_file(target, text, now)
+        store = userfile.BackupFolder(os.path.join(home, BACKUPS))
+        outcome = userfile.change(target, lambda before: wanted, store, now)
         out.write("Placed the rule file %s; every new session on this machine loads it.\n" % target)
-        if backup:
-            out.write("The previous version is kept in %s.\n" % backup)
+        if outcome.backup:
+            out.write("The previous version is kept in %s.\n" % outcome.backup)
 
 
 def remove_rules(home, dry_run, out):
@@ -609,78 +284,6 @@ def remove_rules(home, dry_run, out):
     out.write("Removed the rule file %s.\n" % target)
 
 
-# ---------------------------------------------------------------------------------------------------
-# --check
-
-
-def _read_json(path):
-    """A JSON file's value, or None when absent or unreadable (the caller says which it needs)."""
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            return json.load(handle)
-    except (OSError, ValueError):
-        return None
-
-
-def plugin_installs(home):
-    """(plugin id, install folder) for each plugin copy Claude Code recorded in
-    plugins/installed_plugins.json (version 2: id -> list of installs; version 1: id -> one install).
-    Without that index, every versioned folder under plugins/cache/<marketplace>/<plugin>/ counts."""
-    plugins_dir = os.path.join(home, "plugins")
-    index = _read_json(os.path.join(plugins_dir, "installed_plugins.json"))
-    installs = []
-    if isinstance(index, dict):
-        records = index.get("plugins", {})
-        for plugin_id, value in records.items() if isinstance(records, dict) else []:
-            for record in value if isinstance(value, list) else [value]:
-                if isinstance(record, dict) and isinstance(record.get("installPath"), str):
-                    installs.append((plugin_id, record["installPath"]))
-        return installs
-    cache = os.path.join(plugins_dir, "cache")
-    for marketplace in _listdir(cache):
-        for plugin in _listdir(os.path.join(cache, marketplace)):
-            for version in _listdir(os.path.join(cache, marketplace, plugin)):
-                installs.append(("%s@%s" % (plugin, marketplace), os.path.join(cache, marketplace, plugin, version)))
-    return installs
-
-
-def _listdir(path):
-    try:
-        return sorted(name for name in os.listdir(path) if os.path.isdir(os.path.join(path, name)))
-    except OSError:
-        return []
-
-
-def enabled_state(settings_list, plugin_id):
-    """The last settings file's word on a plugin (local over project over user), or None."""
-    state = None
-    for settings in settings_list:
-        enabled = settings.get("enabledPlugins") if isinstance(settings, dict) else None
-        if isinstance(enabled, dict) and plugin_id in enabled:
-            state = enabled[plugin_id]
-    return state
-
-
-def script_path_in(command, plugin_root=None):
-    """The script path a registered command runs (${CLAUDE_PLUGIN_ROOT} filled in), or None."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    for word in words:
-        if script_of(word):
-            return word.replace(PLUGIN_ROOT, plugin_root) if plugin_root else word
-    return None
-
-
-def interpreter_in(command):
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    return words[0] if words else None
-
-
 def precompile(scripts_dir):
     """Write the hooks' bytecode now: hooks run on every prompt and shell command, and where the
     environment sets PYTHONDONTWRITEBYTECODE they would otherwise recompile the library each time
@@ -693,137 +296,17 @@ def precompile(scripts_dir):
         pass
 
 
-def compile_problem(path):
-    """Why a Python file would not run (missing, unreadable, syntax error), or None."""
-    try:
-        with open(path, "rb") as handle:
-            source = handle.read()
-    except FileNotFoundError:
-        return "%s does not exist" % path
-    except OSError as error:
-        return "cannot read %s: %s" % (path, error.strerror or error)
-    try:
-        compile(source, path, "exec", dont_inherit=True)
-    except SyntaxError as error:
-        return "%s does not compile: line %s: %s" % (path, error.lineno, error.msg)
-    except ValueError as error:
-        return "%s does not compile: %s" % (path, error)
-    return None
-
-
-def interpreter_problem(python):
-    """Why a registered interpreter cannot run the hooks, or None."""
-    if python == PLUGIN_PYTHON:
-        found = shutil.which(python)
-        if not found:
-            return "python3 (used by the plugin's hooks) is not on PATH"
-        python = found
-    if not os.path.isfile(python):
-        return "the registered interpreter %s does not exist" % python
-    try:
-        completed = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                   timeout=INTERPRETER_PROBE_TIMEOUT)
-        major, minor = (int(part) for part in completed.stdout.decode().strip().split("."))
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return "the registered interpreter %s does not run" % python
-    if (major, minor) < MIN_PYTHON:
-        return "the registered interpreter %s is Python %d.%d; the hooks need %d.%d or newer" % (
-            python, major, minor, MIN_PYTHON[0], MIN_PYTHON[1])
-    return None
+# ---------------------------------------------------------------------------------------------------
+# --check
 
 
 def check(environ, cwd, out):
     """Report on the whole installation; returns the list of problems."""
     home = claude_home(environ)
-    problems = []
-    notes = []
-
-    sources = [("user settings", os.path.join(home, "settings.json"))]
-    top = toplevel(cwd)
-    if top is not None:
-        sources.append(("project settings", os.path.join(top, ".claude", "settings.json")))
-        sources.append(("local settings", os.path.join(top, ".claude", "settings.local.json")))
-    else:
-        notes.append("%s is not in a git checkout: project and local settings were not looked at" % cwd)
-
-    found = []
-    read_settings = []
-    for label, path in sources:
-        try:
-            loaded = load_settings(path)
-        except InstallError as error:
-            problems.append(str(error).replace("; nothing was changed", ""))
-            continue
-        read_settings.append(loaded.settings)
-        found.extend(registrations(loaded.settings, "%s %s" % (label, path)))
-
-    plugin_roots = {}
-    for plugin_id, install_path in plugin_installs(home):
-        hooks_file = _read_json(os.path.join(install_path, "hooks", "hooks.json"))
-        mine = registrations(hooks_file if isinstance(hooks_file, dict) else {},
-                             "plugin %s at %s" % (plugin_id, install_path), deduplicated=False)
-        if not mine:
-            continue
-        if enabled_state(read_settings, plugin_id) is False:
-            notes.append("plugin %s at %s is installed but disabled; its hooks do not run" % (plugin_id, install_path))
-            continue
-        plugin_roots.update((r.where, install_path) for r in mine)
-        found.extend(mine)
-
-    problems.extend(registration_problems(found))
-    for registration in found:
-        script = script_path_in(registration.command, plugin_roots.get(registration.where))
-        if script and not os.path.isfile(script):
-            remedy = ("update or reinstall the plugin" if registration.where in plugin_roots
-                      else "a moved checkout? run install.py from where it is now")
-            problems.append("%s runs %s, which does not exist (%s)" % (registration.where, script, remedy))
-    for python in sorted({interpreter_in(r.command) for r in found} - {None}):
-        problem = interpreter_problem(python)
-        if problem:
-            problems.append(problem)
-
-    for hook in CLAUDE_HOOKS:
-        problem = compile_problem(os.path.join(SCRIPTS_DIR, hook.script))
-        if problem:
-            problems.append(problem)
-    library = os.path.join(SCRIPTS_DIR, "peerhooks")
-    for name in sorted(os.listdir(library)) if os.path.isdir(library) else []:
-        if name.endswith(".py"):
-            problem = compile_problem(os.path.join(library, name))
-            if problem:
-                problems.append(problem)
-
-    if sys.version_info[:2] < MIN_PYTHON:
-        problems.append("this interpreter is Python %d.%d; peerhooks needs %d.%d or newer"
-                        % (sys.version_info[0], sys.version_info[1], MIN_PYTHON[0], MIN_PYTHON[1]))
-    if shutil.which("git", path=environ.get("PATH")) is None:
-        problems.append("git is not on PATH (the index guard and the checkout lookups need it)")
-    if not os.path.isdir(home):
-        problems.append("the Claude home %s does not exist (has Claude Code run under this user?)" % home)
-    elif not os.path.isdir(os.path.join(home, "sessions")):
-        problems.append("%s does not exist: no session has registered there yet (Claude Code creates it "
-                        "when a session starts; versions without the session registry cannot show peers)"
-                        % os.path.join(home, "sessions"))
-
-    rule = rules_target(home)
-    if os.path.isfile(rule):
-        notes.append("the rule file %s is in place" % rule)
-    else:
-        notes.append("the rule file is not installed (install.py --rules places it in %s)" % rule)
-
-    out.write("peerhooks check (Claude home %s)\n" % home)
-    for registration in found:
-        out.write("  found  %s for %s in %s\n" % (registration.script, registration.event, registration.where))
-    for note in notes:
-        out.write("  note   %s\n" % note)
-    if problems:
-        out.write("%d problem%s:\n" % (len(problems), "" if len(problems) == 1 else "s"))
-        for problem in problems:
-            out.write("  - %s\n" % problem.replace("\n", "\n    "))
-    else:
-        out.write("All well: each hook is registered once, the scripts compile, Python and git are fine.\n")
-    return problems
+    context = checks.Context(claude_home=home, codex_home=codex_home(environ), checkout=toplevel(cwd), cwd=cwd,
+                             scripts_dir=SCRIPTS_DIR, rule_path=rules_target(home),
+                             path_variable=environ.get("PATH"))
+    return checks.run(context, out)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -892,3 +375,4 @@ def main(argv=None, environ=None, cwd=None, out=None, now=None):
 
 if __name__ == "__main__":
     raise SystemExit(main())
+

@@ -5,6 +5,9 @@ name, so quoting is exercised) with HOME, CLAUDE_CONFIG_DIR and CODEX_HOME point
 folder: the real ~/.claude and ~/.codex are never read or written. Hook scripts that have not landed
 in scripts/ yet are replaced in the copy by tiny stand-ins that read stdin and exit 0.
 """
+import datetime
+import http.server
+import io
 import json
 import os
 import re
@@ -13,7 +16,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
+from unittest import mock
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
@@ -21,6 +27,9 @@ sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests"))  # the e2e helpers, when run outside discover
 
 import install  # noqa: E402
+from installer import codextrust, hooksfile, jsonedit, userfile, wiring  # noqa: E402
+
+NOW = datetime.datetime(2026, 12, 1, 2, 0, 0, tzinfo=datetime.timezone.utc)
 
 HOOK_SCRIPTS = ("peers.py", "cold_start.py", "memory_delta.py", "git_index_guard.py")
 STAND_IN = "import sys\nsys.stdin.buffer.readline()\nraise SystemExit(0)\n"
@@ -42,7 +51,7 @@ USER_SETTINGS = {
 
 
 def entries_from(checkout, python="/usr/bin/python3"):
-    return install.build_entries(install.CLAUDE_HOOKS, python, os.path.join(checkout, "scripts"))
+    return wiring.build_entries(wiring.CLAUDE_HOOKS, python, os.path.join(checkout, "scripts"))
 
 
 def commands(settings):
@@ -57,29 +66,29 @@ class MergeTest(unittest.TestCase):
 
     def test_sh_quote_survives_spaces_and_quotes(self):
         for word in ["/a b/c", "/it's/here", "/plain", "/x/$HOME/`y`"]:
-            self.assertEqual(shlex.split(install.sh_quote(word)), [word])
+            self.assertEqual(shlex.split(wiring.sh_quote(word)), [word])
 
     def test_windows_command_uses_forward_slashes_and_double_quotes(self):
-        line = install.command_line("C:\\Py 39\\python.exe", "C:\\my repo\\scripts\\peers.py", ("--hook",),
+        line = wiring.command_line("C:\\Py 39\\python.exe", "C:\\my repo\\scripts\\peers.py", ("--hook",),
                                     windows=True)
-        self.assertEqual(line, '"C:/Py 39/python.exe" "C:/my repo/scripts/peers.py" --hook')
+        self.assertEqual(line, '"C:/Py 39/python.exe" -S "C:/my repo/scripts/peers.py" --hook')
 
     def test_windows_path_that_a_shell_would_expand_is_refused(self):
         with self.assertRaises(install.InstallError):
-            install.command_line("C:/Py/python.exe", "C:/100%/scripts/peers.py", (), windows=True)
+            wiring.command_line("C:/Py/python.exe", "C:/100%/scripts/peers.py", (), windows=True)
 
     def test_fresh_merge_adds_one_group_per_hook_in_order(self):
-        merged = install.merge({}, entries_from("/co"))
+        merged = wiring.merge({}, entries_from("/co"))
         self.assertEqual(list(merged["hooks"]), ["SessionStart", "UserPromptSubmit", "PreToolUse"])
         self.assertEqual([g["matcher"] for g in merged["hooks"]["SessionStart"]],
-                         ["startup|resume|clear", "startup|resume|clear|compact"])
+                         ["startup|resume|clear|fork", "startup|resume|clear|compact|fork"])
         self.assertNotIn("matcher", merged["hooks"]["UserPromptSubmit"][0])
         self.assertEqual(merged["hooks"]["PreToolUse"][0]["hooks"][0],
-                         {"type": "command", "command": "'/usr/bin/python3' '/co/scripts/git_index_guard.py'",
+                         {"type": "command", "command": "'/usr/bin/python3' -S '/co/scripts/git_index_guard.py'",
                           "timeout": 5})
 
     def test_merge_keeps_the_users_hooks_keys_and_order(self):
-        merged = install.merge(USER_SETTINGS, entries_from("/co"))
+        merged = wiring.merge(USER_SETTINGS, entries_from("/co"))
         self.assertEqual(list(merged), ["model", "hooks", "permissions"])
         self.assertEqual(list(merged["hooks"]), ["SessionStart", "PreToolUse", "Stop", "UserPromptSubmit"])
         self.assertEqual(merged["hooks"]["SessionStart"][0], USER_SETTINGS["hooks"]["SessionStart"][0])
@@ -88,67 +97,80 @@ class MergeTest(unittest.TestCase):
 
     def test_merge_does_not_change_its_input(self):
         before = json.dumps(USER_SETTINGS)
-        install.merge(USER_SETTINGS, entries_from("/co"))
+        wiring.merge(USER_SETTINGS, entries_from("/co"))
         self.assertEqual(json.dumps(USER_SETTINGS), before)
 
     def test_merging_twice_changes_nothing(self):
-        once = install.merge(USER_SETTINGS, entries_from("/co"))
-        self.assertEqual(install.render(install.merge(once, entries_from("/co"))), install.render(once))
+        once = wiring.merge(USER_SETTINGS, entries_from("/co"))
+        self.assertEqual(wiring.render(wiring.merge(once, entries_from("/co"))), wiring.render(once))
 
     def test_moved_checkout_updates_paths_in_place(self):
-        old = install.merge(USER_SETTINGS, entries_from("/old place"))
-        new = install.merge(old, entries_from("/new place"))
-        ours = [c for c in commands(new) if install.script_of(c)]
+        old = wiring.merge(USER_SETTINGS, entries_from("/old place"))
+        new = wiring.merge(old, entries_from("/new place"))
+        ours = [c for c in commands(new) if wiring.script_of(c)]
         self.assertEqual(len(ours), 4)
         self.assertTrue(all("/new place/scripts/" in c for c in ours))
         self.assertEqual([list(g) for g in new["hooks"]["SessionStart"]],
                          [list(g) for g in old["hooks"]["SessionStart"]])
 
+    def test_an_install_from_before_dash_s_and_fork_is_upgraded_not_duplicated(self):
+        old = {"hooks": {"SessionStart": [
+            {"matcher": "startup|resume|clear", "hooks": [
+                {"type": "command", "command": "python3 /co/scripts/peers.py --hook"}]},
+            {"matcher": "startup|resume|clear|compact", "hooks": [
+                {"type": "command", "command": "python3 /co/scripts/cold_start.py"}]}]}}
+        upgraded = wiring.merge(old, entries_from("/co"))
+        ours = [c for c in commands(upgraded) if wiring.script_of(c)]
+        self.assertEqual(len(ours), 4)
+        self.assertTrue(all(" -S " in command for command in ours))
+        self.assertEqual([g["matcher"] for g in upgraded["hooks"]["SessionStart"]],
+                         ["startup|resume|clear|fork", "startup|resume|clear|compact|fork"])
+
     def test_our_handler_under_another_matcher_moves_to_its_own_group(self):
         stray = {"hooks": {"PreToolUse": [{"matcher": "Bash|Edit", "hooks": [
             {"type": "command", "command": "my-guard"},
             {"type": "command", "command": "python3 /old/scripts/git_index_guard.py"}]}]}}
-        merged = install.merge(stray, entries_from("/co"))
+        merged = wiring.merge(stray, entries_from("/co"))
         groups = merged["hooks"]["PreToolUse"]
         self.assertEqual(groups[0], {"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "my-guard"}]})
         self.assertEqual(groups[1]["matcher"], "Bash")
 
     def test_unmerge_restores_the_users_settings_exactly(self):
-        merged = install.merge(USER_SETTINGS, entries_from("/co"))
-        self.assertEqual(install.render(install.unmerge(merged)), install.render(USER_SETTINGS))
+        merged = wiring.merge(USER_SETTINGS, entries_from("/co"))
+        self.assertEqual(wiring.render(wiring.unmerge(merged)), wiring.render(USER_SETTINGS))
 
     def test_unmerge_of_a_fresh_install_leaves_no_hooks_key(self):
-        merged = install.merge({"model": "opus"}, entries_from("/co"))
-        self.assertEqual(install.unmerge(merged), {"model": "opus"})
+        merged = wiring.merge({"model": "opus"}, entries_from("/co"))
+        self.assertEqual(wiring.unmerge(merged), {"model": "opus"})
 
     def test_unmerge_keeps_the_users_empty_groups(self):
         settings = {"hooks": {"Stop": []}}
-        self.assertEqual(install.unmerge(install.merge(settings, entries_from("/co"))), settings)
+        self.assertEqual(wiring.unmerge(wiring.merge(settings, entries_from("/co"))), settings)
 
     def test_script_of_recognises_settings_and_plugin_commands_only_under_scripts(self):
-        self.assertEqual(install.script_of("'/usr/bin/python3' '/a b/scripts/peers.py' --hook"), "peers.py")
-        self.assertEqual(install.script_of('python3 "${CLAUDE_PLUGIN_ROOT}/scripts/cold_start.py"'), "cold_start.py")
-        self.assertEqual(install.script_of('"C:/x/scripts/memory_delta.py"'), "memory_delta.py")
-        self.assertIsNone(install.script_of("python3 ~/bin/peers.py"))
-        self.assertIsNone(install.script_of("python3 /x/scripts/peers.py.bak"))
+        self.assertEqual(wiring.script_of("'/usr/bin/python3' '/a b/scripts/peers.py' --hook"), "peers.py")
+        self.assertEqual(wiring.script_of('python3 "${CLAUDE_PLUGIN_ROOT}/scripts/cold_start.py"'), "cold_start.py")
+        self.assertEqual(wiring.script_of('"C:/x/scripts/memory_delta.py"'), "memory_delta.py")
+        self.assertIsNone(wiring.script_of("python3 ~/bin/peers.py"))
+        self.assertIsNone(wiring.script_of("python3 /x/scripts/peers.py.bak"))
 
     def test_shape_problems_name_the_wrong_type(self):
-        self.assertIn("an array", install.shape_problem([]))
-        self.assertIn('"hooks" is an array', install.shape_problem({"hooks": []}))
-        self.assertIn('"hooks.Stop" is an object', install.shape_problem({"hooks": {"Stop": {}}}))
-        self.assertIsNone(install.shape_problem(USER_SETTINGS))
+        self.assertIn("an array", wiring.shape_problem([]))
+        self.assertIn('"hooks" is an array', wiring.shape_problem({"hooks": []}))
+        self.assertIn('"hooks.Stop" is an object', wiring.shape_problem({"hooks": {"Stop": {}}}))
+        self.assertIsNone(wiring.shape_problem(USER_SETTINGS))
 
     def test_identical_command_in_two_settings_files_counts_once(self):
-        merged = install.merge({}, entries_from("/co"))
-        found = install.registrations(merged, "user") + install.registrations(merged, "project")
-        self.assertEqual(install.registration_problems(found), [])
+        merged = wiring.merge({}, entries_from("/co"))
+        found = wiring.registrations(merged, "user") + wiring.registrations(merged, "project")
+        self.assertEqual(wiring.registration_problems(found), [])
 
     def test_plugin_copy_next_to_settings_is_a_double_registration_naming_both(self):
-        plugin = install.merge({}, install.plugin_entries(install.CLAUDE_HOOKS))
-        found = (install.registrations(install.merge({}, entries_from("/co")), "user settings /h/settings.json")
-                 + install.registrations(plugin, "plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0",
+        plugin = wiring.merge({}, wiring.plugin_entries(wiring.CLAUDE_HOOKS))
+        found = (wiring.registrations(wiring.merge({}, entries_from("/co")), "user settings /h/settings.json")
+                 + wiring.registrations(plugin, "plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0",
                                          deduplicated=False))
-        problems = install.registration_problems(found)
+        problems = wiring.registration_problems(found)
         self.assertEqual(len(problems), 4)
         self.assertIn("user settings /h/settings.json", problems[0])
         self.assertIn("plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0", problems[0])
@@ -159,7 +181,7 @@ class ShippedFilesTest(unittest.TestCase):
 
     def test_settings_example_is_exactly_what_install_writes_with_placeholders(self):
         with open(os.path.join(REPO, "settings.example.json"), encoding="utf-8") as handle:
-            self.assertEqual(handle.read(), install.render(install.merge({}, install.example_entries())))
+            self.assertEqual(handle.read(), wiring.render(wiring.merge({}, wiring.example_entries())))
 
     def test_readme_snippet_agrees_with_settings_example(self):
         try:
@@ -175,10 +197,24 @@ class ShippedFilesTest(unittest.TestCase):
         with open(os.path.join(REPO, "settings.example.json"), encoding="utf-8") as handle:
             self.assertEqual(json.loads(snippet), json.load(handle))
 
+    def read_doc(self):
+        with open(os.path.join(REPO, "docs", "install.md"), encoding="utf-8") as handle:
+            return handle.read()
+
+    def test_install_doc_shows_the_codex_hooks_install_writes(self):
+        block = re.search(r"<!-- codex-hooks-sample -->\n```json\n(.*?)```", self.read_doc(), re.S)
+        expected = wiring.merge({}, wiring.example_entries(wiring.CODEX_HOOKS))
+        self.assertEqual(block.group(1), wiring.render(expected))
+
+    def test_install_doc_names_the_backup_folder_and_how_many_are_kept(self):
+        doc = self.read_doc()
+        self.assertIn("<Claude home>/%s/" % install.BACKUPS, doc)
+        self.assertIn("newest %d backups" % userfile.KEEP_BACKUPS, doc)
+
     def test_plugin_hooks_run_the_same_hooks_from_the_plugin_root(self):
         with open(os.path.join(REPO, "hooks", "hooks.json"), encoding="utf-8") as handle:
             shipped = json.load(handle)
-        expected = install.merge({}, install.plugin_entries(install.CLAUDE_HOOKS))
+        expected = wiring.merge({}, wiring.plugin_entries(wiring.CLAUDE_HOOKS))
         self.assertEqual(shipped["hooks"], expected["hooks"])
 
     def test_plugin_manifest_has_no_hooks_key_and_the_project_version(self):
@@ -189,6 +225,188 @@ class ShippedFilesTest(unittest.TestCase):
         with open(os.path.join(REPO, "pyproject.toml"), encoding="utf-8") as handle:
             version = re.search(r'^version = "([^"]+)"', handle.read(), re.M).group(1)
         self.assertEqual(manifest["version"], version)
+
+
+# Settings files as people write them by hand; none holds a "hooks" member.
+HAND_FORMATTED = {
+    "tabs": b'{\n\t"model": "opus",\n\t"env": {\n\t\t"EDITOR": "vim"\n\t}\n}\n',
+    "four spaces, escapes, no final newline":
+        b'{\n    "model": "opus",\n    "statusLine": {"type": "command", "command": "echo \\u00e4\\u00f6"}\n}',
+    "CRLF": b'{\r\n  "model": "opus",\r\n  "permissions": {\r\n    "allow": ["Bash(ls:*)"]\r\n  }\r\n}\r\n',
+    "one line": b'{"model":"opus","permissions":{"allow":[]}}',
+    "byte order mark": b'\xef\xbb\xbf{\n  "model": "opus"\n}\n',
+    "empty object": b"{}",
+}
+# A user's own hooks, hand-formatted: an install adds events beside them and leaves them as they are.
+HAND_FORMATTED_WITH_HOOKS = (b'{\n    "hooks": {"Stop": [{"hooks": [{"type": "command",\n'
+                             b'        "command": "say d\\u00f6ne"}]}]},\n    "model": "opus"\n}')
+OBSERVED_CODEX_CONFIG = '''model_provider = "stub"
+
+[projects."/tmp/cx/repo"]
+trust_level = "trusted"
+
+[hooks.state]
+
+[hooks.state."/tmp/cx/home/.codex/hooks.json:pre_tool_use:0:0"]
+trusted_hash = "sha256:32dc8c77d13c35aedddf4d22d2d04bc57512f693cb64d5d902eb9e9ad558219a"
+
+[hooks.state."/tmp/cx/home/.codex/hooks.json:session_start:1:0"]
+trusted_hash = "sha256:dad366ecb6ea820b2edfeca905e47c4c89701517dd5addcad2c652c489a55a41"
+'''  # the shape Codex 0.171.0 wrote here after "Trust all and continue" (2026-12-01)
+
+
+class FormatKeepingEditTest(unittest.TestCase):
+    """installer.jsonedit: only the edited member changes, written in the file's own style."""
+
+    HOOKS = {"Stop": [{"hooks": [{"type": "command", "command": "say d\u00f6ne"}]}]}
+
+    def test_adding_then_removing_a_member_gives_back_the_same_text(self):
+        for name, data in HAND_FORMATTED.items():
+            with self.subTest(name):
+                text = data.decode("utf-8-sig")
+                added = jsonedit.set_member(text, "hooks", self.HOOKS)
+                self.assertEqual(json.loads(added)["hooks"], self.HOOKS)
+                self.assertEqual(jsonedit.remove_member(added, "hooks"), text)
+
+    def test_a_new_member_is_indented_like_its_neighbours(self):
+        added = jsonedit.set_member(HAND_FORMATTED["tabs"].decode(), "hooks", self.HOOKS)
+        self.assertIn('\n\t"hooks": {\n\t\t"Stop": [\n\t\t\t{\n', added)
+
+    def test_crlf_files_get_crlf_lines_only(self):
+        added = jsonedit.set_member(HAND_FORMATTED["CRLF"].decode(), "hooks", self.HOOKS)
+        self.assertNotIn("\n", added.replace("\r\n", ""))
+
+    def test_escaping_style_is_kept(self):
+        escaped = jsonedit.set_member(HAND_FORMATTED["four spaces, escapes, no final newline"].decode(), "hooks",
+                                      self.HOOKS)
+        self.assertIn("say d\\u00f6ne", escaped)
+        self.assertIn("echo \\u00e4\\u00f6", escaped)
+        raw = jsonedit.set_member('{\n  "name": "J\u00fcrgen"\n}\n', "hooks", self.HOOKS)
+        self.assertIn("say d\u00f6ne", raw)
+
+    def test_replacing_a_member_leaves_the_others_byte_for_byte(self):
+        text = '{\n  "a": [1,2,  3],\n  "hooks": {"x": 1},\n  "b": {"c":true}\n}'
+        self.assertEqual(jsonedit.set_member(text, "hooks", {}),
+                         '{\n  "a": [1,2,  3],\n  "hooks": {},\n  "b": {"c":true}\n}')
+
+    def test_removing_the_first_or_only_member(self):
+        self.assertEqual(jsonedit.remove_member('{\n  "hooks": {},\n  "b": 1\n}', "hooks"), '{\n  "b": 1\n}')
+        self.assertEqual(jsonedit.remove_member('{\n  "hooks": {}\n}\n', "hooks"), "{}\n")
+
+    def test_a_member_inside_a_member_is_edited_without_touching_its_neighbours(self):
+        text = '{\n\t"hooks": {\n\t\t"Stop": [ 1,2 ]\n\t}\n}'
+        added = jsonedit.set_member(text, "PreToolUse", [3], path=("hooks",))
+        self.assertEqual(added, '{\n\t"hooks": {\n\t\t"Stop": [ 1,2 ],\n\t\t"PreToolUse": [\n\t\t\t3\n\t\t]\n\t}\n}')
+        self.assertEqual(jsonedit.remove_member(added, "PreToolUse", path=("hooks",)), text)
+        self.assertEqual(jsonedit.set_member('{\n  "hooks": {}\n}', "Stop", [], path=("hooks",)),
+                         '{\n  "hooks": {\n    "Stop": []\n  }\n}')
+
+    def test_detected_style(self):
+        style = jsonedit.detect_style(HAND_FORMATTED["four spaces, escapes, no final newline"].decode())
+        self.assertEqual((style.indent, style.ensure_ascii, style.newline, style.final_newline),
+                         ("    ", True, "\n", False))
+        self.assertIsNone(jsonedit.detect_style(HAND_FORMATTED["one line"].decode()).indent)
+
+
+class CodexTrustTest(unittest.TestCase):
+    """installer.codextrust: which Codex hooks carry a recorded trust, from config.toml."""
+
+    def test_trust_key_is_path_snake_case_event_group_and_handler(self):
+        position = codextrust.HookPosition("/h/.codex/hooks.json", "PreToolUse", 0, 2)
+        self.assertEqual(codextrust.trust_key(position), "/h/.codex/hooks.json:pre_tool_use:0:2")
+
+    def test_line_reader_reads_what_codex_wrote_as_tomllib_does(self):
+        hashes = codextrust.quoted_tables_by_lines(OBSERVED_CODEX_CONFIG, "hooks.state", "trusted_hash")
+        self.assertEqual(sorted(hashes), ["/tmp/cx/home/.codex/hooks.json:pre_tool_use:0:0",
+                                          "/tmp/cx/home/.codex/hooks.json:session_start:1:0"])
+        self.assertEqual(codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG), hashes)
+        self.assertEqual(codextrust.quoted_tables_by_lines(OBSERVED_CODEX_CONFIG, "projects", "trust_level"),
+                         {"/tmp/cx/repo": "trusted"})
+
+    def test_line_reader_ignores_keys_outside_the_tables_asked_for(self):
+        text = '[other]\ntrusted_hash = "sha256:x"\n[hooks.state."/a:session_start:0:0"]\nmodel = 1\n'
+        self.assertEqual(codextrust.quoted_tables_by_lines(text, "hooks.state", "trusted_hash"), {})
+
+    def test_a_trusted_project_covers_the_folders_below_it_only(self):
+        projects = codextrust.trusted_projects(OBSERVED_CODEX_CONFIG)
+        self.assertTrue(codextrust.folder_is_trusted("/tmp/cx/repo", projects))
+        self.assertTrue(codextrust.folder_is_trusted("/tmp/cx/repo/sub", projects))
+        self.assertFalse(codextrust.folder_is_trusted("/tmp/cx/repository", projects))
+
+    def test_a_broken_line_elsewhere_does_not_hide_the_trust(self):
+        self.assertEqual(len(codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG + "this is not toml\n")), 2)
+
+    def test_trust_is_recorded_per_position(self):
+        hashes = codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG)
+        trusted = codextrust.HookPosition("/tmp/cx/home/.codex/hooks.json", "SessionStart", 1, 0)
+        self.assertTrue(codextrust.is_trusted(trusted, hashes))
+        untrusted = codextrust.HookPosition("/tmp/cx/home/.codex/hooks.json", "SessionStart", 0, 0)
+        self.assertFalse(codextrust.is_trusted(untrusted, hashes))
+
+
+class UserFileTest(unittest.TestCase):
+    """installer.userfile: replacing a user's file without losing their edits, link or backups."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="peerhooks-userfile-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        self.path = os.path.join(self.folder, "settings.json")
+        self.store = userfile.BackupFolder(os.path.join(self.folder, "backups"))
+        with open(self.path, "wb") as handle:
+            handle.write(b"one\n")
+
+    def read(self):
+        with open(self.path, "rb") as handle:
+            return handle.read()
+
+    def test_an_edit_made_while_computing_is_kept_and_the_change_made_again_on_it(self):
+        seen = []
+
+        def compute(before):
+            seen.append(before.data)
+            if len(seen) == 1:  # the user saves the file while we are working
+                with open(self.path, "ab") as handle:
+                    handle.write(b"two\n")
+            return before.data + b"ours\n"
+
+        outcome = userfile.change(self.path, compute, self.store, NOW)
+        self.assertEqual(seen, [b"one\n", b"one\ntwo\n"])
+        self.assertEqual(self.read(), b"one\ntwo\nours\n")
+        self.assertTrue(outcome.changed)
+
+    def test_a_file_that_keeps_changing_is_refused_and_keeps_the_last_edit(self):
+        def compute(before):
+            with open(self.path, "ab") as handle:
+                handle.write(b"again\n")
+            return b"ours\n"
+
+        with self.assertRaisesRegex(install.InstallError, "changed 3 times"):
+            userfile.change(self.path, compute, self.store, NOW)
+        self.assertEqual(self.read(), b"one\n" + b"again\n" * 3)
+        self.assertEqual(sorted(os.listdir(self.folder)), ["settings.json"])
+
+    def test_a_stale_lock_is_taken_over(self):
+        lock = self.path + userfile.LOCK_SUFFIX
+        with open(lock, "w") as handle:
+            handle.write("12345")
+        old = time.time() - 10 * userfile.LOCK_STALE_SECONDS
+        os.utime(lock, (old, old))
+        userfile.change(self.path, lambda before: b"ours\n", self.store, NOW)
+        self.assertEqual(self.read(), b"ours\n")
+        self.assertFalse(os.path.exists(lock))
+
+    def test_backups_are_bounded_per_file_newest_kept(self):
+        for number in range(userfile.KEEP_BACKUPS + 3):
+            userfile.change(self.path, lambda before, n=number: b"%d\n" % n, self.store, NOW)
+        kept = self.store.backups_of(self.path)
+        self.assertEqual(len(kept), userfile.KEEP_BACKUPS)
+        with open(kept[-1], "rb") as handle:
+            self.assertEqual(handle.read(), b"%d\n" % (userfile.KEEP_BACKUPS + 1))
+
+    def test_the_files_mode_is_kept(self):
+        os.chmod(self.path, 0o640)
+        userfile.change(self.path, lambda before: b"ours\n", self.store, NOW)
+        self.assertEqual(os.stat(self.path).st_mode & 0o777, 0o640)
 
 
 class Sandbox:
@@ -210,6 +428,8 @@ class Sandbox:
         checkout = os.path.join(self.root, name)
         os.makedirs(os.path.join(checkout, "scripts"))
         shutil.copy(os.path.join(REPO, "install.py"), checkout)
+        shutil.copytree(os.path.join(REPO, "installer"), os.path.join(checkout, "installer"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(os.path.join(REPO, "rules"), os.path.join(checkout, "rules"))
         shutil.copytree(os.path.join(REPO, "scripts", "peerhooks"), os.path.join(checkout, "scripts", "peerhooks"),
                         ignore=shutil.ignore_patterns("__pycache__"))
@@ -237,14 +457,14 @@ class Sandbox:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
 
-    def backups(self, folder=None):
-        folder = folder or self.claude
-        return sorted(name for name in os.listdir(folder) if install.BACKUP_INFIX in name)
+    def backups(self, home=None):
+        folder = os.path.join(home or self.claude, install.BACKUPS)
+        return sorted(name for name in os.listdir(folder) if ".backup-" in name) if os.path.isdir(folder) else []
 
     def leftovers(self, folder=None):
+        """Anything install.py may leave beside a file: backups, temporary files, lock files."""
         folder = folder or self.claude
-        return sorted(name for name in os.listdir(folder)
-                      if install.BACKUP_INFIX in name or name.endswith(".peerhooks-tmp"))
+        return sorted(name for name in os.listdir(folder) if "peerhooks" in name)
 
     def make_repo(self, name="repo"):
         repo = os.path.join(self.root, name)
@@ -277,30 +497,32 @@ class InstallerTest(unittest.TestCase):
         self.assertTrue(text.endswith("}\n") and '\n  "hooks": {\n' in text)
         wired = commands(json.loads(text))
         scripts = os.path.join(self.box.checkout, "scripts")
+        python = wiring.sh_quote(sys.executable)
         self.assertEqual(wired, [
-            "%s %s --hook" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "peers.py"))),
-            "%s %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "cold_start.py"))),
-            "%s %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "memory_delta.py"))),
-            "%s %s" % (install.sh_quote(sys.executable), install.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
+            "%s -S %s --hook" % (python, wiring.sh_quote(os.path.join(scripts, "peers.py"))),
+            "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "cold_start.py"))),
+            "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "memory_delta.py"))),
+            "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
         ])
         self.assertIn("LI_PLUS_AGENT_KEY", completed.stdout)
         self.assertEqual(self.box.backups(), [])  # nothing existed, nothing to back up
 
     def test_install_keeps_the_users_hooks_and_order_and_backs_up_the_old_file(self):
-        original = install.render(USER_SETTINGS)
+        original = wiring.render(USER_SETTINGS)
         self.box.write(self.box.settings, original)
-        self.install_ok()
+        completed = self.install_ok()
         merged = json.loads(self.box.read(self.box.settings))
         self.assertEqual(list(merged), ["model", "hooks", "permissions"])
         self.assertEqual(merged["hooks"]["SessionStart"][0], USER_SETTINGS["hooks"]["SessionStart"][0])
         self.assertEqual(merged["hooks"]["PreToolUse"][0], USER_SETTINGS["hooks"]["PreToolUse"][0])
         backups = self.box.backups()
         self.assertEqual(len(backups), 1)
-        self.assertRegex(backups[0], r"^settings\.json\.peerhooks-backup-\d{8}T\d{6}Z$")
-        self.assertEqual(self.box.read(os.path.join(self.box.claude, backups[0])), original)
+        self.assertRegex(backups[0], r"-\.claude-settings\.json\.backup-\d{8}T\d{6}\.\d{6}Z$")
+        self.assertEqual(self.box.read(os.path.join(self.box.claude, install.BACKUPS, backups[0])), original)
+        self.assertIn("kept in " + os.path.join(self.box.claude, install.BACKUPS), completed.stdout)
 
     def test_second_run_leaves_the_file_byte_identical_and_says_so(self):
-        self.box.write(self.box.settings, install.render(USER_SETTINGS))
+        self.box.write(self.box.settings, wiring.render(USER_SETTINGS))
         self.install_ok()
         with open(self.box.settings, "rb") as handle:
             first = handle.read()
@@ -319,7 +541,7 @@ class InstallerTest(unittest.TestCase):
         self.assertTrue(all("/moved here/scripts/" in command for command in wired))
 
     def test_uninstall_restores_the_users_file_exactly(self):
-        original = install.render(USER_SETTINGS)
+        original = wiring.render(USER_SETTINGS)
         self.box.write(self.box.settings, original)
         self.install_ok()
         self.install_ok("--uninstall")
@@ -353,7 +575,7 @@ class InstallerTest(unittest.TestCase):
 
     @unittest.skipIf(hasattr(os, "geteuid") and os.geteuid() == 0, "root writes into read-only folders")
     def test_read_only_folder_gives_a_clear_error_and_no_litter(self):
-        original = install.render(USER_SETTINGS)
+        original = wiring.render(USER_SETTINGS)
         self.box.write(self.box.settings, original)
         os.chmod(self.box.claude, 0o500)
         self.addCleanup(os.chmod, self.box.claude, 0o700)
@@ -363,7 +585,7 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(self.box.leftovers(), [])
 
     def test_dry_run_prints_the_diff_and_changes_nothing(self):
-        original = install.render(USER_SETTINGS)
+        original = wiring.render(USER_SETTINGS)
         self.box.write(self.box.settings, original)
         completed = self.install_ok("--dry-run")
         self.assertIn("--- " + self.box.settings, completed.stdout)
@@ -397,7 +619,7 @@ class InstallerTest(unittest.TestCase):
         wired = json.loads(self.box.read(os.path.join(self.box.codex, "hooks.json")))
         self.assertEqual(list(wired["hooks"]), ["SessionStart", "PreToolUse"])
         self.assertTrue(commands(wired)[0].endswith("cold_start.py' --host codex"))
-        self.assertTrue(commands(wired)[1].endswith("git_index_guard.py'"))
+        self.assertTrue(commands(wired)[1].endswith("git_index_guard.py' --host codex"))
         self.assertIn("/hooks", completed.stdout)
         self.assertFalse(os.path.exists(self.box.settings))
 
@@ -466,17 +688,19 @@ class InstallerTest(unittest.TestCase):
             {"version": 2, "plugins": {"peerhooks@local": [{"scope": "user", "installPath": plugin_root}]}}))
         settings = json.loads(self.box.read(self.box.settings))
         settings["enabledPlugins"] = {"peerhooks@local": False}
-        self.box.write(self.box.settings, install.render(settings))
+        self.box.write(self.box.settings, wiring.render(settings))
         completed = self.box.run("--check")
         self.assertEqual(completed.returncode, 0, completed.stdout)
         self.assertIn("installed but disabled", completed.stdout)
 
-    def test_check_reports_a_missing_sessions_folder(self):
-        self.install_ok()
+    def test_check_passes_on_a_fresh_home_where_no_session_has_started(self):
+        """Before Claude Code's first session there is no sessions/ folder: normal, so a note only."""
         os.rmdir(os.path.join(self.box.claude, "sessions"))
+        os.rmdir(self.box.claude)
+        self.install_ok()
         completed = self.box.run("--check")
-        self.assertEqual(completed.returncode, 1)
-        self.assertIn(os.path.join(self.box.claude, "sessions") + " does not exist", completed.stdout)
+        self.assertEqual(completed.returncode, 0, completed.stdout)
+        self.assertIn("note   %s does not exist yet" % os.path.join(self.box.claude, "sessions"), completed.stdout)
 
     def test_check_finds_a_missing_script_and_a_syntax_error(self):
         self.install_ok()
@@ -486,6 +710,166 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(completed.returncode, 1)
         self.assertIn("scripts/peers.py does not exist", completed.stdout)
         self.assertIn("scripts/cold_start.py does not compile: line 1", completed.stdout)
+
+    # -- keeping the user's file as it was -----------------------------------------------------------
+
+    def write_bytes(self, path, data):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+
+    def read_bytes(self, path):
+        with open(path, "rb") as handle:
+            return handle.read()
+
+    def test_install_then_uninstall_gives_back_hand_formatted_files_byte_for_byte(self):
+        cases = dict(HAND_FORMATTED, **{"the user's own hooks": HAND_FORMATTED_WITH_HOOKS})
+        for name, original in cases.items():
+            with self.subTest(name):
+                self.write_bytes(self.box.settings, original)
+                self.install_ok()
+                installed = self.read_bytes(self.box.settings)
+                self.assertEqual(len([c for c in commands(json.loads(installed.decode("utf-8-sig")))
+                                      if wiring.script_of(c)]), 4)
+                self.install_ok("--uninstall")
+                self.assertEqual(self.read_bytes(self.box.settings), original)
+
+    def test_install_writes_in_the_files_style(self):
+        self.write_bytes(self.box.settings, HAND_FORMATTED["CRLF"])
+        self.install_ok()
+        text = self.read_bytes(self.box.settings).decode()
+        self.assertNotIn("\n", text.replace("\r\n", ""))
+        self.assertTrue(text.startswith(HAND_FORMATTED["CRLF"].decode()[:-5]))  # the user's part untouched
+        self.write_bytes(self.box.settings, HAND_FORMATTED["tabs"])
+        self.install_ok()
+        self.assertIn('\n\t"hooks": {\n\t\t"SessionStart": [\n', self.box.read(self.box.settings))
+
+    def test_uninstall_after_the_user_edited_removes_only_our_entries_in_the_files_style(self):
+        original = HAND_FORMATTED["four spaces, escapes, no final newline"]
+        self.write_bytes(self.box.settings, original)
+        self.install_ok()
+        edited = self.read_bytes(self.box.settings).replace(b'"model": "opus"', b'"model": "s\\u00f6nnet"')
+        self.write_bytes(self.box.settings, edited)
+        completed = self.install_ok("--uninstall")
+        self.assertEqual(self.read_bytes(self.box.settings),
+                         original.replace(b'"model": "opus"', b'"model": "s\\u00f6nnet"'))
+        self.assertNotIn("bytes from before", completed.stdout)
+
+    def test_the_users_own_hook_events_stay_byte_for_byte_through_install_and_an_edited_uninstall(self):
+        self.write_bytes(self.box.settings, HAND_FORMATTED_WITH_HOOKS)
+        self.install_ok()
+        installed = self.read_bytes(self.box.settings)
+        self.assertIn(b'"Stop": [{"hooks": [{"type": "command",\n        "command": "say d\\u00f6ne"}]}]', installed)
+        self.write_bytes(self.box.settings, installed.replace(b'"opus"', b'"sonnet"'))
+        self.install_ok("--uninstall")
+        self.assertEqual(self.read_bytes(self.box.settings), HAND_FORMATTED_WITH_HOOKS.replace(b'"opus"', b'"sonnet"'))
+
+    def test_a_symlinked_settings_file_is_written_through_and_stays_a_link(self):
+        dotfiles = os.path.join(self.box.root, "dotfiles")
+        target = os.path.join(dotfiles, "claude-settings.json")
+        self.write_bytes(target, HAND_FORMATTED["tabs"])
+        os.symlink(target, self.box.settings)
+        completed = self.install_ok()
+        self.assertTrue(os.path.islink(self.box.settings))
+        self.assertIn("through the link", completed.stdout)
+        self.assertEqual(len(commands(json.loads(self.box.read(target)))), 4)
+        self.install_ok("--uninstall")
+        self.assertTrue(os.path.islink(self.box.settings))
+        self.assertEqual(os.readlink(self.box.settings), target)
+        self.assertEqual(self.read_bytes(target), HAND_FORMATTED["tabs"])
+        self.assertEqual(sorted(os.listdir(dotfiles)), ["claude-settings.json"])  # no backup, temp or lock there
+
+    def test_a_dangling_symlink_is_refused_untouched(self):
+        os.symlink(os.path.join(self.box.root, "gone.json"), self.box.settings)
+        completed = self.refused()
+        self.assertIn("which does not exist", completed.stderr)
+        self.assertTrue(os.path.islink(self.box.settings))
+        self.assertFalse(os.path.exists(os.path.join(self.box.root, "gone.json")))
+
+    def test_an_edit_saved_while_install_runs_is_kept(self):
+        """In process: the user's editor saves the file after install.py read it, before it replaces it."""
+        self.write_bytes(self.box.settings, HAND_FORMATTED["tabs"])
+        real_parse = hooksfile.parse
+        calls = []
+
+        def parse_then_user_saves(path, data):
+            calls.append(data)
+            if len(calls) == 1:
+                self.write_bytes(self.box.settings, data.replace(b'"opus"', b'"sonnet"'))
+            return real_parse(path, data)
+
+        out = io.StringIO()
+        with mock.patch.object(hooksfile, "parse", parse_then_user_saves):
+            code = install.main([], environ=self.box.env, cwd=self.box.root, out=out, now=NOW)
+        self.assertEqual(code, 0, out.getvalue())
+        self.assertEqual(len(calls), 2)
+        settings = json.loads(self.box.read(self.box.settings))
+        self.assertEqual(settings["model"], "sonnet")
+        self.assertEqual(len(commands(settings)), 4)
+
+    def test_backups_stay_bounded_and_the_output_says_where(self):
+        self.write_bytes(self.box.settings, HAND_FORMATTED["tabs"])
+        for _ in range(5):
+            self.install_ok()
+            completed = self.install_ok("--uninstall")
+        folder = os.path.join(self.box.claude, install.BACKUPS)
+        self.assertIn("kept in %s" % folder, completed.stdout)
+        self.assertEqual(len(self.box.backups()), userfile.KEEP_BACKUPS)
+        self.assertEqual(self.box.leftovers(), ["peerhooks"])  # the backup folder; nothing beside settings.json
+        for name in os.listdir(folder):  # settings can hold API keys under "env"
+            self.assertEqual(os.stat(os.path.join(folder, name)).st_mode & 0o777, 0o600, name)
+        self.assertIn("keeps backups of the files it changed in %s" % folder, self.box.run("--check").stdout)
+
+    def test_local_scope_install_and_uninstall_leave_the_checkout_clean(self):
+        repo = self.box.make_repo()
+        self.install_ok("--scope", "local", cwd=repo)
+        self.assertTrue(os.path.isfile(os.path.join(repo, ".claude", "settings.local.json")))
+        self.install_ok("--scope", "local", "--uninstall", cwd=repo)
+        status = subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=repo, stdout=subprocess.PIPE,
+                                universal_newlines=True, check=True).stdout
+        self.assertEqual(status, "")
+        self.assertFalse(os.path.exists(os.path.join(repo, ".claude")))
+
+    def test_local_scope_uninstall_keeps_a_claude_folder_the_user_had(self):
+        repo = self.box.make_repo()
+        self.box.write(os.path.join(repo, ".claude", "settings.json"), '{"model": "opus"}\n')
+        self.install_ok("--scope", "local", cwd=repo)
+        self.install_ok("--scope", "local", "--uninstall", cwd=repo)
+        self.assertEqual(os.listdir(os.path.join(repo, ".claude")), ["settings.json"])
+
+    # -- Codex -----------------------------------------------------------------------------------------
+
+    def test_check_says_codex_hooks_are_untrusted_and_how_to_trust_them(self):
+        self.install_ok("--codex")
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 1, completed.stdout)
+        hooks_file = os.path.join(self.box.codex, "hooks.json")
+        self.assertIn("found  cold_start.py for SessionStart in Codex hooks %s (NOT trusted" % hooks_file,
+                      completed.stdout)
+        self.assertIn("2 Codex hooks are not trusted", completed.stdout)
+        self.assertIn("/hooks and press t", completed.stdout)
+        self.assertIn("--dangerously-bypass-hook-trust", completed.stdout)
+        self.assertIn("only Codex", completed.stdout)
+
+    def test_check_says_codex_ignores_project_hooks_in_an_untrusted_folder(self):
+        repo = os.path.realpath(self.box.make_repo())
+        self.install_ok("--codex", "--scope", "project", cwd=repo)
+        completed = self.box.run("--check", cwd=repo)
+        self.assertIn("Codex ignores %s until the folder %s is trusted" % (
+            os.path.join(repo, ".codex", "hooks.json"), repo), completed.stdout)
+        self.box.write(os.path.join(self.box.codex, "config.toml"),
+                       '[projects."%s"]\ntrust_level = "trusted"\n' % repo)
+        self.assertNotIn("Codex ignores", self.box.run("--check", cwd=repo).stdout)
+
+    def test_check_sees_codex_trust_recorded_in_config_toml(self):
+        self.install_ok("--codex")
+        hooks_file = os.path.join(self.box.codex, "hooks.json")
+        self.box.write(os.path.join(self.box.codex, "config.toml"), "".join(
+            '[hooks.state."%s:%s"]\ntrusted_hash = "sha256:00"\n\n' % (hooks_file, key)
+            for key in ("session_start:0:0", "pre_tool_use:0:0")))
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 0, completed.stdout)
+        self.assertIn("(trusted)", completed.stdout)
 
     def test_installed_commands_run_as_claude_code_runs_them(self):
         """End to end: sh -c "<command>" with the event's payload on stdin, as Claude Code does."""
@@ -505,14 +889,35 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(ran, 4)
 
 
+LATEST_CLI_VERSION = "2.1.332"  # what users run (npm dist-tag latest on 2026-11-30)
+
+
+def require_cli(version):
+    """The path of Claude Code `version` (installed into the e2e cache if npm can), or SkipTest with
+    the reason printed; under CI=true a missing tool fails, as in the e2e suite."""
+    from e2e.claude_cli import Unavailable, ensure_cli
+    try:
+        if shutil.which("tmux") is None:
+            raise Unavailable("tmux is not installed (apt-get install -y tmux)")
+        return ensure_cli(version)
+    except Unavailable as missing:
+        if os.environ.get("CI") == "true":
+            raise AssertionError("e2e tools missing under CI: %s" % missing)
+        print("\nskipping the real-client install tests for %s: %s" % (version, missing), flush=True)
+        raise unittest.SkipTest(str(missing))
+
+
 class RealClientTest(unittest.TestCase):
-    """The pinned Claude Code CLI (2.1.197) in a throwaway home against the stub API: what install.py
-    and the plugin wire, the real client runs. Skipped when the CLI or tmux is not available."""
+    """The pinned Claude Code CLI (oldest supported) in a throwaway home against the stub API: what
+    install.py and the plugin wire (`<python> -S <script>`), the real client runs. Skipped when the CLI
+    or tmux is not available."""
+
+    version = None  # None: the e2e suite's pinned version
 
     @classmethod
     def setUpClass(cls):
-        from e2e.claude_cli import require_e2e_tools
-        cls.cli = require_e2e_tools()
+        from e2e.claude_cli import CLI_VERSION
+        cls.cli = require_cli(cls.version or CLI_VERSION)
 
     def setUp(self):
         from e2e.claude_cli import Sandbox
@@ -533,6 +938,10 @@ class RealClientTest(unittest.TestCase):
                                    cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    universal_newlines=True, timeout=60)
         self.assertEqual(completed.returncode, 0, completed.stderr)
+        with open(os.path.join(self.box.claude_home, "settings.json"), encoding="utf-8") as handle:
+            wired = [command for command in commands(json.load(handle)) if wiring.script_of(command)]
+        self.assertEqual(len(wired), 4)
+        self.assertTrue(all(" -S " in command for command in wired), wired)
         seen = self.session_start_output()
         self.assertIn("SessionStart:startup hook success:", seen)
         self.assertNotIn("hook error", seen)
@@ -549,6 +958,10 @@ class RealClientTest(unittest.TestCase):
             done = subprocess.run([self.cli] + args, env=self.box.env(), cwd=self.repo, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        cached = os.path.join(self.box.claude_home, "plugins", "cache", "local", "peerhooks", "0.1.0")
+        with open(os.path.join(cached, "hooks", "hooks.json"), encoding="utf-8") as handle:
+            wired = commands(json.load(handle))
+        self.assertTrue(wired and all(" -S " in command for command in wired), wired)
         seen = self.session_start_output()
         self.assertIn("SessionStart:startup hook success:", seen)
         self.assertNotIn("hook error", seen)
@@ -556,6 +969,137 @@ class RealClientTest(unittest.TestCase):
                                cwd=self.repo, stdout=subprocess.PIPE, universal_newlines=True, timeout=60)
         self.assertIn("peers.py for SessionStart in plugin peerhooks@local at " + os.path.join(
             self.box.claude_home, "plugins", "cache", "local", "peerhooks", "0.1.0"), check.stdout)
+
+
+class RealClientLatestTest(RealClientTest):
+    """The same on the Claude Code version users run now."""
+
+    version = LATEST_CLI_VERSION
+
+
+CODEX_VERSION = "0.171.0"
+
+
+class ResponsesStub:
+    """A stand-in for the OpenAI Responses API on loopback: every request is logged and answered with
+    one streamed assistant message "hi" (the events Codex 0.171 needs to finish a turn)."""
+
+    def __init__(self):
+        self.bodies = []
+        stub = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                stub.bodies.append(json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0)))))
+                reply = stub.stream(len(stub.bodies))
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Content-Length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @staticmethod
+    def stream(number):
+        item = {"type": "message", "id": "msg_%d" % number, "role": "assistant", "status": "completed",
+                "content": [{"type": "output_text", "text": "hi", "annotations": []}]}
+        response = {"id": "resp_%d" % number, "object": "response", "status": "completed", "output": [item],
+                    "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2,
+                              "input_tokens_details": {"cached_tokens": 0},
+                              "output_tokens_details": {"reasoning_tokens": 0}}}
+        events = [
+            ("response.created", {"response": dict(response, status="in_progress", output=[])}),
+            ("response.output_item.added", {"output_index": 0, "item": dict(item, status="in_progress", content=[])}),
+            ("response.output_text.delta", {"item_id": item["id"], "output_index": 0, "content_index": 0,
+                                            "delta": "hi"}),
+            ("response.output_item.done", {"output_index": 0, "item": item}),
+            ("response.completed", {"response": response}),
+        ]
+        return b"".join(("event: %s\ndata: %s\n\n" % (name, json.dumps(dict(data, type=name)))).encode()
+                        for name, data in events)
+
+    def developer_texts(self):
+        return [part.get("text", "") for body in self.bodies for item in body.get("input", [])
+                if isinstance(item, dict) and item.get("role") == "developer"
+                for part in item.get("content", []) if isinstance(part, dict)]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class RealCodexTest(unittest.TestCase):
+    """Codex 0.171 (`codex exec`, offline against ResponsesStub): what `install.py --codex` wires runs
+    with --host codex once trusted, is skipped silently while untrusted, and --check says which."""
+
+    @classmethod
+    def setUpClass(cls):
+        from e2e.claude_cli import CACHE_ROOT
+        cls.codex = os.path.join(CACHE_ROOT, "codex-%s" % CODEX_VERSION, "node_modules", ".bin", "codex")
+        if not os.path.exists(cls.codex):
+            missing = "Codex %s is not installed (npm install --prefix %s @openai/codex@%s)" % (
+                CODEX_VERSION, os.path.dirname(os.path.dirname(os.path.dirname(cls.codex))), CODEX_VERSION)
+            if os.environ.get("CI") == "true":
+                raise AssertionError("e2e tools missing under CI: %s" % missing)
+            print("\nskipping the Codex install test: %s" % missing, flush=True)
+            raise unittest.SkipTest(missing)
+
+    def setUp(self):
+        self.root = os.path.realpath(tempfile.mkdtemp(prefix="peerhooks-codex-"))
+        self.addCleanup(shutil.rmtree, self.root, True)
+        self.stub = ResponsesStub()
+        self.addCleanup(self.stub.close)
+        self.codex_home = os.path.join(self.root, "home", ".codex")
+        os.makedirs(self.codex_home)
+        with open(os.path.join(self.codex_home, "config.toml"), "w", encoding="utf-8") as handle:
+            handle.write('model = "stub-model"\nmodel_provider = "stub"\napproval_policy = "never"\n'
+                         'sandbox_mode = "danger-full-access"\n\n[model_providers.stub]\nname = "stub"\n'
+                         'base_url = "http://127.0.0.1:%d/v1"\nenv_key = "STUB_KEY"\nwire_api = "responses"\n'
+                         'request_max_retries = 0\nstream_max_retries = 0\n' % self.stub.port)
+        self.repo = os.path.join(self.root, "repo")
+        os.makedirs(self.repo)
+        for command in (["git", "init", "-q"], ["git", "-c", "user.name=t", "-c", "user.email=t@t",
+                                                 "commit", "-q", "--allow-empty", "-m", "start"]):
+            subprocess.run(command, cwd=self.repo, check=True)
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "CODEX", "OPENAI"))}
+        self.env.update(HOME=os.path.join(self.root, "home"), CODEX_HOME=self.codex_home, STUB_KEY="x",
+                        CLAUDE_CONFIG_DIR=os.path.join(self.root, "home", ".claude"))
+
+    def run_here(self, command):
+        return subprocess.run(command, cwd=self.repo, env=self.env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=180)
+
+    def test_codex_runs_the_installed_hooks_only_once_trusted_and_check_says_so(self):
+        self.assertEqual(self.run_here([sys.executable, os.path.join(REPO, "install.py"), "--codex"]).returncode, 0)
+        check = self.run_here([sys.executable, os.path.join(REPO, "install.py"), "--check"])
+        self.assertIn("2 Codex hooks are not trusted", check.stdout)
+
+        untrusted = self.run_here([self.codex, "exec", "say hi"])
+        self.assertEqual(untrusted.returncode, 0, untrusted.stderr[-2000:])
+        self.assertFalse(any("Cold start" in text for text in self.stub.developer_texts()))  # skipped, silently
+
+        trusted_for_one_run = self.run_here([self.codex, "exec", "--dangerously-bypass-hook-trust", "say hi"])
+        self.assertEqual(trusted_for_one_run.returncode, 0, trusted_for_one_run.stderr[-2000:])
+        self.assertTrue(any("Cold start" in text for text in self.stub.developer_texts()), self.stub.developer_texts())
+        self.assertTrue(os.path.isdir(os.path.join(self.repo, ".codex", "state")))  # ran with --host codex
+
+    def test_codex_runs_project_hooks_only_in_a_trusted_folder(self):
+        self.assertEqual(self.run_here([sys.executable, os.path.join(REPO, "install.py"), "--codex", "--scope",
+                                        "project"]).returncode, 0)
+        untrusted_folder = self.run_here([self.codex, "exec", "--dangerously-bypass-hook-trust", "say hi"])
+        self.assertEqual(untrusted_folder.returncode, 0, untrusted_folder.stderr[-2000:])
+        self.assertFalse(any("Cold start" in text for text in self.stub.developer_texts()))
+        with open(os.path.join(self.codex_home, "config.toml"), "a", encoding="utf-8") as handle:
+            handle.write('\n[projects."%s"]\ntrust_level = "trusted"\n' % self.repo)
+        trusted_folder = self.run_here([self.codex, "exec", "--dangerously-bypass-hook-trust", "say hi"])
+        self.assertEqual(trusted_folder.returncode, 0, trusted_folder.stderr[-2000:])
+        self.assertTrue(any("Cold start" in text for text in self.stub.developer_texts()))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,363 @@
+"""`install.py --check`: one small named check per thing that can be wrong with an installation,
+each adding what it found, notes and problems to one Report; `run` calls them in order and prints it.
+
+A problem is something that stops a hook from running as intended (a hook registered twice or not at
+all, a missing script or interpreter, an untrusted Codex hook); a note is a fact worth knowing that
+needs no action (no session has started yet, the rule file is not installed)."""
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from installer import InstallError, codextrust, hooksfile
+from installer.userfile import BACKUPS, KEEP_BACKUPS
+from installer.wiring import (CLAUDE_HOOKS, PLUGIN_PYTHON, PLUGIN_ROOT, registration_problems,
+                              registrations, script_of)
+
+MIN_PYTHON = (3, 9)  # the hooks use 3.9 syntax and library calls
+INTERPRETER_PROBE_TIMEOUT = 5  # seconds; a registered interpreter that hangs this long is broken anyway
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where to look: everything a check reads from the environment, decided once."""
+
+    claude_home: str
+    codex_home: str
+    checkout: Optional[str]  # the git checkout --check runs in, or None
+    cwd: str
+    scripts_dir: str
+    rule_path: str
+    path_variable: Optional[str]
+
+
+@dataclass(frozen=True)
+class CodexHook:
+    script: str
+    position: codextrust.HookPosition
+    command: str
+    trusted: bool
+
+
+@dataclass
+class Report:
+    found: list = field(default_factory=list)  # Registration, for Claude Code
+    codex: List[CodexHook] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    problems: List[str] = field(default_factory=list)
+    plugin_roots: dict = field(default_factory=dict)  # Registration.where -> plugin install folder
+    read_settings: list = field(default_factory=list)
+
+
+def _read_json(path):
+    """A JSON file's value, or None when absent or unreadable (the caller says which it needs)."""
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return None
+
+
+def plugin_installs(home):
+    """(plugin id, install folder) for each plugin copy Claude Code recorded in
+    plugins/installed_plugins.json (version 2: id -> list of installs; version 1: id -> one install).
+    Without that index, every versioned folder under plugins/cache/<marketplace>/<plugin>/ counts."""
+    plugins_dir = os.path.join(home, "plugins")
+    index = _read_json(os.path.join(plugins_dir, "installed_plugins.json"))
+    installs = []
+    if isinstance(index, dict):
+        records = index.get("plugins", {})
+        for plugin_id, value in records.items() if isinstance(records, dict) else []:
+            for record in value if isinstance(value, list) else [value]:
+                if isinstance(record, dict) and isinstance(record.get("installPath"), str):
+                    installs.append((plugin_id, record["installPath"]))
+        return installs
+    cache = os.path.join(plugins_dir, "cache")
+    for marketplace in _listdir(cache):
+        for plugin in _listdir(os.path.join(cache, marketplace)):
+            for version in _listdir(os.path.join(cache, marketplace, plugin)):
+                installs.append(("%s@%s" % (plugin, marketplace), os.path.join(cache, marketplace, plugin, version)))
+    return installs
+
+
+def _listdir(path):
+    try:
+        return sorted(name for name in os.listdir(path) if os.path.isdir(os.path.join(path, name)))
+    except OSError:
+        return []
+
+
+def enabled_state(settings_list, plugin_id):
+    """The last settings file's word on a plugin (local over project over user), or None."""
+    state = None
+    for settings in settings_list:
+        enabled = settings.get("enabledPlugins") if isinstance(settings, dict) else None
+        if isinstance(enabled, dict) and plugin_id in enabled:
+            state = enabled[plugin_id]
+    return state
+
+
+def script_path_in(command, plugin_root=None):
+    """The script path a registered command runs (${CLAUDE_PLUGIN_ROOT} filled in), or None."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    for word in words:
+        if script_of(word):
+            return word.replace(PLUGIN_ROOT, plugin_root) if plugin_root else word
+    return None
+
+
+def interpreter_in(command):
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    return words[0] if words else None
+
+
+def compile_problem(path):
+    """Why a Python file would not run (missing, unreadable, syntax error), or None."""
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read()
+    except FileNotFoundError:
+        return "%s does not exist" % path
+    except OSError as error:
+        return "cannot read %s: %s" % (path, error.strerror or error)
+    try:
+        compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        return "%s does not compile: line %s: %s" % (path, error.lineno, error.msg)
+    except ValueError as error:
+        return "%s does not compile: %s" % (path, error)
+    return None
+
+
+def interpreter_problem(python):
+    """Why a registered interpreter cannot run the hooks, or None."""
+    if python == PLUGIN_PYTHON:
+        found = shutil.which(python)
+        if not found:
+            return "python3 (used by the plugin's hooks) is not on PATH"
+        python = found
+    if not os.path.isfile(python):
+        return "the registered interpreter %s does not exist" % python
+    try:
+        completed = subprocess.run([python, "-S", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   timeout=INTERPRETER_PROBE_TIMEOUT)
+        major, minor = (int(part) for part in completed.stdout.decode().strip().split("."))
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return "the registered interpreter %s does not run" % python
+    if (major, minor) < MIN_PYTHON:
+        return "the registered interpreter %s is Python %d.%d; the hooks need %d.%d or newer" % (
+            python, major, minor, MIN_PYTHON[0], MIN_PYTHON[1])
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------
+# The checks, in the order they run
+
+
+def settings_sources(context, report):
+    sources = [("user settings", os.path.join(context.claude_home, "settings.json"))]
+    if context.checkout is None:
+        report.notes.append("%s is not in a git checkout: project and local settings were not looked at"
+                            % context.cwd)
+        return sources
+    sources.append(("project settings", os.path.join(context.checkout, ".claude", "settings.json")))
+    sources.append(("local settings", os.path.join(context.checkout, ".claude", "settings.local.json")))
+    return sources
+
+
+def check_settings_files(context, report):
+    """Read each settings file Claude Code would read and collect our registrations."""
+    for label, path in settings_sources(context, report):
+        try:
+            loaded = hooksfile.load(path)
+        except InstallError as error:
+            report.problems.append(str(error).replace("; nothing was changed", ""))
+            continue
+        report.read_settings.append(loaded.settings)
+        report.found.extend(registrations(loaded.settings, "%s %s" % (label, path)))
+
+
+def check_plugins(context, report):
+    """Each enabled plugin copy whose hooks/hooks.json runs our scripts counts as a registration."""
+    for plugin_id, install_path in plugin_installs(context.claude_home):
+        hooks_file = _read_json(os.path.join(install_path, "hooks", "hooks.json"))
+        mine = registrations(hooks_file if isinstance(hooks_file, dict) else {},
+                             "plugin %s at %s" % (plugin_id, install_path), deduplicated=False)
+        if not mine:
+            continue
+        if enabled_state(report.read_settings, plugin_id) is False:
+            report.notes.append("plugin %s at %s is installed but disabled; its hooks do not run"
+                                % (plugin_id, install_path))
+            continue
+        report.plugin_roots.update((r.where, install_path) for r in mine)
+        report.found.extend(mine)
+
+
+def check_each_hook_runs_once(context, report):
+    """Every Claude Code hook registered exactly once; not asked of a Codex-only installation."""
+    if not report.found and report.codex:
+        report.notes.append("no Claude Code settings or plugin wire peerhooks (only Codex does)")
+        return
+    report.problems.extend(registration_problems(report.found))
+
+
+def check_registered_scripts_exist(context, report):
+    for registration in report.found:
+        script = script_path_in(registration.command, report.plugin_roots.get(registration.where))
+        if script and not os.path.isfile(script):
+            remedy = ("update or reinstall the plugin" if registration.where in report.plugin_roots
+                      else "a moved checkout? run install.py from where it is now")
+            report.problems.append("%s runs %s, which does not exist (%s)" % (registration.where, script, remedy))
+    for hook in report.codex:
+        script = script_path_in(hook.command)
+        if script and not os.path.isfile(script):
+            report.problems.append("Codex hooks %s run %s, which does not exist (a moved checkout? run "
+                                   "install.py --codex from where it is now)" % (hook.position.hooks_file, script))
+
+
+def check_interpreters(context, report):
+    commands = [r.command for r in report.found] + [hook.command for hook in report.codex]
+    for python in sorted({interpreter_in(command) for command in commands} - {None}):
+        problem = interpreter_problem(python)
+        if problem:
+            report.problems.append(problem)
+
+
+def check_scripts_compile(context, report):
+    library = os.path.join(context.scripts_dir, "peerhooks")
+    paths = [os.path.join(context.scripts_dir, hook.script) for hook in CLAUDE_HOOKS]
+    paths += [os.path.join(library, name) for name in sorted(_listfiles(library)) if name.endswith(".py")]
+    for path in paths:
+        problem = compile_problem(path)
+        if problem:
+            report.problems.append(problem)
+
+
+def check_python_and_git(context, report):
+    if sys.version_info[:2] < MIN_PYTHON:
+        report.problems.append("this interpreter is Python %d.%d; peerhooks needs %d.%d or newer"
+                               % (sys.version_info[0], sys.version_info[1], MIN_PYTHON[0], MIN_PYTHON[1]))
+    if shutil.which("git", path=context.path_variable) is None:
+        report.problems.append("git is not on PATH (the index guard and the checkout lookups need it)")
+
+
+def check_claude_home(context, report):
+    """A missing sessions/ folder is normal before Claude Code's first session: a note, not a problem."""
+    sessions = os.path.join(context.claude_home, "sessions")
+    if not os.path.isdir(context.claude_home):
+        report.notes.append("the Claude home %s does not exist yet (Claude Code creates it on its first run)"
+                            % context.claude_home)
+    elif not os.path.isdir(sessions):
+        report.notes.append("%s does not exist yet: no session has started under this Claude home (Claude Code "
+                            "creates it with the first session; versions without the session registry cannot "
+                            "show peers)" % sessions)
+
+
+def check_rule_file(context, report):
+    if os.path.isfile(context.rule_path):
+        report.notes.append("the rule file %s is in place" % context.rule_path)
+    else:
+        report.notes.append("the rule file is not installed (install.py --rules places it in %s)" % context.rule_path)
+
+
+def check_backups(context, report):
+    """Where install.py kept the previous versions of the files it changed."""
+    for home in (context.claude_home, context.codex_home):
+        folder = os.path.join(home, BACKUPS)
+        if os.path.isdir(folder):
+            report.notes.append("install.py keeps backups of the files it changed in %s (the newest %d of each)"
+                                % (folder, KEEP_BACKUPS))
+
+
+def check_codex(context, report):
+    """Our hooks in Codex's hooks files, and whether Codex will run them: trust recorded for each, and,
+    for a checkout's .codex/hooks.json, the checkout trusted as a folder."""
+    config = codextrust.read_config(context.codex_home)
+    hashes = codextrust.trusted_hashes(config)
+    places = [(os.path.join(context.codex_home, "hooks.json"), None)]
+    if context.checkout is not None:
+        places.append((os.path.join(context.checkout, ".codex", "hooks.json"), context.checkout))
+    projects = codextrust.trusted_projects(config)
+    for path, folder in places:
+        try:
+            loaded = hooksfile.load(path)
+        except InstallError as error:
+            report.problems.append(str(error).replace("; nothing was changed", ""))
+            continue
+        mine = list(codex_positions(loaded.settings, path))
+        for script, position, command in mine:
+            report.codex.append(CodexHook(script, position, command, codextrust.is_trusted(position, hashes)))
+        if mine and folder is not None and not codextrust.folder_is_trusted(folder, projects):
+            report.problems.append(
+                "Codex ignores %s until the folder %s is trusted (not even --dangerously-bypass-hook-trust "
+                "runs them): start `codex` there and answer \"Trust and continue\", which writes "
+                "[projects.\"%s\"] trust_level = \"trusted\" to %s"
+                % (path, folder, folder, os.path.join(context.codex_home, "config.toml")))
+    untrusted = [hook for hook in report.codex if not hook.trusted]
+    if untrusted:
+        report.problems.append("%d Codex hook%s not trusted, so Codex skips %s (codex exec says nothing): %s"
+                               % (len(untrusted), " is" if len(untrusted) == 1 else "s are",
+                                  "it" if len(untrusted) == 1 else "them", codextrust.TRUST_HOWTO))
+
+
+def codex_positions(settings, hooks_file):
+    """(script, position, command) of each of our handlers in a Codex hooks document."""
+    hooks = settings.get("hooks") if isinstance(settings, dict) else None
+    for event, groups in hooks.items() if isinstance(hooks, dict) else []:
+        for group_index, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for handler_index, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                command = handler.get("command") if isinstance(handler, dict) else None
+                script = script_of(command)
+                if script:
+                    yield script, codextrust.HookPosition(hooks_file, event, group_index, handler_index), command
+
+
+CHECKS = (check_settings_files, check_plugins, check_codex, check_each_hook_runs_once,
+          check_registered_scripts_exist, check_interpreters, check_scripts_compile, check_python_and_git,
+          check_claude_home, check_rule_file, check_backups)
+
+
+def write_report(context, report, out):
+    out.write("peerhooks check (Claude home %s)\n" % context.claude_home)
+    for registration in report.found:
+        out.write("  found  %s for %s in %s\n" % (registration.script, registration.event, registration.where))
+    for hook in report.codex:
+        out.write("  found  %s for %s in Codex hooks %s (%s)\n" % (
+            hook.script, hook.position.event, hook.position.hooks_file,
+            "trusted" if hook.trusted else "NOT trusted: Codex skips it"))
+    for note in report.notes:
+        out.write("  note   %s\n" % note)
+    if report.problems:
+        out.write("%d problem%s:\n" % (len(report.problems), "" if len(report.problems) == 1 else "s"))
+        for problem in report.problems:
+            out.write("  - %s\n" % problem.replace("\n", "\n    "))
+    else:
+        out.write("All well: each hook is registered once, the scripts compile, Python and git are fine.\n")
+
+
+def run(context, out):
+    """Run every check, print the report; returns the list of problems."""
+    report = Report()
+    for check in CHECKS:
+        check(context, report)
+    write_report(context, report, out)
+    return report.problems
+
+
+def _listfiles(path):
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
