@@ -40,7 +40,7 @@ class CodexHook:
     script: str
     position: codextrust.HookPosition
     command: str
-    trusted: bool
+    trust: str  # codextrust.TRUSTED, CHANGED or UNTRUSTED
 
 
 @dataclass
@@ -296,15 +296,16 @@ def check_codex(context, report):
             report.problems.append(str(error).replace("; nothing was changed", ""))
             continue
         mine = list(codex_positions(loaded.settings, path))
-        for script, position, command in mine:
-            report.codex.append(CodexHook(script, position, command, codextrust.is_trusted(position, hashes)))
+        for script, position, command, current_hash in mine:
+            report.codex.append(CodexHook(script, position, command,
+                                          codextrust.trust_of(position, current_hash, hashes)))
         if mine and folder is not None and not codextrust.folder_is_trusted(folder, projects):
             report.problems.append(
                 "Codex ignores %s until the folder %s is trusted (not even --dangerously-bypass-hook-trust "
                 "runs them): start `codex` there and answer \"Trust and continue\", which writes "
                 "[projects.\"%s\"] trust_level = \"trusted\" to %s"
                 % (path, folder, folder, os.path.join(context.codex_home, "config.toml")))
-    untrusted = [hook for hook in report.codex if not hook.trusted]
+    untrusted = [hook for hook in report.codex if hook.trust != codextrust.TRUSTED]
     if untrusted:
         report.problems.append("%d Codex hook%s not trusted, so Codex skips %s (codex exec says nothing): %s"
                                % (len(untrusted), " is" if len(untrusted) == 1 else "s are",
@@ -312,7 +313,8 @@ def check_codex(context, report):
 
 
 def codex_positions(settings, hooks_file):
-    """(script, position, command) of each of our handlers in a Codex hooks document."""
+    """(script, position, command, the hash Codex would record if trusted now) of each of our
+    handlers in a Codex hooks document."""
     hooks = settings.get("hooks") if isinstance(settings, dict) else None
     for event, groups in hooks.items() if isinstance(hooks, dict) else []:
         for group_index, group in enumerate(groups if isinstance(groups, list) else []):
@@ -321,7 +323,8 @@ def codex_positions(settings, hooks_file):
                 command = handler.get("command") if isinstance(handler, dict) else None
                 script = script_of(command)
                 if script:
-                    yield script, codextrust.HookPosition(hooks_file, event, group_index, handler_index), command
+                    yield (script, codextrust.HookPosition(hooks_file, event, group_index, handler_index),
+                           command, codextrust.trust_hash(event, group.get("matcher"), handler))
 
 
 CHECKS = (check_settings_files, check_plugins, check_codex, check_each_hook_runs_once,
@@ -336,7 +339,7 @@ def write_report(context, report, out):
     for hook in report.codex:
         out.write("  found  %s for %s in Codex hooks %s (%s)\n" % (
             hook.script, hook.position.event, hook.position.hooks_file,
-            "trusted" if hook.trusted else "NOT trusted: Codex skips it"))
+            "trusted" if hook.trust == codextrust.TRUSTED else "%s: Codex skips it" % hook.trust))
     for note in report.notes:
         out.write("  note   %s\n" % note)
     if report.problems:

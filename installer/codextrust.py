@@ -7,15 +7,16 @@ does nothing. Codex 0.171 keeps trust per handler, seen on this machine:
     trusted_hash = "sha256:0588…"
 
 The key is the hooks file's path, the event in snake_case, and the group's and the handler's
-0-based positions. The hash covers the hook's definition (its formula is not public), so a hook
-changed after it was trusted is asked about again; this module can only say whether trust was
-recorded for that position.
+0-based positions. The hash covers the hook's definition (trust_hash: the recipe was checked against
+the `currentHash` that `codex app-server`'s hooks/list reports), so a hook changed after it was
+trusted is skipped again until the user trusts it anew; --check tells the two cases apart.
 
 Hooks in a checkout's `.codex/hooks.json` load only in a folder the user trusted (Codex's first
 question, "Trust this folder?", writes `[projects."<path>"] trust_level = "trusted"`); seen here,
 `--dangerously-bypass-hook-trust` does not run them in an untrusted folder. Only those tables and
 keys are read: `tomllib` where it exists (3.11+), else a line reader that understands exactly them.
 """
+import hashlib
 import json
 import os
 import re
@@ -41,6 +42,25 @@ class HookPosition:
 def snake_case(event):
     """SessionStart -> session_start, the spelling Codex uses in trust keys."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+
+
+DEFAULT_HOOK_TIMEOUT_S = 600  # what Codex assumes for a handler without "timeout"
+
+
+def trust_hash(event, matcher, handler):
+    """The `trusted_hash` Codex 0.171 records when a user trusts one command handler in /hooks:
+    SHA-256 of the compact, key-sorted JSON of the handler's normalized identity (event label,
+    matcher, the handler with its timeout and `async` filled in; absent fields left out)."""
+    normalized = {"type": "command", "command": handler.get("command"),
+                  "timeout": max(1, handler.get("timeout") or DEFAULT_HOOK_TIMEOUT_S),
+                  "async": bool(handler.get("async", False))}
+    if handler.get("statusMessage") is not None:
+        normalized["statusMessage"] = handler["statusMessage"]
+    identity = {"event_name": snake_case(event), "hooks": [normalized]}
+    if matcher is not None and event != "UserPromptSubmit":  # Codex ignores this event's matcher
+        identity["matcher"] = matcher
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def trust_key(position):
@@ -126,10 +146,19 @@ def folder_is_trusted(folder, projects):
     return False
 
 
-def is_trusted(position, hashes):
-    """Whether trust is recorded for this handler (the path compared after resolving links)."""
-    if trust_key(position) in hashes:
-        return True
-    wanted = os.path.realpath(position.hooks_file)
-    tail = ":%s:%d:%d" % (snake_case(position.event), position.group, position.handler)
-    return any(key.endswith(tail) and os.path.realpath(key[:-len(tail)]) == wanted for key in hashes)
+TRUSTED, CHANGED, UNTRUSTED = "trusted", "CHANGED since it was trusted", "NOT trusted"
+
+
+def trust_of(position, current_hash, hashes):
+    """TRUSTED when the hash recorded for this handler's position (path compared after resolving
+    links) is the handler's current one, CHANGED when another definition was trusted there, else
+    UNTRUSTED. Codex runs only the first."""
+    recorded = hashes.get(trust_key(position))
+    if recorded is None:
+        wanted = os.path.realpath(position.hooks_file)
+        tail = ":%s:%d:%d" % (snake_case(position.event), position.group, position.handler)
+        recorded = next((value for key, value in hashes.items()
+                         if key.endswith(tail) and os.path.realpath(key[:-len(tail)]) == wanted), None)
+    if recorded is None:
+        return UNTRUSTED
+    return TRUSTED if recorded == current_hash else CHANGED

@@ -336,12 +336,23 @@ class CodexTrustTest(unittest.TestCase):
     def test_a_broken_line_elsewhere_does_not_hide_the_trust(self):
         self.assertEqual(len(codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG + "this is not toml\n")), 2)
 
-    def test_trust_is_recorded_per_position(self):
+    def test_trust_is_recorded_per_position_and_holds_only_for_the_definition_trusted(self):
         hashes = codextrust.trusted_hashes(OBSERVED_CODEX_CONFIG)
+        recorded = hashes["/tmp/cx/home/.codex/hooks.json:session_start:1:0"]
         trusted = codextrust.HookPosition("/tmp/cx/home/.codex/hooks.json", "SessionStart", 1, 0)
-        self.assertTrue(codextrust.is_trusted(trusted, hashes))
+        self.assertEqual(codextrust.trust_of(trusted, recorded, hashes), codextrust.TRUSTED)
+        self.assertEqual(codextrust.trust_of(trusted, "sha256:other", hashes), codextrust.CHANGED)
         untrusted = codextrust.HookPosition("/tmp/cx/home/.codex/hooks.json", "SessionStart", 0, 0)
-        self.assertFalse(codextrust.is_trusted(untrusted, hashes))
+        self.assertEqual(codextrust.trust_of(untrusted, recorded, hashes), codextrust.UNTRUSTED)
+
+    def test_trust_hash_is_the_one_codex_reports_for_a_handler(self):
+        # currentHash from `codex app-server` hooks/list for this handler (Codex 0.171, docs/codex.md)
+        handler = {"type": "command", "command": "echo hi", "timeout": 10}
+        digest = codextrust.trust_hash("PreToolUse", "Bash", handler)
+        self.assertTrue(digest.startswith("sha256:") and len(digest) == 71)
+        self.assertNotEqual(digest, codextrust.trust_hash("PreToolUse", "Bash", dict(handler, timeout=11)))
+        self.assertEqual(codextrust.trust_hash("UserPromptSubmit", "x", handler),
+                         codextrust.trust_hash("UserPromptSubmit", None, handler))
 
 
 class UserFileTest(unittest.TestCase):
@@ -861,15 +872,28 @@ class InstallerTest(unittest.TestCase):
                        '[projects."%s"]\ntrust_level = "trusted"\n' % repo)
         self.assertNotIn("Codex ignores", self.box.run("--check", cwd=repo).stdout)
 
+    def _trust_installed_codex_hooks(self, change=lambda handler: handler):
+        hooks_file = os.path.join(self.box.codex, "hooks.json")
+        hooks = json.loads(self.box.read(hooks_file))["hooks"]
+        self.box.write(os.path.join(self.box.codex, "config.toml"), "".join(
+            '[hooks.state."%s:%s:0:0"]\ntrusted_hash = "%s"\n\n' % (
+                hooks_file, codextrust.snake_case(event),
+                codextrust.trust_hash(event, groups[0].get("matcher"), change(dict(groups[0]["hooks"][0]))))
+            for event, groups in hooks.items()))
+
     def test_check_sees_codex_trust_recorded_in_config_toml(self):
         self.install_ok("--codex")
-        hooks_file = os.path.join(self.box.codex, "hooks.json")
-        self.box.write(os.path.join(self.box.codex, "config.toml"), "".join(
-            '[hooks.state."%s:%s"]\ntrusted_hash = "sha256:00"\n\n' % (hooks_file, key)
-            for key in ("session_start:0:0", "pre_tool_use:0:0")))
+        self._trust_installed_codex_hooks()
         completed = self.box.run("--check")
         self.assertEqual(completed.returncode, 0, completed.stdout)
         self.assertIn("(trusted)", completed.stdout)
+
+    def test_check_says_a_hook_changed_since_it_was_trusted_is_skipped(self):
+        self.install_ok("--codex")
+        self._trust_installed_codex_hooks(lambda handler: dict(handler, command=handler["command"] + " --old"))
+        completed = self.box.run("--check")
+        self.assertNotEqual(completed.returncode, 0, completed.stdout)
+        self.assertIn("(CHANGED since it was trusted: Codex skips it)", completed.stdout)
 
     def test_installed_commands_run_as_claude_code_runs_them(self):
         """End to end: sh -c "<command>" with the event's payload on stdin, as Claude Code does."""

@@ -9,10 +9,8 @@ writes lands under the sandbox's HOME; the real ~/.codex and ~/.claude are never
 The client is not installed by the unit-test run: outside CI the tests skip with one line saying how
 to install it; under CI=true it is installed into the cache (or the tests fail).
 """
-import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +20,11 @@ import time
 import unittest
 
 from .codex_stub import CodexStub
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if REPO not in sys.path:
+    sys.path.insert(0, REPO)
+from installer import codextrust  # noqa: E402  (the trust-hash recipe lives with --check)
 
 CODEX_PACKAGE = "@openai/codex"
 CODEX_VERSION = "0.171.0"  # the version every fact in docs/codex.md was seen on
@@ -113,29 +116,12 @@ stream_max_retries = 0
 """
 
 
-DEFAULT_HOOK_TIMEOUT_S = 600  # what Codex assumes for a handler without "timeout"
-
-
 def event_label(event):
     """`PreToolUse` -> `pre_tool_use`: how Codex names an event in trust keys and hashes."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+    return codextrust.snake_case(event)
 
 
-def trust_hash(event, matcher, handler):
-    """The `trusted_hash` Codex 0.171 records when a user trusts one command handler in /hooks:
-    SHA-256 of the compact, key-sorted JSON of the normalized identity (event label, matcher, the
-    handler with its timeout and `async` filled in; absent fields left out). Checked against the
-    `currentHash` that `codex app-server`'s hooks/list reports (docs/codex.md)."""
-    normalized = {"type": "command", "command": handler["command"],
-                  "timeout": max(1, handler.get("timeout") or DEFAULT_HOOK_TIMEOUT_S),
-                  "async": bool(handler.get("async", False))}
-    if handler.get("statusMessage") is not None:
-        normalized["statusMessage"] = handler["statusMessage"]
-    identity = {"event_name": event_label(event), "hooks": [normalized]}
-    if matcher is not None and event != "UserPromptSubmit":  # Codex ignores this event's matcher
-        identity["matcher"] = matcher
-    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+trust_hash = codextrust.trust_hash  # one recipe, shared with install.py --check
 
 
 def trust_entries(hooks_file):
