@@ -7,8 +7,9 @@ returns, and gives back the exit code. Only this module writes to stdout and std
 Claude Code reads exit code 2 from a hook as "block" (and on UserPromptSubmit it erases the user's
 prompt), so nothing here may ever end a process with 2 unless the hook meant to refuse. Any error
 becomes exit 0 with one line on stderr; PEERHOOKS_DEBUG=1 shows the whole traceback instead.
-`json` is imported only when a payload is decoded: the guard's front door reads the raw line first
-and returns before any decoding when the command cannot involve git.
+The payload is decoded by jsonfast (json's own C scanner without `import json`, which costs about
+the interpreter's whole start-up under -S), and only when there is one: the guard's front door reads
+the raw line first and returns before any decoding when the command cannot involve git.
 """
 import os
 import sys
@@ -77,10 +78,10 @@ QUIET = Outcome()
 
 def decode_payload(raw):
     """Decode one payload line; anything that is not a JSON object gives an empty Payload."""
-    import json
+    from .jsonfast import loads
 
     try:
-        value = json.loads(raw.decode("utf-8", errors="replace"))
+        value = loads(raw.decode("utf-8", errors="replace"))
     except (ValueError, RecursionError):
         return Payload()
     return Payload(value)

@@ -7,9 +7,10 @@ whole of that silent path and is kept small (it is compiled on every run where n
 written): a stat of each watched file and one small read of the session's stamp, which records
 the previous listing. Everything else (memory_report.py) runs only when the two differ.
 """
-import json
 import os
 from collections import namedtuple
+
+from .jsonfast import loads
 
 MEMORY_INDEX = "MEMORY.md"  # the index Claude Code loads itself; the notes are the other *.md
 RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))
@@ -106,6 +107,8 @@ def is_safe_session_id(session_id):
 
 
 def encode_stamp(stamp):
+    import json  # only when a stamp is written; the silent path reads one with jsonfast
+
     files = {path: [mtime_ns, size] for path, (mtime_ns, size) in sorted(stamp.files.items())}
     return json.dumps({"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files},
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -114,7 +117,7 @@ def encode_stamp(stamp):
 def decode_stamp(raw):
     """A Stamp from its bytes, or None when they are not one (a torn or foreign file)."""
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         return None
     if not isinstance(data, dict) or data.get("version") != STAMP_VERSION:

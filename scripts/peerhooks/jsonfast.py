@@ -1,0 +1,71 @@
+"""JSON decoding with the C scanner `json` itself uses, without importing `json`.
+
+`import json` costs a hook ~7 ms under `python3 -S` (about the interpreter's whole start-up): its
+decoder imports `re`, which imports enum, functools and collections. The decoding is done by the C
+module `_json` either way; this builds the same scanner with json's default settings, so a value
+decodes exactly as `json.loads` decodes it. Anything that is not the plain case (bytes that are not
+UTF-8, a BOM, an error to report, an interpreter without `_json`) goes to `json.loads` itself, so
+errors and odd encodings behave as they always did.
+"""
+WHITESPACE = " \t\n\r"  # what json.decoder's WHITESPACE pattern skips around a document
+
+
+class _Defaults:
+    """The settings json.JSONDecoder() hands its scanner when given no arguments."""
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}.__getitem__
+    memo = None  # read by the pure-Python scanner only; the C one keeps its own
+
+
+try:
+    from _json import make_scanner as _make_scanner
+
+    _scan = _make_scanner(_Defaults())
+except (ImportError, AttributeError, TypeError):  # an interpreter without the C accelerator
+    _scan = None
+
+
+def _slow(data):
+    import json
+
+    return json.loads(data)
+
+
+def _skip_whitespace(text, index):
+    while index < len(text) and text[index] in WHITESPACE:
+        index += 1
+    return index
+
+
+def _is_plain_utf8(data):
+    """Bytes json.loads would read as UTF-8 without a BOM (its detect_encoding sees no zero byte in
+    the first two, nor a UTF-8/16/32 byte order mark)."""
+    return bool(data) and data[0] not in (0, 0xEF, 0xFE, 0xFF) and (len(data) < 2 or data[1] != 0)
+
+
+def loads(data):
+    """json.loads(data) for str or bytes: the same value, the same exceptions."""
+    if _scan is None:
+        return _slow(data)
+    if isinstance(data, (bytes, bytearray)):
+        if not _is_plain_utf8(data):
+            return _slow(data)
+        text = data.decode("utf-8", "surrogatepass")  # as json.loads decodes bytes
+    elif isinstance(data, str) and not data.startswith("\ufeff"):
+        text = data
+    else:
+        return _slow(data)
+    try:
+        value, end = _scan(text, _skip_whitespace(text, 0))
+    except (StopIteration, SystemError):
+        # No value where one must start (StopIteration), or a malformed one: the scanner builds its
+        # JSONDecodeError from json.decoder, and where that is not imported yet it fails with
+        # SystemError (3.11). json.loads says where, and how.
+        return _slow(data)
+    if _skip_whitespace(text, end) != len(text):
+        return _slow(data)  # extra data after the value
+    return value
