@@ -4,10 +4,10 @@ Joins the registry, the history index and transcript heads and tails into small 
 peers.py, cold_start.py and the guard render or judge. Reads are bounded by the readers below.
 """
 import os
-from collections import namedtuple  # typing.NamedTuple is the same tuple for ~10 ms more under -S
 
 from . import editindex, gitrepo, history, names, transcripts
 from . import home as homes
+from .records import record
 from .transcripts import Edit
 
 ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
@@ -19,7 +19,7 @@ SCRATCH_FOLDER = "scratchpad"  # Claude Code's per-session scratch folder name
 
 
 # One session's prompts and edits, for display.
-Activity = namedtuple("Activity", [
+Activity = record("Activity", [
     "session_id", "name", "cwd",  # str
     "status", "started_ms", "last_active_ms",  # each None when unknown
     "prompt_count",  # None where nothing records it (`claude -p`)
@@ -28,7 +28,7 @@ Activity = namedtuple("Activity", [
     "edits_truncated",  # bool: older edits lie beyond the bytes read
 ])
 
-Ended = namedtuple("Ended", "activity ended_ms")
+Ended = record("Ended", "activity ended_ms")
 
 
 def is_scratch(path, top, temp_root=None):
@@ -163,7 +163,7 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
     return results
 
 
-Handoff = namedtuple("Handoff", [
+Handoff = record("Handoff", [
     "path",
     "modified_ms",
     "stale",  # bool: older than the session it would hand off from
@@ -209,7 +209,7 @@ def group_by_checkout(sessions):
 
 
 # Everything peers.py tells about one checkout.
-Checkout = namedtuple("Checkout", [
+Checkout = record("Checkout", [
     "top",  # the toplevel, None outside git
     "peers",  # [Activity]
     "ended",  # Ended or None

@@ -10,12 +10,12 @@ replace wins, and the loser's lines are simply read again next time.
 """
 import mmap
 import os
-from collections import namedtuple  # typing.NamedTuple is the same tuple for ~10 ms more under -S
 
 from . import home as homes
 from .atomic import read_json_object, write_json
 from .intent import is_substantive, one_line
 from .jsonfast import loads
+from .records import record
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
 DAY_MS = 86400 * 1000
@@ -51,7 +51,7 @@ class SessionPrompts:
         return cls(session_id, project, int(count), first_ms, last_ms, opening, list(recent))
 
 
-HistoryLine = namedtuple("HistoryLine", [
+HistoryLine = record("HistoryLine", [
     "session_id",  # str
     "project",  # str or None
     "timestamp_ms",  # int
@@ -134,7 +134,7 @@ def read_backward_within(data, end, cutoff_ms):
     return collected
 
 
-_Index = namedtuple("_Index", [
+_Index = record("_Index", [
     "device", "inode", "offset",  # ints: the file the index read, and how far
     "signature",  # hex of the bytes before offset
     "summaries",  # {session id: SessionPrompts}

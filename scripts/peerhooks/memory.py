@@ -8,9 +8,9 @@ written): a stat of each watched file and one small read of the session's stamp,
 the previous listing. Everything else (memory_report.py) runs only when the two differ.
 """
 import os
-from collections import namedtuple
 
 from .jsonfast import loads
+from .records import record
 
 MEMORY_INDEX = "MEMORY.md"  # the index Claude Code loads itself; the notes are the other *.md
 RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))
@@ -25,13 +25,13 @@ STAMP_FOLDER = "memory-delta"  # under peerhooks' state folder; one stamp per se
 STAMP_VERSION = 1
 STAMP_MAX_AGE_MS = 30 * 86400 * 1000  # a stamp untouched for 30 days belongs to a finished session
 
-Stamp = namedtuple("Stamp", "listed_at_ms files")
-Stamp.__doc__ = """What a session's hook listed last: when, and {path: (mtime_ns, size)}."""
+Stamp = record("Stamp", "listed_at_ms files",
+               doc="""What a session's hook listed last: when, and {path: (mtime_ns, size)}.""")
 
-Change = namedtuple("Change", "path mtime_ns previous_ms")
-Change.__doc__ = """A watched file that is new or different; writes before previous_ms are history."""
+Change = record("Change", "path mtime_ns previous_ms",
+                doc="""A watched file that is new or different; writes before previous_ms are history.""")
 
-Removal = namedtuple("Removal", "path previous_ms")
+Removal = record("Removal", "path previous_ms")
 
 
 # -- Listing (the hot path: stats only) ----------------------------------------------------------
@@ -188,8 +188,8 @@ def changes(listing, previous, since_ms, gone):
 
 # -- One run's view -----------------------------------------------------------------------------
 
-Look = namedtuple("Look", "stamp_path previous listed_at_ms listing")
-Look.__doc__ = """One run's view: the stamp, and the listing with the time taken just before it."""
+Look = record("Look", "stamp_path previous listed_at_ms listing",
+              doc="""One run's view: the stamp, and the listing with the time taken just before it.""")
 
 
 def look(home, state_folder, session_id, memory_folder, checkout, now_ms):

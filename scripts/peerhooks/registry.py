@@ -8,20 +8,17 @@ the hook process.
 """
 import os
 import sys
-from collections import namedtuple
-
 from . import gitrepo
 from .jsonfast import loads
+from .records import record
 
 REGISTRY_SUFFIX = ".json"  # `<pid>.json`; legacy `pid-<n>.json` files are ignored on purpose
 MAX_REGISTRY_BYTES = 64 * 1024  # a registry entry is ~400 bytes; anything huge is not one
 PROC = "/proc"
 
 
-# Records are collections.namedtuple: a frozen dataclass costs ~1.6 ms of every hook's start-up to
-# create, and typing.NamedTuple (the same tuple) ~10 ms to import under -S.
 # pid (int), session_id, cwd and name (str) are always there; every other field may be None.
-_SessionFields = namedtuple("Session", [
+_SessionFields = record("Session", [
     "pid", "session_id", "cwd", "name",
     "status", "started_at_ms", "updated_at_ms", "kind", "entrypoint", "version",
     "proc_start",  # a str of /proc/<pid>/stat's start time, to tell a reused pid

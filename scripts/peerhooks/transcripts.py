@@ -10,11 +10,11 @@ does not exist here: we always work on whole lines.
 import mmap
 import os
 import sys
-from collections import namedtuple  # typing.NamedTuple is the same tuple for ~10 ms more under -S
 
 from . import home as homes
 from .intent import is_substantive
 from .jsonfast import loads
+from .records import record as _record  # `record` names a transcript record below
 from .timeutil import iso_to_ms
 
 EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -48,12 +48,12 @@ def _pattern(source):
     return compiled
 
 
-Edit = namedtuple("Edit", [
+Edit = _record("Edit", [
     "path",  # str
     "at_ms",  # int, or None when the record's time could not be read
 ])
 
-EditScan = namedtuple("EditScan", [
+EditScan = _record("EditScan", [
     "edits",  # [Edit], newest first, one entry per file
     "truncated",  # bool: older records exist beyond the scan bound
     "scanned_to",  # the offset after the last complete line read: where a later scan resumes
@@ -312,7 +312,7 @@ def prompt_text(record):
     return None
 
 
-Head = namedtuple("Head", [  # each None when the head does not tell
+Head = _record("Head", [  # each None when the head does not tell
     "started_at_ms",
     "cwd",
     "opening",  # first substantive prompt within the head
@@ -342,7 +342,7 @@ def opening_prompt(path):
     return read_head(path).opening if path else None
 
 
-Tail = namedtuple("Tail", [  # each None when the tail does not tell
+Tail = _record("Tail", [  # each None when the tail does not tell
     "ended_at_ms",  # timestamp of the last record that has one
     "latest",  # latest substantive prompt seen in the tail
 ])
@@ -385,7 +385,7 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
 
 # --- Tool calls with their times (memory_delta.py: who wrote a file since a given moment) -----
 
-ToolCall = namedtuple("ToolCall", [
+ToolCall = _record("ToolCall", [
     "name",  # the tool: Write, Edit, MultiEdit, NotebookEdit, Bash, Read, ...
     "file_path",  # an edit tool's target, else None
     "command",  # Bash's command line, else None
@@ -393,7 +393,7 @@ ToolCall = namedtuple("ToolCall", [
     "at_ms",  # or None
 ])
 
-ToolScan = namedtuple("ToolScan", [
+ToolScan = _record("ToolScan", [
     "calls",  # [ToolCall], newest first
     "truncated",  # bool: the byte bound was hit before the scan reached `since_ms` or the file's start
 ])
