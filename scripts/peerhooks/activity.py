@@ -226,7 +226,8 @@ def own_ids(sessions, self_session_id, ancestors):
 
 def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True):
     """Live peers (already filtered to this checkout, self excluded) and the last ended session."""
-    paths = [transcripts.transcript_path(home, s.session_id, s.cwd) for s in live]
+    realpaths = {}
+    paths = [transcripts.transcript_path(home, s.session_id, s.cwd, realpaths) for s in live]
     scans = editindex.recent_edits_of(home, paths, now_ms)
     peers = [describe_live(s, summaries, top, path, scans.get(path, NO_EDITS) if path else NO_EDITS)
              for s, path in zip(live, paths)]

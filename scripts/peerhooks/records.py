@@ -17,6 +17,8 @@ def record(name, fields, defaults=(), doc=None):
     first_default = len(fields) - len(defaults)
 
     def __new__(cls, *args, **kwargs):
+        if not kwargs and len(args) == len(fields):  # the common call: every field, in order
+            return tuple.__new__(cls, args)
         if len(args) > len(fields):
             raise TypeError("%s() takes %d arguments, %d given" % (name, len(fields), len(args)))
         values = list(args)

@@ -61,12 +61,17 @@ EditScan = _record("EditScan", [
 ], defaults=(0, 0))
 
 
-def transcript_path(home, session_id, cwd):
-    """The transcript of a session started in cwd; falls back to any project folder holding it."""
+def transcript_path(home, session_id, cwd, realpaths=None):
+    """The transcript of a session started in cwd; falls back to any project folder holding it.
+    realpaths: a dict the caller keeps across calls, so that peers sharing a cwd (the usual case:
+    one checkout) resolve it once rather than one lstat per path component each."""
     if not session_id:
         return None
     filename = session_id + ".jsonl"
-    for folder in homes.project_dirs(home, os.path.realpath(cwd) if cwd else ""):
+    realpaths = {} if realpaths is None else realpaths
+    if cwd not in realpaths:
+        realpaths[cwd] = os.path.realpath(cwd) if cwd else ""
+    for folder in homes.project_dirs(home, realpaths[cwd]):
         candidate = os.path.join(folder, filename)
         if os.path.isfile(candidate):
             return candidate
@@ -231,6 +236,8 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
 
     With `known` (an earlier scan of the same file) only the lines appended since are read, and
     the earlier edits fill the list: a transcript only grows, so its old lines say the same."""
+    if path and _unchanged_since(path, known):
+        return known
     data = _open_map(path) if path else None
     if data is None:
         return EditScan([], False)
@@ -267,6 +274,23 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
         return EditScan(edits, not reached_floor, complete, inode)
     finally:
         data.close()
+
+
+def _unchanged_since(path, known):
+    """Whether a transcript ends exactly where an earlier scan of it stopped (same file, that size,
+    a whole last line), which the scan below would find by mapping the file: a quiet peer then
+    costs a stat and a one-byte read."""
+    if known is None or known.scanned_to <= 0:
+        return False
+    try:
+        with open(path, "rb", buffering=0) as handle:
+            info = os.fstat(handle.fileno())
+            if info.st_ino != known.inode or info.st_size != known.scanned_to:
+                return False
+            handle.seek(info.st_size - 1)
+            return handle.read(1) == b"\n"
+    except (OSError, ValueError):
+        return False
 
 
 def _inode(path):
