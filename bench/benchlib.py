@@ -7,9 +7,15 @@ Two floors are timed. `python3 -S -c pass` is the clean one: no site-packages, s
 imports (re, typing, ... on some machines) is paid before the hook starts, and the hooks are run the
 way they are registered, `python3 -S <script>`; the targets are checked against it. `python3 -c pass`
 is what this interpreter costs with its site-packages, shown for comparison.
+
+Wall time is what a user waits for and what the targets are written in. On a machine busy with other
+work it also counts time spent waiting for a CPU, so the table adds each case's CPU time (user +
+system, from the child's rusage) as a ratio to the clean floor's: steadier under load, and a check
+on whether a wall-clock miss is the code or the machine.
 """
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,31 +49,40 @@ def with_flags(case, flags):
     return case._replace(argv=[case.argv[0]] + list(flags) + case.argv[1:])
 
 
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _run(case, stderr=subprocess.DEVNULL):
+    """(wall seconds, CPU seconds, the completed process) of one run."""
+    cpu_before = _children_cpu()
     started = time.perf_counter()
     completed = subprocess.run(case.argv, input=case.stdin, env=case.env, cwd=case.cwd,
                                stdout=subprocess.DEVNULL, stderr=stderr)
     elapsed = time.perf_counter() - started
     if completed.returncode not in (0, 2):
         raise RuntimeError("%s exited %d" % (case.name, completed.returncode))
-    return elapsed, completed
+    return elapsed, _children_cpu() - cpu_before, completed
 
 
 def time_once(case):
-    return _run(case)[0]
+    """(wall seconds, CPU seconds) of one run."""
+    return _run(case)[:2]
 
 
 def imported_modules(case):
     """How many modules a run imports (`-X importtime` lines): a count that load does not blur.
     The case must already carry its flags (-S or not)."""
-    _, completed = _run(with_flags(case, ["-X", "importtime"]), stderr=subprocess.PIPE)
+    completed = _run(with_flags(case, ["-X", "importtime"]), stderr=subprocess.PIPE)[2]
     lines = completed.stderr.decode("utf-8", errors="replace").splitlines()
     return sum(1 for line in lines if line.startswith("import time:") and "self [us]" not in line)
 
 
 def measure(cases, rounds):
-    """Median seconds per case (floors included), interleaved round by round in a shuffled order:
-    a case that always ran right after a heavy one would carry its cache misses."""
+    """Median wall and CPU seconds per case ({name: (wall, cpu)}, floors included), interleaved
+    round by round in a shuffled order: a case that always ran right after a heavy one would carry
+    its cache misses."""
     for case in cases:  # one warm-up each: page cache, history index, .pyc files
         time_once(case)
     samples = {case.name: [] for case in cases}
@@ -77,7 +92,8 @@ def measure(cases, rounds):
         shuffler.shuffle(order)
         for case in order:
             samples[case.name].append(time_once(case))
-    return {name: statistics.median(values) for name, values in samples.items()}
+    return {name: (statistics.median(wall for wall, _ in values), statistics.median(cpu for _, cpu in values))
+            for name, values in samples.items()}
 
 
 def verdict(ratio, limit):
@@ -85,21 +101,24 @@ def verdict(ratio, limit):
 
 
 def report(cases, medians, modules):
-    """The table: median, ratio to each floor, the target (against the clean floor) and verdict,
-    and the modules imported beyond the clean floor's. Returns (text, failures)."""
-    clean, site = medians[CLEAN_FLOOR], medians[SITE_FLOOR]
+    """The table: median wall time, its ratio to each floor, the target (against the clean floor)
+    and verdict, the CPU-time ratio to the clean floor, and the modules imported beyond the clean
+    floor's. Returns (text, failures)."""
+    clean, site = medians[CLEAN_FLOOR][0], medians[SITE_FLOOR][0]
+    clean_cpu = medians[CLEAN_FLOOR][1] or float("nan")
     floor_modules = modules.get(CLEAN_FLOOR, 0)
-    lines = ["%-62s %9s %8s %8s %7s %5s %8s" % ("case", "median", "x clean", "x site", "target", "", "modules")]
+    lines = ["%-62s %9s %8s %8s %7s %5s %8s %8s" % (
+        "case", "median", "x clean", "x site", "target", "", "cpu x", "modules")]
     failures = 0
     for case in cases:
-        median = medians[case.name]
+        median, cpu = medians[case.name]
         mark = ""
         if case.target is not None:
             mark = verdict(median / clean, case.target)
             failures += mark != "ok"
         count = modules.get(case.name)
-        lines.append("%-62s %7.1fms %7.2fx %7.2fx %7s %5s %8s" % (
+        lines.append("%-62s %7.1fms %7.2fx %7.2fx %7s %5s %7.2fx %8s" % (
             case.name, median * 1000, median / clean, median / site,
-            "%.2fx" % case.target if case.target is not None else "-", mark,
+            "%.2fx" % case.target if case.target is not None else "-", mark, cpu / clean_cpu,
             "+%d" % (count - floor_modules) if count is not None else "-"))
     return "\n".join(lines), failures

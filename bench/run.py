@@ -9,7 +9,8 @@ Each `bench/cases_<topic>.py` contributes `cases(homes) -> [benchlib.Case]`, and
 with both floors (`python3 -S -c pass`, `python3 -c pass`), so load on the machine hits every case
 alike; the table gives medians, their ratio to each floor, the issue's target (checked against the
 clean floor) with ok/OVER, and the modules each run imports beyond the clean floor's (from one
-`-X importtime` run: a count that load cannot blur). The hooks run as they are registered,
+`-X importtime` run: a count that load cannot blur), with each case's CPU time against the clean
+floor's beside them (steadier than wall time on a busy machine). The hooks run as they are registered,
 `python3 -S <script>`; --site runs them with site-packages instead. Exit 1 when a target is missed.
 """
 import compileall
