@@ -1,4 +1,5 @@
-"""jsonfast.loads decodes exactly as json.loads: the same value or the same kind of error."""
+"""jsonfast decodes exactly as json.loads and encodes exactly as a compact json.dumps: the same
+value or text, or the same kind of error."""
 import json
 import math
 import os
@@ -77,6 +78,31 @@ class DecodesAsJsonDoes(unittest.TestCase):
                                    env=dict(os.environ, PYTHONPATH=support.SCRIPTS))
         self.assertEqual(completed.stdout.decode().split(), ["JSONDecodeError"] * len(documents),
                          completed.stderr.decode())
+
+
+ENCODABLE = [
+    {"version": 1, "files": {"/m/ä.md": [1796000000000123456, 42]}, "listedAtMs": 1796000000000},
+    [1, -2.5, 1e300, float("inf"), float("-inf"), None, True, False, "tab\tquote\"back\\slash\u2028😀"],
+    {1: "int key", 2.5: "float key", None: "null key", True: "bool key"}, "just a string", 3, None, [],
+    {"nested": [{"deep": [[[]]]}]},
+]
+
+
+class EncodesAsJsonDoes(unittest.TestCase):
+    def test_values_encode_to_the_same_compact_text(self):
+        for value in ENCODABLE:
+            for ensure_ascii in (True, False):
+                self.assertEqual(jsonfast.dumps(value, ensure_ascii=ensure_ascii),
+                                 json.dumps(value, ensure_ascii=ensure_ascii, separators=(",", ":")))
+
+    def test_what_json_cannot_encode_raises_what_json_raises(self):
+        circular = []
+        circular.append(circular)
+        for value in (circular, {"x": object()}, {(1, 2): "tuple key"}, {1, 2}):
+            with self.assertRaises(Exception) as expected:
+                json.dumps(value, separators=(",", ":"))
+            with self.assertRaises(type(expected.exception)):
+                jsonfast.dumps(value)
 
 
 if __name__ == "__main__":

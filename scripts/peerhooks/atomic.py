@@ -2,7 +2,7 @@
 or empty file, and read back as JSON objects, with anything else (missing, torn, foreign) as None."""
 import os
 
-from .jsonfast import loads
+from .jsonfast import dumps, loads
 
 TEMP_SUFFIX = ".tmp"  # temporary files are `.<name>.<pid>.<random>.tmp` beside the target
 
@@ -47,6 +47,4 @@ def read_json_object(path):
 def write_json(path, value):
     """Store a JSON value compactly, atomically; a state file we cannot write only costs a re-read
     next time, so OSError is left to the caller to ignore."""
-    import json  # writers only: readers decode with jsonfast and skip json's imports
-
-    write_atomically(path, json.dumps(value, separators=(",", ":")).encode("utf-8"))
+    write_atomically(path, dumps(value).encode("utf-8"))

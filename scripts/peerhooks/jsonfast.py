@@ -1,11 +1,12 @@
-"""JSON decoding with the C scanner `json` itself uses, without importing `json`.
+"""JSON with the C scanner and encoder `json` itself uses, without importing `json`.
 
 `import json` costs a hook ~7 ms under `python3 -S` (about the interpreter's whole start-up): its
-decoder imports `re`, which imports enum, functools and collections. The decoding is done by the C
-module `_json` either way; this builds the same scanner with json's default settings, so a value
-decodes exactly as `json.loads` decodes it. Anything that is not the plain case (bytes that are not
-UTF-8, a BOM, an error to report, an interpreter without `_json`) goes to `json.loads` itself, so
-errors and odd encodings behave as they always did.
+decoder and encoder import `re`, which imports enum, functools and collections. The work is done by
+the C module `_json` either way; this builds the same scanner and encoder with the settings json
+uses, so a value decodes exactly as `json.loads` decodes it and encodes exactly as `json.dumps`
+(compact) encodes it. Anything that is not the plain case (bytes that are not UTF-8, a BOM, an error
+to report, an interpreter without `_json`) goes to `json` itself, so errors and odd encodings behave
+as they always did.
 """
 WHITESPACE = " \t\n\r"  # what json.decoder's WHITESPACE pattern skips around a document
 
@@ -69,3 +70,29 @@ def loads(data):
     if _skip_whitespace(text, end) != len(text):
         return _slow(data)  # extra data after the value
     return value
+
+
+COMPACT = (",", ":")  # json.dumps' separators=(",", ":"): no spaces
+
+
+def _unserializable(value):
+    raise TypeError("Object of type %s is not JSON serializable" % type(value).__name__)
+
+
+def dumps(value, ensure_ascii=True):
+    """json.dumps(value, ensure_ascii=ensure_ascii, separators=(",", ":")): the same text."""
+    try:
+        from _json import encode_basestring, encode_basestring_ascii, make_encoder
+
+        encode_string = encode_basestring_ascii if ensure_ascii else encode_basestring
+        if isinstance(value, str):
+            return encode_string(value)
+        # The arguments json.encoder.JSONEncoder.iterencode passes (3.9 to 3.13): circular-reference
+        # markers, default, the string encoder, indent, separators, sort_keys, skipkeys, allow_nan.
+        encoder = make_encoder({}, _unserializable, encode_string, None, COMPACT[1], COMPACT[0],
+                               False, False, True)
+    except (ImportError, TypeError):  # no accelerator, or one that takes other arguments
+        import json
+
+        return json.dumps(value, ensure_ascii=ensure_ascii, separators=COMPACT)
+    return "".join(encoder(value, 0))

