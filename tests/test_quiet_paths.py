@@ -50,6 +50,17 @@ class QuietPathsImportNothingHeavy(support.HomeTestCase):
             "session_id": self.me.session_id, "cwd": self.repo_path, "prompt": "carry on please with it"})
         self.assertEqual(completed.stdout, b"")
 
+    def test_memory_delta_telling_of_a_peers_note_imports_nothing_heavy(self):
+        peer = self.claude.live_session(self.repo_path, name="peer-billing")
+        memory = self.claude.memory_dir(self.repo_path)
+        self.claude.append_records(peer.session_id, peer.cwd, [claudehome.edit_record(
+            peer.session_id, peer.cwd, os.path.join(memory, "db.md"), claudehome.now_ms(), tool="Write")])
+        self.claude.write_memory(self.repo_path, "db.md", "Tests hit a real database", peer.session_id)
+        payload = {"session_id": self.me.session_id, "cwd": self.repo_path, "prompt": "carry on please with it"}
+        completed, names = imported_modules("memory_delta.py", payload, self.claude.env(), self.repo_path)
+        self.assertIn(b"peer-billing", completed.stdout)
+        self.assertEqual(sorted(names.intersection(HEAVY)), [])
+
     def test_peers_hook_with_live_peers_imports_nothing_heavy(self):
         self.claude.live_session(self.repo_path, name="peer", prompts=["rewrite the lexer for heredocs"],
                                  edits=[os.path.join(self.repo_path, "lexer.py")])
