@@ -62,6 +62,10 @@ def _session_without_stamp(home, config, session_id, started_ms):
     entry = home.claude.registry_entry(process.pid, session_id, home.repo, name=session_id[:12],
                                        started_ms=started_ms)
     os.replace(entry, os.path.join(config, "sessions", os.path.basename(entry)))
+    try:  # written afresh: appended on every run, the transcript would grow with each benchmark
+        os.unlink(home.claude.transcript_path(session_id, home.repo))
+    except FileNotFoundError:
+        pass
     home.claude.append_records(session_id, home.repo, [
         claudehome.user_prompt(session_id, home.repo, "start the migration", started_ms)])
     os.makedirs(os.path.join(config, "peerhooks", "memory-delta", session_id + ".json"))

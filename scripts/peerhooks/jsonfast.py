@@ -36,12 +36,6 @@ def _slow(data):
     return json.loads(data)
 
 
-def _skip_whitespace(text, index):
-    while index < len(text) and text[index] in WHITESPACE:
-        index += 1
-    return index
-
-
 def _is_plain_utf8(data):
     """Bytes json.loads would read as UTF-8 without a BOM (its detect_encoding sees no zero byte in
     the first two, nor a UTF-8/16/32 byte order mark)."""
@@ -60,14 +54,14 @@ def loads(data):
         text = data
     else:
         return _slow(data)
-    try:
-        value, end = _scan(text, _skip_whitespace(text, 0))
+    try:  # lstrip hands back the same string when there is nothing to strip: no copy
+        value, end = _scan(text, len(text) - len(text.lstrip(WHITESPACE)))
     except (StopIteration, SystemError):
         # No value where one must start (StopIteration), or a malformed one: the scanner builds its
         # JSONDecodeError from json.decoder, and where that is not imported yet it fails with
         # SystemError (3.11). json.loads says where, and how.
         return _slow(data)
-    if _skip_whitespace(text, end) != len(text):
+    if end != len(text) and text[end:].strip(WHITESPACE):
         return _slow(data)  # extra data after the value
     return value
 
