@@ -9,10 +9,11 @@ import json
 import os
 import subprocess
 import sys
+import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import editindex, transcripts
+from peerhooks import editindex, report, transcripts
 
 # Modules whose import costs a hook a large share of its start-up under -S; none is needed on a
 # quiet path (jsonfast decodes with json's C scanner; records replace namedtuple and NamedTuple).
@@ -118,7 +119,20 @@ class TranscriptLookup(support.HomeTestCase):
         self.assertEqual(realpaths, {repo: os.path.realpath(repo)})
 
 
-if __name__ == "__main__":
-    import unittest
+class DisplayPaths(unittest.TestCase):
+    def test_paths_inside_the_checkout_read_as_relpath_reads_them(self):
+        def through_relpath(path, top):
+            relative = os.path.relpath(path, top)
+            return relative.replace(os.sep, "/") if not relative.startswith("..") else None
 
+        for top in ("/r", "/r/", "/", "//", "/r/./s", "/r/s/.."):
+            for rest in ("a.py", "src/a.py", "src//a.py", "src/./a.py", "src/../a.py", "a/", "..x/a.py",
+                         ".hidden", "", "."):
+                path = top + "/" + rest
+                expected = through_relpath(path, top)
+                if expected is not None:
+                    self.assertEqual(report.display_path(path, top), expected, (path, top))
+
+
+if __name__ == "__main__":
     unittest.main()

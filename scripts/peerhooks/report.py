@@ -20,10 +20,15 @@ MESSAGE_ADVICE = (
 def display_path(path, top):
     """A path relative to the checkout when inside it; home-relative or absolute otherwise."""
     if top:
-        try:
-            relative = os.path.relpath(path, top)
-        except ValueError:  # another drive on Windows
-            relative = None
+        inside = top + os.sep
+        if (len(path) > len(inside) and path.startswith(inside) and os.path.normpath(path) == path
+                and os.path.normpath(top) == top):
+            relative = path[len(inside):]  # what relpath answers here, for a tenth of its cost
+        else:
+            try:
+                relative = os.path.relpath(path, top)
+            except ValueError:  # another drive on Windows
+                relative = None
         if relative is not None and not relative.startswith(".."):
             return relative.replace(os.sep, "/")
     home = os.path.expanduser("~")
