@@ -28,6 +28,11 @@ FIVE_CHANGED_TARGET = 2.5  # issue 15: five changed files, 50 MB transcripts aro
 OLD_NOTES = 20
 HOUR_MS = 3600 * 1000
 CHANGED_ID = "mdelta-five-0000-0000-000000000000"
+CHANGED_NOTE = "changed_%d.md"
+# The notes' Write records appended to peers' transcripts by earlier runs of the benchmark sit at
+# their ends; they are cut off first, so that each run sees one write per note, as the case says.
+EARLIER_RUNS_MARK = b"/memory/changed_"
+EARLIER_RUNS_BYTES = 1024 * 1024
 WORST_ID = "mdelta-worst-0000-0000-000000000000"
 
 
@@ -71,6 +76,19 @@ def _session_without_stamp(home, config, session_id, started_ms):
     os.makedirs(os.path.join(config, "peerhooks", "memory-delta", session_id + ".json"))
 
 
+def _without_earlier_runs(transcript):
+    """Cut the notes' Write records that earlier runs appended to a peer's transcript."""
+    with open(transcript, "r+b") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, size - EARLIER_RUNS_BYTES))
+        keep = size
+        for line in reversed(handle.read().split(b"\n")[:-1]):
+            if EARLIER_RUNS_MARK not in line:
+                break
+            keep -= len(line) + 1
+        handle.truncate(keep)
+
+
 def _prepare(home):
     memory = home.claude.memory_dir(home.repo)
     two_days_ago = time.time() - 2 * 86400
@@ -79,10 +97,11 @@ def _prepare(home):
         os.utime(path, (two_days_ago, two_days_ago))
     now = claudehome.now_ms()
     for index, peer in enumerate(home.peers[:5]):
-        path = os.path.join(memory, "changed_%d.md" % index)
+        path = os.path.join(memory, CHANGED_NOTE % index)
+        _without_earlier_runs(peer.transcript)
         home.claude.append_records(peer.session_id, home.repo, [
             claudehome.edit_record(peer.session_id, home.repo, path, now - 60000, tool="Write")])
-        home.claude.write_memory(home.repo, "changed_%d.md" % index, "a peer's new rule %d" % index,
+        home.claude.write_memory(home.repo, CHANGED_NOTE % index, "a peer's new rule %d" % index,
                                  origin_session_id=peer.session_id)
     config, env = _home_of_first_runs(home)
     _session_without_stamp(home, config, CHANGED_ID, now - HOUR_MS)

@@ -119,6 +119,20 @@ class TranscriptLookup(support.HomeTestCase):
         self.assertEqual(realpaths, {repo: os.path.realpath(repo)})
 
 
+class EndingTheProcess(unittest.TestCase):
+    def test_a_hook_that_ends_its_process_delivers_all_it_wrote_and_its_code(self):
+        code = ("import sys\n"
+                "from peerhooks import hookio\n"
+                "def run(payload, argv, environ, now):\n"
+                "    return hookio.Outcome(hookio.EXIT_REFUSE, stdout='x' * 1000000, stderr='refused')\n"
+                "hookio.serve('t', run, [], raw=b'{}', end_process=True)\n"
+                "print('never reached')\n")
+        completed = subprocess.run([sys.executable, "-S", "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=dict(os.environ, PYTHONPATH=support.SCRIPTS), timeout=support.SCRIPT_TIMEOUT)
+        self.assertEqual((completed.returncode, len(completed.stdout), completed.stderr),
+                         (2, 1000001, b"refused\n"))
+
+
 class DisplayPaths(unittest.TestCase):
     def test_paths_inside_the_checkout_read_as_relpath_reads_them(self):
         def through_relpath(path, top):
