@@ -68,11 +68,16 @@ def _real(path):
 
 def kept_edits(edits, top):
     """Edits without scratch files; paths resolved so that they compare with the checkout."""
-    kept = []
+    kept, temp_root = [], None
     for edit in edits:
-        # Claude Code writes absolute paths under the session's cwd; resolve only the others.
-        resolved = edit.path if top and _is_under(edit.path, top) else _real(edit.path)
-        if not is_scratch(resolved, top):
+        # Claude Code writes absolute paths under the session's cwd: one inside the checkout is
+        # never scratch and stays as it is; only the others are resolved and judged.
+        if top and _is_under(edit.path, top):
+            kept.append(edit)
+            continue
+        resolved = _real(edit.path)
+        temp_root = temp_root or _temp_root()
+        if not is_scratch(resolved, top, temp_root):
             kept.append(Edit(resolved, edit.at_ms))
     return kept
 

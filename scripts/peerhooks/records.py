@@ -22,8 +22,10 @@ def record(name, fields, defaults=(), doc=None):
     first_default = len(fields) - len(defaults)
 
     def __new__(cls, *args, **kwargs):
-        if not kwargs and len(args) == len(fields):  # the common call: every field, in order
+        if not kwargs and len(args) == len(fields):  # the common calls: every field, in order...
             return tuple.__new__(cls, args)
+        if not args and len(kwargs) == len(fields) and all(field in kwargs for field in fields):
+            return tuple.__new__(cls, [kwargs[field] for field in fields])  # ...or every one by name
         if len(args) > len(fields):
             raise TypeError("%s() takes %d arguments, %d given" % (name, len(fields), len(args)))
         values = list(args)
