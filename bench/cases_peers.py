@@ -1,11 +1,17 @@
 """peers.py --hook: warm on both homes (issue 15: <= 2.5x the clean floor on large, flat in size), and
-the first start."""
+the first start.
+
+The large home holds finished sessions in its checkout (the memory_delta cases' sessions, two days
+old), so its report opens with a "Last session" block; the small home gets one finished session of
+the same shape, so that both reports have the same parts and their ratio compares sizes only.
+"""
 import json
 import os
 import sys
 import time
 
 from benchlib import Case, with_flags
+from fixtures import claudehome
 
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "peers.py")
 LARGE_TARGET = 2.5  # issue 15: warm, on the large home
@@ -13,6 +19,8 @@ FLAT_LIMIT = 1.2  # issue 2: large home / small home, i.e. flat in the size of h
 SMALL = "peers.py --hook, small home (3 peers)"
 LARGE = "peers.py --hook, large home (12 peers, 50 MB each)"
 FIRST_START_LIMIT_S = 2.0  # issue 2: the very first start on the large home
+FINISHED_ID = "finished-0000-0000-0000-000000000000"
+FINISHED_AGO_MS = 48 * 3600 * 1000  # as old as the memory_delta cases' oldest session
 
 
 def _payload(home):
@@ -24,7 +32,17 @@ def _case(name, home, target):
     return Case(name, [sys.executable, SCRIPT, "--hook"], _payload(home), home.env, home.repo, target)
 
 
+def _with_a_finished_session(home):
+    """One finished session in the home's checkout, its transcript written afresh."""
+    path = home.claude.transcript_path(FINISHED_ID, home.repo)
+    if os.path.exists(path):
+        os.unlink(path)
+    home.claude.append_records(FINISHED_ID, home.repo, [claudehome.user_prompt(
+        FINISHED_ID, home.repo, "start the migration", claudehome.now_ms() - FINISHED_AGO_MS)])
+
+
 def cases(homes):
+    _with_a_finished_session(homes.small)
     return [
         _case(SMALL, homes.small, None),
         _case(LARGE, homes.large, LARGE_TARGET),
