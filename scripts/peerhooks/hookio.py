@@ -135,7 +135,7 @@ def serve(name, run, argv=None, raw=None, read_stdin=True, end_process=False):
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     # A hook lives for milliseconds and makes no reference cycles worth collecting: the cycle
-    # collector would only walk the objects an index or a transcript decodes into (~0.8 ms of
+    # collector would only walk the objects an index or a transcript decodes into (~0.4 ms of
     # peers.py on the benchmark's large home). Turned back on for callers that live on (tests).
     collecting = gc.isenabled()
     gc.disable()

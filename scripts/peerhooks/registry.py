@@ -8,6 +8,7 @@ the hook process.
 """
 import os
 import sys
+
 from . import gitrepo
 from .jsonfast import loads
 from .records import record
