@@ -80,6 +80,14 @@ class DecodesAsJsonDoes(unittest.TestCase):
                          completed.stderr.decode())
 
 
+    def test_without_the_c_scanner_json_itself_decodes(self):
+        scan, jsonfast._scan = jsonfast._scan, None
+        self.addCleanup(setattr, jsonfast, "_scan", scan)
+        self.assertEqual(jsonfast.loads(b'{"a": [1]}'), {"a": [1]})
+        with self.assertRaises(ValueError):
+            jsonfast.loads("{bad")
+
+
 ENCODABLE = [
     {"version": 1, "files": {"/m/ä.md": [1796000000000123456, 42]}, "listedAtMs": 1796000000000},
     [1, -2.5, 1e300, float("inf"), float("-inf"), None, True, False, "tab\tquote\"back\\slash\u2028😀"],
@@ -103,6 +111,13 @@ class EncodesAsJsonDoes(unittest.TestCase):
                 json.dumps(value, separators=(",", ":"))
             with self.assertRaises(type(expected.exception)):
                 jsonfast.dumps(value)
+
+
+    def test_without_the_c_encoder_json_itself_encodes(self):
+        from unittest import mock
+
+        with mock.patch.dict(sys.modules, {"_json": None}):  # `from _json import ...` raises ImportError
+            self.assertEqual(jsonfast.dumps({"a": "é"}, ensure_ascii=False), '{"a":"é"}')
 
 
 if __name__ == "__main__":
