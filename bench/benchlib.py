@@ -1,10 +1,21 @@
 """Timing hooks as a ratio to bare interpreter start-up, measured in the same run.
 
-Absolute milliseconds depend on the machine and its load; the ratio to `python3 -c pass`, timed
-interleaved with every case (one round runs each case once), is what the targets are written in.
+Absolute milliseconds depend on the machine and its load; the ratio to the interpreter's own start,
+timed interleaved with every case (one round runs each case once), is what the targets are written in.
+
+Two floors are timed. `python3 -S -c pass` is the clean one: no site-packages, so nothing a .pth file
+imports (re, typing, ... on some machines) is paid before the hook starts, and the hooks are run the
+way they are registered, `python3 -S <script>`; the targets are checked against it. `python3 -c pass`
+is what this interpreter costs with its site-packages, shown for comparison.
+
+Wall time is what a user waits for and what the targets are written in. On a machine busy with other
+work it also counts time spent waiting for a CPU, so the table adds each case's CPU time (user +
+system, from the child's rusage) as a ratio to the clean floor's: steadier under load, and a check
+on whether a wall-clock miss is the code or the machine.
 """
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -14,57 +25,101 @@ from typing import Dict, List, NamedTuple, Optional
 
 class Case(NamedTuple):
     name: str
-    argv: List[str]
+    argv: List[str]  # [python, script, ...]: the runner adds -S (or not) after the interpreter
     stdin: bytes
     env: Dict[str, str]
     cwd: str
-    target: Optional[float]  # the issue's ceiling as a ratio to the floor; None = informational
+    target: Optional[float]  # the issue's ceiling as a ratio to the clean floor; None = informational
 
 
-def floor_case(no_site=False):
-    flags = ["-S"] if no_site else []
-    return Case("python3 -c pass (floor)", [sys.executable] + flags + ["-c", "pass"], b"",
-                dict(os.environ), os.getcwd(), None)
+CLEAN_FLOOR = "python3 -S -c pass (clean floor)"
+SITE_FLOOR = "python3 -c pass (site floor)"
 
 
-def time_once(case):
+def floor_cases():
+    """The clean floor first (what ratios are checked against), then the site floor."""
+    return [Case(CLEAN_FLOOR, [sys.executable, "-S", "-c", "pass"], b"", dict(os.environ), os.getcwd(), None),
+            Case(SITE_FLOOR, [sys.executable, "-c", "pass"], b"", dict(os.environ), os.getcwd(), None)]
+
+
+def with_flags(case, flags):
+    """The case with interpreter flags (e.g. -S, -X importtime) inserted after the interpreter."""
+    if not flags or not case.argv or case.argv[0] != sys.executable:
+        return case
+    return case._replace(argv=[case.argv[0]] + list(flags) + case.argv[1:])
+
+
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(case, stderr=subprocess.DEVNULL):
+    """(wall seconds, CPU seconds, the completed process) of one run."""
+    cpu_before = _children_cpu()
     started = time.perf_counter()
     completed = subprocess.run(case.argv, input=case.stdin, env=case.env, cwd=case.cwd,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               stdout=subprocess.DEVNULL, stderr=stderr)
     elapsed = time.perf_counter() - started
     if completed.returncode not in (0, 2):
         raise RuntimeError("%s exited %d" % (case.name, completed.returncode))
-    return elapsed
+    return elapsed, _children_cpu() - cpu_before, completed
 
 
-def measure(cases, rounds, no_site=False):
-    """Median seconds per case (the floor listed first), interleaved round by round in a shuffled
-    order: a case that always ran right after a heavy one would carry its cache misses."""
-    all_cases = [floor_case(no_site)] + list(cases)
-    for case in all_cases:  # one warm-up each: page cache, history index, .pyc files
+def time_once(case):
+    """(wall seconds, CPU seconds) of one run."""
+    return _run(case)[:2]
+
+
+def imported_modules(case):
+    """How many modules a run imports (`-X importtime` lines): a count that load does not blur.
+    The case must already carry its flags (-S or not)."""
+    completed = _run(with_flags(case, ["-X", "importtime"]), stderr=subprocess.PIPE)[2]
+    lines = completed.stderr.decode("utf-8", errors="replace").splitlines()
+    return sum(1 for line in lines if line.startswith("import time:") and "self [us]" not in line)
+
+
+def measure(cases, rounds):
+    """Median wall and CPU seconds per case ({name: (wall, cpu)}, floors included), interleaved
+    round by round in a shuffled order: a case that always ran right after a heavy one would carry
+    its cache misses."""
+    for case in cases:  # one warm-up each: page cache, history index, .pyc files
         time_once(case)
-    samples = {case.name: [] for case in all_cases}
-    order = list(all_cases)
+    samples = {case.name: [] for case in cases}
+    order = list(cases)
     shuffler = random.Random(20261130)  # fixed: two runs on one machine shuffle alike
     for _ in range(rounds):
         shuffler.shuffle(order)
         for case in order:
             samples[case.name].append(time_once(case))
-    return all_cases, {name: statistics.median(values) for name, values in samples.items()}
+    return {name: (statistics.median(wall for wall, _ in values), statistics.median(cpu for _, cpu in values))
+            for name, values in samples.items()}
 
 
-def report(all_cases, medians):
-    floor = medians[all_cases[0].name]
-    lines = ["%-58s %9s %7s %7s  %s" % ("case", "median", "ratio", "target", "")]
+def verdict(ratio, limit):
+    return "ok" if ratio <= limit else "OVER"
+
+
+def report(cases, medians, modules, checked_against=CLEAN_FLOOR):
+    """The table: median wall time, its ratio to each floor, the target (against the clean floor,
+    or the one named) and verdict, the CPU-time ratio to the clean floor, and the modules imported
+    beyond the clean floor's. Returns (text, failures)."""
+    clean, site = medians[CLEAN_FLOOR][0], medians[SITE_FLOOR][0]
+    floor = medians[checked_against][0]
+    clean_cpu = medians[CLEAN_FLOOR][1] or float("nan")
+    floor_modules = modules.get(CLEAN_FLOOR, 0)
+    lines = ["%-62s %9s %8s %8s %7s %5s %8s %8s" % (
+        "case", "median", "x clean", "x site", "target", "", "cpu x", "modules")]
     failures = 0
-    for case in all_cases:
-        ratio = medians[case.name] / floor
-        verdict = ""
+    for case in cases:
+        median, cpu = medians[case.name]
+        mark = ""
         if case.target is not None:
-            ok = ratio <= case.target
-            failures += 0 if ok else 1
-            verdict = "ok" if ok else "OVER"
-        lines.append("%-58s %7.1fms %6.2fx %7s  %s" % (
-            case.name, medians[case.name] * 1000, ratio,
-            "%.2fx" % case.target if case.target is not None else "-", verdict))
+            mark = verdict(median / floor, case.target)
+            failures += mark != "ok"
+        count = modules.get(case.name)
+        lines.append("%-62s %7.1fms %7.2fx %7.2fx %7s %5s %7.2fx %8s" % (
+            case.name, median * 1000, median / clean, median / site,
+            "%.2fx" % case.target if case.target is not None else "-", mark, cpu / clean_cpu,
+            "+%d" % (count - floor_modules) if count is not None else "-"))
     return "\n".join(lines), failures

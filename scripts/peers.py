@@ -21,7 +21,8 @@ def main(argv=None):
     except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
         return 0
-    return hookio.serve(NAME, hook_peers.run, argv, read_stdin=hook_peers.reads_payload(argv))
+    return hookio.serve(NAME, hook_peers.run, argv, read_stdin=hook_peers.reads_payload(argv),
+                        end_process=__name__ == "__main__")
 
 
 if __name__ == "__main__":

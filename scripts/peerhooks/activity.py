@@ -4,11 +4,10 @@ Joins the registry, the history index and transcript heads and tails into small 
 peers.py, cold_start.py and the guard render or judge. Reads are bounded by the readers below.
 """
 import os
-from typing import Dict, Iterable, List, NamedTuple, Optional
 
 from . import editindex, gitrepo, history, names, transcripts
 from . import home as homes
-from .registry import Session
+from .records import record
 from .transcripts import Edit
 
 ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
@@ -19,25 +18,17 @@ DAY_MS = 86400 * 1000
 SCRATCH_FOLDER = "scratchpad"  # Claude Code's per-session scratch folder name
 
 
-class Activity(NamedTuple):
-    """One session's prompts and edits, for display."""
-    session_id: str
-    name: str
-    cwd: str
-    status: Optional[str]
-    started_ms: Optional[int]
-    last_active_ms: Optional[int]
-    prompt_count: Optional[int]  # None where nothing records it (`claude -p`)
-    opening: Optional[str]
-    before: Optional[str]
-    latest: Optional[str]
-    edits: List[Edit]  # newest first, scratch dropped
-    edits_truncated: bool  # older edits lie beyond the bytes read
+# One session's prompts and edits, for display.
+Activity = record("Activity", [
+    "session_id", "name", "cwd",  # str
+    "status", "started_ms", "last_active_ms",  # each None when unknown
+    "prompt_count",  # None where nothing records it (`claude -p`)
+    "opening", "before", "latest",  # prompts (str), each None when there is none to show
+    "edits",  # [Edit], newest first, scratch dropped
+    "edits_truncated",  # bool: older edits lie beyond the bytes read
+])
 
-
-class Ended(NamedTuple):
-    activity: Activity
-    ended_ms: int
+Ended = record("Ended", "activity ended_ms")
 
 
 def is_scratch(path, top, temp_root=None):
@@ -77,11 +68,16 @@ def _real(path):
 
 def kept_edits(edits, top):
     """Edits without scratch files; paths resolved so that they compare with the checkout."""
-    kept = []
+    kept, temp_root = [], None
     for edit in edits:
-        # Claude Code writes absolute paths under the session's cwd; resolve only the others.
-        resolved = edit.path if top and _is_under(edit.path, top) else _real(edit.path)
-        if not is_scratch(resolved, top):
+        # Claude Code writes absolute paths under the session's cwd: one inside the checkout is
+        # never scratch and stays as it is; only the others are resolved and judged.
+        if top and _is_under(edit.path, top):
+            kept.append(edit)
+            continue
+        resolved = _real(edit.path)
+        temp_root = temp_root or _temp_root()
+        if not is_scratch(resolved, top, temp_root):
             kept.append(Edit(resolved, edit.at_ms))
     return kept
 
@@ -172,10 +168,11 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
     return results
 
 
-class Handoff(NamedTuple):
-    path: str
-    modified_ms: int
-    stale: bool  # older than the session it would hand off from
+Handoff = record("Handoff", [
+    "path",
+    "modified_ms",
+    "stale",  # bool: older than the session it would hand off from
+])
 
 
 HANDOFF_NAME = "HANDOFF.md"
@@ -202,25 +199,27 @@ def find_handoff(home, top, session_started_ms):
     return Handoff(best[0], best[1], stale)
 
 
-def sessions_under(sessions: Iterable[Session], folder: str) -> List[Session]:
-    """Sessions whose cwd lies in or below a folder (realpath)."""
+def sessions_under(sessions, folder):
+    """Registry sessions whose cwd lies in or below a folder (realpath)."""
     root = _real(folder)
     return [s for s in sessions if _is_under(_real(s.cwd), root)]
 
 
-def group_by_checkout(sessions: Iterable[Session]) -> Dict[Optional[str], List[Session]]:
-    groups: Dict[Optional[str], List[Session]] = {}
+def group_by_checkout(sessions):
+    """{checkout toplevel, or None outside git: [registry sessions]}."""
+    groups = {}
     for session in sessions:
         groups.setdefault(gitrepo.toplevel(session.cwd), []).append(session)
     return groups
 
 
-class Checkout(NamedTuple):
-    """Everything peers.py tells about one checkout."""
-    top: Optional[str]
-    peers: List[Activity]
-    ended: Optional[Ended]
-    handoff: Optional[Handoff]
+# Everything peers.py tells about one checkout.
+Checkout = record("Checkout", [
+    "top",  # the toplevel, None outside git
+    "peers",  # [Activity]
+    "ended",  # Ended or None
+    "handoff",  # Handoff or None
+])
 
 
 def own_ids(sessions, self_session_id, ancestors):
@@ -232,7 +231,8 @@ def own_ids(sessions, self_session_id, ancestors):
 
 def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True):
     """Live peers (already filtered to this checkout, self excluded) and the last ended session."""
-    paths = [transcripts.transcript_path(home, s.session_id, s.cwd) for s in live]
+    realpaths = {}
+    paths = [transcripts.transcript_path(home, s.session_id, s.cwd, realpaths) for s in live]
     scans = editindex.recent_edits_of(home, paths, now_ms)
     peers = [describe_live(s, summaries, top, path, scans.get(path, NO_EDITS) if path else NO_EDITS)
              for s, path in zip(live, paths)]

@@ -1,7 +1,8 @@
 """peerhooks' own state files: replaced so that a reader sees the old bytes or the new, never a torn
 or empty file, and read back as JSON objects, with anything else (missing, torn, foreign) as None."""
-import json
 import os
+
+from .jsonfast import dumps, loads
 
 TEMP_SUFFIX = ".tmp"  # temporary files are `.<name>.<pid>.<random>.tmp` beside the target
 
@@ -37,7 +38,7 @@ def read_json_object(path):
     """The JSON object stored at path, or None when the file is missing, unreadable or not one."""
     try:
         with open(path, "rb") as handle:
-            value = json.loads(handle.read())
+            value = loads(handle.read())
     except (OSError, ValueError):
         return None
     return value if isinstance(value, dict) else None
@@ -46,4 +47,4 @@ def read_json_object(path):
 def write_json(path, value):
     """Store a JSON value compactly, atomically; a state file we cannot write only costs a re-read
     next time, so OSError is left to the caller to ignore."""
-    write_atomically(path, json.dumps(value, separators=(",", ":")).encode("utf-8"))
+    write_atomically(path, dumps(value).encode("utf-8"))

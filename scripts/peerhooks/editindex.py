@@ -38,15 +38,31 @@ def _encode(scan, used_ms):
     return [scan.inode, scan.scanned_to, scan.truncated, [[e.path, e.at_ms] for e in scan.edits], used_ms]
 
 
-def load(home):
+def _rows(home):
+    """{transcript path: stored row}, undecoded: a run decodes only the rows it asks about (a
+    start asks about a dozen of up to MAX_ENTRIES)."""
     data = read_json_object(_path(home)) or {}
     rows = data.get("transcripts") if data.get("version") == INDEX_VERSION else None
-    decoded = {}
-    for path, row in rows.items() if isinstance(rows, dict) else ():
+    return rows if isinstance(rows, dict) else {}
+
+
+def _decoded(rows, updated=None):
+    """{path: (EditScan, last used ms)} of the well-formed rows, in stored order, with `updated`
+    entries in place of theirs and new paths last."""
+    updated = updated or {}
+    entries = {}
+    for path, row in rows.items():
         entry = _decode(row)
         if entry is not None:
-            decoded[path] = entry
-    return decoded
+            entries[path] = updated.get(path, entry)
+    for path, entry in updated.items():
+        entries.setdefault(path, entry)
+    return entries
+
+
+def load(home):
+    """{path: (EditScan, last used ms)} of every well-formed stored row."""
+    return _decoded(_rows(home))
 
 
 def kept(entries, now_ms):
@@ -58,18 +74,18 @@ def kept(entries, now_ms):
 
 def recent_edits_of(home, paths, now_ms):
     """{path: EditScan} for transcripts, resuming each remembered scan; saves what changed."""
-    entries = load(home)
-    scans, changed = {}, False
+    rows = _rows(home)
+    scans, updated = {}, {}
     for path in paths:
         if not path or path in scans:
             continue
-        known = entries.get(path)
+        known = _decode(rows[path]) if path in rows else None
         scan = transcripts.recent_edits(path, known=known[0] if known else None)
         scans[path] = scan
         if known is None or scan is not known[0] or now_ms - known[1] > DAY_MS:
-            entries[path] = (scan, now_ms)
-            changed = True
-    if changed:
+            updated[path] = (scan, now_ms)
+    if updated:
+        entries = _decoded(rows, updated)
         body = {"version": INDEX_VERSION,
                 "transcripts": {p: _encode(*e) for p, e in kept(entries, now_ms).items()}}
         try:

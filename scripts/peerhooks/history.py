@@ -8,14 +8,14 @@ the file shrank, was replaced, or no index exists, the index is rebuilt by readi
 the end until the window. The index is a cache: concurrent writers may race, the last atomic
 replace wins, and the loser's lines are simply read again next time.
 """
-import json
 import mmap
 import os
-from typing import Dict, NamedTuple, Optional
 
 from . import home as homes
 from .atomic import read_json_object, write_json
 from .intent import is_substantive, one_line
+from .jsonfast import loads
+from .records import record
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
 DAY_MS = 86400 * 1000
@@ -51,17 +51,18 @@ class SessionPrompts:
         return cls(session_id, project, int(count), first_ms, last_ms, opening, list(recent))
 
 
-class HistoryLine(NamedTuple):
-    session_id: str
-    project: Optional[str]
-    timestamp_ms: int
-    display: str
+HistoryLine = record("HistoryLine", [
+    "session_id",  # str
+    "project",  # str or None
+    "timestamp_ms",  # int
+    "display",  # str
+])
 
 
 def parse_line(raw):
     """A HistoryLine from one raw line, or None (garbage, binary, old lines without sessionId)."""
     try:
-        record = json.loads(raw)
+        record = loads(raw)
     except (ValueError, UnicodeDecodeError):
         return None
     if not isinstance(record, dict):
@@ -133,12 +134,11 @@ def read_backward_within(data, end, cutoff_ms):
     return collected
 
 
-class _Index(NamedTuple):
-    device: int
-    inode: int
-    offset: int
-    signature: str
-    summaries: Dict[str, SessionPrompts]
+_Index = record("_Index", [
+    "device", "inode", "offset",  # ints: the file the index read, and how far
+    "signature",  # hex of the bytes before offset
+    "summaries",  # {session id: SessionPrompts}
+])
 
 
 def _index_path(home):

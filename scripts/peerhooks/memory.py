@@ -7,9 +7,10 @@ whole of that silent path and is kept small (it is compiled on every run where n
 written): a stat of each watched file and one small read of the session's stamp, which records
 the previous listing. Everything else (memory_report.py) runs only when the two differ.
 """
-import json
 import os
-from collections import namedtuple
+
+from .jsonfast import dumps, loads
+from .records import record
 
 MEMORY_INDEX = "MEMORY.md"  # the index Claude Code loads itself; the notes are the other *.md
 RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))
@@ -24,13 +25,13 @@ STAMP_FOLDER = "memory-delta"  # under peerhooks' state folder; one stamp per se
 STAMP_VERSION = 1
 STAMP_MAX_AGE_MS = 30 * 86400 * 1000  # a stamp untouched for 30 days belongs to a finished session
 
-Stamp = namedtuple("Stamp", "listed_at_ms files")
-Stamp.__doc__ = """What a session's hook listed last: when, and {path: (mtime_ns, size)}."""
+Stamp = record("Stamp", "listed_at_ms files",
+               doc="""What a session's hook listed last: when, and {path: (mtime_ns, size)}.""")
 
-Change = namedtuple("Change", "path mtime_ns previous_ms")
-Change.__doc__ = """A watched file that is new or different; writes before previous_ms are history."""
+Change = record("Change", "path mtime_ns previous_ms",
+                doc="""A watched file that is new or different; writes before previous_ms are history.""")
 
-Removal = namedtuple("Removal", "path previous_ms")
+Removal = record("Removal", "path previous_ms")
 
 
 # -- Listing (the hot path: stats only) ----------------------------------------------------------
@@ -107,14 +108,14 @@ def is_safe_session_id(session_id):
 
 def encode_stamp(stamp):
     files = {path: [mtime_ns, size] for path, (mtime_ns, size) in sorted(stamp.files.items())}
-    return json.dumps({"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files},
-                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return dumps({"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files},
+                 ensure_ascii=False).encode("utf-8")
 
 
 def decode_stamp(raw):
     """A Stamp from its bytes, or None when they are not one (a torn or foreign file)."""
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         return None
     if not isinstance(data, dict) or data.get("version") != STAMP_VERSION:
@@ -185,8 +186,8 @@ def changes(listing, previous, since_ms, gone):
 
 # -- One run's view -----------------------------------------------------------------------------
 
-Look = namedtuple("Look", "stamp_path previous listed_at_ms listing")
-Look.__doc__ = """One run's view: the stamp, and the listing with the time taken just before it."""
+Look = record("Look", "stamp_path previous listed_at_ms listing",
+              doc="""One run's view: the stamp, and the listing with the time taken just before it.""")
 
 
 def look(home, state_folder, session_id, memory_folder, checkout, now_ms):

@@ -9,10 +9,10 @@ file's `originSessionId` names, else "another session".
 """
 import os
 import time
-from collections import namedtuple
 
 from . import memory
 from .intent import one_line
+from .records import record
 
 MAX_LINES = 5  # the notice shows this many files, then how many more and where
 DESCRIPTION_CHARS = 160
@@ -20,18 +20,18 @@ HEAD_BYTES = 8 * 1024  # frontmatter and the first heading sit in a file's first
 MAX_PEER_TRANSCRIPTS = 16  # newest first; more writers than this on one file's change is not real
 ANOTHER_SESSION = "another session"
 
-Write = namedtuple("Write", "path at_ms is_pattern")
+Write = record("Write", "path at_ms is_pattern")
 Write.__doc__ = """A tool call that wrote a path (or, for a Bash glob, any path matching it)."""
 
-Summary = namedtuple("Summary", "description origin_session_id")
+Summary = record("Summary", "description origin_session_id")
 
-Notice = namedtuple("Notice", "label folder at_ms clock who description")
+Notice = record("Notice", "label folder at_ms clock who description")
 
-Where = namedtuple("Where", "home user_home session_id cwd checkout project_root memory_folder "
-                             "transcript_hint")
+Where = record("Where", "home user_home session_id cwd checkout project_root memory_folder "
+                        "transcript_hint")
 Where.__doc__ = """This session and the folders it watches."""
 
-Root = namedtuple("Root", "folder prefix")
+Root = record("Root", "folder prefix")
 Root.__doc__ = """A watched folder and how paths under it are shown (relative, after prefix)."""
 
 
@@ -230,13 +230,13 @@ def writes_of(calls, user_home):
 
 def last_write_at(writes, paths, after_ms):
     """The time of the latest write to any of `paths` (spellings of one file) at or after after_ms."""
-    from fnmatch import fnmatchcase
-
     latest = None
     for write in writes:
         if write.at_ms < after_ms or (latest is not None and write.at_ms <= latest):
             continue
         if write.is_pattern:
+            from fnmatch import fnmatchcase  # imports re (~6 ms under -S): only for a Bash glob
+
             hit = any(fnmatchcase(path, write.path) for path in paths)
         else:
             hit = write.path in paths

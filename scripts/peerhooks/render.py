@@ -5,12 +5,11 @@ costs the model attention, so each hook has its own budget. A block comes as var
 first; blocks are ordered by importance. Over budget, the least important block that can still
 shrink shrinks one step; when none can, whole blocks go from the end and a `+N more` line says so.
 """
-from typing import List, Sequence
 
 
-def fit(blocks: Sequence[Sequence[str]], budget: int, more_line=lambda n: "+%d more" % n,
-        header: str = "", footer: str = "") -> str:
-    """Join the chosen variant of each block with newlines, within `budget` characters."""
+def fit(blocks, budget, more_line=lambda n: "+%d more" % n, header="", footer=""):
+    """Join the chosen variant of each block (a sequence of strings) with newlines, within `budget`
+    characters."""
     levels = [0] * len(blocks)
     kept = len(blocks)
 
@@ -29,7 +28,7 @@ def fit(blocks: Sequence[Sequence[str]], budget: int, more_line=lambda n: "+%d m
             kept -= 1
         else:
             break
-    lines: List[str] = [header] if header else []
+    lines = [header] if header else []
     lines += [blocks[i][levels[i]] for i in range(kept)]
     if kept < len(blocks):
         lines.append(more_line(len(blocks) - kept))

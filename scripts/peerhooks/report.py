@@ -4,10 +4,8 @@ Plain text, meant for the model's context (SessionStart stdout) and for a person
 hand. Times relative to `now` are fine here: this text is never fingerprinted.
 """
 import os
-from typing import List, Optional
 
 from . import render
-from .activity import Activity, Ended, Handoff
 from .intent import one_line
 from .timeutil import ago, duration, ms_to_utc
 
@@ -22,10 +20,15 @@ MESSAGE_ADVICE = (
 def display_path(path, top):
     """A path relative to the checkout when inside it; home-relative or absolute otherwise."""
     if top:
-        try:
-            relative = os.path.relpath(path, top)
-        except ValueError:  # another drive on Windows
-            relative = None
+        inside = top + os.sep
+        if (len(path) > len(inside) and path.startswith(inside) and os.path.normpath(path) == path
+                and os.path.normpath(top) == top):
+            relative = path[len(inside):]  # what relpath answers here, for a tenth of its cost
+        else:
+            try:
+                relative = os.path.relpath(path, top)
+            except ValueError:  # another drive on Windows
+                relative = None
         if relative is not None and not relative.startswith(".."):
             return relative.replace(os.sep, "/")
     home = os.path.expanduser("~")
@@ -34,7 +37,7 @@ def display_path(path, top):
     return path
 
 
-def edits_line(activity: Activity, top, now_ms, label):
+def edits_line(activity, top, now_ms, label):
     if not activity.edits:
         if activity.edits_truncated:
             return "  %s: none in the last part of its transcript read (older edits not read)" % label
@@ -53,7 +56,7 @@ def _quoted(label, text):
     return "  %s: %s" % (label, one_line(text)) if text else None
 
 
-def peer_header(activity: Activity, now_ms):
+def peer_header(activity, now_ms):
     facts = []
     if activity.status:
         facts.append(activity.status)
@@ -68,8 +71,8 @@ def peer_header(activity: Activity, now_ms):
     return head + ("".join(" · " + f for f in rest) if rest else "")
 
 
-def peer_variants(activity: Activity, top, now_ms) -> List[str]:
-    """The peer block, fullest first: drop `opened`, then `before`, then all but the header."""
+def peer_variants(activity, top, now_ms):
+    """An Activity's block as text variants, fullest first: drop `opened`, then `before`, then all but the header."""
     header = peer_header(activity, now_ms)
     opened = _quoted("opened", activity.opening)
     before = _quoted("before", activity.before)
@@ -92,7 +95,8 @@ def peer_variants(activity: Activity, top, now_ms) -> List[str]:
     return result
 
 
-def ended_block(ended: Ended, handoff: Optional[Handoff], top, now_ms) -> List[str]:
+def ended_block(ended, handoff, top, now_ms):
+    """An Ended session's block as text variants, fullest first (with its Handoff, or None)."""
     activity = ended.activity
     ran = ""
     if activity.started_ms is not None:
@@ -110,9 +114,9 @@ def ended_block(ended: Ended, handoff: Optional[Handoff], top, now_ms) -> List[s
     return [full, "\n".join(line for line in (lines[0], lines[2]) if line), lines[0]]
 
 
-def hook_report(ended: Optional[Ended], handoff: Optional[Handoff], peers: List[Activity], top,
-                now_ms, budget=HOOK_BUDGET) -> str:
-    """The SessionStart text, or '' when there is nothing to tell."""
+def hook_report(ended, handoff, peers, top, now_ms, budget=HOOK_BUDGET):
+    """The SessionStart text from the last Ended session (or None), its Handoff (or None) and the
+    live peers' Activity records, or '' when there is nothing to tell."""
     if ended is None and not peers:
         return ""
     blocks = []

@@ -1,4 +1,5 @@
 """Timestamps as Claude Code writes them (ISO-8601 with Z in transcripts, epoch ms elsewhere)."""
+import time
 
 
 def _days_from_civil(year, month, day):
@@ -36,9 +37,9 @@ def iso_to_ms(text):
 
 
 def ms_to_utc(ms, fmt="%Y-%m-%d %H:%M UTC"):
-    from datetime import datetime, timezone  # only for display; parsing above needs none of it
-
-    return datetime.fromtimestamp(ms / 1000.0, tz=timezone.utc).strftime(fmt)
+    """A UTC time for display; fmt takes time.strftime's directives. Through `time`, which every
+    interpreter has loaded, not `datetime` (~2 ms of a hook's start-up under -S)."""
+    return time.strftime(fmt, time.gmtime(ms // 1000))
 
 
 def ago(now_ms, then_ms):

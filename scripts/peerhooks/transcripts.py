@@ -7,15 +7,14 @@ records are parsed as JSON, and big ones are read only at their head (where the 
 `file_path` sit) and their end (where `timestamp` sits). A record that straddles any read boundary
 does not exist here: we always work on whole lines.
 """
-import json
 import mmap
 import os
-import re
 import sys
-from typing import List, NamedTuple, Optional
 
 from . import home as homes
 from .intent import is_substantive
+from .jsonfast import loads
+from .records import record as _record  # `record` names a transcript record below
 from .timeutil import iso_to_ms
 
 EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -27,33 +26,52 @@ HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
 MAX_EDITED_FILES = 12  # distinct files kept: peers.py shows 5, the guard checks adds and commits against all
 
 _TOOL_USE_MARK = b'"tool_use"'
-_ASSISTANT_ROLE = re.compile(rb'"role"\s*:\s*"assistant"')
+# Patterns are compiled on first use: `re` costs a hook ~6 ms of start-up under -S, and a warm
+# peers.py run resumes every scan where it stopped without matching anything.
+_ASSISTANT_ROLE = rb'"role"\s*:\s*"assistant"'
 PROBE_BYTES = 4 * 1024  # the message's role sits within the first few hundred bytes of a record
-_EDIT_IN_BIG = re.compile(
+_EDIT_IN_BIG = (
     rb'"name"\s*:\s*"(Write|Edit|MultiEdit|NotebookEdit)"\s*,\s*"input"\s*:\s*\{\s*'
     rb'"(?:file_path|notebook_path)"\s*:\s*"((?:[^"\\]|\\.)*)"'
 )
-_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.\-+Z]{19,40})"')
+_TIMESTAMP = rb'"timestamp"\s*:\s*"([0-9T:.\-+Z]{19,40})"'
+_compiled = {}
 
 
-class Edit(NamedTuple):
-    path: str
-    at_ms: Optional[int]
+def _pattern(source):
+    """The compiled pattern for one of the sources above."""
+    compiled = _compiled.get(source)
+    if compiled is None:
+        import re
+
+        compiled = _compiled[source] = re.compile(source)
+    return compiled
 
 
-class EditScan(NamedTuple):
-    edits: List[Edit]  # newest first, one entry per file
-    truncated: bool  # older records exist beyond the scan bound
-    scanned_to: int = 0  # the offset after the last complete line read: where a later scan resumes
-    inode: int = 0  # the file the scan read, so a replaced file is scanned afresh
+Edit = _record("Edit", [
+    "path",  # str
+    "at_ms",  # int, or None when the record's time could not be read
+])
+
+EditScan = _record("EditScan", [
+    "edits",  # [Edit], newest first, one entry per file
+    "truncated",  # bool: older records exist beyond the scan bound
+    "scanned_to",  # the offset after the last complete line read: where a later scan resumes
+    "inode",  # the file the scan read, so a replaced file is scanned afresh
+], defaults=(0, 0))
 
 
-def transcript_path(home, session_id, cwd):
-    """The transcript of a session started in cwd; falls back to any project folder holding it."""
+def transcript_path(home, session_id, cwd, realpaths=None):
+    """The transcript of a session started in cwd; falls back to any project folder holding it.
+    realpaths: a dict the caller keeps across calls, so that peers sharing a cwd (the usual case:
+    one checkout) resolve it once rather than one lstat per path component each."""
     if not session_id:
         return None
     filename = session_id + ".jsonl"
-    for folder in homes.project_dirs(home, os.path.realpath(cwd) if cwd else ""):
+    realpaths = {} if realpaths is None else realpaths
+    if cwd not in realpaths:
+        realpaths[cwd] = os.path.realpath(cwd) if cwd else ""
+    for folder in homes.project_dirs(home, realpaths[cwd]):
         candidate = os.path.join(folder, filename)
         if os.path.isfile(candidate):
             return candidate
@@ -168,7 +186,7 @@ def _lines_backward(data, lowest_start):
 def json_string(raw):
     """The value of a JSON string literal's raw bytes (without quotes), or None."""
     try:
-        value = json.loads(b'"' + raw + b'"')
+        value = loads(b'"' + raw + b'"')
     except ValueError:
         return None
     return value if isinstance(value, str) else None
@@ -178,7 +196,7 @@ def timestamp_of_big(data, start, end):
     """A big record's time, by pattern, from its end (where Claude Code puts it) or its head."""
     for lo, hi in ((max(start, end - BIG_TAIL_BYTES), end), (start, min(end, start + BIG_HEAD_BYTES))):
         match = None
-        for match in _TIMESTAMP.finditer(data[lo:hi]):
+        for match in _pattern(_TIMESTAMP).finditer(data[lo:hi]):
             pass
         if match:
             return iso_to_ms(match.group(1).decode("ascii", errors="replace"))
@@ -195,21 +213,21 @@ def _edits_in_line(data, start, end):
     Only assistant records can edit, and Claude Code writes the message (with its role) before
     anything big, so a few KB tell; big records are then read at their head and end only."""
     probe = data[start:min(end, start + PROBE_BYTES)]
-    if not _ASSISTANT_ROLE.search(probe):
+    if not _pattern(_ASSISTANT_ROLE).search(probe):
         return [], None
     if end - start <= PARSE_LINE_LIMIT:
         line = data[start:end]
         if _TOOL_USE_MARK not in line:
             return [], None
         try:
-            record = json.loads(line)
+            record = loads(line)
         except ValueError:
             return [], None
         return edits_in_record(record), lambda: iso_to_ms(record.get("timestamp"))
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
     if _TOOL_USE_MARK not in head:
         return [], None
-    paths = [p for p in (json_string(m.group(2)) for m in _EDIT_IN_BIG.finditer(head)) if p]
+    paths = [p for p in (json_string(m.group(2)) for m in _pattern(_EDIT_IN_BIG).finditer(head)) if p]
     return paths, lambda: timestamp_of_big(data, start, end)
 
 
@@ -218,6 +236,8 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
 
     With `known` (an earlier scan of the same file) only the lines appended since are read, and
     the earlier edits fill the list: a transcript only grows, so its old lines say the same."""
+    if path and _unchanged_since(path, known):
+        return known
     data = _open_map(path) if path else None
     if data is None:
         return EditScan([], False)
@@ -256,6 +276,23 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
         data.close()
 
 
+def _unchanged_since(path, known):
+    """Whether a transcript ends exactly where an earlier scan of it stopped (same file, that size,
+    a whole last line), which the scan below would find by mapping the file: a quiet peer then
+    costs a stat and a one-byte read."""
+    if known is None or known.scanned_to <= 0:
+        return False
+    try:
+        with open(path, "rb", buffering=0) as handle:
+            info = os.fstat(handle.fileno())
+            if info.st_ino != known.inode or info.st_size != known.scanned_to:
+                return False
+            handle.seek(info.st_size - 1)
+            return handle.read(1) == b"\n"
+    except (OSError, ValueError):
+        return False
+
+
 def _inode(path):
     try:
         return os.stat(path).st_ino
@@ -277,7 +314,7 @@ def head_records(path, limit=HEAD_BYTES):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads(line)
         except ValueError:
             continue
         if isinstance(record, dict):
@@ -299,11 +336,12 @@ def prompt_text(record):
     return None
 
 
-class Head(NamedTuple):
-    started_at_ms: Optional[int]
-    cwd: Optional[str]
-    opening: Optional[str]  # first substantive prompt within the head
-    entrypoint: Optional[str]  # `cli` interactive, `sdk-cli` for `claude -p`, ...
+Head = _record("Head", [  # each None when the head does not tell
+    "started_at_ms",
+    "cwd",
+    "opening",  # first substantive prompt within the head
+    "entrypoint",  # `cli` interactive, `sdk-cli` for `claude -p`, ...
+])
 
 
 def read_head(path):
@@ -328,9 +366,10 @@ def opening_prompt(path):
     return read_head(path).opening if path else None
 
 
-class Tail(NamedTuple):
-    ended_at_ms: Optional[int]  # timestamp of the last record that has one
-    latest: Optional[str]  # latest substantive prompt seen in the tail
+Tail = _record("Tail", [  # each None when the tail does not tell
+    "ended_at_ms",  # timestamp of the last record that has one
+    "latest",  # latest substantive prompt seen in the tail
+])
 
 
 TAIL_PROMPT_BYTES = 2 * 1024 * 1024  # how far back the latest prompt is looked for
@@ -350,7 +389,7 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
                     ended = timestamp_of_big(data, start, end)
                 continue
             try:
-                record = json.loads(data[start:end])
+                record = loads(data[start:end])
             except ValueError:
                 continue
             if not isinstance(record, dict):
@@ -370,17 +409,18 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
 
 # --- Tool calls with their times (memory_delta.py: who wrote a file since a given moment) -----
 
-class ToolCall(NamedTuple):
-    name: str  # the tool: Write, Edit, MultiEdit, NotebookEdit, Bash, Read, ...
-    file_path: Optional[str]  # an edit tool's target
-    command: Optional[str]  # Bash's command line
-    cwd: Optional[str]  # the session's folder when it made the call (for relative paths in commands)
-    at_ms: Optional[int]
+ToolCall = _record("ToolCall", [
+    "name",  # the tool: Write, Edit, MultiEdit, NotebookEdit, Bash, Read, ...
+    "file_path",  # an edit tool's target, else None
+    "command",  # Bash's command line, else None
+    "cwd",  # the session's folder when it made the call (for relative paths in commands), or None
+    "at_ms",  # or None
+])
 
-
-class ToolScan(NamedTuple):
-    calls: List[ToolCall]  # newest first
-    truncated: bool  # the byte bound was hit before the scan reached `since_ms` or the file's start
+ToolScan = _record("ToolScan", [
+    "calls",  # [ToolCall], newest first
+    "truncated",  # bool: the byte bound was hit before the scan reached `since_ms` or the file's start
+])
 
 
 TOOL_CALL_SCAN_BYTES = 4 * 1024 * 1024  # the calls wanted are since the last prompt or session start
@@ -426,7 +466,7 @@ def _tool_calls_in_big_line(data, start, end):
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
     if _TOOL_USE_MARK not in head:
         return []
-    found = [(m.group(1).decode("ascii"), json_string(m.group(2))) for m in _EDIT_IN_BIG.finditer(head)]
+    found = [(m.group(1).decode("ascii"), json_string(m.group(2))) for m in _pattern(_EDIT_IN_BIG).finditer(head)]
     found = [(name, path) for name, path in found if path]
     if not found:
         return []
@@ -454,7 +494,7 @@ def tool_calls_since(path, since_ms, scan_bytes=TOOL_CALL_SCAN_BYTES):
                     found = []
                 else:
                     try:
-                        found = _tool_calls_in_record(json.loads(line))
+                        found = _tool_calls_in_record(loads(line))
                     except ValueError:
                         found = []
             else:
