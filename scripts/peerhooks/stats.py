@@ -15,6 +15,13 @@ since the window began are not opened at all. Measured: about 0.5 s per GB (benc
 
 The scan (files in) is kept apart from the arithmetic (intervals -> daily peaks, percentiles) and
 from the rendering, so the arithmetic is tested on plain numbers. Time is a parameter.
+
+Since 2.1.332 a transcript also holds `api-request-blob` records that repeat the messages of each
+request, tool calls and tool results included: those are never counted (one SendMessage call was
+reported as two messages). A message counts as sent only once its tool result says it was
+delivered (2.1.197 answers `No agent named '…' is currently addressable`), and a message from
+another session counts as received from the user record that carries `<cross-session-message …>`
+(the `queue-operation` record before it holds the same text and is not counted).
 """
 import bisect
 import json
@@ -24,7 +31,7 @@ import re
 import statistics
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from . import gitrepo
 from .gitops import REFUSAL_MARK
@@ -63,6 +70,12 @@ HANDOFF_NAME = "handoff.md"  # compared case-insensitively
 # Agent call names its subagent with `name` (team members); its id is the subagents/agent-<id> file.
 RECIPIENT_FIELDS = ("to", "recipient", "target", "to_member")
 BROADCAST_RECIPIENTS = ("*",)  # a team broadcast goes to the session's own teammates
+# Records that are what a session said or was told; 2.1.332's `api-request-blob` repeats them.
+COUNTED_RECORD_TYPES = ("assistant", "user")
+REPEAT_RECORD_TYPE = "api-request-blob"
+# How a message from another session reaches a session (2.1.332): a user record whose content is
+# `Another Claude session sent a message:\n<cross-session-message from="uds:…" from-name="…" …>`.
+RECEIVED_MARK = "<cross-session-message"
 
 _DECODED_TOOLS = frozenset(n.encode() for n in LIST_TOOLS + SEND_TOOLS + SPAWN_TOOLS)
 _EDIT_TOOLS = frozenset(n.encode() for n in EDIT_TOOLS)
@@ -78,6 +91,9 @@ _CWD = re.compile(rb'"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"')
 _CLAUDE_AGENTS = re.compile(r"(?:^|[\s;&|(`])claude\s+agents(?=$|[\s;&|)`])")
 _SUBAGENT_FILE = re.compile(r"^agent-(.+)\.jsonl$")
 _PATH_SEPARATORS = re.compile(r"[\\/]")
+_REPEAT_TYPE = b'"type":"' + REPEAT_RECORD_TYPE.encode() + b'"'
+_RECEIVED = RECEIVED_MARK.encode()
+_TOOL_USE_ID = b'"tool_use_id":"'
 
 
 # ---------------------------------------------------------------------------------------------
@@ -88,6 +104,7 @@ _PATH_SEPARATORS = re.compile(r"[\\/]")
 class Send:
     at_ms: int
     recipient: Optional[str]
+    tool_use_id: Optional[str] = None
 
 
 @dataclass
@@ -100,10 +117,13 @@ class SessionScan:
     first_ms: int
     last_ms: int
     listings: List[int] = field(default_factory=list)  # times it listed other sessions
-    sends: List[Send] = field(default_factory=list)
+    sends: List[Send] = field(default_factory=list)  # delivered messages only
+    received: List[int] = field(default_factory=list)  # times a message from another session arrived
     refusals: List[int] = field(default_factory=list)
     handoffs: List[int] = field(default_factory=list)
     own_agents: FrozenSet[str] = frozenset()  # names and ids of the subagents it spawned
+    # SendMessage calls whose result is not read yet, by tool_use id (scan state, not a finding)
+    pending_sends: Dict[str, Send] = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -154,10 +174,13 @@ class Report:
     lifetime_p90_ms: int
     lifetime_max_ms: int
     listing_sessions: int
+    listing_calls: int
     messaging_sessions: int
     peer_messages: int
     subagent_messaging_sessions: int
     subagent_messages: int
+    receiving_sessions: int
+    received_messages: int
     refusals: int
     handoff_sessions: int
     per_day: Tuple[DayRow, ...]
@@ -267,11 +290,15 @@ def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
         i = bisect.bisect_right(starts, at_ms) - 1
         return i if i >= 0 and at_ms < bounds[i][1] else None
 
-    listing = messaging = sub_messaging = handoff = 0
-    peer_messages = sub_messages = refusals = 0
+    listing = messaging = sub_messaging = handoff = receiving = 0
+    listing_calls = peer_messages = sub_messages = refusals = received = 0
     for s in alive:
-        if any(_in(t, lo, hi) for t in s.listings):
-            listing += 1
+        listed = sum(1 for t in s.listings if _in(t, lo, hi))
+        listing += listed > 0
+        listing_calls += listed
+        arrived = sum(1 for t in s.received if _in(t, lo, hi))
+        receiving += arrived > 0
+        received += arrived
         if any(_in(t, lo, hi) for t in s.handoffs):
             handoff += 1
         sent_peer = sent_sub = False
@@ -311,10 +338,13 @@ def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
         lifetime_p90_ms=percentile(lifetimes, 0.9),
         lifetime_max_ms=max(lifetimes) if lifetimes else 0,
         listing_sessions=listing,
+        listing_calls=listing_calls,
         messaging_sessions=messaging,
         peer_messages=peer_messages,
         subagent_messaging_sessions=sub_messaging,
         subagent_messages=sub_messages,
+        receiving_sessions=receiving,
+        received_messages=received,
         refusals=refusals,
         handoff_sessions=handoff,
         per_day=rows,
@@ -327,30 +357,55 @@ def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
 # What one decoded record says
 
 
-def _tool_uses(record):
+def _content(record):
     message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
+    return message.get("content") if isinstance(message, dict) else None
+
+
+def _tool_uses(record):
+    """(name, input, id) of each tool_use block."""
+    content = _content(record)
     if not isinstance(content, list):
         return
     for item in content:
         if isinstance(item, dict) and item.get("type") == "tool_use" and isinstance(item.get("input"), dict):
-            yield item.get("name"), item["input"]
+            yield item.get("name"), item["input"], item.get("id")
+
+
+def _text_of(body):
+    if isinstance(body, str):
+        return body
+    if isinstance(body, list):
+        texts = [part.get("text") for part in body if isinstance(part, dict)]
+        return "\n".join(t for t in texts if isinstance(t, str))
+    return ""
 
 
 def _tool_result_texts(record):
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
+    """(tool_use id, is_error, text) of each tool_result block."""
+    content = _content(record)
     if not isinstance(content, list):
         return
     for item in content:
-        if not isinstance(item, dict) or item.get("type") != "tool_result":
-            continue
-        body = item.get("content")
-        if isinstance(body, str):
-            yield bool(item.get("is_error")), body
-        elif isinstance(body, list):
-            texts = [part.get("text") for part in body if isinstance(part, dict)]
-            yield bool(item.get("is_error")), "\n".join(t for t in texts if isinstance(t, str))
+        if isinstance(item, dict) and item.get("type") == "tool_result":
+            yield item.get("tool_use_id"), bool(item.get("is_error")), _text_of(item.get("content"))
+
+
+def is_delivered(is_error, text):
+    """Whether a SendMessage result says the message went out: not an error, and, where the result
+    is JSON with `success` (2.1.332: `{"success":true,…}`), a true one."""
+    if is_error:
+        return False
+    try:
+        answer = json.loads(text)
+    except (ValueError, RecursionError):
+        return True  # a plain-text confirmation (team messages of earlier builds)
+    return not isinstance(answer, dict) or "success" not in answer or answer["success"] is True
+
+
+def is_received_message(record):
+    """A user record carrying a message from another session (not the queue-operation before it)."""
+    return record.get("type") == "user" and RECEIVED_MARK in _text_of(_content(record))
 
 
 def recipient_of(tool_input):
@@ -382,21 +437,30 @@ def is_handoff_path(path):
 
 
 def note_record(record, at_ms, into, agent_names):
-    """Add what a decoded record says to a session's lists (and spawned names to agent_names)."""
-    for name, tool_input in _tool_uses(record):
+    """Add what a decoded record says to a session's lists (and spawned names to agent_names).
+    Only what the session said or was told counts: records that repeat it do not."""
+    if record.get("type") not in COUNTED_RECORD_TYPES:
+        return
+    if is_received_message(record):
+        into.received.append(at_ms)
+    for name, tool_input, use_id in _tool_uses(record):
         if lists_sessions(name, tool_input):
             into.listings.append(at_ms)
         elif name in SEND_TOOLS:
-            into.sends.append(Send(at_ms, recipient_of(tool_input)))
+            send = Send(at_ms, recipient_of(tool_input), use_id if isinstance(use_id, str) else None)
+            into.pending_sends[send.tool_use_id] = send
         elif name in SPAWN_TOOLS:
             spawned = tool_input.get("name")
             if isinstance(spawned, str) and spawned:
                 agent_names.add(spawned)
         elif writes_handoff(name, tool_input):
             into.handoffs.append(at_ms)
-    for is_error, text in _tool_result_texts(record):
+    for use_id, is_error, text in _tool_result_texts(record):
         if is_guard_refusal(is_error, text):
             into.refusals.append(at_ms)
+        send = into.pending_sends.pop(use_id, None) if isinstance(use_id, str) else None
+        if send is not None and is_delivered(is_error, text):
+            into.sends.append(send)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -481,8 +545,12 @@ class _TranscriptReader:
 
     def _kind_at(self, data, lo, hi, block):
         """_kind, given where the line's first content block says `"type":"tool_`."""
+        if data.find(_REPEAT_TYPE, lo, block) != -1:  # an api-request-blob: says it all again
+            return None
         if data[block + len(_BLOCK_TYPE)] != _USE:
-            return _DECODE if data.find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1 else None
+            wanted = (data.find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1
+                      or self._answers_a_send(data, lo, min(hi, block + NAME_REACH)))
+            return _DECODE if wanted else None
         at = data.find(_NAME, block, min(hi, block + NAME_REACH))
         if at == -1:  # keys in another order: the name before the type
             at = data.find(_NAME, lo, block)
@@ -499,6 +567,21 @@ class _TranscriptReader:
             # input keys come in the model's order: a small record is searched whole for file_path
             return _quoted_after(data, _FILE_PATH, start, hi if hi - lo <= PARSE_LINE_LIMIT else reach)
         return None
+
+    def _answers_a_send(self, data, lo, hi):
+        """Whether data[lo:hi] holds the tool result of a SendMessage call not yet answered (its
+        `tool_use_id` comes first in the block). Looked for only while such a call is pending."""
+        if not self.session.pending_sends:
+            return False
+        use_id = _quoted_after(data, _TOOL_USE_ID, lo, hi)
+        return use_id in self.session.pending_sends
+
+    def _received(self, data, lo, hi, offset):
+        """A line holding the cross-session mark: counted when it is the user record (decoded)."""
+        if data.find(_REPEAT_TYPE, lo, min(hi, lo + HEAD_WINDOW)) == -1:
+            record = self._decode(data[lo:hi], offset)
+            if record is not None and is_received_message(record):
+                self.session.received.append(self._seen(iso_to_ms(record.get("timestamp"))))
 
     def _act(self, kind, line_of, time_of, offset):
         if kind is _DECODE:
@@ -519,10 +602,15 @@ class _TranscriptReader:
             if self.head_open:
                 self._head(buf, start, end, offset)
             lo = start
+            # the next message from another session in the buffer: one search per buffer, not per line
+            mark = find(_RECEIVED, lo, end)
             while True:
                 hi = find(b"\n", lo, end)
                 if hi == -1:
                     break
+                if mark != -1 and mark < hi:
+                    self._received(buf, lo, hi, offset + lo)
+                    mark = find(_RECEIVED, hi, end)
                 # the hot path, run for every line: a bounded search of its head, and for a tool
                 # call or result a look at a few bytes, before anything costs a Python call
                 block = find(_BLOCK_TYPE, lo, hi if hi - lo < HEAD_WINDOW else lo + HEAD_WINDOW)
@@ -536,7 +624,8 @@ class _TranscriptReader:
                         else:
                             wanted = buf[at + len(_NAME)] in _INITIALS
                     else:
-                        wanted = find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1
+                        wanted = (find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1
+                                  or bool(self.session.pending_sends))  # maybe a SendMessage's answer
                     if wanted:
                         kind = self._kind_at(buf, lo, hi, block)
                         if kind is not None:
@@ -623,9 +712,10 @@ class _TranscriptReader:
             return None
         session = self.session
         session.first_ms, session.last_ms = first, max(first, last)
-        for events in (session.listings, session.refusals, session.handoffs):
+        for events in (session.listings, session.refusals, session.handoffs, session.received):
             events[:] = [first if t is None else t for t in events]
-        session.sends[:] = [Send(first, s.recipient) if s.at_ms is None else s for s in session.sends]
+        session.sends[:] = [Send(first, s.recipient, s.tool_use_id) if s.at_ms is None else s
+                            for s in session.sends]
         session.own_agents = frozenset(self.agent_names) | frozenset(own_ids)
         return session
 
@@ -764,11 +854,14 @@ def render_text(rep):
             "  within one checkout: median %s, max %d" % (_count(rep.checkout_peak_median), rep.checkout_peak_max),
             "Session lifetime: median %s, p90 %s, max %s"
             % (duration(int(rep.lifetime_median_ms)), duration(rep.lifetime_p90_ms), duration(rep.lifetime_max_ms)),
-            "Listed other sessions (ListAgents or `claude agents`): %s" % _plural(rep.listing_sessions, "session"),
-            "Messaged another session (SendMessage): %s, %s"
+            "Listed other sessions (ListAgents or `claude agents`): %s, %s"
+            % (_plural(rep.listing_sessions, "session"), _plural(rep.listing_calls, "call")),
+            "Messaged another session (SendMessage, delivered): %s, %s"
             % (_plural(rep.messaging_sessions, "session"), _plural(rep.peer_messages, "message")),
             "  apart from that, to their own subagents: %s from %s"
             % (_plural(rep.subagent_messages, "message"), _plural(rep.subagent_messaging_sessions, "session")),
+            "Received a message from another session: %s, %s"
+            % (_plural(rep.receiving_sessions, "session"), _plural(rep.received_messages, "message")),
             "Git commands refused by the peerhooks guard: %d" % rep.refusals,
             "Wrote a HANDOFF.md: %s" % _plural(rep.handoff_sessions, "session"),
             "",
@@ -793,10 +886,13 @@ def to_json(rep):
         "alive_at_once_in_one_checkout": {"median": rep.checkout_peak_median, "max": rep.checkout_peak_max},
         "lifetime_ms": {"median": rep.lifetime_median_ms, "p90": rep.lifetime_p90_ms, "max": rep.lifetime_max_ms},
         "listing_sessions": rep.listing_sessions,
+        "listing_calls": rep.listing_calls,
         "messaging_sessions": rep.messaging_sessions,
         "peer_messages": rep.peer_messages,
         "subagent_messaging_sessions": rep.subagent_messaging_sessions,
         "subagent_messages": rep.subagent_messages,
+        "receiving_sessions": rep.receiving_sessions,
+        "received_messages": rep.received_messages,
         "guard_refusals": rep.refusals,
         "handoff_sessions": rep.handoff_sessions,
         "per_day": [

@@ -6,6 +6,10 @@ so one line can be many MB. The tail is read through a memory map: lines are fou
 records are parsed as JSON, and big ones are read only at their head (where the tool name and
 `file_path` sit) and their end (where `timestamp` sits). A record that straddles any read boundary
 does not exist here: we always work on whole lines.
+
+Since 2.1.332 a transcript also holds `api-request-blob` records that repeat each request's messages,
+tool calls included: only `assistant` records say what the session did, so a blob is never read as
+an edit or a tool call (decoded records are checked by type, big ones by the head's type).
 """
 import json
 import mmap
@@ -27,6 +31,8 @@ HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
 MAX_EDITED_FILES = 12  # distinct files kept: peers.py shows 5, the guard checks adds and commits against all
 
 _TOOL_USE_MARK = b'"tool_use"'
+REPEAT_RECORD_TYPE = "api-request-blob"  # 2.1.332: a request's message written again
+_REPEAT_TYPE = re.compile(rb'"type"\s*:\s*"' + REPEAT_RECORD_TYPE.encode() + rb'"')
 _ASSISTANT_ROLE = re.compile(rb'"role"\s*:\s*"assistant"')
 PROBE_BYTES = 4 * 1024  # the message's role sits within the first few hundred bytes of a record
 _EDIT_IN_BIG = re.compile(
@@ -207,7 +213,7 @@ def _edits_in_line(data, start, end):
             return [], None
         return edits_in_record(record), lambda: iso_to_ms(record.get("timestamp"))
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
-    if _TOOL_USE_MARK not in head:
+    if _TOOL_USE_MARK not in head or _is_repeat(probe):
         return [], None
     paths = [p for p in (json_string(m.group(2)) for m in _EDIT_IN_BIG.finditer(head)) if p]
     return paths, lambda: timestamp_of_big(data, start, end)
@@ -421,10 +427,16 @@ def _tool_calls_in_record(record):
     return calls
 
 
+def _is_repeat(head):
+    """Whether a record's head says it is an api-request-blob (its type comes before its message)."""
+    found = _REPEAT_TYPE.search(head[:PROBE_BYTES])
+    return found is not None and head.find(b'"message"', 0, found.start()) == -1
+
+
 def _tool_calls_in_big_line(data, start, end):
     """Edit calls of a record too big to parse (a Write carrying a whole file), from its head."""
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
-    if _TOOL_USE_MARK not in head:
+    if _TOOL_USE_MARK not in head or _is_repeat(head):
         return []
     found = [(m.group(1).decode("ascii"), json_string(m.group(2))) for m in _EDIT_IN_BIG.finditer(head)]
     found = [(name, path) for name, path in found if path]
