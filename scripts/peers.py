@@ -77,7 +77,8 @@ def run_hook():
     summaries = history.load(home, now_ms)
     checkout = activity.describe_checkout(
         home, top, live, activity.own_ids(sessions, self_id, ancestors), now_ms, summaries)
-    hookio.emit(report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms))
+    hookio.emit(report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
+                                   messageable=frozenset(s.session_id for s in live if s.can_message)))
     return hookio.EXIT_OK
 
 

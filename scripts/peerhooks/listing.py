@@ -47,11 +47,11 @@ def collect(options, now_ms):
     return checkouts
 
 
-def as_text(checkouts, now_ms):
+def as_text(checkouts, now_ms, messageable=frozenset()):
     parts = []
     for checkout in checkouts:
         body = report.hook_report(checkout.ended, checkout.handoff, checkout.peers, checkout.top,
-                                  now_ms, budget=MANUAL_BUDGET)
+                                  now_ms, budget=MANUAL_BUDGET, messageable=messageable)
         if body:
             parts.append("== %s ==\n%s" % (checkout.top or "(not in a git checkout)", body))
     return "\n\n".join(parts) if parts else "No live sessions in scope, and no finished session here."
@@ -78,7 +78,8 @@ def run(options):
         hookio.emit(stats.run(claude_home(), now_ms, options["days"], as_json=bool(options.get("json"))))
         return 0
     checkouts = collect(options, now_ms)
-    hookio.emit(as_json(checkouts) if options.get("json") else as_text(checkouts, now_ms))
+    messageable = frozenset(s.session_id for s in registry.read_sessions(claude_home()) if s.can_message)
+    hookio.emit(as_json(checkouts) if options.get("json") else as_text(checkouts, now_ms, messageable))
     return 0
 
 

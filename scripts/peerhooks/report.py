@@ -13,10 +13,29 @@ from .timeutil import ago, duration, ms_to_utc
 
 HOOK_BUDGET = 4000  # the whole SessionStart block; 12 peers must fit (Claude Code cuts at 10,000)
 SHOWN_EDITS = 5  # files per session; the newest matter, the rest is noise
-MESSAGE_ADVICE = (
-    "Before editing a file a peer is editing, or committing while a peer is busy, message it by "
-    "name with SendMessage."
-)
+# SendMessage by registry name reaches a peer only where the peer's client listens for messages
+# (its registry entry has `messagingSocketPath`, Claude Code 2.1.332 on); to an older peer the same
+# call fails (`No agent named '…' is currently addressable`), so the advice follows the registry.
+WHEN_TO_COORDINATE = "Before editing a file a peer is editing, or committing while a peer is busy"
+MESSAGE_ADVICE = WHEN_TO_COORDINATE + ", message it by name with SendMessage."
+NO_MESSAGING_ADVICE = (
+    WHEN_TO_COORDINATE + ", ask your user to coordinate with it: these sessions cannot receive "
+    "messages (their Claude Code is older than 2.1.332).")
+MIXED_ADVICE = (
+    WHEN_TO_COORDINATE + ", message it by name with SendMessage if it can receive messages (%s); "
+    "the others cannot receive messages (older Claude Code): ask your user to coordinate with them.")
+
+
+def message_advice(peer_names, messageable_names):
+    """What to tell the model about reaching its peers, given which of them can receive messages."""
+    reachable = [name for name in peer_names if name in messageable_names]
+    if not peer_names:
+        return ""
+    if len(reachable) == len(peer_names):
+        return MESSAGE_ADVICE
+    if not reachable:
+        return NO_MESSAGING_ADVICE
+    return MIXED_ADVICE % ", ".join(reachable)
 
 
 def display_path(path, top):
@@ -111,8 +130,9 @@ def ended_block(ended: Ended, handoff: Optional[Handoff], top, now_ms) -> List[s
 
 
 def hook_report(ended: Optional[Ended], handoff: Optional[Handoff], peers: List[Activity], top,
-                now_ms, budget=HOOK_BUDGET) -> str:
-    """The SessionStart text, or '' when there is nothing to tell."""
+                now_ms, budget=HOOK_BUDGET, messageable=frozenset()) -> str:
+    """The SessionStart text, or '' when there is nothing to tell. `messageable`: the session ids of
+    the peers that can receive SendMessage (registry.Session.can_message)."""
     if ended is None and not peers:
         return ""
     blocks = []
@@ -126,6 +146,7 @@ def hook_report(ended: Optional[Ended], handoff: Optional[Handoff], peers: List[
         first = [header_line + "\n" + v for v in peer_variants(ordered[0], top, now_ms)]
         blocks.append(first)
         blocks += [peer_variants(a, top, now_ms) for a in ordered[1:]]
-    footer = MESSAGE_ADVICE if peers else ""
+    footer = message_advice([a.name for a in peers],
+                            {a.name for a in peers if a.session_id in messageable})
     return render.fit(blocks, budget, more_line=lambda n: "+%d more live sessions" % n,
                       header=header, footer=footer)
