@@ -43,6 +43,10 @@ API_KEY = "sk-ant-e2e-0000000000000000000000000000"
 # (2.1.332 asks before an Agent call that is not listed; SendMessage and ListAgents exist from
 # 2.1.332 on, and older versions ignore the names).
 ALLOWED_TOOLS = "Bash Write Edit Agent SendMessage ListAgents"
+# 2.1.332's default, auto mode, sends each risky action to a safety check on Anthropic's server;
+# offline the check never answers and the turn stops at "Auto mode can't check actions in this
+# session". acceptEdits exists in both versions and runs what --allowedTools allows without asking.
+PERMISSION_MODE = "acceptEdits"
 QUIET_ENV = {"DISABLE_TELEMETRY": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
              "DISABLE_AUTOUPDATER": "1"}
 NPM_INSTALL_TIMEOUT_S = 300  # ~245 MB native binary; a few seconds here, slower on a cold cache
@@ -54,6 +58,7 @@ START_TIMEOUT_S = 30
 READY_SETTLE_S = 1.0
 STOP_GRACE_S = 5  # after SIGTERM, how long a CLI gets to exit before SIGKILL
 POLL_S = 0.1
+SCREEN_TAIL_LINES = 15
 SETUP_HINT = "bash .ci/e2e-setup (downloads ~250 MB per Claude Code version), or run under CI=true"
 
 
@@ -229,7 +234,8 @@ class Sandbox:
     # -- sessions ------------------------------------------------------------------------------
     def print_session(self, cwd, prompt, timeout=PRINT_TIMEOUT_S, **extra_env):
         """Run `claude -p <prompt>` to completion; the CompletedProcess."""
-        return subprocess.run([self.cli, "-p", prompt, "--allowedTools", ALLOWED_TOOLS],
+        return subprocess.run([self.cli, "-p", prompt, "--allowedTools", ALLOWED_TOOLS,
+                               "--permission-mode", PERMISSION_MODE],
                               cwd=cwd, env=self.env(**extra_env), capture_output=True, text=True,
                               timeout=timeout)
 
@@ -275,9 +281,9 @@ class InteractiveSession:
     def start(self):
         before = set(self.sandbox.registry())
         env = self.sandbox.env(**self.extra_env)
-        command = "env %s %s --allowedTools %s" % (
+        command = "env %s %s --allowedTools %s --permission-mode %s" % (
             " ".join(shlex.quote("%s=%s" % kv) for kv in sorted(env.items())),
-            shlex.quote(self.sandbox.cli), shlex.quote(ALLOWED_TOOLS))
+            shlex.quote(self.sandbox.cli), shlex.quote(ALLOWED_TOOLS), PERMISSION_MODE)
         # `env` execs the CLI, so the pane's pid is the CLI's: stop() can end it even when the
         # session never registered.
         started = self.sandbox.tmux("new-session", "-d", "-P", "-F", "#{pane_pid}", "-s", self.window,
@@ -338,10 +344,18 @@ class InteractiveSession:
                     and text in current_prompt(r.body.get("messages") or [])[0]]
             return turn if turn and turn[-1].reply.tool_call is None else None
 
-        turn = _wait(finished, timeout, "the turn of %r in %s" % (text[:60], self.window))
-        _wait(lambda: (self.entry or {}).get("status") == "idle", timeout,
-              "%s to be idle" % self.window)
+        try:
+            turn = _wait(finished, timeout, "the turn of %r in %s" % (text[:60], self.window))
+            _wait(lambda: (self.entry or {}).get("status") == "idle", timeout,
+                  "%s to be idle" % self.window)
+        except AssertionError as timed_out:
+            raise AssertionError("%s; its screen ends:\n%s" % (timed_out, self.screen_tail()))
         return [r.body for r in turn]
+
+    def screen_tail(self, lines=SCREEN_TAIL_LINES):
+        """The last non-blank lines of the session's screen (for a failure message only: what a
+        version shows is never a signal here)."""
+        return "\n".join([line for line in self.screen().splitlines() if line.strip()][-lines:])
 
     def clear(self):
         """Run /clear and wait for the registry to carry the new session id."""

@@ -91,8 +91,7 @@ def tool_results(bodies, tool="Bash"):
     for message in messages:
         for block in message.get("content") if isinstance(message.get("content"), list) else []:
             if block.get("type") == "tool_result" and block.get("tool_use_id") in commands:
-                content = block.get("content")
-                text = content if isinstance(content, str) else json.dumps(content)
+                text = _content_text({"content": block.get("content")})
                 results.append((commands[block["tool_use_id"]], bool(block.get("is_error")), text))
     return results
 
