@@ -132,12 +132,14 @@ def require_e2e_tools(version=CLI_VERSION):
         if path is None and in_ci:
             path = ensure_cli(version)
         if path is None:
-            raise Unavailable("Claude Code %s is not in %s; to run them: %s" % (version, CACHE_ROOT, SETUP_HINT))
+            missing = [v for v in VERSIONS if cached_cli(v) is None] or [version]
+            raise Unavailable("Claude Code %s not in %s; to run them: %s"
+                              % (" and ".join(missing), CACHE_ROOT, SETUP_HINT))
         return path
     except Unavailable as missing:
         if in_ci:
             raise AssertionError("e2e tools missing under CI: %s" % missing)
-        if str(missing) not in _SKIPS_PRINTED:  # one line per reason, not one per test class
+        if not _SKIPS_PRINTED:  # one line for the run, not one per test class
             _SKIPS_PRINTED.add(str(missing))
             print("\nskipping e2e tests: %s" % missing, flush=True)
         raise unittest.SkipTest(str(missing))
