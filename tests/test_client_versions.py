@@ -120,6 +120,13 @@ class TranscriptShapesTest(unittest.TestCase):
                 self.assertTrue(transcripts.read_head(path).opening.startswith("remember the sample fact"))
                 self.assertIsNotNone(transcripts.read_tail(path).ended_at_ms)
 
+    def test_fork_own_tool_calls_start_after_the_records_it_copied_from_its_parent(self):
+        fork = sample(claudehome.CURRENT_VERSION, "transcript-print-fork.jsonl")
+        started = transcripts.read_head(fork).started_at_ms
+        copied = assistant_tool_uses(sample(claudehome.CURRENT_VERSION, "transcript-print.jsonl"))
+        self.assertEqual([n for n, _ in assistant_tool_uses(fork)], [n for n, _ in copied])
+        self.assertEqual(transcripts.tool_calls_since(fork, started).calls, [])
+
     def test_big_repeated_write_is_neither_an_edit_nor_a_tool_call(self):
         root = tempfile.mkdtemp(prefix="peerhooks-versions-")
         self.addCleanup(shutil.rmtree, root, True)
@@ -150,6 +157,14 @@ class StatsOnBothVersionsTest(unittest.TestCase):
         self.assertEqual((rep.receiving_sessions, rep.received_messages), (1, 1))
         self.assertEqual((rep.listing_sessions, rep.listing_calls), (1, 1))
         self.assertEqual(rep.malformed, 0)
+
+    def test_fork_and_its_parent_are_two_sessions_each_starting_when_it_was_made(self):
+        root = tempfile.mkdtemp(prefix="peerhooks-versions-")
+        self.addCleanup(shutil.rmtree, root, True)
+        scan = stats.scan_home(sample_home(claudehome.CURRENT_VERSION, root), 0)
+        starts = sorted(s.first_ms for s in scan.sessions)
+        self.assertEqual(len(starts), 5)
+        self.assertEqual(len(set(starts)), 5)  # the fork starts when it was made, not with its parent
 
     def test_oldest_version_samples_hold_no_messages(self):
         rep = self.stats_of(claudehome.CLI_VERSION)

@@ -480,6 +480,33 @@ class ScanTest(unittest.TestCase):
         self.assertEqual(data["malformed_records"], 3)
 
 
+class ForkTest(unittest.TestCase):
+    """A fork (2.1.332 `--fork-session`) begins with its parent's records copied, uuids kept."""
+
+    def test_records_a_fork_copied_from_its_parent_are_counted_once(self):
+        root = tempfile.mkdtemp(prefix="peerhooks-stats-fork-")
+        self.addCleanup(shutil.rmtree, root, True)
+        fx = FixtureHome(root)
+        parent = fx.session("/r")
+        parent.prompt(at("2026-11-29 09:00")).tool(at("2026-11-29 09:05"), "ListAgents", {})
+        parent.send(at("2026-11-29 09:10"), {"to": "r-2", "summary": "hi", "message": "mine: src/a.py"})
+        parent.tool(at("2026-11-29 09:20"), "Write", {"file_path": "/r/HANDOFF.md", "content": "next"})
+        parent.received(at("2026-11-29 09:30"))
+        fork = fx.session("/r")
+        with open(parent.path, encoding="utf-8") as handle:
+            copied = [dict(json.loads(line), sessionId=fork.session_id) for line in handle]
+        fork.raw(json.dumps({"type": "queue-operation", "operation": "enqueue",
+                             "timestamp": iso(at("2026-11-29 10:00")), "sessionId": fork.session_id}) + "\n")
+        fork.raw("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in copied))
+        fork.prompt(at("2026-11-29 10:01")).tool(at("2026-11-29 10:02"), "ListAgents", {})
+        rep = stats.report(fx.home, at("2026-11-29 12:00"), 1, UTC)
+        self.assertEqual(rep.sessions, 2)
+        self.assertEqual((rep.messaging_sessions, rep.peer_messages), (1, 1))
+        self.assertEqual((rep.receiving_sessions, rep.received_messages), (1, 1))
+        self.assertEqual((rep.listing_sessions, rep.listing_calls), (2, 2))
+        self.assertEqual(rep.handoff_sessions, 1)
+
+
 class FastPathTest(unittest.TestCase):
     """The scan looks only at the head of each line; it must find what decoding every record finds."""
 

@@ -22,6 +22,10 @@ reported as two messages). A message counts as sent only once its tool result sa
 delivered (2.1.197 answers `No agent named '…' is currently addressable`), and a message from
 another session counts as received from the user record that carries `<cross-session-message …>`
 (the `queue-operation` record before it holds the same text and is not counted).
+
+A fork (`--fork-session`, SessionStart source `fork`) starts its transcript with a copy of its
+parent's records, uuids and times unchanged: a record counted in one transcript is not counted
+again in another (it stays with the session that started first, the parent).
 """
 import bisect
 import json
@@ -94,6 +98,8 @@ _PATH_SEPARATORS = re.compile(r"[\\/]")
 _REPEAT_TYPE = b'"type":"' + REPEAT_RECORD_TYPE.encode() + b'"'
 _RECEIVED = RECEIVED_MARK.encode()
 _TOOL_USE_ID = b'"tool_use_id":"'
+_UUID = re.compile(rb'"uuid"\s*:\s*"([0-9a-fA-F-]{8,64})"')
+EVENT_LISTS = ("listings", "sends", "refusals", "handoffs", "received")  # what a record can add to
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,6 +130,9 @@ class SessionScan:
     own_agents: FrozenSet[str] = frozenset()  # names and ids of the subagents it spawned
     # SendMessage calls whose result is not read yet, by tool_use id (scan state, not a finding)
     pending_sends: Dict[str, Send] = field(default_factory=dict, repr=False, compare=False)
+    # (record uuid, event list, index) of each event: a fork's copy of its parent's record has the
+    # parent's uuid, so the event is dropped from the later session (drop_inherited)
+    origins: List[Tuple[str, str, int]] = field(default_factory=list, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -261,6 +270,35 @@ def window(now_ms, days, tz=None):
 
 def _in(at_ms, lo, hi):
     return lo <= at_ms < hi
+
+
+def _event_counts(session):
+    return [len(getattr(session, name)) for name in EVENT_LISTS]
+
+
+def note_origins(session, record_uuid, before):
+    """Remember which record added the events past the counts `before` (from _event_counts)."""
+    if not isinstance(record_uuid, str) or not record_uuid:
+        return
+    for name, count in zip(EVENT_LISTS, before):
+        for index in range(count, len(getattr(session, name))):
+            session.origins.append((record_uuid, name, index))
+
+
+def drop_inherited(sessions):
+    """Count each record once across transcripts: events whose record was already counted in a
+    session that started earlier (a fork's copy of its parent's records) are dropped."""
+    counted = set()
+    for session in sorted(sessions, key=lambda s: (s.first_ms, s.session_id)):
+        dropped = {}
+        for record_uuid, name, index in session.origins:
+            if record_uuid in counted:
+                dropped.setdefault(name, set()).add(index)
+        counted.update(record_uuid for record_uuid, _, _ in session.origins)
+        for name, indexes in dropped.items():
+            events = getattr(session, name)
+            events[:] = [e for i, e in enumerate(events) if i not in indexes]
+    return sessions
 
 
 def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
@@ -505,7 +543,9 @@ class _TranscriptReader:
     def _note(self, line, offset):
         record = self._decode(line, offset)
         if record is not None:
+            before = _event_counts(self.session)
             note_record(record, self._seen(iso_to_ms(record.get("timestamp"))), self.session, self.agent_names)
+            note_origins(self.session, record.get("uuid"), before)
 
     def _head_line(self, line, offset):
         """One of the first records, whole in memory: its time and cwd."""
@@ -581,13 +621,21 @@ class _TranscriptReader:
         if data.find(_REPEAT_TYPE, lo, min(hi, lo + HEAD_WINDOW)) == -1:
             record = self._decode(data[lo:hi], offset)
             if record is not None and is_received_message(record):
+                before = _event_counts(self.session)
                 self.session.received.append(self._seen(iso_to_ms(record.get("timestamp"))))
+                note_origins(self.session, record.get("uuid"), before)
 
-    def _act(self, kind, line_of, time_of, offset):
+    def _act(self, kind, line_of, time_of, offset, tail_of):
+        """Act on a line's kind; tail_of() gives the line's last bytes, where its uuid sits."""
         if kind is _DECODE:
             self._note(line_of(), offset)
         elif kind is not None and is_handoff_path(kind):
+            before = _event_counts(self.session)
             self.session.handoffs.append(self._seen(time_of()))
+            found = None
+            for found in _UUID.finditer(tail_of()):
+                pass
+            note_origins(self.session, json_string(found.group(1)) if found else None, before)
 
     # -- the walk ------------------------------------------------------------------------------
 
@@ -629,7 +677,8 @@ class _TranscriptReader:
                     if wanted:
                         kind = self._kind_at(buf, lo, hi, block)
                         if kind is not None:
-                            self._act(kind, lambda: buf[lo:hi], lambda: timestamp_of_big(buf, lo, hi), offset + lo)
+                            self._act(kind, lambda: buf[lo:hi], lambda: timestamp_of_big(buf, lo, hi), offset + lo,
+                                      lambda: bytes(buf[max(lo, hi - BIG_TAIL_BYTES):hi]))
                 lo = hi + 1
             if lo == 0 and end == len(buf):
                 offset, start, end = self._long_line(buf, view, offset)
@@ -644,7 +693,7 @@ class _TranscriptReader:
                     if self.head_open:
                         self._head_line(line, offset)
                     self._act(self._kind(line, 0, rest), lambda: line,
-                              lambda: timestamp_of_big(line, 0, rest), offset)
+                              lambda: timestamp_of_big(line, 0, rest), offset, lambda: line[-BIG_TAIL_BYTES:])
                 return
             start, end = 0, rest + got
 
@@ -677,7 +726,7 @@ class _TranscriptReader:
         at_ms = self._seen(timestamp_of_big(tail, 0, len(tail)) or timestamp_of_big(head, 0, len(head)))
         if self.head_open:
             self._head_fields(at_ms, _cwd_of_big(head))
-        self._act(kind, lambda: b"".join(pieces), lambda: at_ms, line_at)
+        self._act(kind, lambda: b"".join(pieces), lambda: at_ms, line_at, lambda: tail)
         return offset, after, end
 
     def last_time(self, size):
@@ -798,7 +847,7 @@ def scan_home(home, since_ms):
         total += size
         if session is not None:
             sessions.append(session)
-    return Scan(sessions, malformed, total)
+    return Scan(drop_inherited(sessions), malformed, total)
 
 
 def checkout_keys(sessions, toplevel=gitrepo.toplevel):

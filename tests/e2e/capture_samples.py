@@ -20,7 +20,8 @@ import shutil
 import subprocess
 import sys
 
-from .claude_cli import CLI_VERSION, OLDEST_VERSION, Sandbox, _wait, ensure_cli
+from .claude_cli import (ALLOWED_TOOLS, CLI_VERSION, OLDEST_VERSION, PERMISSION_MODE, PRINT_TIMEOUT_S,
+                         Sandbox, _wait, ensure_cli)
 
 MESSAGING_TOKEN = re.compile(r'("CLAUDE_CODE_MESSAGING_TOKEN": ")[0-9a-f]+')  # 2.1.332's hook env
 REPO_DIR_NAME = "my.repo dir"  # a dot and a space: both become '-' in the slug
@@ -127,6 +128,13 @@ def capture(sandbox, out_dir):
                 "[[bash: echo refuse-me]]" % repo)
     done = sandbox.print_session(repo, p_prompt, SAMPLE_DUMP=dump)
     assert done.returncode == 0, done.stderr
+    print_id = json.loads(json.loads(open(dump, encoding="utf-8").readline())["payload"])["session_id"]
+    # A fork of it (SessionStart source `fork` since 2.1.214; 2.1.197 resumes the same id instead).
+    forked = subprocess.run([sandbox.cli, "-p", "carry on in a fork", "--resume", print_id, "--fork-session",
+                             "--allowedTools", ALLOWED_TOOLS, "--permission-mode", PERMISSION_MODE],
+                            cwd=repo, env=sandbox.env(SAMPLE_DUMP=dump), capture_output=True, text=True,
+                            timeout=PRINT_TIMEOUT_S)
+    assert forked.returncode == 0, forked.stderr
 
     session = sandbox.interactive(sub, SAMPLE_DUMP=dump)
     first = ("remember the sample fact [[write: %s/s.py <<<x = 1\n>>>]] and "
@@ -196,8 +204,10 @@ def capture(sandbox, out_dir):
                     target = "transcript-subagent-" + name
                 else:
                     session_id = name[:-len(".jsonl")]
+                    fork_id = next((json.loads(r["payload"])["session_id"] for r in records
+                                    if json.loads(r["payload"]).get("source") == "fork"), None)
                     kind = {before_clear: "interactive", after_clear: "interactive-after-clear",
-                            sender_id: "messaging-sender"}.get(session_id, "print")
+                            sender_id: "messaging-sender", fork_id: "print-fork"}.get(session_id, "print")
                     target = "transcript-%s.jsonl" % kind
                 write(target, open(path, encoding="utf-8").read())
                 write(target + ".path", rel + "\n")
