@@ -127,6 +127,16 @@ class TranscriptShapesTest(unittest.TestCase):
         self.assertEqual([n for n, _ in assistant_tool_uses(fork)], [n for n, _ in copied])
         self.assertEqual(transcripts.tool_calls_since(fork, started).calls, [])
 
+    def test_message_from_another_session_is_not_taken_for_a_prompt_of_this_one(self):
+        path = sample(claudehome.CURRENT_VERSION, "transcript-interactive.jsonl")
+        with open(path, encoding="utf-8") as handle:
+            records = [json.loads(line) for line in handle]
+        received = [r for r in records if r.get("type") == "user" and (r.get("origin") or {}).get("kind") == "peer"]
+        self.assertEqual(len(received), 1)
+        self.assertIsNone(transcripts.prompt_text(received[0]))
+        typed = [transcripts.prompt_text(r) for r in records if transcripts.prompt_text(r)]
+        self.assertTrue(all(t.startswith("remember the sample fact") for t in typed), typed)
+
     def test_big_repeated_write_is_neither_an_edit_nor_a_tool_call(self):
         root = tempfile.mkdtemp(prefix="peerhooks-versions-")
         self.addCleanup(shutil.rmtree, root, True)

@@ -290,9 +290,16 @@ def head_records(path, limit=HEAD_BYTES):
             yield record
 
 
+PEER_ORIGIN = "peer"  # 2.1.332: a user record carrying another session's message has origin.kind peer
+
+
 def prompt_text(record):
-    """The typed text of a user prompt record, or None (tool results, command wrappers, meta)."""
+    """The typed text of a user prompt record, or None (tool results, command wrappers, meta, and
+    messages from other sessions, which are not what this session's user asked for)."""
     if not isinstance(record, dict) or record.get("type") != "user" or record.get("isMeta"):
+        return None
+    origin = record.get("origin")
+    if isinstance(origin, dict) and origin.get("kind") == PEER_ORIGIN:
         return None
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None
