@@ -292,5 +292,18 @@ class LivenessAcrossPidNamespacesTest(unittest.TestCase):
         self.assertEqual(registry.own_pid_domain().split(":")[0::2], real.split(":")[0::2])
 
 
+
+class ClientsDocTest(unittest.TestCase):
+    """docs/clients.md quotes the code: the advice texts and the freshness window."""
+
+    def test_doc_quotes_the_advice_and_the_window_the_code_uses(self):
+        with open(os.path.join(support.REPO, "docs", "clients.md"), encoding="utf-8") as handle:
+            doc = handle.read()
+        self.assertIn("> " + report.MESSAGE_ADVICE + "\n", doc)
+        self.assertIn("> " + report.NO_MESSAGING_ADVICE + "\n", doc)
+        self.assertIn("at most `FOREIGN_FRESH_MINUTES` minutes", doc)
+        self.assertIn("(%d min)" % registry.FOREIGN_FRESH_MINUTES, doc)
+
+
 if __name__ == "__main__":
     unittest.main()

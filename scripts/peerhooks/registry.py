@@ -25,7 +25,8 @@ PROC = "/proc"
 MACHINE_ID = "/etc/machine-id"  # 2.1.332's pidDomain names the machine by this id
 # A foreign entry without a reachable socket counts as live this long after its last registry
 # write: the client rewrites `updatedAt` on every status change (busy, idle), not while idle.
-FOREIGN_FRESH_MS = 10 * 60 * 1000
+FOREIGN_FRESH_MINUTES = 10
+FOREIGN_FRESH_MS = FOREIGN_FRESH_MINUTES * 60 * 1000
 SOCKET_TIMEOUT_S = 0.2  # a listening socket answers connect() at once; a stale one is refused at once
 
 
