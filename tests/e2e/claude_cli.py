@@ -234,10 +234,10 @@ class Sandbox:
             return [json.loads(line) for line in handle if line.strip()]
 
     # -- sessions ------------------------------------------------------------------------------
-    def print_session(self, cwd, prompt, timeout=PRINT_TIMEOUT_S, **extra_env):
-        """Run `claude -p <prompt>` to completion; the CompletedProcess."""
+    def print_session(self, cwd, prompt, timeout=PRINT_TIMEOUT_S, args=(), **extra_env):
+        """Run `claude -p <prompt> [args]` to completion; the CompletedProcess."""
         return subprocess.run([self.cli, "-p", prompt, "--allowedTools", ALLOWED_TOOLS,
-                               "--permission-mode", PERMISSION_MODE],
+                               "--permission-mode", PERMISSION_MODE] + list(args),
                               cwd=cwd, env=self.env(**extra_env), capture_output=True, text=True,
                               timeout=timeout)
 

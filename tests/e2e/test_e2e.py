@@ -20,7 +20,7 @@ import time
 import unittest
 
 from .claude_cli import VERSIONS, Sandbox, _wait, require_e2e_tools
-from .stub_api import current_prompt
+from .stub_api import body_session_id, current_prompt
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOOK_SCRIPTS = ("peers.py", "memory_delta.py", "git_index_guard.py", "cold_start.py")
@@ -316,6 +316,42 @@ class SessionAloneAfterClear(Sandboxed):
         self.assertFalse(is_error, text)
         self.assertIn("src/new.py", git(repo, "diff", "--cached", "--name-only"))
 
+
+
+FORK_SINCE = (2, 1, 214)  # the first version whose SessionStart has source `fork`
+
+
+def version_tuple(version):
+    return tuple(int(part) for part in version.split("."))
+
+
+@for_each_version
+class ForkedSessionIsToldOfItsPeers(Sandboxed):
+    """Scenario 8 (issue 12): a fork (`--resume <id> --fork-session`, SessionStart source `fork`)
+    runs the installed SessionStart hooks and is told of the live peer in its checkout."""
+
+    def test_fork_is_told_of_the_live_peer(self):
+        if version_tuple(self.version) < FORK_SINCE:
+            self.skipTest("Claude Code %s has no fork source (it resumes the same session)" % self.version)
+        with open(os.path.join(self.sandbox.claude_home, "settings.json"), encoding="utf-8") as handle:
+            matchers = [group.get("matcher") or "" for group in json.load(handle)["hooks"]["SessionStart"]
+                        if "peers.py" in json.dumps(group)]
+        if not any("fork" in m.split("|") for m in matchers):
+            self.skipTest("install.py does not register peers.py for SessionStart fork yet: %s" % matchers)
+        repo = make_checkout(os.path.join(self.sandbox.root, "work", "fork"))
+        a = self.sandbox.interactive(repo)
+        first = self.sandbox.print_session(repo, "parent-run look around")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        parent_id = next(body_session_id(r.body) for r in self.sandbox.stub.requests
+                         if isinstance(r.body, dict) and r.body.get("tools")
+                         and "parent-run" in current_prompt(r.body.get("messages") or [])[0])
+        forked = self.sandbox.print_session(repo, "fork-run carry on", args=["--resume", parent_id, "--fork-session"])
+        self.assertEqual(forked.returncode, 0, forked.stderr)
+        body = next(r.body for r in self.sandbox.stub.requests
+                    if isinstance(r.body, dict) and r.body.get("tools")
+                    and "fork-run" in current_prompt(r.body.get("messages") or [])[0])
+        told = hook_output("\n".join(_content_text(m) for m in body["messages"]), "SessionStart:fork")
+        self.assertIn(a.name, told)
 
 
 @for_each_version
