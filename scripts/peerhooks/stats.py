@@ -57,6 +57,8 @@ PARSE_LINE_LIMIT = 256 * 1024  # a head/tail record larger than this is a Write 
 HEAD_WINDOW = 8 * 1024  # the block type comes after cwd and branch, a few hundred bytes in
 NAME_REACH = 512  # the tool name follows "type":"tool_use" after the block's id
 RESULT_REACH = 1024  # a hook's refusal opens the tool result's content
+TOOL_ID_REACH = 128  # a tool_use id is ~30 characters
+RECEIVED_REACH = 1024  # `<cross-session-message` sits ~210 bytes into its user record (2.1.332)
 INPUT_REACH = 4 * 1024  # a Bash command's `claude agents`, an edit's file_path: early in the input
 
 # Claude Code hands a PreToolUse refusal to the model as a tool_result `PreToolUse:Bash hook error:
@@ -613,8 +615,13 @@ class _TranscriptReader:
         `tool_use_id` comes first in the block). Looked for only while such a call is pending."""
         if not self.session.pending_sends:
             return False
-        use_id = _quoted_after(data, _TOOL_USE_ID, lo, hi)
-        return use_id in self.session.pending_sends
+        at = data.find(_TOOL_USE_ID, lo, hi)
+        if at == -1:
+            return False
+        start = at + len(_TOOL_USE_ID)
+        end = data.find(b'"', start, start + TOOL_ID_REACH)
+        # ids are ASCII (`toolu_…`): compared without decoding JSON, on every result while a call waits
+        return end != -1 and bytes(data[start:end]).decode("ascii", "replace") in self.session.pending_sends
 
     def _received(self, data, lo, hi, offset):
         """A line holding the cross-session mark: counted when it is the user record (decoded)."""
@@ -650,19 +657,18 @@ class _TranscriptReader:
             if self.head_open:
                 self._head(buf, start, end, offset)
             lo = start
-            # the next message from another session in the buffer: one search per buffer, not per line
-            mark = find(_RECEIVED, lo, end)
             while True:
                 hi = find(b"\n", lo, end)
                 if hi == -1:
                     break
-                if mark != -1 and mark < hi:
-                    self._received(buf, lo, hi, offset + lo)
-                    mark = find(_RECEIVED, hi, end)
                 # the hot path, run for every line: a bounded search of its head, and for a tool
                 # call or result a look at a few bytes, before anything costs a Python call
                 block = find(_BLOCK_TYPE, lo, hi if hi - lo < HEAD_WINDOW else lo + HEAD_WINDOW)
-                if block != -1:
+                if block == -1:
+                    # no tool block: maybe a message from another session, whose mark opens the content
+                    if find(_RECEIVED, lo, hi if hi - lo < RECEIVED_REACH else lo + RECEIVED_REACH) != -1:
+                        self._received(buf, lo, hi, offset + lo)
+                else:
                     if buf[block + len(_BLOCK_TYPE)] == _USE:
                         at = find(_NAME, block, block + NAME_REACH)
                         if at == -1 or at > hi:
