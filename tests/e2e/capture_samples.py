@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 from .claude_cli import (ALLOWED_TOOLS, CLI_VERSION, OLDEST_VERSION, PERMISSION_MODE, PRINT_TIMEOUT_S,
-                         Sandbox, _wait, ensure_cli)
+                         Sandbox, wait_for, ensure_cli)
 
 MESSAGING_TOKEN = re.compile(r'("CLAUDE_CODE_MESSAGING_TOKEN": ")[0-9a-f]+')  # 2.1.332's hook env
 REPO_DIR_NAME = "my.repo dir"  # a dot and a space: both become '-' in the slug
@@ -86,8 +86,8 @@ def exchange_messages(sandbox, repo, receiver, dump):
         path = receiver_transcript(sandbox, receiver.session_id)
         return path and "cross-session-message" in open(path, encoding="utf-8").read()
 
-    _wait(received, MESSAGE_TIMEOUT_S, "the message in the receiver's transcript")
-    _wait(lambda: (receiver.entry or {}).get("status") == "idle", MESSAGE_TIMEOUT_S, "the receiver's turn")
+    wait_for(received, MESSAGE_TIMEOUT_S, "the message in the receiver's transcript")
+    wait_for(lambda: (receiver.entry or {}).get("status") == "idle", MESSAGE_TIMEOUT_S, "the receiver's turn")
     sender.exit()
     return sender_id
 

@@ -145,7 +145,7 @@ def require_e2e_tools(version=CLI_VERSION):
         raise unittest.SkipTest(str(missing))
 
 
-def _wait(condition, timeout, what):
+def wait_for(condition, timeout, what):
     """Poll condition() until it returns something truthy; AssertionError naming `what` on timeout."""
     deadline = time.monotonic() + timeout
     while True:
@@ -297,12 +297,12 @@ class InteractiveSession:
                      if pid not in before and e.get("cwd") == self.cwd]
             return fresh[0] if fresh else None
 
-        self.pid = _wait(registered, START_TIMEOUT_S, "the registry file of %s" % self.window)["pid"]
+        self.pid = wait_for(registered, START_TIMEOUT_S, "the registry file of %s" % self.window)["pid"]
         self._wait_idle(START_TIMEOUT_S, "the first idle status of %s" % self.window)
 
     def _wait_idle(self, timeout, what):
         """Until the registry says idle, then the moment the input box needs before it takes keys."""
-        _wait(lambda: (self.entry or {}).get("status") == "idle", timeout, what)
+        wait_for(lambda: (self.entry or {}).get("status") == "idle", timeout, what)
         time.sleep(READY_SETTLE_S)
 
     @property
@@ -347,8 +347,8 @@ class InteractiveSession:
             return turn if turn and turn[-1].reply.tool_call is None else None
 
         try:
-            turn = _wait(finished, timeout, "the turn of %r in %s" % (text[:60], self.window))
-            _wait(lambda: (self.entry or {}).get("status") == "idle", timeout,
+            turn = wait_for(finished, timeout, "the turn of %r in %s" % (text[:60], self.window))
+            wait_for(lambda: (self.entry or {}).get("status") == "idle", timeout,
                   "%s to be idle" % self.window)
         except AssertionError as timed_out:
             raise AssertionError("%s; its screen ends:\n%s" % (timed_out, self.screen_tail()))
@@ -363,14 +363,14 @@ class InteractiveSession:
         """Run /clear and wait for the registry to carry the new session id."""
         old = self.session_id
         self._type("/clear")
-        _wait(lambda: self.session_id not in (None, old), TURN_TIMEOUT_S,
+        wait_for(lambda: self.session_id not in (None, old), TURN_TIMEOUT_S,
               "a new session id after /clear in %s" % self.window)
         self._wait_idle(TURN_TIMEOUT_S, "%s to be idle after /clear" % self.window)
 
     def exit(self):
         """Run /exit and wait for the registry file to be removed."""
         self._type("/exit")
-        _wait(lambda: self.entry is None, TURN_TIMEOUT_S, "%s to leave the registry" % self.window)
+        wait_for(lambda: self.entry is None, TURN_TIMEOUT_S, "%s to leave the registry" % self.window)
         self.pid = None
 
     def stop(self):

@@ -19,7 +19,7 @@ import sys
 import time
 import unittest
 
-from .claude_cli import VERSIONS, Sandbox, _wait, require_e2e_tools
+from .claude_cli import VERSIONS, Sandbox, wait_for, require_e2e_tools
 from .stub_api import body_session_id, current_prompt
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -378,12 +378,12 @@ class MessagingAPeerByTheNameItWasShown(Sandboxed):
             return
         self.assertFalse(is_error, result)
         self.assertRegex(result, r'"success"\s*:\s*true')
-        received = _wait(lambda: re.search(r'<cross-session-message [^>]*from-name=\\?"([^"\\]+)\\?"[^>]*>([^<]*)',
+        received = wait_for(lambda: re.search(r'<cross-session-message [^>]*from-name=\\?"([^"\\]+)\\?"[^>]*>([^<]*)',
                                            transcript_text(self.sandbox, a.session_id)),
                          MESSAGE_TIMEOUT_S, "the message in A's transcript")
         self.assertEqual(received.group(1), b.name)
         self.assertIn(text, received.group(2))
-        _wait(lambda: (a.entry or {}).get("status") == "idle", MESSAGE_TIMEOUT_S, "A's turn to end")
+        wait_for(lambda: (a.entry or {}).get("status") == "idle", MESSAGE_TIMEOUT_S, "A's turn to end")
         stats = peers_stats(self.sandbox)
         self.assertEqual((stats["messaging_sessions"], stats["peer_messages"]), (1, 1), stats)
         self.assertEqual((stats["receiving_sessions"], stats["received_messages"]), (1, 1), stats)
