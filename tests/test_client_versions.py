@@ -279,6 +279,11 @@ class LivenessAcrossPidNamespacesTest(unittest.TestCase):
         server.close()  # the file stays, as after a crash: refused, so not alive
         self.assertFalse(registry.is_alive(self.entry(messagingSocketPath=path, pid=999999999), self.NOW))
 
+    def test_foreign_entry_whose_pid_is_one_of_our_ancestors_is_not_us(self):
+        foreign = self.entry(pid=os.getppid(), sessionId="other")
+        self.assertFalse(registry.is_self(foreign, "mine", frozenset([os.getppid()])))
+        self.assertIsNone(registry.own_entry([foreign], "mine", frozenset([os.getppid()])))
+
     @unittest.skipUnless(registry.own_pid_domain(), "needs /etc/machine-id and /proc (Linux)")
     def test_entry_from_this_namespace_is_judged_by_its_pid(self):
         own = registry.own_pid_domain()

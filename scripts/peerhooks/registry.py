@@ -286,8 +286,11 @@ def _ancestors_from_ps():
 
 
 def is_self(session, session_id, ancestors):
-    """This hook's own session: the payload's id, or the registry entry of an ancestor process."""
-    return (session_id is not None and session.session_id == session_id) or session.pid in ancestors
+    """This hook's own session: the payload's id, or the registry entry of an ancestor process (a
+    pid from another namespace is no ancestor of ours, whatever its number)."""
+    if session_id is not None and session.session_id == session_id:
+        return True
+    return session.pid in ancestors and not is_foreign(session, own_pid_domain())
 
 
 def same_checkout(session, top, toplevel_cache):
@@ -321,7 +324,7 @@ def peers_in_checkout(home, top, self_session_id, ancestors=None, sessions=None)
 def own_entry(sessions, session_id, ancestors):
     """This session's registry entry, if any (by ancestry first: after /clear the id may be stale)."""
     for session in sessions:
-        if session.pid in ancestors:
+        if session.pid in ancestors and not is_foreign(session, own_pid_domain()):
             return session
     for session in sessions:
         if session.session_id == session_id:
