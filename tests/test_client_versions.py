@@ -249,6 +249,7 @@ class PeersHookPerVersionTest(support.HomeTestCase):
         self.assertIn("repo-9a", self.hook("fork"))
 
 
+@unittest.skipUnless(registry.own_pid_domain(), "needs /etc/machine-id and /proc (Linux)")
 class LivenessAcrossPidNamespacesTest(unittest.TestCase):
     """An entry from another pid namespace (a container sharing ~/.claude): its pid is not ours."""
 
@@ -284,14 +285,12 @@ class LivenessAcrossPidNamespacesTest(unittest.TestCase):
         self.assertFalse(registry.is_self(foreign, "mine", frozenset([os.getppid()])))
         self.assertIsNone(registry.own_entry([foreign], "mine", frozenset([os.getppid()])))
 
-    @unittest.skipUnless(registry.own_pid_domain(), "needs /etc/machine-id and /proc (Linux)")
     def test_entry_from_this_namespace_is_judged_by_its_pid(self):
         own = registry.own_pid_domain()
         self.assertTrue(registry.is_alive(self.entry(pidDomain=own), self.NOW))
         self.assertFalse(registry.is_alive(self.entry(pidDomain=own, pid=999999999,
                                                       updatedAt=self.NOW), self.NOW))
 
-    @unittest.skipUnless(registry.own_pid_domain(), "needs /etc/machine-id and /proc (Linux)")
     def test_own_domain_has_the_shape_the_client_writes(self):
         real = sample_json(claudehome.CURRENT_VERSION, "registry-interactive.json")["pidDomain"]
         self.assertEqual(registry.own_pid_domain().split(":")[0::2], real.split(":")[0::2])
