@@ -253,6 +253,10 @@ class Sandbox:
         return subprocess.run(["tmux", "-L", self.tmux_socket] + list(args), env=self.env(),
                               capture_output=True, text=True, check=check)
 
+    def tmux_socket_path(self):
+        """Where tmux puts the private server's socket (its rule for `-L <name>`)."""
+        return os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", "tmux-%d" % os.getuid(), self.tmux_socket)
+
     def close(self):
         """End every session, the private tmux server and the stub; safe to call at any point of a
         failed set-up, and more than once."""
@@ -260,6 +264,10 @@ class Sandbox:
             session.stop()
         self._sessions = []
         self.tmux("kill-server", check=False)  # our private server only (-L socket)
+        try:  # tmux 3.3 leaves the killed server's socket file behind
+            os.unlink(self.tmux_socket_path())
+        except OSError:
+            pass
         if self.stub is not None:
             self.stub.stop()
             self.stub = None

@@ -33,6 +33,7 @@ class FailedStartTest(unittest.TestCase):
         self.assertFalse(claude_cli._running(pid))
         listed = subprocess.run(["tmux", "-L", sandbox.tmux_socket, "list-sessions"], capture_output=True)
         self.assertNotEqual(listed.returncode, 0)  # no server on our socket any more
+        self.assertFalse(os.path.exists(sandbox.tmux_socket_path()))
         self.assertFalse(os.path.exists(sandbox.root))
 
 
