@@ -14,7 +14,7 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import registry, report, stats, transcripts
+from peerhooks import history, memory_report, registry, report, stats, transcripts
 
 SAMPLES = {claudehome.CLI_VERSION: os.path.join(support.REPO, "fixtures", "samples"),
            claudehome.CURRENT_VERSION: os.path.join(support.REPO, "fixtures", "samples", "2.1.332")}
@@ -150,6 +150,27 @@ class TranscriptShapesTest(unittest.TestCase):
         self.assertEqual(kinds, ["assistant", "api-request-blob"])
         self.assertEqual([e.path for e in transcripts.recent_edits(path).edits], [cwd + "/big.py"])
         self.assertEqual(len(transcripts.tool_calls_since(path, 0).calls), 1)
+
+
+class MemoryShapesTest(unittest.TestCase):
+    def test_memory_file_the_cli_rewrote_gives_its_description_and_origin_on_both_versions(self):
+        # 2.1.197 writes `metadata: ` (a trailing space); 2.1.332 `metadata:` and adds `modified:`
+        for version in SAMPLES:
+            with self.subTest(version=version):
+                summary = memory_report.read_summary(sample(version, "memory-sample_fact.md"))
+                self.assertEqual(summary.description, "samples are captured from the real CLI")
+                self.assertRegex(summary.origin_session_id or "", r"^[0-9a-f-]{36}$")
+
+
+class HistoryShapesTest(unittest.TestCase):
+    def test_history_lines_of_both_versions_parse(self):
+        for version in SAMPLES:
+            with self.subTest(version=version):
+                with open(sample(version, "history.jsonl"), "rb") as handle:
+                    lines = [line for line in handle if line.strip()]
+                parsed = [history.parse_line(line) for line in lines]
+                self.assertTrue(lines)
+                self.assertTrue(all(p is not None for p in parsed), parsed)
 
 
 class StatsOnBothVersionsTest(unittest.TestCase):
