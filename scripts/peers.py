@@ -77,8 +77,10 @@ def run_hook():
     summaries = history.load(home, now_ms)
     checkout = activity.describe_checkout(
         home, top, live, activity.own_ids(sessions, self_id, ancestors), now_ms, summaries)
+    own = registry.own_entry(sessions, self_id, ancestors)
     hookio.emit(report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
-                                   messageable=frozenset(s.session_id for s in live if s.can_message)))
+                                   messageable=frozenset(s.session_id for s in live if s.can_message),
+                                   can_send=own is None or own.can_message))
     return hookio.EXIT_OK
 
 

@@ -228,6 +228,13 @@ class AdviceFollowsTheMessagingSocketTest(unittest.TestCase):
         self.assertIn("ask your user to coordinate", advice)
         self.assertIn("cannot receive messages", advice)
 
+    def test_session_whose_client_cannot_send_is_sent_to_its_user_whoever_its_peers_are(self):
+        # measured: 2.1.197 -> 2.1.332 answers `No agent named '…' is currently addressable`, and
+        # 2.1.332 -> 2.1.197 `No agent named '…' is reachable`
+        advice = report.message_advice(["a-1"], {"a-1"}, can_send=False)
+        self.assertNotIn("SendMessage", advice)
+        self.assertIn("cannot send messages", advice)
+
     def test_mixed_peers_name_the_reachable_ones(self):
         advice = report.message_advice(["a-1", "b-2"], {"b-2"})
         self.assertIn("can receive messages (b-2)", advice)
@@ -262,6 +269,17 @@ class PeersHookPerVersionTest(support.HomeTestCase):
         self.assertIn("repo-1f", out)
         self.assertNotIn("SendMessage", out)
         self.assertIn("cannot receive messages", out)
+
+    def test_session_of_the_oldest_version_is_not_told_to_message_a_current_peer(self):
+        old_me = self.claude.live_session(self.repo_path, name="old-me", version=claudehome.CLI_VERSION)
+        self.claude.live_session(self.repo_path, name="repo-9a", prompts=["port the exporter to v2"],
+                                 version=claudehome.CURRENT_VERSION)
+        payload = {"session_id": old_me.session_id, "cwd": self.repo_path, "source": "startup",
+                   "hook_event_name": "SessionStart", "transcript_path": old_me.transcript}
+        out = self.run_hook("peers.py", payload, args=["--hook"]).stdout
+        self.assertIn("repo-9a", out)
+        self.assertNotIn("SendMessage", out)
+        self.assertIn("cannot send messages", out)
 
     def test_fork_is_told_of_live_peers_like_a_new_session(self):
         self.claude.live_session(self.repo_path, name="repo-9a", prompts=["port the exporter to v2"],
@@ -326,6 +344,7 @@ class ClientsDocTest(unittest.TestCase):
             doc = handle.read()
         self.assertIn("> " + report.MESSAGE_ADVICE + "\n", doc)
         self.assertIn("> " + report.NO_MESSAGING_ADVICE + "\n", doc)
+        self.assertIn("> " + report.CANNOT_SEND_ADVICE + "\n", doc)
         self.assertIn("at most `FOREIGN_FRESH_MINUTES` minutes", doc)
         self.assertIn("(%d min)" % registry.FOREIGN_FRESH_MINUTES, doc)
 
