@@ -19,7 +19,7 @@ import sys
 import time
 import unittest
 
-from .claude_cli import VERSIONS, Sandbox, wait_for, require_e2e_tools
+from .claude_cli import CURRENT_VERSION, OLDEST_VERSION, VERSIONS, Sandbox, require_e2e_tools, wait_for
 from .stub_api import body_session_id, current_prompt
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -162,7 +162,8 @@ def peers_stats(sandbox):
 
 
 class Sandboxed:
-    """A template: for_each_version makes the TestCases. Whatever set-up fails, the class cleanup
+    """A template: for_each_version makes the TestCases (a scenario about several versions mixes in
+    TestCase itself and names its `version`). Whatever set-up fails, the class cleanup
     ends every session, the tmux server and the stub (unittest runs class cleanups even when
     setUpClass raises, where it skips tearDownClass)."""
 
@@ -387,6 +388,27 @@ class MessagingAPeerByTheNameItWasShown(Sandboxed):
         stats = peers_stats(self.sandbox)
         self.assertEqual((stats["messaging_sessions"], stats["peer_messages"]), (1, 1), stats)
         self.assertEqual((stats["receiving_sessions"], stats["received_messages"]), (1, 1), stats)
+
+
+
+class OneSessionOfEachVersion(Sandboxed, unittest.TestCase):
+    """Scenario 9 (issue 12): A on the current client, B on the oldest, in one checkout. Messaging
+    needs both ends on 2.1.332, so B is told to go through its user, and its SendMessage fails."""
+
+    version = CURRENT_VERSION
+
+    def test_session_of_the_oldest_client_is_not_told_to_message_a_current_peer(self):
+        oldest = require_e2e_tools(OLDEST_VERSION)
+        repo = make_checkout(os.path.join(self.sandbox.root, "work", "mixed"))
+        a = self.sandbox.interactive(repo)
+        self.sandbox.cli = oldest
+        b = self.sandbox.interactive(repo)
+        told = hook_output(turn_context(b.prompt("who is working here with me")), "SessionStart:startup")
+        self.assertIn(a.name, told)
+        self.assertNotIn("SendMessage", told)
+        self.assertIn("cannot send messages", told)
+        [(_, _, result)] = tool_results(b.prompt("tell the peer [[send: %s <<<hello>>>]]" % a.name), "SendMessage")
+        self.assertIn("is currently addressable", result)
 
 
 if __name__ == "__main__":
