@@ -225,7 +225,7 @@ class SessionsSharingOneCheckout(Sandboxed):
             self.assertIn("SendMessage", told)
         else:
             self.assertNotIn("SendMessage", told)
-            self.assertIn("cannot receive messages", told)
+            self.assertIn("ask your user to coordinate", told)
 
     def test_2_sweeping_git_add_is_refused_naming_the_peer_and_narrow_commit_goes_through(self):
         sweep = self.b.prompt("stage everything now [[bash: git add -A]]")
