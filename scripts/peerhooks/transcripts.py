@@ -290,16 +290,19 @@ def head_records(path, limit=HEAD_BYTES):
             yield record
 
 
-PEER_ORIGIN = "peer"  # 2.1.332: a user record carrying another session's message has origin.kind peer
+# 2.1.332 marks who a user record comes from: `origin.kind` is `human` for a typed prompt, `peer`
+# for another session's message, `task-notification` for a background subagent's report (-p prompts
+# have no origin). Only a person's words say what a session is for.
+PROMPT_ORIGINS = (None, "human")
 
 
 def prompt_text(record):
     """The typed text of a user prompt record, or None (tool results, command wrappers, meta, and
-    messages from other sessions, which are not what this session's user asked for)."""
+    records of another origin than a person: other sessions' messages, task notifications)."""
     if not isinstance(record, dict) or record.get("type") != "user" or record.get("isMeta"):
         return None
     origin = record.get("origin")
-    if isinstance(origin, dict) and origin.get("kind") == PEER_ORIGIN:
+    if isinstance(origin, dict) and origin.get("kind") not in PROMPT_ORIGINS:
         return None
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None

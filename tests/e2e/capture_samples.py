@@ -146,10 +146,7 @@ def capture(sandbox, out_dir):
     sender_id = None
     if (session.entry or {}).get("messagingSocketPath"):
         sender_id = exchange_messages(sandbox, repo, session, dump)
-    if sandbox.version == OLDEST_VERSION:
-        # On 2.1.332 the Agent call never ran against the stub (no request followed it within 60 s,
-        # Agent allowed or not): its subagent shapes are not captured yet.
-        session.prompt("delegate a look [[agent: <<<please run [[bash: echo from-subagent]] now>>>]]")
+    session.prompt("delegate a look [[agent: <<<please run [[bash: echo from-subagent]] now>>>]]")
     before_clear = session.session_id
     session.clear()
     session.prompt("after the clear, run [[bash: git status --short]]")
