@@ -144,7 +144,8 @@ def build(root, total_bytes, seed=7):
                     tool = out.tool_use(at, "Bash", {"command": "grep -rn HANDOFF.md docs"})
                     out.tool_result(at + 10, tool, "docs/x.md:3: see HANDOFF.md and `claude agents`\n" * 50)
             out.tool_use(at, "ListAgents", {})
-            out.tool_use(at + 1, "SendMessage", {"to": "repo-peer", "summary": "hi", "message": "taking src/"})
+            sent = out.tool_use(at + 1, "SendMessage", {"to": "repo-peer", "summary": "hi", "message": "taking src/"})
+            out.tool_result(at + 1, sent, '{"success":true,"message":"hi -> repo-peer","msg_id":"m1"}')  # delivered
             out.tool_use(at + 2, "Write", {"file_path": cwd + "/HANDOFF.md", "content": out._text(3000)})
             out.text(at + 3, 400)
         os.utime(path, (at / 1000.0, at / 1000.0))

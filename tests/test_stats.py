@@ -72,17 +72,54 @@ class Transcript:
         return self.record("assistant", {"role": "assistant", "type": "message", "model": "claude-opus-4-7",
                                          "content": [{"type": "text", "text": text}]}, when)
 
-    def tool(self, when, name, tool_input):
-        block = {"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex, "name": name, "input": tool_input}
+    def tool(self, when, name, tool_input, use_id=None):
+        block = {"type": "tool_use", "id": use_id or "toolu_" + uuid.uuid4().hex, "name": name,
+                 "input": tool_input}
         return self.record("assistant", {"model": "claude-opus-4-7", "id": "msg_" + uuid.uuid4().hex,
                                          "type": "message", "role": "assistant", "content": [block],
                                          "stop_reason": None}, when)
 
-    def result(self, when, text, is_error=False):
-        block = {"tool_use_id": "toolu_" + uuid.uuid4().hex, "type": "tool_result", "content": text,
-                 "is_error": is_error}
+    def result(self, when, text, is_error=False, use_id=None):
+        block = {"tool_use_id": use_id or "toolu_" + uuid.uuid4().hex, "type": "tool_result",
+                 "content": text, "is_error": is_error}
         return self.record("user", {"role": "user", "content": [block]}, when,
                            toolUseResult=("Error: " + text) if is_error else {"stdout": text, "stderr": ""})
+
+    def send(self, when, tool_input, delivered=True):
+        """A SendMessage call and its answer, as 2.1.332 (delivered) or 2.1.197 (not addressable)
+        write them; the answer a second later."""
+        use_id = "toolu_" + uuid.uuid4().hex
+        self.tool(when, "SendMessage", tool_input, use_id)
+        if delivered:
+            answer = [{"type": "text", "text": json.dumps({
+                "success": True, "message": "\u201cgo\u201d \u2192 %s (another Claude session on this "
+                "machine)" % tool_input.get("to"), "msg_id": str(uuid.uuid4())})}]
+            block = {"tool_use_id": use_id, "type": "tool_result", "content": answer}
+        else:
+            block = {"type": "tool_result", "content": "<tool_use_error>No agent named '%s' is currently "
+                     "addressable</tool_use_error>" % tool_input.get("to"), "is_error": True,
+                     "tool_use_id": use_id}
+        return self.record("user", {"role": "user", "content": [block]}, when + 1000)
+
+    def received(self, when, sender="repo-b-3", text="please leave src/a.py to me"):
+        """A message from another session (2.1.332): the queue-operation, then the user record."""
+        wrapped = ('<cross-session-message from="uds:/tmp/cc-socks/4242.sock" from-name="%s" '
+                   'from-mode="prompting">\n%s\n</cross-session-message>' % (sender, text))
+        self.raw(json.dumps({"type": "queue-operation", "operation": "enqueue", "timestamp": iso(when),
+                             "sessionId": self.session_id, "content": wrapped}, separators=(",", ":")) + "\n")
+        return self.record("user", {"role": "user", "content": "Another Claude session sent a message:\n"
+                                    + wrapped}, when, origin={"kind": "peer"})
+
+    def blob(self, message):
+        """A 2.1.332 `api-request-blob`: a request's message written again, tool blocks included."""
+        self.raw(json.dumps({"type": "api-request-blob", "sessionId": self.session_id,
+                             "hash": uuid.uuid4().hex * 2, "message": message}, separators=(",", ":")) + "\n")
+        return self
+
+    def last_record(self, back=1):
+        """The record `back` lines from the end (1: the last)."""
+        with open(self.path, encoding="utf-8") as handle:
+            return json.loads(handle.read().splitlines()[-back])
 
 
 class FixtureHome:
@@ -267,10 +304,15 @@ class ScanTest(unittest.TestCase):
         a1.prompt(at("2026-11-29 09:00"))
         a1.tool(at("2026-11-29 09:10"), "Agent", {"description": "scan", "prompt": "look around",
                                                  "subagent_type": "general-purpose", "name": "helper"})
-        a1.tool(at("2026-11-29 09:20"), "SendMessage", {"to": "helper", "summary": "go", "message": "start"})
+        a1.send(at("2026-11-29 09:20"), {"to": "helper", "summary": "go", "message": "start"})
         a1.tool(at("2026-11-29 09:30"), "ListAgents", {})
-        a1.tool(at("2026-11-29 10:00"), "SendMessage", {"to": "repo-a-2", "summary": "hi",
-                                                       "message": "I am taking src/registry.py" + "." * 100000})
+        # 2.1.332 writes each request's messages again as api-request-blob records: never counted
+        a1.blob(a1.last_record()["message"])
+        a1.send(at("2026-11-29 10:00"), {"to": "repo-a-2", "summary": "hi",
+                                         "message": "I am taking src/registry.py" + "." * 100000})
+        a1.blob(a1.last_record(2)["message"]).blob(a1.last_record()["message"])
+        # a message a 2.1.197 peer could not receive: not counted as sent
+        a1.send(at("2026-11-29 10:10"), {"to": "repo-a-3", "summary": "hi", "message": "me too"}, delivered=False)
         a1.say(at("2026-11-29 11:00"))
         cls.a1 = a1
 
@@ -287,7 +329,8 @@ class ScanTest(unittest.TestCase):
 
         # B1 in repo-b, W1 in a linked worktree of repo-a: both overlap A1 and A2 at 10:35-10:40.
         b1 = fx.session(repo_b)
-        b1.prompt(at("2026-11-29 10:30")).say(at("2026-11-29 10:40"))
+        b1.prompt(at("2026-11-29 10:30")).received(at("2026-11-29 10:35"))
+        b1.blob(b1.last_record()["message"]).say(at("2026-11-29 10:40"))
         w1 = fx.session(worktree)
         w1.prompt(at("2026-11-29 10:35")).say(at("2026-11-29 10:50"))
 
@@ -296,7 +339,7 @@ class ScanTest(unittest.TestCase):
         m1 = fx.session(repo_b)
         m1.prompt(at("2026-11-29 23:00"))
         m1.tool(at("2026-11-30 00:10"), "Agent", {"description": "tests", "prompt": "run the tests"})
-        m1.tool(at("2026-11-30 00:30"), "SendMessage", {"to": "a7f3c9d2e1b0", "message": "also lint"})
+        m1.send(at("2026-11-30 00:30"), {"to": "a7f3c9d2e1b0", "message": "also lint"})
         m1.tool(at("2026-11-30 00:40"), "Write", {"file_path": repo_b + "/notes.md",
                                                   "content": '"SendMessage" and claude agents\n' * 100})
         m1.tool(at("2026-11-30 00:50"), "Write", {"file_path": repo_b + "/HANDOFF.md",
@@ -342,12 +385,22 @@ class ScanTest(unittest.TestCase):
                          (2 * HOUR, 3 * HOUR, 3 * HOUR))
 
     def test_listing_by_tool_and_by_bash_both_count(self):
-        self.assertEqual(self.report.listing_sessions, 2)
+        self.assertEqual((self.report.listing_sessions, self.report.listing_calls), (2, 2))
 
     def test_messages_to_own_subagents_are_counted_apart_from_messages_to_peers(self):
         rep = self.report
         self.assertEqual((rep.messaging_sessions, rep.peer_messages), (1, 1))
         self.assertEqual((rep.subagent_messaging_sessions, rep.subagent_messages), (2, 2))
+
+    def test_message_repeated_in_api_request_blobs_is_counted_once(self):
+        self.assertEqual(len(stats.scan_transcript(self.a1.path, "a1", "-p")[0].sends), 2)
+
+    def test_message_the_client_could_not_deliver_is_not_counted_as_sent(self):
+        recipients = [s.recipient for s in stats.scan_transcript(self.a1.path, "a1", "-p")[0].sends]
+        self.assertNotIn("repo-a-3", recipients)
+
+    def test_message_from_another_session_is_counted_once_as_received(self):
+        self.assertEqual((self.report.receiving_sessions, self.report.received_messages), (1, 1))
 
     def test_refusals_and_handoffs(self):
         self.assertEqual((self.report.refusals, self.report.handoff_sessions), (1, 1))
@@ -380,8 +433,8 @@ class ScanTest(unittest.TestCase):
                 with self.subTest(path):
                     fast, _, _ = stats.scan_transcript(path, "oracle", "-p")
                     slow, names, _, _ = decode_everything(path)
-                    self.assertEqual((fast.listings, fast.sends, fast.refusals, fast.handoffs),
-                                     (slow.listings, slow.sends, slow.refusals, slow.handoffs))
+                    self.assertEqual((fast.listings, fast.sends, fast.refusals, fast.handoffs, fast.received),
+                                     (slow.listings, slow.sends, slow.refusals, slow.handoffs, slow.received))
                     checked += 1
         self.assertGreaterEqual(checked, 5)
 
@@ -406,8 +459,9 @@ class ScanTest(unittest.TestCase):
             "daily peak over the 2 days with sessions: median 2.5, max 4",
             "within one checkout: median 1.5, max 2",
             "Session lifetime: median 2h 00m, p90 3h 00m, max 3h 00m",
-            "Listed other sessions (ListAgents or `claude agents`): 2 sessions",
-            "Messaged another session (SendMessage): 1 session, 1 message",
+            "Listed other sessions (ListAgents or `claude agents`): 2 sessions, 2 calls",
+            "Messaged another session (SendMessage, delivered): 1 session, 1 message",
+            "Received a message from another session: 1 session, 1 message",
             "to their own subagents: 2 messages from 2 sessions",
             "Git commands refused by the peerhooks guard: 1",
             "Wrote a HANDOFF.md: 1 session",
@@ -420,9 +474,37 @@ class ScanTest(unittest.TestCase):
         self.assertEqual(data["sessions"], 5)
         self.assertEqual(data["alive_at_once"], {"median": 2.5, "max": 4})
         self.assertEqual(data["peer_messages"], 1)
+        self.assertEqual((data["received_messages"], data["listing_calls"]), (1, 2))
         self.assertEqual(data["per_day"][0], {"day": "2026-11-29", "peak": 4, "checkout_peak": 2,
                                               "messages": 1, "refusals": 1})
         self.assertEqual(data["malformed_records"], 3)
+
+
+class ForkTest(unittest.TestCase):
+    """A fork (2.1.332 `--fork-session`) begins with its parent's records copied, uuids kept."""
+
+    def test_records_a_fork_copied_from_its_parent_are_counted_once(self):
+        root = tempfile.mkdtemp(prefix="peerhooks-stats-fork-")
+        self.addCleanup(shutil.rmtree, root, True)
+        fx = FixtureHome(root)
+        parent = fx.session("/r")
+        parent.prompt(at("2026-11-29 09:00")).tool(at("2026-11-29 09:05"), "ListAgents", {})
+        parent.send(at("2026-11-29 09:10"), {"to": "r-2", "summary": "hi", "message": "mine: src/a.py"})
+        parent.tool(at("2026-11-29 09:20"), "Write", {"file_path": "/r/HANDOFF.md", "content": "next"})
+        parent.received(at("2026-11-29 09:30"))
+        fork = fx.session("/r")
+        with open(parent.path, encoding="utf-8") as handle:
+            copied = [dict(json.loads(line), sessionId=fork.session_id) for line in handle]
+        fork.raw(json.dumps({"type": "queue-operation", "operation": "enqueue",
+                             "timestamp": iso(at("2026-11-29 10:00")), "sessionId": fork.session_id}) + "\n")
+        fork.raw("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in copied))
+        fork.prompt(at("2026-11-29 10:01")).tool(at("2026-11-29 10:02"), "ListAgents", {})
+        rep = stats.report(fx.home, at("2026-11-29 12:00"), 1, UTC)
+        self.assertEqual(rep.sessions, 2)
+        self.assertEqual((rep.messaging_sessions, rep.peer_messages), (1, 1))
+        self.assertEqual((rep.receiving_sessions, rep.received_messages), (1, 1))
+        self.assertEqual((rep.listing_sessions, rep.listing_calls), (2, 2))
+        self.assertEqual(rep.handoff_sessions, 1)
 
 
 class FastPathTest(unittest.TestCase):
@@ -437,6 +519,7 @@ class FastPathTest(unittest.TestCase):
         self.assertEqual(fast.sends, slow.sends)
         self.assertEqual(fast.refusals, slow.refusals)
         self.assertEqual(fast.handoffs, slow.handoffs)
+        self.assertEqual(fast.received, slow.received)
         self.assertEqual(fast.own_agents, frozenset(names))
         return fast
 

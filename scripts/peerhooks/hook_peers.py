@@ -79,4 +79,7 @@ def session_start_report(payload, environ, now_ms):
     summaries = history.load(home, now_ms)
     checkout = activity.describe_checkout(
         home, top, live, activity.own_ids(sessions, payload.session_id, ancestors), now_ms, summaries)
-    return report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms)
+    own = registry.own_entry(sessions, payload.session_id, ancestors)
+    return report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
+                              messageable=frozenset(s.session_id for s in live if s.can_message),
+                              can_send=own is None or own.can_message)

@@ -43,11 +43,11 @@ def collect(options, environ, now_ms):
     return checkouts
 
 
-def as_text(checkouts, now_ms):
+def as_text(checkouts, now_ms, messageable=frozenset()):
     parts = []
     for checkout in checkouts:
         body = report.hook_report(checkout.ended, checkout.handoff, checkout.peers, checkout.top,
-                                  now_ms, budget=MANUAL_BUDGET)
+                                  now_ms, budget=MANUAL_BUDGET, messageable=messageable)
         if body:
             parts.append("== %s ==\n%s" % (checkout.top or "(not in a git checkout)", body))
     return "\n\n".join(parts) if parts else "No live sessions in scope, and no finished session here."
@@ -73,6 +73,7 @@ def run(options, environ, now_ms):
 
         return stats.run(claude_home(environ), now_ms, options["days"], as_json=bool(options.get("json")))
     checkouts = collect(options, environ, now_ms)
-    return as_json(checkouts) if options.get("json") else as_text(checkouts, now_ms)
+    messageable = frozenset(s.session_id for s in registry.read_sessions(claude_home(environ)) if s.can_message)
+    return as_json(checkouts) if options.get("json") else as_text(checkouts, now_ms, messageable)
 
 

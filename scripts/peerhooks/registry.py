@@ -2,6 +2,10 @@
 
 A file outlives its session after a crash, and pids get reused, so a registry entry is live only if
 its pid runs *and* (where Linux tells us) the process started when the registry says it did.
+A pid means something only in the pid namespace it was read in: since 2.1.332 an entry says which
+(`pidDomain`, `linux:<machine id>:pid:[<namespace inode>]`), and an entry written from another
+namespace (a container sharing ~/.claude) is judged without its pid: alive while its messaging
+socket accepts a connection, else while its `updatedAt` is recent (see docs/clients.md).
 A session must never count itself as a peer: after `/clear` older builds keep the old session id in
 the registry, so besides the payload's id we recognise our own entry by its pid being an ancestor of
 the hook process.
@@ -16,6 +20,12 @@ from .records import record
 REGISTRY_SUFFIX = ".json"  # `<pid>.json`; legacy `pid-<n>.json` files are ignored on purpose
 MAX_REGISTRY_BYTES = 64 * 1024  # a registry entry is ~400 bytes; anything huge is not one
 PROC = "/proc"
+MACHINE_ID = "/etc/machine-id"  # 2.1.332's pidDomain names the machine by this id
+# A foreign entry without a reachable socket counts as live this long after its last registry
+# write: the client rewrites `updatedAt` on every status change (busy, idle), not while idle.
+FOREIGN_FRESH_MINUTES = 10
+FOREIGN_FRESH_MS = FOREIGN_FRESH_MINUTES * 60 * 1000
+SOCKET_TIMEOUT_S = 0.2  # a listening socket answers connect() at once; a stale one is refused at once
 
 
 # pid (int), session_id, cwd and name (str) are always there; every other field may be None.
@@ -151,8 +161,58 @@ def _alive_windows(pid):
         kernel32.CloseHandle(handle)
 
 
-def is_alive(session):
-    """True when the session's process runs and, where it can be checked, is the same process."""
+_OWN_DOMAIN = []  # computed once per process: [domain or None]
+
+
+def own_pid_domain():
+    """This process's pidDomain in the client's format, or None where it cannot be told (not Linux)."""
+    if not _OWN_DOMAIN:
+        try:
+            with open(MACHINE_ID, encoding="ascii") as handle:
+                machine = handle.read().strip()
+            _OWN_DOMAIN.append("linux:%s:%s" % (machine, os.readlink(PROC + "/self/ns/pid")) if machine else None)
+        except (OSError, ValueError):
+            _OWN_DOMAIN.append(None)
+    return _OWN_DOMAIN[0]
+
+
+def is_foreign(session, own_domain):
+    """Whether the entry was written in another pid namespace (or on another machine), where its
+    pid says nothing about a process here."""
+    return session.pid_domain is not None and own_domain is not None and session.pid_domain != own_domain
+
+
+def socket_listens(path):
+    """Whether a process accepts connections on the unix socket at path (a stale file is refused)."""
+    import socket  # only for entries from another namespace: kept off every hook's start-up
+
+    if not path or not hasattr(socket, "AF_UNIX"):
+        return False
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(SOCKET_TIMEOUT_S)
+    try:
+        probe.connect(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+
+
+def is_fresh(session, now_ms, fresh_ms=FOREIGN_FRESH_MS):
+    """Whether the entry was rewritten within fresh_ms of now."""
+    return session.updated_at_ms is not None and now_ms - session.updated_at_ms <= fresh_ms
+
+
+def is_alive(session, now_ms=None):
+    """True when the session's process runs and, where it can be checked, is the same process.
+    An entry from another pid namespace is judged by its socket and its last write instead."""
+    if session.pid_domain is not None and is_foreign(session, own_pid_domain()):
+        if now_ms is None:
+            import time  # only for entries from another namespace
+
+            now_ms = int(time.time() * 1000)
+        return socket_listens(session.messaging_socket) or is_fresh(session, now_ms)
     if os.path.isdir(PROC):
         fields = _proc_stat_fields(session.pid)
         if fields is None:
@@ -230,8 +290,11 @@ def _ancestors_from_ps():
 
 
 def is_self(session, session_id, ancestors):
-    """This hook's own session: the payload's id, or the registry entry of an ancestor process."""
-    return (session_id is not None and session.session_id == session_id) or session.pid in ancestors
+    """This hook's own session: the payload's id, or the registry entry of an ancestor process (a
+    pid from another namespace is no ancestor of ours, whatever its number)."""
+    if session_id is not None and session.session_id == session_id:
+        return True
+    return session.pid in ancestors and not is_foreign(session, own_pid_domain())
 
 
 def same_checkout(session, top, toplevel_cache):
@@ -265,7 +328,7 @@ def peers_in_checkout(home, top, self_session_id, ancestors=None, sessions=None)
 def own_entry(sessions, session_id, ancestors):
     """This session's registry entry, if any (by ancestry first: after /clear the id may be stale)."""
     for session in sessions:
-        if session.pid in ancestors:
+        if session.pid in ancestors and not is_foreign(session, own_pid_domain()):
             return session
     for session in sessions:
         if session.session_id == session_id:

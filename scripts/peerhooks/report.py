@@ -11,10 +11,35 @@ from .timeutil import ago, duration, ms_to_utc
 
 HOOK_BUDGET = 4000  # the whole SessionStart block; 12 peers must fit (Claude Code cuts at 10,000)
 SHOWN_EDITS = 5  # files per session; the newest matter, the rest is noise
-MESSAGE_ADVICE = (
-    "Before editing a file a peer is editing, or committing while a peer is busy, message it by "
-    "name with SendMessage."
-)
+# SendMessage by registry name reaches a peer only where both clients do messaging (their registry
+# entries have `messagingSocketPath`, Claude Code 2.1.332 on); otherwise the call fails either way
+# (`No agent named '…' is currently addressable` / `… is reachable`), so the advice follows the registry.
+WHEN_TO_COORDINATE = "Before editing a file a peer is editing, or committing while a peer is busy"
+MESSAGE_ADVICE = WHEN_TO_COORDINATE + ", message it by name with SendMessage."
+NO_MESSAGING_ADVICE = (
+    WHEN_TO_COORDINATE + ", ask your user to coordinate with it: these sessions cannot receive "
+    "messages (their Claude Code is older than 2.1.332).")
+CANNOT_SEND_ADVICE = (
+    WHEN_TO_COORDINATE + ", ask your user to coordinate with it: this session's Claude Code is older "
+    "than 2.1.332 and cannot send messages to other sessions.")
+MIXED_ADVICE = (
+    WHEN_TO_COORDINATE + ", message it by name with SendMessage if it can receive messages (%s); "
+    "the others cannot receive messages (older Claude Code): ask your user to coordinate with them.")
+
+
+def message_advice(peer_names, messageable_names, can_send=True):
+    """What to tell the model about reaching its peers, given which of them can receive messages
+    and whether this session's own client can send any."""
+    reachable = [name for name in peer_names if name in messageable_names]
+    if not peer_names:
+        return ""
+    if not can_send:
+        return CANNOT_SEND_ADVICE
+    if len(reachable) == len(peer_names):
+        return MESSAGE_ADVICE
+    if not reachable:
+        return NO_MESSAGING_ADVICE
+    return MIXED_ADVICE % ", ".join(reachable)
 
 
 def display_path(path, top):
@@ -114,9 +139,13 @@ def ended_block(ended, handoff, top, now_ms):
     return [full, "\n".join(line for line in (lines[0], lines[2]) if line), lines[0]]
 
 
-def hook_report(ended, handoff, peers, top, now_ms, budget=HOOK_BUDGET):
+def hook_report(ended, handoff, peers, top, now_ms, budget=HOOK_BUDGET, messageable=frozenset(),
+                can_send=True):
     """The SessionStart text from the last Ended session (or None), its Handoff (or None) and the
-    live peers' Activity records, or '' when there is nothing to tell."""
+    live peers' Activity records, or '' when there is nothing to tell. `messageable`: the session
+    ids of the peers that can receive SendMessage (registry.Session.can_message); `can_send`:
+    whether this session's own client can send one (False where its registry entry has no
+    messaging socket)."""
     if ended is None and not peers:
         return ""
     blocks = []
@@ -130,6 +159,7 @@ def hook_report(ended, handoff, peers, top, now_ms, budget=HOOK_BUDGET):
         first = [header_line + "\n" + v for v in peer_variants(ordered[0], top, now_ms)]
         blocks.append(first)
         blocks += [peer_variants(a, top, now_ms) for a in ordered[1:]]
-    footer = MESSAGE_ADVICE if peers else ""
+    footer = message_advice([a.name for a in peers],
+                            {a.name for a in peers if a.session_id in messageable}, can_send)
     return render.fit(blocks, budget, more_line=lambda n: "+%d more live sessions" % n,
                       header=header, footer=footer)

@@ -15,6 +15,17 @@ since the window began are not opened at all. Measured: about 0.5 s per GB (benc
 
 The scan (files in) is kept apart from the arithmetic (intervals -> daily peaks, percentiles) and
 from the rendering, so the arithmetic is tested on plain numbers. Time is a parameter.
+
+Since 2.1.332 a transcript also holds `api-request-blob` records that repeat the messages of each
+request, tool calls and tool results included: those are never counted (one SendMessage call was
+reported as two messages). A message counts as sent only once its tool result says it was
+delivered (2.1.197 answers `No agent named '…' is currently addressable`), and a message from
+another session counts as received from the user record that carries `<cross-session-message …>`
+(the `queue-operation` record before it holds the same text and is not counted).
+
+A fork (`--fork-session`, SessionStart source `fork`) starts its transcript with a copy of its
+parent's records, uuids and times unchanged: a record counted in one transcript is not counted
+again in another (it stays with the session that started first, the parent).
 """
 import bisect
 import json
@@ -24,7 +35,7 @@ import re
 import statistics
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from . import gitrepo
 from .gitops import REFUSAL_MARK
@@ -46,6 +57,8 @@ PARSE_LINE_LIMIT = 256 * 1024  # a head/tail record larger than this is a Write 
 HEAD_WINDOW = 8 * 1024  # the block type comes after cwd and branch, a few hundred bytes in
 NAME_REACH = 512  # the tool name follows "type":"tool_use" after the block's id
 RESULT_REACH = 1024  # a hook's refusal opens the tool result's content
+TOOL_ID_REACH = 128  # a tool_use id is ~30 characters
+RECEIVED_REACH = 1024  # `<cross-session-message` sits ~210 bytes into its user record (2.1.332)
 INPUT_REACH = 4 * 1024  # a Bash command's `claude agents`, an edit's file_path: early in the input
 
 # Claude Code hands a PreToolUse refusal to the model as a tool_result `PreToolUse:Bash hook error:
@@ -63,6 +76,12 @@ HANDOFF_NAME = "handoff.md"  # compared case-insensitively
 # Agent call names its subagent with `name` (team members); its id is the subagents/agent-<id> file.
 RECIPIENT_FIELDS = ("to", "recipient", "target", "to_member")
 BROADCAST_RECIPIENTS = ("*",)  # a team broadcast goes to the session's own teammates
+# Records that are what a session said or was told; 2.1.332's `api-request-blob` repeats them.
+COUNTED_RECORD_TYPES = ("assistant", "user")
+REPEAT_RECORD_TYPE = "api-request-blob"
+# How a message from another session reaches a session (2.1.332): a user record whose content is
+# `Another Claude session sent a message:\n<cross-session-message from="uds:…" from-name="…" …>`.
+RECEIVED_MARK = "<cross-session-message"
 
 _DECODED_TOOLS = frozenset(n.encode() for n in LIST_TOOLS + SEND_TOOLS + SPAWN_TOOLS)
 _EDIT_TOOLS = frozenset(n.encode() for n in EDIT_TOOLS)
@@ -78,6 +97,11 @@ _CWD = re.compile(rb'"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"')
 _CLAUDE_AGENTS = re.compile(r"(?:^|[\s;&|(`])claude\s+agents(?=$|[\s;&|)`])")
 _SUBAGENT_FILE = re.compile(r"^agent-(.+)\.jsonl$")
 _PATH_SEPARATORS = re.compile(r"[\\/]")
+_REPEAT_TYPE = b'"type":"' + REPEAT_RECORD_TYPE.encode() + b'"'
+_RECEIVED = RECEIVED_MARK.encode()
+_TOOL_USE_ID = b'"tool_use_id":"'
+_UUID = re.compile(rb'"uuid"\s*:\s*"([0-9a-fA-F-]{8,64})"')
+EVENT_LISTS = ("listings", "sends", "refusals", "handoffs", "received")  # what a record can add to
 
 
 # ---------------------------------------------------------------------------------------------
@@ -88,6 +112,7 @@ _PATH_SEPARATORS = re.compile(r"[\\/]")
 class Send:
     at_ms: int
     recipient: Optional[str]
+    tool_use_id: Optional[str] = None
 
 
 @dataclass
@@ -100,10 +125,16 @@ class SessionScan:
     first_ms: int
     last_ms: int
     listings: List[int] = field(default_factory=list)  # times it listed other sessions
-    sends: List[Send] = field(default_factory=list)
+    sends: List[Send] = field(default_factory=list)  # delivered messages only
+    received: List[int] = field(default_factory=list)  # times a message from another session arrived
     refusals: List[int] = field(default_factory=list)
     handoffs: List[int] = field(default_factory=list)
     own_agents: FrozenSet[str] = frozenset()  # names and ids of the subagents it spawned
+    # SendMessage calls whose result is not read yet, by tool_use id (scan state, not a finding)
+    pending_sends: Dict[str, Send] = field(default_factory=dict, repr=False, compare=False)
+    # (record uuid, event list, index) of each event: a fork's copy of its parent's record has the
+    # parent's uuid, so the event is dropped from the later session (drop_inherited)
+    origins: List[Tuple[str, str, int]] = field(default_factory=list, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -154,10 +185,13 @@ class Report:
     lifetime_p90_ms: int
     lifetime_max_ms: int
     listing_sessions: int
+    listing_calls: int
     messaging_sessions: int
     peer_messages: int
     subagent_messaging_sessions: int
     subagent_messages: int
+    receiving_sessions: int
+    received_messages: int
     refusals: int
     handoff_sessions: int
     per_day: Tuple[DayRow, ...]
@@ -240,6 +274,35 @@ def _in(at_ms, lo, hi):
     return lo <= at_ms < hi
 
 
+def _event_counts(session):
+    return [len(getattr(session, name)) for name in EVENT_LISTS]
+
+
+def note_origins(session, record_uuid, before):
+    """Remember which record added the events past the counts `before` (from _event_counts)."""
+    if not isinstance(record_uuid, str) or not record_uuid:
+        return
+    for name, count in zip(EVENT_LISTS, before):
+        for index in range(count, len(getattr(session, name))):
+            session.origins.append((record_uuid, name, index))
+
+
+def drop_inherited(sessions):
+    """Count each record once across transcripts: events whose record was already counted in a
+    session that started earlier (a fork's copy of its parent's records) are dropped."""
+    counted = set()
+    for session in sorted(sessions, key=lambda s: (s.first_ms, s.session_id)):
+        dropped = {}
+        for record_uuid, name, index in session.origins:
+            if record_uuid in counted:
+                dropped.setdefault(name, set()).add(index)
+        counted.update(record_uuid for record_uuid, _, _ in session.origins)
+        for name, indexes in dropped.items():
+            events = getattr(session, name)
+            events[:] = [e for i, e in enumerate(events) if i not in indexes]
+    return sessions
+
+
 def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
     """The report for sessions alive within the window. checkout_of maps a session id to the key
     of its checkout (sessions with the same key are counted together)."""
@@ -267,11 +330,15 @@ def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
         i = bisect.bisect_right(starts, at_ms) - 1
         return i if i >= 0 and at_ms < bounds[i][1] else None
 
-    listing = messaging = sub_messaging = handoff = 0
-    peer_messages = sub_messages = refusals = 0
+    listing = messaging = sub_messaging = handoff = receiving = 0
+    listing_calls = peer_messages = sub_messages = refusals = received = 0
     for s in alive:
-        if any(_in(t, lo, hi) for t in s.listings):
-            listing += 1
+        listed = sum(1 for t in s.listings if _in(t, lo, hi))
+        listing += listed > 0
+        listing_calls += listed
+        arrived = sum(1 for t in s.received if _in(t, lo, hi))
+        receiving += arrived > 0
+        received += arrived
         if any(_in(t, lo, hi) for t in s.handoffs):
             handoff += 1
         sent_peer = sent_sub = False
@@ -311,10 +378,13 @@ def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
         lifetime_p90_ms=percentile(lifetimes, 0.9),
         lifetime_max_ms=max(lifetimes) if lifetimes else 0,
         listing_sessions=listing,
+        listing_calls=listing_calls,
         messaging_sessions=messaging,
         peer_messages=peer_messages,
         subagent_messaging_sessions=sub_messaging,
         subagent_messages=sub_messages,
+        receiving_sessions=receiving,
+        received_messages=received,
         refusals=refusals,
         handoff_sessions=handoff,
         per_day=rows,
@@ -327,30 +397,55 @@ def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
 # What one decoded record says
 
 
-def _tool_uses(record):
+def _content(record):
     message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
+    return message.get("content") if isinstance(message, dict) else None
+
+
+def _tool_uses(record):
+    """(name, input, id) of each tool_use block."""
+    content = _content(record)
     if not isinstance(content, list):
         return
     for item in content:
         if isinstance(item, dict) and item.get("type") == "tool_use" and isinstance(item.get("input"), dict):
-            yield item.get("name"), item["input"]
+            yield item.get("name"), item["input"], item.get("id")
+
+
+def _text_of(body):
+    if isinstance(body, str):
+        return body
+    if isinstance(body, list):
+        texts = [part.get("text") for part in body if isinstance(part, dict)]
+        return "\n".join(t for t in texts if isinstance(t, str))
+    return ""
 
 
 def _tool_result_texts(record):
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
+    """(tool_use id, is_error, text) of each tool_result block."""
+    content = _content(record)
     if not isinstance(content, list):
         return
     for item in content:
-        if not isinstance(item, dict) or item.get("type") != "tool_result":
-            continue
-        body = item.get("content")
-        if isinstance(body, str):
-            yield bool(item.get("is_error")), body
-        elif isinstance(body, list):
-            texts = [part.get("text") for part in body if isinstance(part, dict)]
-            yield bool(item.get("is_error")), "\n".join(t for t in texts if isinstance(t, str))
+        if isinstance(item, dict) and item.get("type") == "tool_result":
+            yield item.get("tool_use_id"), bool(item.get("is_error")), _text_of(item.get("content"))
+
+
+def is_delivered(is_error, text):
+    """Whether a SendMessage result says the message went out: not an error, and, where the result
+    is JSON with `success` (2.1.332: `{"success":true,…}`), a true one."""
+    if is_error:
+        return False
+    try:
+        answer = json.loads(text)
+    except (ValueError, RecursionError):
+        return True  # a plain-text confirmation (team messages of earlier builds)
+    return not isinstance(answer, dict) or "success" not in answer or answer["success"] is True
+
+
+def is_received_message(record):
+    """A user record carrying a message from another session (not the queue-operation before it)."""
+    return record.get("type") == "user" and RECEIVED_MARK in _text_of(_content(record))
 
 
 def recipient_of(tool_input):
@@ -382,21 +477,30 @@ def is_handoff_path(path):
 
 
 def note_record(record, at_ms, into, agent_names):
-    """Add what a decoded record says to a session's lists (and spawned names to agent_names)."""
-    for name, tool_input in _tool_uses(record):
+    """Add what a decoded record says to a session's lists (and spawned names to agent_names).
+    Only what the session said or was told counts: records that repeat it do not."""
+    if record.get("type") not in COUNTED_RECORD_TYPES:
+        return
+    if is_received_message(record):
+        into.received.append(at_ms)
+    for name, tool_input, use_id in _tool_uses(record):
         if lists_sessions(name, tool_input):
             into.listings.append(at_ms)
         elif name in SEND_TOOLS:
-            into.sends.append(Send(at_ms, recipient_of(tool_input)))
+            send = Send(at_ms, recipient_of(tool_input), use_id if isinstance(use_id, str) else None)
+            into.pending_sends[send.tool_use_id] = send
         elif name in SPAWN_TOOLS:
             spawned = tool_input.get("name")
             if isinstance(spawned, str) and spawned:
                 agent_names.add(spawned)
         elif writes_handoff(name, tool_input):
             into.handoffs.append(at_ms)
-    for is_error, text in _tool_result_texts(record):
+    for use_id, is_error, text in _tool_result_texts(record):
         if is_guard_refusal(is_error, text):
             into.refusals.append(at_ms)
+        send = into.pending_sends.pop(use_id, None) if isinstance(use_id, str) else None
+        if send is not None and is_delivered(is_error, text):
+            into.sends.append(send)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,7 +545,9 @@ class _TranscriptReader:
     def _note(self, line, offset):
         record = self._decode(line, offset)
         if record is not None:
+            before = _event_counts(self.session)
             note_record(record, self._seen(iso_to_ms(record.get("timestamp"))), self.session, self.agent_names)
+            note_origins(self.session, record.get("uuid"), before)
 
     def _head_line(self, line, offset):
         """One of the first records, whole in memory: its time and cwd."""
@@ -481,8 +587,12 @@ class _TranscriptReader:
 
     def _kind_at(self, data, lo, hi, block):
         """_kind, given where the line's first content block says `"type":"tool_`."""
+        if data.find(_REPEAT_TYPE, lo, block) != -1:  # an api-request-blob: says it all again
+            return None
         if data[block + len(_BLOCK_TYPE)] != _USE:
-            return _DECODE if data.find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1 else None
+            wanted = (data.find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1
+                      or self._answers_a_send(data, lo, min(hi, block + NAME_REACH)))
+            return _DECODE if wanted else None
         at = data.find(_NAME, block, min(hi, block + NAME_REACH))
         if at == -1:  # keys in another order: the name before the type
             at = data.find(_NAME, lo, block)
@@ -500,11 +610,39 @@ class _TranscriptReader:
             return _quoted_after(data, _FILE_PATH, start, hi if hi - lo <= PARSE_LINE_LIMIT else reach)
         return None
 
-    def _act(self, kind, line_of, time_of, offset):
+    def _answers_a_send(self, data, lo, hi):
+        """Whether data[lo:hi] holds the tool result of a SendMessage call not yet answered (its
+        `tool_use_id` comes first in the block). Looked for only while such a call is pending."""
+        if not self.session.pending_sends:
+            return False
+        at = data.find(_TOOL_USE_ID, lo, hi)
+        if at == -1:
+            return False
+        start = at + len(_TOOL_USE_ID)
+        end = data.find(b'"', start, start + TOOL_ID_REACH)
+        # ids are ASCII (`toolu_…`): compared without decoding JSON, on every result while a call waits
+        return end != -1 and bytes(data[start:end]).decode("ascii", "replace") in self.session.pending_sends
+
+    def _received(self, data, lo, hi, offset):
+        """A line holding the cross-session mark: counted when it is the user record (decoded)."""
+        if data.find(_REPEAT_TYPE, lo, min(hi, lo + HEAD_WINDOW)) == -1:
+            record = self._decode(data[lo:hi], offset)
+            if record is not None and is_received_message(record):
+                before = _event_counts(self.session)
+                self.session.received.append(self._seen(iso_to_ms(record.get("timestamp"))))
+                note_origins(self.session, record.get("uuid"), before)
+
+    def _act(self, kind, line_of, time_of, offset, tail_of):
+        """Act on a line's kind; tail_of() gives the line's last bytes, where its uuid sits."""
         if kind is _DECODE:
             self._note(line_of(), offset)
         elif kind is not None and is_handoff_path(kind):
+            before = _event_counts(self.session)
             self.session.handoffs.append(self._seen(time_of()))
+            found = None
+            for found in _UUID.finditer(tail_of()):
+                pass
+            note_origins(self.session, json_string(found.group(1)) if found else None, before)
 
     # -- the walk ------------------------------------------------------------------------------
 
@@ -526,7 +664,11 @@ class _TranscriptReader:
                 # the hot path, run for every line: a bounded search of its head, and for a tool
                 # call or result a look at a few bytes, before anything costs a Python call
                 block = find(_BLOCK_TYPE, lo, hi if hi - lo < HEAD_WINDOW else lo + HEAD_WINDOW)
-                if block != -1:
+                if block == -1:
+                    # no tool block: maybe a message from another session, whose mark opens the content
+                    if find(_RECEIVED, lo, hi if hi - lo < RECEIVED_REACH else lo + RECEIVED_REACH) != -1:
+                        self._received(buf, lo, hi, offset + lo)
+                else:
                     if buf[block + len(_BLOCK_TYPE)] == _USE:
                         at = find(_NAME, block, block + NAME_REACH)
                         if at == -1 or at > hi:
@@ -536,11 +678,13 @@ class _TranscriptReader:
                         else:
                             wanted = buf[at + len(_NAME)] in _INITIALS
                     else:
-                        wanted = find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1
+                        wanted = (find(_HOOK_ERROR, block, min(hi, block + RESULT_REACH)) != -1
+                                  or bool(self.session.pending_sends))  # maybe a SendMessage's answer
                     if wanted:
                         kind = self._kind_at(buf, lo, hi, block)
                         if kind is not None:
-                            self._act(kind, lambda: buf[lo:hi], lambda: timestamp_of_big(buf, lo, hi), offset + lo)
+                            self._act(kind, lambda: buf[lo:hi], lambda: timestamp_of_big(buf, lo, hi), offset + lo,
+                                      lambda: bytes(buf[max(lo, hi - BIG_TAIL_BYTES):hi]))
                 lo = hi + 1
             if lo == 0 and end == len(buf):
                 offset, start, end = self._long_line(buf, view, offset)
@@ -555,7 +699,7 @@ class _TranscriptReader:
                     if self.head_open:
                         self._head_line(line, offset)
                     self._act(self._kind(line, 0, rest), lambda: line,
-                              lambda: timestamp_of_big(line, 0, rest), offset)
+                              lambda: timestamp_of_big(line, 0, rest), offset, lambda: line[-BIG_TAIL_BYTES:])
                 return
             start, end = 0, rest + got
 
@@ -588,7 +732,7 @@ class _TranscriptReader:
         at_ms = self._seen(timestamp_of_big(tail, 0, len(tail)) or timestamp_of_big(head, 0, len(head)))
         if self.head_open:
             self._head_fields(at_ms, _cwd_of_big(head))
-        self._act(kind, lambda: b"".join(pieces), lambda: at_ms, line_at)
+        self._act(kind, lambda: b"".join(pieces), lambda: at_ms, line_at, lambda: tail)
         return offset, after, end
 
     def last_time(self, size):
@@ -623,9 +767,10 @@ class _TranscriptReader:
             return None
         session = self.session
         session.first_ms, session.last_ms = first, max(first, last)
-        for events in (session.listings, session.refusals, session.handoffs):
+        for events in (session.listings, session.refusals, session.handoffs, session.received):
             events[:] = [first if t is None else t for t in events]
-        session.sends[:] = [Send(first, s.recipient) if s.at_ms is None else s for s in session.sends]
+        session.sends[:] = [Send(first, s.recipient, s.tool_use_id) if s.at_ms is None else s
+                            for s in session.sends]
         session.own_agents = frozenset(self.agent_names) | frozenset(own_ids)
         return session
 
@@ -708,7 +853,7 @@ def scan_home(home, since_ms):
         total += size
         if session is not None:
             sessions.append(session)
-    return Scan(sessions, malformed, total)
+    return Scan(drop_inherited(sessions), malformed, total)
 
 
 def checkout_keys(sessions, toplevel=gitrepo.toplevel):
@@ -764,11 +909,14 @@ def render_text(rep):
             "  within one checkout: median %s, max %d" % (_count(rep.checkout_peak_median), rep.checkout_peak_max),
             "Session lifetime: median %s, p90 %s, max %s"
             % (duration(int(rep.lifetime_median_ms)), duration(rep.lifetime_p90_ms), duration(rep.lifetime_max_ms)),
-            "Listed other sessions (ListAgents or `claude agents`): %s" % _plural(rep.listing_sessions, "session"),
-            "Messaged another session (SendMessage): %s, %s"
+            "Listed other sessions (ListAgents or `claude agents`): %s, %s"
+            % (_plural(rep.listing_sessions, "session"), _plural(rep.listing_calls, "call")),
+            "Messaged another session (SendMessage, delivered): %s, %s"
             % (_plural(rep.messaging_sessions, "session"), _plural(rep.peer_messages, "message")),
             "  apart from that, to their own subagents: %s from %s"
             % (_plural(rep.subagent_messages, "message"), _plural(rep.subagent_messaging_sessions, "session")),
+            "Received a message from another session: %s, %s"
+            % (_plural(rep.receiving_sessions, "session"), _plural(rep.received_messages, "message")),
             "Git commands refused by the peerhooks guard: %d" % rep.refusals,
             "Wrote a HANDOFF.md: %s" % _plural(rep.handoff_sessions, "session"),
             "",
@@ -793,10 +941,13 @@ def to_json(rep):
         "alive_at_once_in_one_checkout": {"median": rep.checkout_peak_median, "max": rep.checkout_peak_max},
         "lifetime_ms": {"median": rep.lifetime_median_ms, "p90": rep.lifetime_p90_ms, "max": rep.lifetime_max_ms},
         "listing_sessions": rep.listing_sessions,
+        "listing_calls": rep.listing_calls,
         "messaging_sessions": rep.messaging_sessions,
         "peer_messages": rep.peer_messages,
         "subagent_messaging_sessions": rep.subagent_messaging_sessions,
         "subagent_messages": rep.subagent_messages,
+        "receiving_sessions": rep.receiving_sessions,
+        "received_messages": rep.received_messages,
         "guard_refusals": rep.refusals,
         "handoff_sessions": rep.handoff_sessions,
         "per_day": [

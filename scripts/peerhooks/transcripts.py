@@ -6,6 +6,10 @@ so one line can be many MB. The tail is read through a memory map: lines are fou
 records are parsed as JSON, and big ones are read only at their head (where the tool name and
 `file_path` sit) and their end (where `timestamp` sits). A record that straddles any read boundary
 does not exist here: we always work on whole lines.
+
+Since 2.1.332 a transcript also holds `api-request-blob` records that repeat each request's messages,
+tool calls included: only `assistant` records say what the session did, so a blob is never read as
+an edit or a tool call (decoded records are checked by type, big ones by the head's type).
 """
 import mmap
 import os
@@ -26,8 +30,10 @@ HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
 MAX_EDITED_FILES = 12  # distinct files kept: peers.py shows 5, the guard checks adds and commits against all
 
 _TOOL_USE_MARK = b'"tool_use"'
+REPEAT_RECORD_TYPE = "api-request-blob"  # 2.1.332: a request's message written again
 # Patterns are compiled on first use: `re` costs a hook ~6 ms of start-up under -S, and a warm
 # peers.py run resumes every scan where it stopped without matching anything.
+_REPEAT_TYPE = rb'"type"\s*:\s*"' + REPEAT_RECORD_TYPE.encode() + rb'"'
 _ASSISTANT_ROLE = rb'"role"\s*:\s*"assistant"'
 PROBE_BYTES = 4 * 1024  # the message's role sits within the first few hundred bytes of a record
 _EDIT_IN_BIG = (
@@ -225,7 +231,7 @@ def _edits_in_line(data, start, end):
             return [], None
         return edits_in_record(record), lambda: iso_to_ms(record.get("timestamp"))
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
-    if _TOOL_USE_MARK not in head:
+    if _TOOL_USE_MARK not in head or _is_repeat(probe):
         return [], None
     paths = [p for p in (json_string(m.group(2)) for m in _pattern(_EDIT_IN_BIG).finditer(head)) if p]
     return paths, lambda: timestamp_of_big(data, start, end)
@@ -321,9 +327,19 @@ def head_records(path, limit=HEAD_BYTES):
             yield record
 
 
+# 2.1.332 marks who a user record comes from: `origin.kind` is `human` for a typed prompt, `peer`
+# for another session's message, `task-notification` for a background subagent's report (-p prompts
+# have no origin). Only a person's words say what a session is for.
+PROMPT_ORIGINS = (None, "human")
+
+
 def prompt_text(record):
-    """The typed text of a user prompt record, or None (tool results, command wrappers, meta)."""
+    """The typed text of a user prompt record, or None (tool results, command wrappers, meta, and
+    records of another origin than a person: other sessions' messages, task notifications)."""
     if not isinstance(record, dict) or record.get("type") != "user" or record.get("isMeta"):
+        return None
+    origin = record.get("origin")
+    if isinstance(origin, dict) and origin.get("kind") not in PROMPT_ORIGINS:
         return None
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None
@@ -461,10 +477,16 @@ def _tool_calls_in_record(record):
     return calls
 
 
+def _is_repeat(head):
+    """Whether a record's head says it is an api-request-blob (its type comes before its message)."""
+    found = _pattern(_REPEAT_TYPE).search(head[:PROBE_BYTES])
+    return found is not None and head.find(b'"message"', 0, found.start()) == -1
+
+
 def _tool_calls_in_big_line(data, start, end):
     """Edit calls of a record too big to parse (a Write carrying a whole file), from its head."""
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
-    if _TOOL_USE_MARK not in head:
+    if _TOOL_USE_MARK not in head or _is_repeat(head):
         return []
     found = [(m.group(1).decode("ascii"), json_string(m.group(2))) for m in _pattern(_EDIT_IN_BIG).finditer(head)]
     found = [(name, path) for name, path in found if path]

@@ -6,15 +6,23 @@ and by CI's setup script) and every session runs with HOME pointing at a tempora
 real ~/.claude is never read or written. Interactive sessions run under a private tmux server; `-p`
 sessions run as plain subprocesses.
 
-The facts these helpers rely on were seen on 2.1.197 (see fixtures/samples/README.md): an interactive
-session needs `.claude.json` with onboarding done, the folder trusted (hooks run only after trust) and
-the API key approved; its registry file appears a moment before the input box is ready; `/clear`
-rewrites the registry file with a new session id; `/exit` removes it.
+Two versions are driven: the one users run (CURRENT_VERSION) and the oldest supported
+(OLDEST_VERSION). Nothing here reads a version's screen text: 2.1.197's footer says `? for
+shortcuts`, 2.1.332's `⏵⏵ auto mode on`, and the next build will say something else. A session is
+ready when its registry entry says `status: idle`; a turn is over when the stub has answered the
+turn's last request without a tool call and the registry says `idle` again.
+
+The facts these helpers rely on were seen on both versions (fixtures/samples/README.md): an
+interactive session needs `.claude.json` with onboarding done, the folder trusted (hooks run only
+after trust) and the API key approved; its registry file appears, with `status: idle`, a moment
+before the input box takes keys; `/clear` rewrites the registry file with a new session id; `/exit`
+removes it.
 """
 import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -23,23 +31,35 @@ import unittest
 from .stub_api import StubAPI, body_session_id, current_prompt
 
 CLI_PACKAGE = "@anthropic-ai/claude-code"
-CLI_VERSION = "2.1.197"  # the version every fact in claude-code.md and fixtures/samples/ was seen on
+CURRENT_VERSION = "2.1.332"  # the registry's `latest` on 2026-11-30: what users run
+OLDEST_VERSION = "2.1.197"  # the oldest supported; the first facts of claude-code.md were seen on it
+VERSIONS = (CURRENT_VERSION, OLDEST_VERSION)
+CLI_VERSION = CURRENT_VERSION  # the default where one version is enough
 CACHE_ROOT = os.environ.get("PEERHOOKS_E2E_CACHE") or os.path.join(
     os.path.expanduser("~"), ".cache", "peerhooks-e2e")
 # Any string works against the stub; its last 20 characters go into customApiKeyResponses.approved.
 API_KEY = "sk-ant-e2e-0000000000000000000000000000"
-# As root, --dangerously-skip-permissions is refused; these are the tools the stub model calls.
-ALLOWED_TOOLS = "Bash Write Edit"
+# As root, --dangerously-skip-permissions is refused; these are the tools the stub model calls
+# (2.1.332 asks before an Agent call that is not listed; SendMessage and ListAgents exist from
+# 2.1.332 on, and older versions ignore the names).
+ALLOWED_TOOLS = "Bash Write Edit Agent SendMessage ListAgents"
+# 2.1.332's default, auto mode, sends each risky action to a safety check on Anthropic's server;
+# offline the check never answers and the turn stops at "Auto mode can't check actions in this
+# session". acceptEdits exists in both versions and runs what --allowedTools allows without asking.
+PERMISSION_MODE = "acceptEdits"
 QUIET_ENV = {"DISABLE_TELEMETRY": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
              "DISABLE_AUTOUPDATER": "1"}
 NPM_INSTALL_TIMEOUT_S = 300  # ~245 MB native binary; a few seconds here, slower on a cold cache
 PRINT_TIMEOUT_S = 90
 TURN_TIMEOUT_S = 60
 START_TIMEOUT_S = 30
-# The input box ignores keys for a moment after this text first shows; measured ~0.5 s on 2 cores.
-READY_TEXT = "for shortcuts"
+# The registry says `idle` ~0.1 s after the input box is drawn, and the box ignores keys for a moment
+# more (measured ~0.5 s on 2 cores, both versions): wait this long after `idle` before typing.
 READY_SETTLE_S = 1.0
+STOP_GRACE_S = 5  # after SIGTERM, how long a CLI gets to exit before SIGKILL
 POLL_S = 0.1
+SCREEN_TAIL_LINES = 15
+SETUP_HINT = "bash .ci/e2e-setup (downloads ~250 MB per Claude Code version), or run under CI=true"
 
 
 class Unavailable(Exception):
@@ -89,21 +109,43 @@ def ensure_cli(version=CLI_VERSION):
     return path
 
 
-def require_e2e_tools():
-    """The CLI path, or SkipTest with the reason printed; under CI=true a missing tool is a failure,
-    because CI is where these tests must run."""
+def cached_cli(version):
+    """The CLI's path when that version is already in the cache, else None (never downloads)."""
+    path = cli_path(version)
+    return path if os.path.exists(path) and _installed_version(path) == version else None
+
+
+_SKIPS_PRINTED = set()
+
+
+def require_e2e_tools(version=CLI_VERSION):
+    """The path of that version's CLI, or SkipTest with one line saying how to enable the tests.
+
+    Outside CI nothing is downloaded (the README's test command must not fetch 250 MB behind the
+    user's back): a version not in the cache skips. Under CI=true, where these tests must run, a
+    missing version is installed, and anything still missing is a failure."""
+    in_ci = os.environ.get("CI") == "true"
     try:
         if shutil.which("tmux") is None:
             raise Unavailable("tmux is not installed (apt-get install -y tmux)")
-        return ensure_cli()
+        path = cached_cli(version)
+        if path is None and in_ci:
+            path = ensure_cli(version)
+        if path is None:
+            missing = [v for v in VERSIONS if cached_cli(v) is None] or [version]
+            raise Unavailable("Claude Code %s not in %s; to run them: %s"
+                              % (" and ".join(missing), CACHE_ROOT, SETUP_HINT))
+        return path
     except Unavailable as missing:
-        if os.environ.get("CI") == "true":
+        if in_ci:
             raise AssertionError("e2e tools missing under CI: %s" % missing)
-        print("\nskipping e2e tests: %s" % missing, flush=True)
+        if not _SKIPS_PRINTED:  # one line for the run, not one per test class
+            _SKIPS_PRINTED.add(str(missing))
+            print("\nskipping e2e tests: %s" % missing, flush=True)
         raise unittest.SkipTest(str(missing))
 
 
-def _wait(condition, timeout, what):
+def wait_for(condition, timeout, what):
     """Poll condition() until it returns something truthy; AssertionError naming `what` on timeout."""
     deadline = time.monotonic() + timeout
     while True:
@@ -122,17 +164,23 @@ class Sandbox:
     `claude_home`; the stub's log is in `stub`. close() ends every session it started.
     """
 
-    def __init__(self, cli):
+    def __init__(self, cli, version=None):
         self.cli = cli
+        self.version = version
         self.root = os.path.realpath(tempfile.mkdtemp(prefix="peerhooks-e2e-"))
         self.home = os.path.join(self.root, "home")
         self.claude_home = os.path.join(self.home, ".claude")
-        os.makedirs(self.claude_home)
-        self.stub = StubAPI(os.path.join(self.root, "requests.jsonl")).start()
         self.tmux_socket = "peerhooks-e2e-%d-%s" % (os.getpid(), os.path.basename(self.root))
         self._trusted = []
         self._sessions = []
-        self._write_config()
+        self.stub = None
+        try:
+            os.makedirs(self.claude_home)
+            self.stub = StubAPI(os.path.join(self.root, "requests.jsonl")).start()
+            self._write_config()
+        except BaseException:
+            self.close()
+            raise
 
     # -- configuration -------------------------------------------------------------------------
     def _write_config(self):
@@ -186,9 +234,10 @@ class Sandbox:
             return [json.loads(line) for line in handle if line.strip()]
 
     # -- sessions ------------------------------------------------------------------------------
-    def print_session(self, cwd, prompt, timeout=PRINT_TIMEOUT_S, **extra_env):
-        """Run `claude -p <prompt>` to completion; the CompletedProcess."""
-        return subprocess.run([self.cli, "-p", prompt, "--allowedTools", ALLOWED_TOOLS],
+    def print_session(self, cwd, prompt, timeout=PRINT_TIMEOUT_S, args=(), **extra_env):
+        """Run `claude -p <prompt> [args]` to completion; the CompletedProcess."""
+        return subprocess.run([self.cli, "-p", prompt, "--allowedTools", ALLOWED_TOOLS,
+                               "--permission-mode", PERMISSION_MODE] + list(args),
                               cwd=cwd, env=self.env(**extra_env), capture_output=True, text=True,
                               timeout=timeout)
 
@@ -204,11 +253,24 @@ class Sandbox:
         return subprocess.run(["tmux", "-L", self.tmux_socket] + list(args), env=self.env(),
                               capture_output=True, text=True, check=check)
 
+    def tmux_socket_path(self):
+        """Where tmux puts the private server's socket (its rule for `-L <name>`)."""
+        return os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", "tmux-%d" % os.getuid(), self.tmux_socket)
+
     def close(self):
+        """End every session, the private tmux server and the stub; safe to call at any point of a
+        failed set-up, and more than once."""
         for session in self._sessions:
             session.stop()
+        self._sessions = []
         self.tmux("kill-server", check=False)  # our private server only (-L socket)
-        self.stub.stop()
+        try:  # tmux 3.3 leaves the killed server's socket file behind
+            os.unlink(self.tmux_socket_path())
+        except OSError:
+            pass
+        if self.stub is not None:
+            self.stub.stop()
+            self.stub = None
         if os.environ.get("PEERHOOKS_E2E_KEEP") == "1":
             print("\nkept e2e sandbox: %s" % self.root, flush=True)
         else:
@@ -224,23 +286,31 @@ class InteractiveSession:
         self.window = window
         self.extra_env = extra_env
         self.pid = None
+        self.pane_pid = None
 
     def start(self):
         before = set(self.sandbox.registry())
         env = self.sandbox.env(**self.extra_env)
-        command = "env %s %s --allowedTools %s" % (
+        command = "env %s %s --allowedTools %s --permission-mode %s" % (
             " ".join(shlex.quote("%s=%s" % kv) for kv in sorted(env.items())),
-            shlex.quote(self.sandbox.cli), shlex.quote(ALLOWED_TOOLS))
-        self.sandbox.tmux("new-session", "-d", "-s", self.window, "-x", "200", "-y", "50",
-                          "-c", self.cwd, command)
+            shlex.quote(self.sandbox.cli), shlex.quote(ALLOWED_TOOLS), PERMISSION_MODE)
+        # `env` execs the CLI, so the pane's pid is the CLI's: stop() can end it even when the
+        # session never registered.
+        started = self.sandbox.tmux("new-session", "-d", "-P", "-F", "#{pane_pid}", "-s", self.window,
+                                    "-x", "200", "-y", "50", "-c", self.cwd, command)
+        self.pane_pid = int(started.stdout.strip() or 0) or None
 
         def registered():
             fresh = [e for pid, e in self.sandbox.registry().items()
                      if pid not in before and e.get("cwd") == self.cwd]
             return fresh[0] if fresh else None
 
-        self.pid = _wait(registered, START_TIMEOUT_S, "the registry file of %s" % self.window)["pid"]
-        _wait(lambda: READY_TEXT in self.screen(), START_TIMEOUT_S, "the input box of %s" % self.window)
+        self.pid = wait_for(registered, START_TIMEOUT_S, "the registry file of %s" % self.window)["pid"]
+        self._wait_idle(START_TIMEOUT_S, "the first idle status of %s" % self.window)
+
+    def _wait_idle(self, timeout, what):
+        """Until the registry says idle, then the moment the input box needs before it takes keys."""
+        wait_for(lambda: (self.entry or {}).get("status") == "idle", timeout, what)
         time.sleep(READY_SETTLE_S)
 
     @property
@@ -284,32 +354,65 @@ class InteractiveSession:
                     and text in current_prompt(r.body.get("messages") or [])[0]]
             return turn if turn and turn[-1].reply.tool_call is None else None
 
-        turn = _wait(finished, timeout, "the turn of %r in %s" % (text[:60], self.window))
-        _wait(lambda: (self.entry or {}).get("status") == "idle", timeout,
-              "%s to be idle" % self.window)
+        try:
+            turn = wait_for(finished, timeout, "the turn of %r in %s" % (text[:60], self.window))
+            wait_for(lambda: (self.entry or {}).get("status") == "idle", timeout,
+                  "%s to be idle" % self.window)
+        except AssertionError as timed_out:
+            raise AssertionError("%s; its screen ends:\n%s" % (timed_out, self.screen_tail()))
         return [r.body for r in turn]
+
+    def screen_tail(self, lines=SCREEN_TAIL_LINES):
+        """The last non-blank lines of the session's screen (for a failure message only: what a
+        version shows is never a signal here)."""
+        return "\n".join([line for line in self.screen().splitlines() if line.strip()][-lines:])
 
     def clear(self):
         """Run /clear and wait for the registry to carry the new session id."""
         old = self.session_id
         self._type("/clear")
-        _wait(lambda: self.session_id not in (None, old), TURN_TIMEOUT_S,
+        wait_for(lambda: self.session_id not in (None, old), TURN_TIMEOUT_S,
               "a new session id after /clear in %s" % self.window)
-        _wait(lambda: READY_TEXT in self.screen(), TURN_TIMEOUT_S, "the input box after /clear")
-        time.sleep(READY_SETTLE_S)
+        self._wait_idle(TURN_TIMEOUT_S, "%s to be idle after /clear" % self.window)
 
     def exit(self):
         """Run /exit and wait for the registry file to be removed."""
         self._type("/exit")
-        _wait(lambda: self.entry is None, TURN_TIMEOUT_S, "%s to leave the registry" % self.window)
+        wait_for(lambda: self.entry is None, TURN_TIMEOUT_S, "%s to leave the registry" % self.window)
         self.pid = None
 
     def stop(self):
-        """End the session however it stands (cleanup; exit() is the polite way)."""
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, 15)
-            except OSError:
-                pass
-            self.pid = None
+        """End the session however it stands (cleanup; exit() is the polite way): SIGTERM to the
+        CLI, SIGKILL if it has not gone after STOP_GRACE_S, then its tmux window."""
+        pids = {p for p in (self.pid, self.pane_pid) if p}
+        for pid in pids:
+            _signal(pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_S
+        while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(POLL_S)
+        for pid in pids:
+            if _running(pid):
+                _signal(pid, signal.SIGKILL)
+        self.pid = self.pane_pid = None
         self.sandbox.tmux("kill-session", "-t", self.window, check=False)
+
+
+def _signal(pid, signum):
+    try:
+        os.kill(pid, signum)
+    except OSError:
+        pass
+
+
+def _running(pid):
+    """Whether pid still runs (a zombie counts as gone: tmux reaps its pane's process)."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            state = handle.read().rsplit(b")", 1)[1].split()[0]
+        return state not in (b"Z", b"X")
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return False
+        return True

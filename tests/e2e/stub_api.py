@@ -10,6 +10,8 @@ The "model" is scripted by markers in the user's prompt, so a test decides what 
   [[write: <abs path> <<<content>>>]]      a Write of <content> to <abs path>
   [[edit: <abs path> <<<old>>> <<<new>>>]] an Edit replacing <old> by <new>
   [[agent: <<<prompt>>>]]                  a subagent (Agent tool) given <prompt>, which may hold markers
+  [[send: <name> <<<message>>>]]           SendMessage to the session called <name>
+  [[list-agents]]                          a ListAgents call (the other sessions on the machine)
 Several markers run one after the other, one tool call per model turn; when all have run (or the
 prompt has none) the reply is plain text and the turn ends.
 """
@@ -23,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import List, Optional
 
 # `<<<...>>>` is consumed whole, so a block may itself contain `]]` (an agent prompt with markers).
-MARKER = re.compile(r"\[\[(bash|write|edit|agent):((?:<<<.*?>>>|.)*?)\]\]", re.DOTALL)
+MARKER = re.compile(r"\[\[(bash|write|edit|agent|send|list-agents):?((?:<<<.*?>>>|.)*?)\]\]", re.DOTALL)
 BLOCK = re.compile(r"<<<(.*?)>>>", re.DOTALL)
 # Hook output and other harness notes reach the model inside these; a peer's prompt quoted there
 # (peers.py shows opening prompts) must not be mistaken for this prompt's markers.
@@ -32,6 +34,10 @@ DONE_TEXT = "Done."
 STUB_MODEL = "claude-stub"
 # The CLI names its subagent tool differently across versions; take whichever the request offers.
 AGENT_TOOL_NAMES = ("Agent", "Task")
+# 2.1.332 defers SendMessage (named in the system prompt, its schema fetched with ToolSearch), so it
+# is absent from `tools`; the client still runs a call to it, as it would after a ToolSearch.
+DEFERRED_TOOLS = ("SendMessage",)
+SEND_SUMMARY = "stub message"
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,11 @@ def parse_actions(prompt, agent_tool="Agent"):
             calls.append(ToolCall(agent_tool, {"description": "stub subagent",
                                                "prompt": blocks[0] if blocks else head,
                                                "subagent_type": "general-purpose"}))
+        elif kind == "send":
+            calls.append(ToolCall("SendMessage", {"to": head, "summary": SEND_SUMMARY,
+                                                  "message": blocks[0] if blocks else ""}))
+        elif kind == "list-agents":
+            calls.append(ToolCall("ListAgents", {}))
     return calls
 
 
@@ -104,7 +115,8 @@ def plan_reply(body):
         return Reply(DONE_TEXT)
     agent_tool = next((n for n in AGENT_TOOL_NAMES if n in offered), AGENT_TOOL_NAMES[0])
     prompt, calls_made = current_prompt(body.get("messages") or [])
-    pending = [c for c in parse_actions(prompt, agent_tool) if c.name in offered][calls_made:]
+    pending = [c for c in parse_actions(prompt, agent_tool)
+               if c.name in offered or c.name in DEFERRED_TOOLS][calls_made:]
     if not pending:
         return Reply(DONE_TEXT)
     return Reply("Running %s." % pending[0].name, pending[0])

@@ -6,7 +6,10 @@ model was really shown: hook stdout as `SessionStart:… hook success:` / `UserP
 success:` paragraphs of a system message after the prompt, a refusal as an `is_error` tool_result)
 and the files on disk (git's index and log, the memory folder).
 
-Skips with the reason printed where npm, tmux or the CLI are missing, except under CI=true.
+Every scenario runs once per Claude Code version in claude_cli.VERSIONS (the current one and the
+oldest supported): the classes below are templates, and `for_each_version` makes one TestCase per
+version from each (`SessionsSharingOneCheckout_2_1_332`, …). A version that is not cached skips
+with one line saying how to get it, except under CI=true, where it is installed or fails.
 """
 import json
 import os
@@ -16,25 +19,24 @@ import sys
 import time
 import unittest
 
-from .claude_cli import Sandbox, require_e2e_tools
-from .stub_api import current_prompt
+from .claude_cli import CURRENT_VERSION, OLDEST_VERSION, VERSIONS, Sandbox, require_e2e_tools, wait_for
+from .stub_api import body_session_id, current_prompt
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOOK_SCRIPTS = ("peers.py", "memory_delta.py", "git_index_guard.py", "cold_start.py")
 HOOK_OUTPUT = re.compile(r"(SessionStart:\w+|UserPromptSubmit) hook success: ")
 # Claude Code appends its own agent and skill listing to the message that carries hook output.
 CLAUDE_LISTING = re.compile(r"\n\n(Available agent types for the Agent tool:|The following skills are available)")
-CLI = None
+PEERS_HEADER = re.compile(r"Live sessions in this checkout \(\d+\):\n(\S+)")
+MESSAGE_TIMEOUT_S = 60
 
 
 def setUpModule():
-    global CLI
     missing = [name for name in HOOK_SCRIPTS if not os.path.exists(os.path.join(REPO, "scripts", name))]
     if missing or not os.path.exists(os.path.join(REPO, "install.py")):
         reason = "peerhooks is not complete yet (missing: %s)" % ", ".join(missing or ["install.py"])
         print("\nskipping e2e tests: %s" % reason, flush=True)
         raise unittest.SkipTest(reason)
-    CLI = require_e2e_tools()
 
 
 # -- reading the request log ----------------------------------------------------------------------
@@ -76,20 +78,20 @@ def hook_output(context, event):
     return "\n".join(found)
 
 
-def tool_results(bodies):
-    """(command, is_error, text) for every Bash call of the turn, from its last request."""
+def tool_results(bodies, tool="Bash"):
+    """(input, is_error, text) for every call of `tool` in the turn, from its last request; a Bash
+    call's input is its command line."""
     messages = turn_messages(bodies[-1])
     commands = {}
     for message in messages:
         for block in message.get("content") if isinstance(message.get("content"), list) else []:
-            if block.get("type") == "tool_use" and block.get("name") == "Bash":
-                commands[block["id"]] = block["input"]["command"]
+            if block.get("type") == "tool_use" and block.get("name") == tool:
+                commands[block["id"]] = block["input"]["command"] if tool == "Bash" else block["input"]
     results = []
     for message in messages:
         for block in message.get("content") if isinstance(message.get("content"), list) else []:
             if block.get("type") == "tool_result" and block.get("tool_use_id") in commands:
-                content = block.get("content")
-                text = content if isinstance(content, str) else json.dumps(content)
+                text = _content_text({"content": block.get("content")})
                 results.append((commands[block["tool_use_id"]], bool(block.get("is_error")), text))
     return results
 
@@ -135,23 +137,63 @@ def install_peerhooks(sandbox):
             raise AssertionError("install.py did not wire %s: %s" % (name, wired))
 
 
-class Sandboxed(unittest.TestCase):
+def transcript_text(sandbox, session_id):
+    """A session's top-level transcript as text ('' until it exists)."""
+    projects = os.path.join(sandbox.claude_home, "projects")
+    for folder in os.listdir(projects) if os.path.isdir(projects) else ():
+        path = os.path.join(projects, folder, session_id + ".jsonl")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as handle:
+                return handle.read()
+    return ""
+
+
+def can_message(session):
+    """Whether the client can deliver a message to this session: its registry entry has a messaging
+    socket (2.1.332 on; 2.1.197 has none, and SendMessage to it fails)."""
+    return bool((session.entry or {}).get("messagingSocketPath"))
+
+
+def peers_stats(sandbox):
+    """`peers.py --stats --json` over the sandbox's Claude home."""
+    done = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "peers.py"), "--stats", "--json",
+                           "--days", "1"], env=sandbox.env(), capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+class Sandboxed:
+    """A template: for_each_version makes the TestCases (a scenario about several versions mixes in
+    TestCase itself and names its `version`). Whatever set-up fails, the class cleanup
+    ends every session, the tmux server and the stub (unittest runs class cleanups even when
+    setUpClass raises, where it skips tearDownClass)."""
+
+    version = None  # set per generated class
+
     @classmethod
     def setUpClass(cls):
-        cls.started = time.monotonic()
-        cls.sandbox = Sandbox(CLI)
-        try:
-            install_peerhooks(cls.sandbox)
-        except BaseException:
+        cli = require_e2e_tools(cls.version)
+        started = time.monotonic()
+        cls.sandbox = Sandbox(cli, cls.version)
+
+        def close():
             cls.sandbox.close()
-            raise
+            print("\n%s: %.1f s" % (cls.__name__, time.monotonic() - started), file=sys.stderr)
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.sandbox.close()
-        print("\n%s: %.1f s" % (cls.__name__, time.monotonic() - cls.started), file=sys.stderr)
+        cls.addClassCleanup(close)
+        install_peerhooks(cls.sandbox)
 
 
+
+def for_each_version(template, versions=VERSIONS):
+    """One TestCase per Claude Code version from a scenario template, into this module's names."""
+    for version in versions:
+        name = "%s_%s" % (template.__name__, version.replace(".", "_"))
+        globals()[name] = type(name, (template, unittest.TestCase),
+                               {"version": version, "__module__": __name__, "__doc__": template.__doc__})
+    return template
+
+
+@for_each_version
 class SessionsSharingOneCheckout(Sandboxed):
     """Scenarios 1-4: A and B live in one checkout, then A ends and C starts. The steps build on
     each other, so the tests run in their numbered order."""
@@ -165,6 +207,7 @@ class SessionsSharingOneCheckout(Sandboxed):
         cls.a_opening = "start the parser module for the shared checkout"
         cls.a = cls.sandbox.interactive(cls.repo)
         cls.a_name = cls.a.name
+        cls.a_can_message = can_message(cls.a)
         cls.a.prompt("%s [[write: %s/src/a.py <<<def parse():\n    return 1\n>>>]]"
                      % (cls.a_opening, cls.repo))
         cls.b = cls.sandbox.interactive(cls.repo)
@@ -175,6 +218,14 @@ class SessionsSharingOneCheckout(Sandboxed):
         self.assertIn(self.a_name, told)
         self.assertIn(self.a_opening, told)
         self.assertIn("src/a.py", told)
+
+    def test_1_advice_to_message_the_peer_is_given_only_where_the_client_delivers_it(self):
+        told = hook_output(turn_context(self.b_first), "SessionStart:startup")
+        if self.a_can_message:
+            self.assertIn("SendMessage", told)
+        else:
+            self.assertNotIn("SendMessage", told)
+            self.assertIn("ask your user to coordinate", told)
 
     def test_2_sweeping_git_add_is_refused_naming_the_peer_and_narrow_commit_goes_through(self):
         sweep = self.b.prompt("stage everything now [[bash: git add -A]]")
@@ -218,6 +269,7 @@ class SessionsSharingOneCheckout(Sandboxed):
         self.assertIn("src/a.py", last)
 
 
+@for_each_version
 class ColdStartPerAgentKey(Sandboxed):
     """Scenario 5: two agent keys each see a rule change once; a third start sees nothing new."""
 
@@ -248,6 +300,7 @@ class ColdStartPerAgentKey(Sandboxed):
         self.assertNotIn("━━━ Rules ━━━", lin_third)
 
 
+@for_each_version
 class SessionAloneAfterClear(Sandboxed):
     """Scenario 6: /clear gives the session a new id; it still is not its own peer."""
 
@@ -263,6 +316,99 @@ class SessionAloneAfterClear(Sandboxed):
         [(command, is_error, text)] = tool_results(session.prompt("stage it all [[bash: git add -A]]"))
         self.assertFalse(is_error, text)
         self.assertIn("src/new.py", git(repo, "diff", "--cached", "--name-only"))
+
+
+
+FORK_SINCE = (2, 1, 214)  # the first version whose SessionStart has source `fork`
+
+
+def version_tuple(version):
+    return tuple(int(part) for part in version.split("."))
+
+
+@for_each_version
+class ForkedSessionIsToldOfItsPeers(Sandboxed):
+    """Scenario 8 (issue 12): a fork (`--resume <id> --fork-session`, SessionStart source `fork`)
+    runs the installed SessionStart hooks and is told of the live peer in its checkout."""
+
+    def test_fork_is_told_of_the_live_peer(self):
+        if version_tuple(self.version) < FORK_SINCE:
+            self.skipTest("Claude Code %s has no fork source (it resumes the same session)" % self.version)
+        with open(os.path.join(self.sandbox.claude_home, "settings.json"), encoding="utf-8") as handle:
+            matchers = [group.get("matcher") or "" for group in json.load(handle)["hooks"]["SessionStart"]
+                        if "peers.py" in json.dumps(group)]
+        if not any("fork" in m.split("|") for m in matchers):
+            self.skipTest("install.py does not register peers.py for SessionStart fork yet: %s" % matchers)
+        repo = make_checkout(os.path.join(self.sandbox.root, "work", "fork"))
+        a = self.sandbox.interactive(repo)
+        first = self.sandbox.print_session(repo, "parent-run look around")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        parent_id = next(body_session_id(r.body) for r in self.sandbox.stub.requests
+                         if isinstance(r.body, dict) and r.body.get("tools")
+                         and "parent-run" in current_prompt(r.body.get("messages") or [])[0])
+        forked = self.sandbox.print_session(repo, "fork-run carry on", args=["--resume", parent_id, "--fork-session"])
+        self.assertEqual(forked.returncode, 0, forked.stderr)
+        body = next(r.body for r in self.sandbox.stub.requests
+                    if isinstance(r.body, dict) and r.body.get("tools")
+                    and "fork-run" in current_prompt(r.body.get("messages") or [])[0])
+        told = hook_output("\n".join(_content_text(m) for m in body["messages"]), "SessionStart:fork")
+        self.assertIn(a.name, told)
+
+
+@for_each_version
+class MessagingAPeerByTheNameItWasShown(Sandboxed):
+    """Scenario 7 (issue 12): B starts beside A, is shown A by name, sends SendMessage to exactly
+    that name, and A receives it. On a client that cannot deliver (2.1.197), the same call fails,
+    which is why the advice depends on the peer's messaging socket."""
+
+    def test_message_sent_to_the_shown_name_reaches_the_peer_and_counts_once(self):
+        repo = make_checkout(os.path.join(self.sandbox.root, "work", "talk"))
+        a = self.sandbox.interactive(repo)
+        b = self.sandbox.interactive(repo)
+        told = hook_output(turn_context(b.prompt("who is working here with me")), "SessionStart:startup")
+        shown = PEERS_HEADER.search(told)
+        self.assertIsNotNone(shown, told)
+        self.assertEqual(shown.group(1), a.name)
+        text = "please leave src/a.py to me for ten minutes"
+        [(call, is_error, result)] = tool_results(
+            b.prompt("tell the peer [[send: %s <<<%s>>>]]" % (shown.group(1), text)), "SendMessage")
+        self.assertEqual(call["to"], a.name)
+        if not can_message(a):
+            self.assertIn("is currently addressable", result)  # `No agent named '…' is …`
+            self.assertIsNone(re.search(r'"success"\s*:\s*true', result), result)
+            return
+        self.assertFalse(is_error, result)
+        self.assertRegex(result, r'"success"\s*:\s*true')
+        received = wait_for(lambda: re.search(r'<cross-session-message [^>]*from-name=\\?"([^"\\]+)\\?"[^>]*>([^<]*)',
+                                           transcript_text(self.sandbox, a.session_id)),
+                         MESSAGE_TIMEOUT_S, "the message in A's transcript")
+        self.assertEqual(received.group(1), b.name)
+        self.assertIn(text, received.group(2))
+        wait_for(lambda: (a.entry or {}).get("status") == "idle", MESSAGE_TIMEOUT_S, "A's turn to end")
+        stats = peers_stats(self.sandbox)
+        self.assertEqual((stats["messaging_sessions"], stats["peer_messages"]), (1, 1), stats)
+        self.assertEqual((stats["receiving_sessions"], stats["received_messages"]), (1, 1), stats)
+
+
+
+class OneSessionOfEachVersion(Sandboxed, unittest.TestCase):
+    """Scenario 9 (issue 12): A on the current client, B on the oldest, in one checkout. Messaging
+    needs both ends on 2.1.332, so B is told to go through its user, and its SendMessage fails."""
+
+    version = CURRENT_VERSION
+
+    def test_session_of_the_oldest_client_is_not_told_to_message_a_current_peer(self):
+        oldest = require_e2e_tools(OLDEST_VERSION)
+        repo = make_checkout(os.path.join(self.sandbox.root, "work", "mixed"))
+        a = self.sandbox.interactive(repo)
+        self.sandbox.cli = oldest
+        b = self.sandbox.interactive(repo)
+        told = hook_output(turn_context(b.prompt("who is working here with me")), "SessionStart:startup")
+        self.assertIn(a.name, told)
+        self.assertNotIn("SendMessage", told)
+        self.assertIn("cannot send messages", told)
+        [(_, _, result)] = tool_results(b.prompt("tell the peer [[send: %s <<<hello>>>]]" % a.name), "SendMessage")
+        self.assertIn("is currently addressable", result)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,17 @@ class MarkerTest(unittest.TestCase):
         self.assertEqual((calls[1].input["old_string"], calls[1].input["new_string"]), ("1", "2"))
         self.assertEqual(calls[2].input["command"], "git add -A && echo ]ok")
 
+    def test_send_and_list_agents_markers_call_the_messaging_tools(self):
+        calls = parse_actions("[[list-agents]] then [[send: repo-3f <<<leave src/a.py to me>>>]]")
+        self.assertEqual([c.name for c in calls], ["ListAgents", "SendMessage"])
+        self.assertEqual(calls[1].input["to"], "repo-3f")
+        self.assertEqual(calls[1].input["message"], "leave src/a.py to me")
+
+    def test_send_message_is_called_though_the_request_defers_it(self):
+        # 2.1.332 leaves SendMessage out of `tools` (deferred); its client runs the call all the same
+        body = {"tools": TOOLS, "messages": [user("tell them [[send: repo-3f <<<hi>>>]]")]}
+        self.assertEqual(plan_reply(body).tool_call.name, "SendMessage")
+
     def test_agent_prompt_keeps_its_own_markers_for_the_subagent(self):
         [call] = parse_actions("[[agent: <<<please [[bash: ls]] now>>>]]")
         self.assertEqual((call.name, call.input["prompt"]), ("Agent", "please [[bash: ls]] now"))
