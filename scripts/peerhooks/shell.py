@@ -10,7 +10,7 @@ single quotes, in double quotes. It knows nothing of git. Unbalanced input (an o
 unclosed `$(`) yields the words that can be read; no string makes it raise.
 """
 import re
-from typing import NamedTuple, Tuple, Union
+from typing import NamedTuple, Optional, Tuple, Union
 
 
 class Word(NamedTuple):
@@ -20,11 +20,16 @@ class Word(NamedTuple):
     whether the value is what the program will really receive. `glob` is set by an unquoted
     `*`, `?` or `[`, which the shell would expand against the file system.
     `substitutions` holds the tokens of each `$( … )`, backtick or `<( … )` inside the word.
+    `brace` is set by an unquoted `{a,b}` or `{1..3}`, which the shell expands into several words.
+    `heredoc` is set on a heredoc's delimiter word: the body, which becomes the command's stdin
+    (an unquoted delimiter's body also runs its substitutions, added to `substitutions`).
     """
     value: str
     glob: bool = False
     expanded: bool = False
     substitutions: Tuple[Tuple["Token", ...], ...] = ()
+    brace: bool = False
+    heredoc: Optional[str] = None
 
 
 class Operator(NamedTuple):
@@ -55,6 +60,7 @@ _BLANKS = re.compile(r"[ \t\r\f\v]+")
 # bodies and file contents passed through commands can be hundreds of kilobytes.
 _PLAIN_IN_WORD = re.compile(r"[^\s\\'\"$`<>()|&;*?\[]+")
 _PLAIN_IN_DOUBLE = re.compile(r"[^\\\"$`]+")
+_BRACE = re.compile(r"\{[^{}]*(,|\.\.)[^{}]*\}")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
 _ANSI_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f",
                  "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
@@ -76,9 +82,12 @@ class _WordBuilder:
         self.expanded = False
         self.quoted = False
         self.substitutions = []
+        self.brace = False
 
     def word(self):
-        return Word("".join(self.parts), self.glob, self.expanded, tuple(self.substitutions))
+        value = "".join(self.parts)
+        brace = self.brace and bool(_BRACE.search(value))
+        return Word(value, self.glob, self.expanded, tuple(self.substitutions), brace)
 
 
 class _Lexer:
@@ -86,7 +95,7 @@ class _Lexer:
         self.text = text
         self.pos = pos
         self.depth = depth
-        self.pending_heredocs = []  # (delimiter, strip leading tabs) awaiting the next newline
+        self.pending_heredocs = []  # (token index, delimiter, strip tabs, quoted) awaiting the next newline
         self.heredoc_operator = None  # the `<<`/`<<-` whose delimiter word comes next
 
     # -- between words -------------------------------------------------------------------------
@@ -100,7 +109,7 @@ class _Lexer:
                 self.pos += 1
                 tokens.append(Operator(NEWLINE))
                 self.heredoc_operator = None
-                self._skip_heredoc_bodies()
+                self._read_heredoc_bodies(tokens)
             elif char in " \t\r\f\v":
                 self.pos = _BLANKS.match(text, self.pos).end()
             elif char == "\\" and text.startswith("\\\n", self.pos):
@@ -135,25 +144,52 @@ class _Lexer:
     def _add_word(self, tokens, built):
         word = built.word()
         if self.heredoc_operator is not None:
-            self.pending_heredocs.append((word.value, self.heredoc_operator == "<<-"))
+            self.pending_heredocs.append((len(tokens), word.value, self.heredoc_operator == "<<-", built.quoted))
             self.heredoc_operator = None
         elif (not built.quoted and word.value.isdigit() and self.pos < len(self.text)
               and self.text[self.pos] in "<>"):
             return  # a file-descriptor number such as the 2 in `2>&1`, part of the redirection
         tokens.append(word)
 
-    def _skip_heredoc_bodies(self):
-        """Skip the bodies of heredocs opened on the line just ended: they are data."""
+    def _read_heredoc_bodies(self, tokens):
+        """Read the bodies of heredocs opened on the line just ended onto their delimiter words:
+        data to most commands, a script to `bash <<EOF`. An unquoted delimiter's body runs its
+        `$( … )` and backticks wherever it goes."""
         text = self.text
-        for delimiter, strip_tabs in self.pending_heredocs:
+        for index, delimiter, strip_tabs, quoted in self.pending_heredocs:
+            lines = []
             while self.pos < len(text):
                 end = text.find(NEWLINE, self.pos)
                 line_end = len(text) if end < 0 else end
                 line = text[self.pos:line_end]
                 self.pos = line_end + 1 if end >= 0 else len(text)
-                if (line.lstrip("\t") if strip_tabs else line) == delimiter:
+                if strip_tabs:
+                    line = line.lstrip("\t")
+                if line == delimiter:
                     break
+                lines.append(line)
+            body = "\n".join(lines) + ("\n" if lines else "")
+            word = tokens[index]
+            substitutions = word.substitutions
+            if not quoted and self.depth < MAX_NESTING and ("$" in body or "`" in body):
+                substitutions += _Lexer(body, 0, self.depth + 1).substitutions_in_text()
+            tokens[index] = word._replace(heredoc=body, substitutions=substitutions)
         self.pending_heredocs = []
+
+    def substitutions_in_text(self):
+        """The substitutions of an unquoted heredoc body, read as inside double quotes."""
+        built, text = _WordBuilder(), self.text
+        while self.pos < len(text):
+            char = text[self.pos]
+            if char == "\\":
+                self.pos += 2
+            elif char == "$":
+                self._read_dollar(built)
+            elif char == "`":
+                self._read_backticks(built)
+            else:
+                self.pos += 1
+        return tuple(built.substitutions)
 
     # -- in a word -----------------------------------------------------------------------------
     def _read_word(self):
@@ -163,9 +199,12 @@ class _Lexer:
             if state == IN_WORD:
                 plain = _PLAIN_IN_WORD.match(text, self.pos)
                 if plain:
-                    if not built.parts and plain.group().startswith("~"):
+                    chunk = plain.group()
+                    if not built.parts and chunk.startswith("~"):
                         built.expanded = True  # tilde expansion: the value is not the real path
-                    built.parts.append(plain.group())
+                    if "{" in chunk:
+                        built.brace = True  # confirmed on the whole word (quotes may close it)
+                    built.parts.append(chunk)
                     self.pos = plain.end()
                 elif char in "*?[":
                     built.glob = True
