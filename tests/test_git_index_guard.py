@@ -1,4 +1,5 @@
 """git_index_guard.py end to end: payload on stdin, real git repositories, real live peer processes."""
+import json
 import os
 import random
 import subprocess
@@ -27,11 +28,18 @@ class GuardTestCase(HomeTestCase):
     def guard(self, command, cwd=None, session_id="this-session-0000"):
         return self.run_hook(SCRIPT, bash(command, cwd or self.main, session_id))
 
+    def decision(self, result):
+        """(permissionDecision, reason) of a JSON decision on stdout."""
+        self.assertEqual(result.returncode, 0, result.stderr)
+        output = json.loads(result.stdout)["hookSpecificOutput"]
+        self.assertEqual(output["hookEventName"], "PreToolUse")
+        return output.get("permissionDecision"), output.get("permissionDecisionReason")
+
     def assertRefused(self, result, *names):
-        self.assertEqual(result.returncode, 2, result.stderr)
-        self.assertEqual(result.stdout, "")
+        decision, reason = self.decision(result)
+        self.assertIn(decision, ("deny", "ask"))
         for name in names:
-            self.assertIn(name, result.stderr)
+            self.assertIn(name, reason)
 
     def assertAllowed(self, result):
         self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "", ""))
@@ -41,7 +49,7 @@ class PeersInTheCheckout(GuardTestCase):
     def test_add_all_is_refused_naming_the_peer_and_the_narrow_form(self):
         self.claude.live_session(self.main, name="main-peer")
         result = self.guard("git add -A")
-        self.assertRefused(result, "main-peer", "git add -- <your paths>", "git add -A")
+        self.assertRefused(result, "main-peer", "git add -- <your files>", "git add -A")
 
     def test_alone_every_command_runs_untouched(self):
         for command in ("git add -A", "git commit -am x", "git reset --hard", "git stash", "git checkout main"):
@@ -146,7 +154,7 @@ class StagedByAPeer(GuardTestCase):
 
     def test_plain_commit_is_refused_naming_the_file_and_the_peer(self):
         result = self.guard("git commit -m x", session_id=self.own_id)
-        self.assertRefused(result, "a.py", "stager", "git commit -m <message> -- b.py")
+        self.assertRefused(result, "a.py", "stager", "git commit -m x -- b.py")
 
     def test_commit_of_own_paths_passes(self):
         self.assertAllowed(self.guard("git commit -m x -- b.py", session_id=self.own_id))

@@ -83,6 +83,7 @@ class Command(NamedTuple):
     writes: Tuple[Word, ...] = ()
     depth: int = 0
     path_word: Optional[Word] = None  # the command word as written (`/usr/bin/git`)
+    variables: Tuple[Tuple[str, str], ...] = ()  # what the line assigned before it (`F=a.py; …`)
 
 
 class Context(NamedTuple):
@@ -288,8 +289,9 @@ class _Walker:
         arguments = tuple(words[index + 1:])
         if name == "find":
             self._find_exec(arguments, dirs, depth)
+        variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
         self.found.append(Command(name, arguments, dirs.cwd, tuple(env), adds_words,
-                                  piped or bool(stdin_text), tuple(writes), depth, name_word))
+                                  piped or bool(stdin_text), tuple(writes), depth, name_word, variables))
         if name in ("cd", "pushd", "popd"):
             self._change_directory(name, arguments, dirs)
         elif name in SHELLS:
