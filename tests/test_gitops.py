@@ -50,13 +50,14 @@ TABLE = [
     ("git stage -A", "stage-all"),
     ("git add --pathspec-from-file=list.txt", "stage-paths"),
     # -- commit ----------------------------------------------------------------------------------
-    ("git commit -a", "commit-all"),
+    ("git commit -a", "safe"),  # no message: Claude Code's GIT_EDITOR=true makes git abort
     ("git commit --all -m x", "commit-all"),
     ("git commit -am 'fix it'", "commit-all"),
     ("git commit -a -m x", "commit-all"),
     ("git commit -ma", "commit-index"),
     ("git commit -m x", "commit-index"),
-    ("git commit", "commit-index"),
+    ("git commit", "safe"),
+    ("git commit --no-edit", "commit-index"),
     ("git commit --amend --no-edit", "commit-amend"),
     ("git commit -m x -- b.py", "commit-paths"),
     ("git commit -m x b.py", "commit-paths"),
@@ -321,11 +322,21 @@ TABLE = [
     ("git commit -m x .", "commit-all"),
     ("git commit -m x src/", "commit-paths"),
     ("git rm -r --cached .", "discard-all"),
-    ("git rm -r src", "remove-paths"),
+    ("git rm -r src", "safe"),  # git refuses to remove a file with changes unless -f or --cached
+    ("git rm -rf src", "remove-paths"),
+    ("git rm -r --cached src", "remove-paths"),
+    ("yes | git checkout -p", "discard-all"),
+    ("git apply -R <(git diff)", "safe discard-paths"),
+    ("cat <<EOF | bash\ngit add .\nEOF", "stage-all"),
+    ("echo 'git stash' | sh", "stash-all"),
+    ("x=add; git $x -A", "stage-all"),
+    ("G=git; $G add -A", "stage-all"),
+    ("git add --a", "stage-all"),
+    ("git bisect start HEAD HEAD~2", "move-head"),
     ("git mv src lib/src", "remove-paths"),
     ("git diff | git apply -R", "safe discard-paths"),
     ("git apply --check fix.patch", "safe"),
-    ("git bisect start", "move-head"),
+    ("git bisect start", "safe"),  # starts a session; HEAD moves only with good/bad revisions
     ("git bisect log", "safe"),
     ("git read-tree HEAD", "reset-all"),
     ("git checkout-index -a -f", "discard-all"),
@@ -410,7 +421,7 @@ class ParseTable(unittest.TestCase):
 class Aliases(unittest.TestCase):
     CONFIG = ("alias.co checkout\nalias.aa add --all\nalias.st status -sb\n"
               "alias.wip !git add -A && git commit -m wip\nalias.up !cd /o && git pull\n"
-              "alias.loop loop\nalias.sav stash\nalias.x aa\nalias.Mixed commit -a\n")
+              "alias.loop loop\nalias.sav stash\nalias.x aa\nalias.Mixed commit -a -m wip\n")
 
     def expand(self, command):
         aliases = gitops.parse_alias_config(self.CONFIG)

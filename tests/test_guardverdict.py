@@ -22,7 +22,7 @@ def judge(command, peers=(EDITOR,), cwd=CWD, staged=None, own=frozenset()):
 class WholeTree(unittest.TestCase):
     def test_whole_tree_forms_are_denied_with_a_peer_and_pass_alone(self):
         for command in ("git add -A", "git commit -am x", "git stash", "git clean -fd", "git checkout .",
-                        "git rm -r --cached .", "git commit -m x .", "git reset"):
+                        "git rm -r --cached .", "git commit -m x .", "git reset", "git commit --no-edit -a"):
             with self.subTest(command=command):
                 refusals = judge(command, peers=[Peer("p")])
                 self.assertEqual(len(refusals), 1)
@@ -31,7 +31,7 @@ class WholeTree(unittest.TestCase):
 
     def test_forms_without_a_narrow_one_ask_the_human(self):
         for command in ("git checkout main", "git pull", "git reset --hard", "git stash pop", "git rebase main",
-                        "git bisect start", "git update-ref refs/heads/main HEAD~1", "git commit --amend"):
+                        "git bisect good HEAD~1", "git update-ref refs/heads/main HEAD~1", "git commit --amend"):
             with self.subTest(command=command):
                 refusals = judge(command, peers=[Peer("p")])
                 self.assertTrue(guardverdict.is_ask(refusals))
@@ -64,7 +64,7 @@ class Paths(unittest.TestCase):
 
     def test_path_carrying_commit_stash_reset_and_restore_staged_are_judged_like_add(self):
         for command in ("git commit -m x src/", "git stash push -- src", "git reset -- src",
-                        "git restore --staged src", "git rm -r src", "git checkout -- docs"):
+                        "git restore --staged src", "git rm -rf src", "git checkout -- docs"):
             with self.subTest(command=command):
                 self.assertEqual(len(judge(command)), 1)
 

@@ -97,18 +97,19 @@ class _Dirs:
     """The shell's current directory while walking a line, with `cd -`'s and pushd's memory and the
     variables the line assigned."""
 
-    def __init__(self, cwd, previous=None, stack=(), variables=None):
+    def __init__(self, cwd, previous=None, stack=(), variables=None, exported=None):
         self.cwd = cwd
         self.previous = previous
         self.stack = list(stack)
         self.variables = dict(variables or {})
+        self.exported = dict(exported or {})  # name -> Word: `export X=…` reaches later commands
 
     def copy(self):
-        return _Dirs(self.cwd, self.previous, self.stack, self.variables)
+        return _Dirs(self.cwd, self.previous, self.stack, self.variables, self.exported)
 
     def restore(self, other):
         self.cwd, self.previous, self.stack = other.cwd, other.previous, list(other.stack)
-        self.variables = dict(other.variables)
+        self.variables, self.exported = dict(other.variables), dict(other.exported)
 
 
 def commands(line, cwd, context=Context()):
@@ -224,6 +225,7 @@ class _Walker:
         words, writes, stdin_text = [], [], []
         after_pipe = False
         redirection = None
+        output = None  # what the last pipe stage prints, when the line itself holds it
         for token in tokens:
             if isinstance(token, Word):
                 for inner in token.substitutions:
@@ -246,19 +248,22 @@ class _Walker:
             redirection = None
             if text in SEPARATORS or text in ("(", ")"):
                 in_subshell = after_pipe or text in PIPES or text == "&"
-                self._command(words, writes, stdin_text, after_pipe, dirs.copy() if in_subshell else dirs, depth)
+                output = self._command(words, writes, stdin_text, after_pipe and output,
+                                       dirs.copy() if in_subshell else dirs, depth, after_pipe)
                 words, writes, stdin_text = [], [], []
                 after_pipe = text in PIPES
             if text == "(":
                 saved.append(dirs.copy())
             elif text == ")" and saved:
                 dirs.restore(saved.pop())
-        self._command(words, writes, stdin_text, after_pipe, dirs.copy() if after_pipe else dirs, depth)
+        self._command(words, writes, stdin_text, after_pipe and output, dirs.copy() if after_pipe else dirs,
+                      depth, after_pipe)
 
-    def _command(self, words, writes, stdin_text, piped, dirs, depth):
+    def _command(self, words, writes, stdin_text, piped_text, dirs, depth, piped=False):
         """One simple command: strip assignments, reserved words and prefix commands, then record
-        it and open what it runs."""
-        env = []
+        it and open what it runs. Returns what it prints when the line itself holds that text
+        (`cat <<EOF`, `echo …`), so `… | bash` can be read as the script it runs."""
+        env = list(dirs.exported.items())
         adds_words = False
         index = 0
         while index < len(words):
@@ -285,8 +290,18 @@ class _Walker:
                 self.found.append(Command("", (), dirs.cwd, tuple(env), False, False, tuple(writes), depth))
             return
         name_word = words[index]
-        name = "" if name_word.expanded else posixpath.basename(name_word.value)
+        name = posixpath.basename(name_word.value)
+        if name_word.expanded:  # `G=git; $G add -A`
+            known = expand(name_word, dirs.cwd, self.context, dirs.variables)
+            name = posixpath.basename(known) if known and " " not in known else ""
         arguments = tuple(words[index + 1:])
+        if name == "export":
+            for word in arguments:
+                if _ASSIGNMENT.match(word.value):
+                    variable, _eq, assigned = word.value.partition("=")
+                    value = word._replace(value=assigned)
+                    dirs.variables[variable] = expand(value, dirs.cwd, self.context, dirs.variables)
+                    dirs.exported[variable] = value
         if name == "find":
             self._find_exec(arguments, dirs, depth)
         variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
@@ -298,11 +313,12 @@ class _Walker:
             script = _shell_script(arguments)
             if script is not None:
                 self.walk(tokenize(script.value), dirs.copy(), depth + 1)
-            elif stdin_text and not _runs_a_file(arguments):
-                for text in stdin_text:
+            elif (stdin_text or piped_text) and not _runs_a_file(arguments):
+                for text in stdin_text or [piped_text]:
                     self.walk(tokenize(text), dirs.copy(), depth + 1)
         elif name == "eval":
             self.walk(tokenize(" ".join(w.value for w in arguments)), dirs, depth + 1)
+        return _printed(name, arguments, stdin_text)
 
     def _prefix(self, words, index, name, dirs):
         """Skip one prefix command (`sudo -u x`, `env -C dir`, `timeout 5`, `xargs -0`) and its
@@ -355,6 +371,15 @@ class _Walker:
             dirs.previous, dirs.cwd = dirs.cwd, dirs.previous
         else:
             dirs.previous, dirs.cwd = dirs.cwd, resolve(operands[0], dirs.cwd, self.context, dirs.variables)
+
+
+def _printed(name, arguments, stdin_text):
+    """The text a command prints when the line holds it: `cat` of a heredoc, `echo`/`printf` words."""
+    if name == "cat" and stdin_text and not arguments:
+        return "".join(stdin_text)
+    if name in ("echo", "printf") and arguments and not any(w.expanded for w in arguments):
+        return " ".join(w.value for w in arguments if not (name == "echo" and w.value in ("-e", "-n")))
+    return None
 
 
 def _shell_script(arguments):

@@ -142,7 +142,10 @@ APPLY_LONG = ("--stat --numstat --summary --check --index --cached --intent-to-a
 APPLY_VALUES = frozenset(["-p", "-C", "--exclude", "--include", "--directory", "--whitespace",
                           "--build-fake-ancestor"])
 PATCH_OPTIONS = frozenset(["-p", "--patch", "-i", "--interactive"])
-COMMIT_PATCH_OPTIONS = frozenset(["-p", "--patch", "--interactive"])  # commit's -i is --include
+# A commit takes its message from one of these; without one git asks an editor, and an agent's shell
+# has none to answer it (Claude Code's Bash runs git with no terminal), so the commit aborts.
+MESSAGE_OPTIONS = frozenset(["-m", "--message", "-F", "--file", "-C", "--reuse-message", "--fixup", "--squash"])
+MESSAGE_FLAGS = frozenset(["--no-edit", "--amend"])
 
 # A single operand that looks like a revision rather than a path (`git reset main`, `git checkout
 # v1.2`) when the checkout cannot be asked: HEAD and friends, `~ ^ @{` suffixes, hashes, versions,
@@ -160,6 +163,14 @@ class Lookup:
 
     def is_revision(self, word, cwd):
         return bool(_REVISION.match(word))
+
+    def is_current(self, revision, cwd):
+        """True when the revision is what is checked out already (`HEAD`, the current branch)."""
+        return revision in ("HEAD", "@")
+
+    def in_progress(self, cwd):
+        """True when a merge, rebase, cherry-pick, revert or am is under way (an abort acts)."""
+        return True
 
 
 class Pathspec(NamedTuple):
@@ -287,6 +298,10 @@ def _git(run, context, lookup):
         directory = cmdline.resolve(git_dir, location, context, dict(run.variables))
         location = posixpath.dirname(directory) if directory and posixpath.basename(directory) == ".git" else None
     words = tuple(arguments[index:])
+    if words[0].expanded:  # `x=add; git $x -A`
+        known = cmdline.expand(words[0], location, context, dict(run.variables))
+        if known and " " not in known:
+            words = (words[0]._replace(value=known, expanded=False),) + words[1:]
     private_index = "GIT_INDEX_FILE" in env
     return git_operation(words, _Run(location, render(words), run.adds_words, run.stdin_fed, context,
                                      lookup, private_index, dict(run.variables)))
@@ -364,7 +379,7 @@ def _split(words, long_options, value_options, attached_values=frozenset()):
 
 def _unabbreviated(flag, longs):
     """git's long option for an unambiguous prefix (`--al` -> `--all`); the flag itself otherwise."""
-    if flag in longs or len(flag) < 4:
+    if flag in longs or len(flag) < 3:
         return flag
     matches = [o for o in longs if o.startswith(flag)]
     return matches[0] if len(matches) == 1 else flag
@@ -447,6 +462,10 @@ def git_operation(words, run):
         values = {w.value.partition("=")[0] for w in rest}
         if not rest and subcommand == "switch" or values & CARRY_ON_OPTIONS:
             return run.op(SAFE)
+        if values & {"--abort", "--skip"} and not run.lookup.in_progress(run.cwd):
+            return run.op(SAFE)  # nothing under way: git says so and changes nothing
+        if subcommand == "switch" and len(rest) == 1 and run.lookup.is_current(rest[0].value, run.cwd):
+            return run.op(SAFE)
         return run.op(MOVE_HEAD)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)
@@ -485,9 +504,11 @@ def _classify_add(rest, run):
 
 def _classify_commit(rest, run):
     args = _split(rest, COMMIT_LONG, COMMIT_VALUES, attached_values=frozenset(["-u", "-S"]))
-    if "--dry-run" in args.flags or _patch_mode(args, run, COMMIT_PATCH_OPTIONS):
+    if "--dry-run" in args.flags:
         return run.op(SAFE)
     message = args.values.get("-m") or args.values.get("--message")
+    if not MESSAGE_OPTIONS & set(args.values) and not args.flags & MESSAGE_FLAGS:
+        return run.op(SAFE)  # no message: git opens an editor, and with none to answer it aborts
     if args.flags & {"-a", "--all"}:
         return run.op(COMMIT_ALL, message=message)
     if "--amend" in args.flags:
@@ -562,11 +583,15 @@ def _classify_checkout(rest, run):
     if args.after_dashes is not None:
         path_words = args.after_dashes
     elif not args.operands:
+        if args.flags & PATCH_OPTIONS:
+            return run.op(DISCARD_ALL, relative=True)  # `yes | git checkout -p` discards every hunk
         if args.flags & {"-f", "--force"}:
             return run.op(DISCARD_ALL)  # re-checks out HEAD over every uncommitted edit
         return run.op(SAFE, runtime=args.from_file)  # `git checkout` alone changes nothing
     elif _is_revision(args.operands[0], run):
         if len(args.operands) == 1:
+            if run.lookup.is_current(args.operands[0].value, run.cwd):
+                return run.op(SAFE)  # the branch already checked out: nothing moves
             return run.op(MOVE_HEAD)
         path_words = args.operands[1:]
     else:
@@ -583,6 +608,8 @@ def _classify_restore(rest, run):
         if run.private_index:
             return run.op(SAFE)
         return _by_paths(UNSTAGE_PATHS, args.path_words, run, args)
+    if args.flags & PATCH_OPTIONS and not args.path_words:
+        return run.op(DISCARD_ALL, relative=True)
     return _by_paths(DISCARD_PATHS, args.path_words, run, args)
 
 
@@ -599,6 +626,8 @@ def _classify_rm(rest, run):
     args = _split(rest, RM_LONG, RM_VALUES)
     if args.flags & {"-n", "--dry-run"} or run.private_index and "--cached" in args.flags:
         return run.op(SAFE)
+    if not args.flags & {"-f", "--force", "--cached"}:
+        return run.op(SAFE)  # git refuses to remove a file that differs from HEAD or the index
     return _by_paths(REMOVE_PATHS, args.path_words, run, args)
 
 
@@ -616,7 +645,7 @@ def _classify_apply(rest, run):
         return run.op(SAFE)
     if "--cached" in args.flags and run.private_index:
         return run.op(SAFE)
-    if args.path_words:
+    if args.path_words and not any(w.expanded for w in args.path_words):
         return run.op(SAFE)  # a patch file the session wrote names its own paths
     return run.op(DISCARD_PATHS, (), True)  # a patch from stdin (`git diff | git apply -R`): any path
 
@@ -625,6 +654,8 @@ def _classify_bisect(rest, run):
     verb = rest[0].value if rest else ""
     if verb in ("log", "view", "visualize", "terms", "help", ""):
         return run.op(SAFE)
+    if verb == "start" and not [w for w in rest[1:] if not w.value.startswith("-")]:
+        return run.op(SAFE)  # HEAD moves once a good and a bad revision are known
     return run.op(MOVE_HEAD)
 
 

@@ -123,9 +123,9 @@ def _judge(op, top, peers, own, staged_of, pushed, added):
     if kind in WHOLE_KINDS and op.relative and op.cwd != top and op.cwd.startswith(top + "/"):
         kind = g.PATHS_OF[kind]
         op = op._replace(kind=kind, paths=op.paths or (g.Pathspec(".", op.cwd, ""),))
-    if kind in (g.STASH_STACK, g.STASH_APPLY) and top in pushed and "drop" not in op.command \
-            and "clear" not in op.command:
-        return None  # popping what the same line pushed
+    if kind in (g.STASH_STACK, g.STASH_APPLY) and top in pushed and "clear" not in op.command \
+            and "stash@{" not in op.command.replace("stash@{0}", ""):
+        return None  # popping or dropping the entry the same line pushed
     if kind in ASK_KINDS:
         if kind == g.REMOVE_WORKTREE and op.target and not any(p.checkout == op.target for p in peers):
             return None

@@ -23,6 +23,9 @@ MODE_OFF = ("off", "0", "false", "no")
 MODE_WARN = "warn"
 PRINT_MODE_ENTRYPOINTS = frozenset(["sdk-cli", "sdk-py", "sdk-ts"])  # `claude -p` and the SDKs
 IDLE_STATUS = "idle"
+# What git leaves in a checkout's own git folder while an operation is under way.
+IN_PROGRESS_MARKS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply",
+                     "BISECT_LOG")
 # The whole hook stays near a second: git is asked at most twice (aliases, the index), each bounded.
 GIT_TIMEOUT_SECONDS = 0.4
 
@@ -99,6 +102,25 @@ class CheckoutLookup(gitops.Lookup):
         if os.path.lexists(os.path.join(cwd, word)):
             return False
         return super().is_revision(word, cwd)
+
+    def is_current(self, revision, cwd):
+        if super().is_current(revision, cwd):
+            return True
+        top = gitrepo.toplevel(cwd) if cwd else None
+        own = gitrepo.git_dir(top) if top else None
+        try:
+            with open(os.path.join(own, "HEAD"), encoding="utf-8") as handle:
+                head = handle.readline().strip()
+        except (OSError, TypeError, UnicodeDecodeError):
+            return False
+        return head == "ref: refs/heads/" + revision
+
+    def in_progress(self, cwd):
+        top = gitrepo.toplevel(cwd) if cwd else None
+        own = gitrepo.git_dir(top) if top else None
+        if own is None:
+            return True
+        return any(os.path.lexists(os.path.join(own, name)) for name in IN_PROGRESS_MARKS)
 
 
 def _has_ref(top, name):
