@@ -152,15 +152,16 @@ TABLE = [
     ("git rebase -i HEAD~3", "move-head"),
     ("git rebase --continue", "safe"),
     ("git rebase --abort", "move-head"),
-    ("git merge feature", "move-head"),
-    ("git merge --ff-only origin/main", "move-head"),
+    ("git merge feature", "safe"),  # adds commits; git refuses over local changes,
+    ("git merge --ff-only origin/main", "safe"),
     ("git merge --continue", "safe"),
-    ("git pull", "move-head"),
+    ("git pull", "safe"),
+    ("git pull --no-rebase origin main", "safe"),
     ("git pull --rebase origin main", "move-head"),
-    ("git cherry-pick abc1234", "move-head"),
+    ("git cherry-pick abc1234", "safe"),
     ("git cherry-pick --quit", "safe"),
-    ("git revert HEAD", "move-head"),
-    ("git am 0001-fix.patch", "move-head"),
+    ("git revert HEAD", "safe"),
+    ("git am 0001-fix.patch", "safe"),
     ("git am --show-current-patch", "safe"),
     # -- read-only and path-limited ---------------------------------------------------------------
     ("git status", "safe"),
@@ -214,8 +215,8 @@ TABLE = [
     ("sudo -E -H -u builder -- git add -A", "stage-all"),
     ("sudo --user=builder git clean -fd", "clean-all"),
     ("nice -n 10 git add -A", "stage-all"),
-    ("timeout 30 git pull", "move-head"),
-    ("timeout -s KILL 30 git pull", "move-head"),
+    ("timeout 30 git pull -r", "move-head"),
+    ("timeout -s KILL 30 git rebase main", "move-head"),
     ("/usr/bin/git add -A", "stage-all"),
     ("/usr/local/bin/git reset --hard", "reset-all"),
     ("\\git add -A", "stage-all"),
@@ -235,7 +236,7 @@ TABLE = [
     ("git status && git add -A", "safe stage-all"),
     ("git diff || git stash", "safe stash-all"),
     ("git status | git add -A", "safe stage-all"),
-    ("git fetch & git pull", "safe move-head"),
+    ("git fetch & git pull --rebase", "safe move-head"),
     ("git status\ngit add -A", "safe stage-all"),
     ("cd /o && git add -A", "stage-all@/o"),
     ("cd sub && git add -A", "stage-all@/r/sub"),
@@ -318,6 +319,7 @@ TABLE = [
     ("git add -p", "safe"),
     ("git add $(git ls-files -m)", "safe stage-paths"),
     ("git restore $(git diff --name-only)", "safe discard-paths"),
+    ("git add $(git ls-files -o --exclude-standard docs)", "safe stage-paths"),
     ("git add {src,lib}/", "stage-paths"),
     ("git commit -m x .", "commit-all"),
     ("git commit -m x src/", "commit-paths"),
@@ -400,6 +402,9 @@ class ParseTable(unittest.TestCase):
             with self.subTest(command=command):
                 self.assertTrue(gitops.parse(command, CWD)[-1].runtime)
         self.assertFalse(gitops.parse('F=a.py; git add "$F"', CWD)[-1].runtime)
+        bounded = gitops.parse("git add $(git ls-files -o docs)", CWD)[-1]
+        self.assertFalse(bounded.runtime)
+        self.assertEqual([p.relative for p in bounded.paths], ["docs"])
 
     def test_dot_and_a_pathless_clean_are_relative_to_their_directory(self):
         self.assertTrue(gitops.parse("cd docs && git add .", CWD)[-1].relative)
@@ -420,7 +425,7 @@ class ParseTable(unittest.TestCase):
 
 class Aliases(unittest.TestCase):
     CONFIG = ("alias.co checkout\nalias.aa add --all\nalias.st status -sb\n"
-              "alias.wip !git add -A && git commit -m wip\nalias.up !cd /o && git pull\n"
+              "alias.wip !git add -A && git commit -m wip\nalias.up !cd /o && git pull --rebase\n"
               "alias.loop loop\nalias.sav stash\nalias.x aa\nalias.Mixed commit -a -m wip\n")
 
     def expand(self, command):

@@ -30,7 +30,7 @@ class WholeTree(unittest.TestCase):
                 self.assertEqual(judge(command, peers=()), [])
 
     def test_forms_without_a_narrow_one_ask_the_human(self):
-        for command in ("git checkout main", "git pull", "git reset --hard", "git stash pop", "git rebase main",
+        for command in ("git checkout main", "git pull --rebase", "git reset --hard", "git stash pop", "git rebase main",
                         "git bisect good HEAD~1", "git update-ref refs/heads/main HEAD~1", "git commit --amend"):
             with self.subTest(command=command):
                 refusals = judge(command, peers=[Peer("p")])

@@ -120,6 +120,13 @@ def commands(line, cwd, context=Context()):
     return found
 
 
+def commands_of_tokens(tokens, cwd, context=Context()):
+    """commands() for tokens already read (a substitution's, from peerhooks.shell)."""
+    found = []
+    _Walker(found, context).walk(list(tokens), _Dirs(_absolute(cwd)), 0)
+    return found
+
+
 def _absolute(path):
     return posixpath.normpath(path) if isinstance(path, str) and path.startswith("/") else None
 

@@ -90,6 +90,12 @@ diff-index check-ignore check-attr var version help fetch count-objects annotate
 
 # Words that move HEAD and rewrite the tree under every session.
 HEAD_MOVERS = frozenset(["switch", "rebase", "merge", "pull", "cherry-pick", "revert", "am"])
+# Of those, the ones that only add commits on top of the branch: git refuses to start them when a
+# file they change has local changes (merge and pull also when anything is staged), so a peer's
+# work and commits stay as they are. A rebasing pull rewrites the branch and is not among them.
+ADDING_COMMITS = frozenset(["merge", "pull", "cherry-pick", "revert", "am"])
+REBASE_OPTIONS = frozenset(["-r", "--rebase", "--rebase=true", "--rebase=merges", "--rebase=interactive",
+                            "--rebase=i", "--rebase=m"])
 # Options that carry on (or look at) an operation already under way rather than start one; refusing
 # them would strand the checkout mid-rebase. `--abort` and `--skip` discard, so they stay refused.
 CARRY_ON_OPTIONS = frozenset(["--continue", "--quit", "--edit-todo", "--show-current-patch"])
@@ -171,6 +177,10 @@ class Lookup:
     def in_progress(self, cwd):
         """True when a merge, rebase, cherry-pick, revert or am is under way (an abort acts)."""
         return True
+
+    def pull_rebases(self, cwd):
+        """True when `git pull` rebases here (pull.rebase in the config)."""
+        return False
 
 
 class Pathspec(NamedTuple):
@@ -398,6 +408,10 @@ def _pathspecs(words, run):
             positive += 1
             if word.expanded:
                 known = cmdline.expand(word, run.cwd, run.context, run.variables)
+                bounds = _listing_bounds(word, run) if known is None else None
+                if bounds:
+                    specs.extend(bounds)
+                    continue
                 if known is None:
                     runtime = True
                     specs.append(Pathspec(value, run.cwd, value, False, word.glob, False))
@@ -412,6 +426,32 @@ def _pathspecs(words, run):
     if words and not positive:
         whole = True  # `git add ':!secret'` stages everything else
     return tuple(specs), whole, relative_whole, runtime
+
+
+LISTERS = {"ls-files": frozenset(["-x", "--exclude", "-X", "--exclude-from", "--format"]),
+           "diff": frozenset(["--diff-filter", "-U", "--output"])}
+
+
+def _listing_bounds(word, run):
+    """The folders a word's paths lie in when the word is one `$(git ls-files … <paths>)` or
+    `$(git diff --name-only … -- <paths>)`: git lists only under the pathspecs it is given, so the
+    paths are known to lie there. None when the word holds anything else."""
+    if len(word.substitutions) != 1 or not word.value.startswith(("$(", "`")):
+        return None
+    runs = cmdline.commands_of_tokens(word.substitutions[0], run.cwd, run.context)
+    if len(runs) != 1 or runs[0].name != "git" or not runs[0].args:
+        return None
+    args = runs[0].args
+    lister = args[0].value
+    if lister not in LISTERS or lister == "diff" and not any(w.value == "--name-only" for w in args):
+        return None
+    parsed = _split(args[1:], "", LISTERS[lister])
+    operands = parsed.after_dashes if lister == "diff" else parsed.path_words
+    if lister == "diff" and parsed.after_dashes is None:
+        return None  # `git diff A B` takes revisions first: only `--` says where paths start
+    if not operands or any(w.expanded or w.glob for w in operands):
+        return None
+    return [_pathspec(w, runs[0].cwd) for w in operands]
 
 
 def _pathspec(word, cwd):
@@ -466,6 +506,12 @@ def git_operation(words, run):
             return run.op(SAFE)  # nothing under way: git says so and changes nothing
         if subcommand == "switch" and len(rest) == 1 and run.lookup.is_current(rest[0].value, run.cwd):
             return run.op(SAFE)
+        if subcommand in ADDING_COMMITS and not values & {"--abort", "--skip"}:
+            words = {w.value for w in rest}
+            rebases = words & REBASE_OPTIONS or subcommand == "pull" and "--no-rebase" not in words and \
+                run.lookup.pull_rebases(run.cwd)
+            if not rebases:
+                return run.op(SAFE)
         return run.op(MOVE_HEAD)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)

@@ -115,12 +115,38 @@ class CheckoutLookup(gitops.Lookup):
             return False
         return head == "ref: refs/heads/" + revision
 
+    def pull_rebases(self, cwd):
+        top = gitrepo.toplevel(cwd) if cwd else None
+        common = gitrepo.git_common_dir(top) if top else None
+        for path in (os.path.join(common, "config") if common else None,
+                     os.path.join(os.path.expanduser("~"), ".gitconfig")):
+            if path and _pull_rebase_set(path):
+                return True
+        return False
+
     def in_progress(self, cwd):
         top = gitrepo.toplevel(cwd) if cwd else None
         own = gitrepo.git_dir(top) if top else None
         if own is None:
             return True
         return any(os.path.lexists(os.path.join(own, name)) for name in IN_PROGRESS_MARKS)
+
+
+def _pull_rebase_set(path):
+    """True when a git config file sets pull.rebase to anything but false."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(256 * 1024)
+    except OSError:
+        return False
+    section = ""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line.strip("[]").strip().lower()
+        elif section == "pull" and line.replace(" ", "").lower().startswith("rebase="):
+            return line.partition("=")[2].strip().lower() not in ("false", "no", "off", "0")
+    return False
 
 
 def _has_ref(top, name):
