@@ -15,43 +15,6 @@ import sys
 
 NAME = "git_index_guard"
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # one payload line, never gigabytes (as hookio)
-# Subcommands that only read (gitops.READ_ONLY's core): a line whose every `git` runs one of these
-# cannot touch a peer's work. Matched on bytes by hand: importing `re` alone costs ~6 ms.
-READ_ONLY = frozenset(b"""status diff log show rev-parse ls-files ls-tree blame grep describe shortlog
-cat-file rev-list merge-base for-each-ref show-ref fetch version""".split())
-GLOBAL_FLAGS = frozenset([b"--no-pager", b"-P", b"--no-optional-locks"])
-GLOBAL_WITH_VALUE = frozenset([b"-C", b"-c"])
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-
-
-def only_reads(raw):
-    """True when every standalone `git` in the payload's bytes starts a read-only run."""
-    start = raw.find(b"git")
-    while start >= 0:
-        before, after = raw[start - 1:start] if start else b"", raw[start + 3:start + 4]
-        escaped = raw[start - 2:start - 1] == b"\\"  # `\ngit` in JSON is a newline, then git
-        standalone = (escaped or not (before and (before[0] in _WORD_BYTES or before == b"."))) and not (
-            after and after[0] in _WORD_BYTES)
-        if standalone and not _reads_at(raw, start + 3):
-            return False
-        start = raw.find(b"git", start + 3)
-    return True
-
-
-def _reads_at(raw, pos):
-    if raw[pos:pos + 1] not in (b" ", b"\t"):
-        return False
-    words = raw[pos:pos + 256].split(None, 8)
-    index = 0
-    while index < len(words) and (words[index] in GLOBAL_FLAGS or words[index] in GLOBAL_WITH_VALUE):
-        index += 2 if words[index] in GLOBAL_WITH_VALUE else 1
-    if index >= len(words):
-        return False
-    word = words[index]
-    end = 0
-    while end < len(word) and (word[end] in _WORD_BYTES):
-        end += 1
-    return word[:end] in READ_ONLY
 
 
 def main(argv=None):
@@ -59,10 +22,13 @@ def main(argv=None):
         raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
     except (OSError, ValueError, AttributeError):
         return 0
-    if b"\\u" not in raw and (b"git" not in raw or only_reads(raw)):
-        return 0  # no git, or git that only reads: decided before any import or file read
+    if b"git" not in raw and b"\\u" not in raw:
+        return 0  # no git, even JSON-escaped: decided before any import or file read
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
+        from peerhooks import readonly
+        if b"\\u" not in raw and readonly.only_reads(raw):
+            return 0  # git that only reads: decided before importing json or reading a file
         from peerhooks import hook_git_guard, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))

@@ -164,6 +164,49 @@ class StagedByAPeer(GuardTestCase):
         self.assertAllowed(self.guard("git commit -m x", session_id=self.own_id))
 
 
+class Decisions(GuardTestCase):
+    def setUp(self):
+        super().setUp()
+        self.claude.live_session(self.main, name="main-peer")
+
+    def test_a_narrow_form_means_deny_and_none_means_ask(self):
+        self.assertEqual(self.decision(self.guard("git add -A"))[0], "deny")
+        self.assertEqual(self.decision(self.guard("git checkout -b other"))[0], "ask")
+
+    def test_every_refusal_of_the_line_is_in_one_reason(self):
+        decision, reason = self.decision(self.guard("git stash && git add -A && git checkout -b x"))
+        self.assertEqual(decision, "deny")
+        for command in ("`git stash`", "`git add -A`", "`git checkout -b x`"):
+            self.assertIn(command, reason)
+
+    def test_print_mode_has_nobody_to_ask_so_it_denies(self):
+        process = self.claude.spawn()
+        self.claude.registry_entry(process.pid, "print-session-0000", self.main, print_mode=True)
+        result = self.guard("git checkout -b other", session_id="print-session-0000")
+        self.assertEqual(self.decision(result)[0], "deny")
+
+    def test_under_codex_a_refusal_is_exit_2_with_the_reason_and_no_send_message(self):
+        result = self.run_hook(SCRIPT, bash("git checkout -b other", self.main), args=["--host", "codex"])
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stdout, "")
+        self.assertIn("main-peer", result.stderr)
+        self.assertNotIn("SendMessage", result.stderr)
+
+    def test_the_launch_environment_turns_it_off_or_to_warn_only(self):
+        self.assertAllowed(self.run_hook(SCRIPT, bash("git add -A", self.main), PEERHOOKS_GUARD="off"))
+        warned = self.run_hook(SCRIPT, bash("git add -A", self.main), PEERHOOKS_GUARD="warn")
+        output = json.loads(warned.stdout)["hookSpecificOutput"]
+        self.assertNotIn("permissionDecision", output)
+        self.assertIn("git add -A", output["additionalContext"])
+
+    def test_an_assignment_inside_the_command_line_does_not_turn_it_off(self):
+        self.assertRefused(self.guard("PEERHOOKS_GUARD=off git add -A"), "main-peer")
+
+    def test_read_only_git_passes_before_anything_is_read(self):
+        for command in ("git status", "git log --oneline | head", "git -C src diff && git show HEAD"):
+            self.assertAllowed(self.guard(command))
+
+
 class Aliases(GuardTestCase):
     def test_an_alias_is_judged_by_its_expansion(self):
         git(self.main, "config", "alias.aa", "add --all")
