@@ -7,7 +7,6 @@ does (a branch switch, a pull, `reset --hard`, a stash pop): then the human deci
   verdict(judged, own_changes, staged_of) -> [Refusal]
   reason(refusals, command, host)         -> text
 """
-import fnmatch
 import posixpath
 from typing import NamedTuple, Optional, Tuple
 
@@ -205,6 +204,8 @@ def covers(spec, path, toplevel):
         return False
     root = toplevel if spec.root is None else spec.root
     if spec.pattern or spec.shell_glob:
+        import fnmatch  # only a pattern needs it
+
         if not path.startswith(root.rstrip("/") + "/"):
             return False
         rest = path[len(root.rstrip("/")) + 1:]
