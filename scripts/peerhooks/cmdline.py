@@ -16,9 +16,8 @@ What it opens, as Bash would run it:
   `$PWD`, `$(pwd)`, `$(git rev-parse --show-toplevel)` and variables the line itself assigned.
 """
 import posixpath
-import re
-from typing import NamedTuple, Optional, Tuple
 
+from .records import record
 from .shell import PIPES, REDIRECTIONS, SEPARATORS, Word, tokenize
 
 # Past this depth of `bash -c` inside `eval` inside `$( … )`, the interpreter stops looking.
@@ -28,7 +27,33 @@ SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"])
 SHELL_VALUE_OPTIONS = frozenset(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
 RESERVED_WORDS = frozenset(["!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until",
                             "{", "}", "esac", "coproc"])
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
+
+
+def _name_end(text, pos):
+    """Where a shell variable name starting at pos ends (pos when there is none)."""
+    if pos >= len(text) or text[pos] not in _NAME_START:
+        return pos
+    end = pos + 1
+    while end < len(text) and text[end] in _NAME_CHARS:
+        end += 1
+    return end
+
+
+def is_assignment(value):
+    """`NAME=value`, `NAME+=value`, `NAME[i]=value`: an assignment, not a command word."""
+    end = _name_end(value, 0)
+    if end == 0:
+        return False
+    if value.startswith("[", end):
+        close = value.find("]", end)
+        if close < 0:
+            return False
+        end = close + 1
+    if value.startswith("+", end):
+        end += 1
+    return value.startswith("=", end)
 
 # The commands that run the rest of their words as a command, each with its options that take a
 # value as the next word (so the value is not taken for the command).
@@ -65,32 +90,21 @@ COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
 IN_PLACE_EDITORS = frozenset(["sed", "perl"])
 
 
-class Command(NamedTuple):
-    """One simple command as it will run.
+Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables",
+                 ((), False, False, (), 0, None, ()), """One simple command as it will run.
 
     name: the program's basename ("" when the command word is computed at run time).
     args: its words after the name. cwd: the absolute directory it runs in, None when unknowable.
-    env: (name, Word) assignments in front of it. adds_words: xargs or find -exec add words at run
-    time. stdin_fed: its stdin is a pipe, a heredoc or a here-string (answers for `-p` prompts).
-    writes: the targets of its writing redirections. depth: nesting (0 for the line itself).
-    """
-    name: str
-    args: Tuple[Word, ...]
-    cwd: Optional[str]
-    env: Tuple[Tuple[str, Word], ...] = ()
-    adds_words: bool = False
-    stdin_fed: bool = False
-    writes: Tuple[Word, ...] = ()
-    depth: int = 0
-    path_word: Optional[Word] = None  # the command word as written (`/usr/bin/git`)
-    variables: Tuple[Tuple[str, str], ...] = ()  # what the line assigned before it (`F=a.py; …`)
+    env: (name, Word) assignments in front of it (and exported before it). adds_words: xargs or
+    find -exec add words at run time. stdin_fed: its stdin is a pipe, a heredoc or a here-string
+    (answers for `-p` prompts). writes: the targets of its writing redirections. depth: nesting
+    (0 for the line itself). path_word: the command word as written (`/usr/bin/git`). variables:
+    (name, value) the line assigned before it (`F=a.py; …`).
+    """)
 
-
-class Context(NamedTuple):
-    """What the interpreter may know beyond the line: the user's home, and a function from a
-    folder to its checkout's toplevel (for `$(git rev-parse --show-toplevel)`)."""
-    home: Optional[str] = None
-    toplevel: Optional[object] = None
+Context = record("Context", "home toplevel", (None, None), """What the interpreter may know beyond the
+    line: the user's home, and a function from a folder to its checkout's toplevel (for
+    `$(git rev-parse --show-toplevel)`).""")
 
 
 class _Dirs:
@@ -133,7 +147,6 @@ def _absolute(path):
 
 # -- words with knowable expansions ----------------------------------------------------------------
 
-_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _TOPLEVEL_SUBSTITUTIONS = ("$(git rev-parse --show-toplevel)", "`git rev-parse --show-toplevel`")
 _PWD_SUBSTITUTIONS = ("$(pwd)", "`pwd`", "$(pwd -P)", "$(pwd -L)")
 
@@ -162,19 +175,31 @@ def expand(word, cwd, context=Context(), variables=None):
     known = dict(variables or {})
     known.setdefault("HOME", context.home)
     known.setdefault("PWD", cwd)
-    unknown = []
-
-    def substitute(match):
-        found = known.get(match.group(1) or match.group(2))
-        if found is None:
-            unknown.append(match.group(0))
-            return ""
-        return found
-
-    value = _VARIABLE.sub(substitute, value)
-    if unknown or "$" in value or "`" in value:
+    value = _substitute_variables(value, known)
+    if value is None or "$" in value or "`" in value:
         return None
     return value
+
+
+def _substitute_variables(value, known):
+    """`$NAME` and `${NAME}` replaced by their known values; None when one is not known."""
+    parts, pos = [], 0
+    while True:
+        dollar = value.find("$", pos)
+        if dollar < 0:
+            parts.append(value[pos:])
+            return "".join(parts)
+        braced = value.startswith("{", dollar + 1)
+        start = dollar + 2 if braced else dollar + 1
+        end = _name_end(value, start)
+        if end == start or braced and not value.startswith("}", end):
+            return None
+        found = known.get(value[start:end])
+        if found is None:
+            return None
+        parts.append(value[pos:dollar])
+        parts.append(found)
+        pos = end + 1 if braced else end
 
 
 def resolve(word, cwd, context=Context(), variables=None):
@@ -192,20 +217,25 @@ def resolve(word, cwd, context=Context(), variables=None):
 def brace_expand(value):
     """Bash's brace expansion of one word (`{src,lib}/` -> `src/`, `lib/`; `f{1..3}`), outermost
     first; a word without a list is itself."""
-    match = re.search(r"\{([^{}]*)\}", value)
-    if not match:
+    close = value.find("}")
+    opening = value.rfind("{", 0, close) if close >= 0 else -1
+    if opening < 0:
         return [value]
-    inner, head, tail = match.group(1), value[:match.start()], value[match.end():]
+    inner, head, tail = value[opening + 1:close], value[:opening], value[close + 1:]
     if "," in inner:
         choices = inner.split(",")
     else:
-        bounds = re.match(r"^(-?\d+)\.\.(-?\d+)$", inner)
-        if not bounds:
+        low, _dots, high = inner.partition("..")
+        if not _dots or not _is_integer(low) or not _is_integer(high):
             return [head + "{" + inner + "}" + t for t in brace_expand(tail)]
-        low, high = int(bounds.group(1)), int(bounds.group(2))
+        low, high = int(low), int(high)
         step = 1 if high >= low else -1
         choices = [str(n) for n in range(low, high + step, step)][:256]
     return [head + choice + t for choice in choices for t in brace_expand(tail)]
+
+
+def _is_integer(text):
+    return text.lstrip("-").isdigit()
 
 
 def words_of(word):
@@ -275,7 +305,7 @@ class _Walker:
         index = 0
         while index < len(words):
             value = words[index].value
-            if _ASSIGNMENT.match(value):
+            if is_assignment(value):
                 name, _eq, assigned = value.partition("=")
                 env.append((name.rstrip("+"), words[index]._replace(value=assigned)))
                 index += 1
@@ -304,7 +334,7 @@ class _Walker:
         arguments = tuple(words[index + 1:])
         if name == "export":
             for word in arguments:
-                if _ASSIGNMENT.match(word.value):
+                if is_assignment(word.value):
                     variable, _eq, assigned = word.value.partition("=")
                     value = word._replace(value=assigned)
                     dirs.variables[variable] = expand(value, dirs.cwd, self.context, dirs.variables)
@@ -347,7 +377,7 @@ class _Walker:
                 dirs.cwd = resolve(target, dirs.cwd, self.context, dirs.variables) if target else None
             index += 2 if flag in values and not has_value else 1
         if name == "env":
-            while index < len(words) and _ASSIGNMENT.match(words[index].value):
+            while index < len(words) and is_assignment(words[index].value):
                 index += 1  # env's own NAME=value operands
         return index + PREFIX_OPERANDS.get(name, 0), dirs
 

@@ -13,10 +13,9 @@ a branch? is `Makefile` a file?) is asked of a Lookup the caller passes.
 The verdict on the operations is peerhooks.guardverdict.
 """
 import posixpath
-import re
-from typing import FrozenSet, NamedTuple, Optional, Tuple
 
 from . import cmdline
+from .records import record
 from .shell import Word, tokenize
 
 # What an operation does.
@@ -156,10 +155,31 @@ MESSAGE_FLAGS = frozenset(["--no-edit", "--amend"])
 # A single operand that looks like a revision rather than a path (`git reset main`, `git checkout
 # v1.2`) when the checkout cannot be asked: HEAD and friends, `~ ^ @{` suffixes, hashes, versions,
 # remote branches, or a bare name with no dot and no trailing slash.
-_REVISION = re.compile(r"^(-|@|(HEAD|ORIG_HEAD|FETCH_HEAD|MERGE_HEAD)([~^@].*)?|.*[~^].*|.*@\{.*"
-                       r"|[0-9a-f]{7,40}|v?\d+(\.\d+)+.*|(origin|upstream|refs)/.*|[^.]*[^./])$")
-_OBVIOUS_REVISION = re.compile(r"^(-|@|(HEAD|ORIG_HEAD|FETCH_HEAD|MERGE_HEAD)([~^@].*)?|.*[~^].*|.*@\{.*"
-                               r"|[0-9a-f]{7,40})$")
+SPECIAL_HEADS = ("HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD")
+HEX_DIGITS = frozenset("0123456789abcdef")
+REMOTE_PREFIXES = ("origin/", "upstream/", "refs/")
+
+
+def obviously_revision(word):
+    """`-`, `@`, HEAD and friends, `~ ^ @{` suffixes, a 7-40 digit hash: never a path in practice."""
+    if word in ("-", "@") or "~" in word or "^" in word or "@{" in word:
+        return True
+    for head in SPECIAL_HEADS:
+        if word == head or word.startswith(head) and word[len(head)] in "~^@":
+            return True
+    return 7 <= len(word) <= 40 and all(c in HEX_DIGITS for c in word)
+
+
+def looks_like_revision(word):
+    """The guess without the checkout: obvious revisions, versions (`v1.2`), remote branches, and a
+    bare name with no dot and no trailing slash (`main`, not `setup.py` or `src/`)."""
+    if not word or obviously_revision(word):
+        return bool(word)
+    version = word[1:] if word.startswith("v") else word
+    digits = len(version) - len(version.lstrip("0123456789"))
+    if digits and version[digits:digits + 1] == "." and version[digits + 1:digits + 2].isdigit():
+        return True
+    return word.startswith(REMOTE_PREFIXES) or "." not in word and not word.endswith("/")
 
 
 class Lookup:
@@ -168,7 +188,7 @@ class Lookup:
     and the tree."""
 
     def is_revision(self, word, cwd):
-        return bool(_REVISION.match(word))
+        return looks_like_revision(word)
 
     def is_current(self, revision, cwd):
         """True when the revision is what is checked out already (`HEAD`, the current branch)."""
@@ -183,35 +203,22 @@ class Lookup:
         return False
 
 
-class Pathspec(NamedTuple):
-    """One pathspec as git reads it. `root` is the directory it is relative to (None: the
-    checkout's toplevel, as in `:/src`); `relative` the path under it."""
-    text: str
-    root: Optional[str]
-    relative: str
-    pattern: bool = False      # git matches it as a wildcard (`'*.py'`); `*` crosses `/`
-    shell_glob: bool = False   # the shell expands it first, one directory level per `/`
-    known: bool = True         # False when it holds an expansion only the shell knows
+Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (False, False, True),
+                  """One pathspec as git reads it. `root` is the directory it is relative to (None: the
+    checkout's toplevel, as in `:/src`); `relative` the path under it. pattern: git matches it as a
+    wildcard (`'*.py'`, `*` crosses `/`); shell_glob: the shell expands it first, one directory
+    level per `/`; known: False when it holds an expansion only the shell knows.""")
 
-
-class Operation(NamedTuple):
-    """One git run and what it does. `cwd` is the directory git works in (after `cd`, `-C`,
-    `--work-tree`); None when the command line does not say, in which case it is not judged.
+Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target",
+                   ((), False, None, (), False, None, None), """One git run and what it does. `cwd` is the
+    directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
+    say, in which case it is not judged.
 
     runtime: more paths come at run time (xargs, `$(…)`, `$VAR`, --pathspec-from-file, stdin).
+    alias, alias_args: for ALIAS, the subcommand word to look up and its arguments.
     relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
     clean, which act on the working directory only. message: a commit's message, for advice.
-    target: the worktree path of REMOVE_WORKTREE."""
-    kind: str
-    cwd: Optional[str]
-    command: str
-    paths: Tuple[Pathspec, ...] = ()
-    runtime: bool = False
-    alias: Optional[str] = None      # for ALIAS: the subcommand word to look up
-    alias_args: Tuple[Word, ...] = ()
-    relative: bool = False
-    message: Optional[str] = None
-    target: Optional[str] = None
+    target: the worktree path of REMOVE_WORKTREE.""")
 
 
 # -- parse -----------------------------------------------------------------------------------------
@@ -319,27 +326,22 @@ def _git(run, context, lookup):
 
 # -- classify one git run --------------------------------------------------------------------------
 
-class _Run(NamedTuple):
-    """One git run being classified: where, as what text, and what it may receive at run time."""
-    cwd: Optional[str]
-    command: str
-    adds_words: bool          # xargs / find -exec add paths
-    stdin_fed: bool           # answers can reach `-p` prompts; `git apply` reads a patch
-    context: cmdline.Context
-    lookup: Lookup
-    private_index: bool       # GIT_INDEX_FILE: the shared index is not touched
-    variables: Optional[dict] = None  # what the line assigned before this run
+class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables", (None,))):
+    """One git run being classified: where, as what text, and what it may receive at run time:
+    adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
+    apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
+    variables (what the line assigned before this run)."""
+    __slots__ = ()
 
     def op(self, kind, paths=(), runtime=False, **extra):
         return Operation(kind, self.cwd, self.command, tuple(paths), runtime or self.adds_words, **extra)
 
 
-class _Arguments(NamedTuple):
-    flags: FrozenSet[str]           # every option seen, long ones whole, short clusters split
-    operands: Tuple[Word, ...]      # non-option words before `--`
-    after_dashes: Optional[Tuple[Word, ...]]  # words after `--`, None without `--`
-    from_file: bool                 # --pathspec-from-file
-    values: dict                    # option -> its value (the last one given)
+class _Arguments(record("_Arguments", "flags operands after_dashes from_file values")):
+    """A git subcommand's words as git reads them: flags (every option seen, long ones whole, short
+    clusters split), operands (non-option words before `--`), after_dashes (words after `--`, None
+    without `--`), from_file (--pathspec-from-file), values (option -> its last value)."""
+    __slots__ = ()
 
     @property
     def path_words(self):
@@ -481,8 +483,11 @@ def render(words):
     return "git " + " ".join(quote(w.value) for w in words)
 
 
+_UNQUOTED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-")
+
+
 def quote(text):
-    if text and re.match(r"^[A-Za-z0-9_./:=@%+,-]+$", text):
+    if text and all(c in _UNQUOTED for c in text):
         return text
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
@@ -602,7 +607,7 @@ def _classify_reset(rest, run):
         path_words = args.after_dashes
     elif args.operands and _is_revision(args.operands[0], run):
         path_words = args.operands[1:]
-        moves_branch = not path_words and not re.match(r"^(HEAD|@)$", args.operands[0].value)
+        moves_branch = not path_words and args.operands[0].value not in ("HEAD", "@")
     else:
         path_words = args.operands
     if moves_branch:
@@ -615,7 +620,7 @@ def _classify_reset(rest, run):
 def _is_revision(word, run):
     if word.expanded or word.glob:
         return False
-    if _OBVIOUS_REVISION.match(word.value):
+    if obviously_revision(word.value):
         return True
     return run.lookup.is_revision(word.value, run.cwd)
 

@@ -8,9 +8,9 @@ does (a branch switch, a pull, `reset --hard`, a stash pop): then the human deci
   reason(refusals, command, host)         -> text
 """
 import posixpath
-from typing import NamedTuple, Optional, Tuple
 
 from . import gitops as g
+from .records import record
 
 # Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
 REFUSAL_MARK = "peerhooks git guard"
@@ -25,31 +25,17 @@ ASK_KINDS = frozenset([g.MOVE_HEAD, g.RESET_ALL, g.STASH_STACK, g.STASH_APPLY, g
 WHOLE_KINDS = frozenset([g.STAGE_ALL, g.COMMIT_ALL, g.STASH_ALL, g.DISCARD_ALL, g.CLEAN_ALL, g.UNSTAGE_ALL])
 
 
-class Peer(NamedTuple):
-    """A live peer at stake: its name, the files its transcript shows it changed (realpaths),
-    whether it can be sent a message, whether it is busy, and the checkout it works in."""
-    name: str
-    changes: Tuple[str, ...] = ()
-    can_message: bool = False
-    busy: bool = True
-    checkout: Optional[str] = None
+Peer = record("Peer", "name changes can_message busy checkout", ((), False, True, None), """A live peer
+    at stake: its name, the files its transcript shows it changed (realpaths), whether it can be
+    sent a message, whether it is busy, and the checkout it works in.""")
 
+Judged = record("Judged", "operation toplevel peers", (), """An operation with the checkout it acts on
+    and the live peers at stake (for stash and refs operations, the peers of every worktree of the
+    repository).""")
 
-class Judged(NamedTuple):
-    """An operation with the checkout it acts on and the live peers at stake (for stash and refs
-    operations, the peers of every worktree of the repository)."""
-    operation: g.Operation
-    toplevel: str
-    peers: Tuple[Peer, ...]
-
-
-class Refusal(NamedTuple):
-    operation: g.Operation
-    peers: Tuple[Peer, ...]
-    effect: str
-    instead: str
-    ask: bool = False
-    files: Tuple[str, ...] = ()
+Refusal = record("Refusal", "operation peers effect instead ask files", (False, ()), """One operation
+    refused: the peers at stake, what it would do to them, what to run instead (with {own} and
+    {message} to fill in), whether only the human can decide (ask), and the peers' files named.""")
 
 
 EFFECTS = {
