@@ -1,0 +1,92 @@
+"""JSON with the C scanner and encoder `json` itself uses, without importing `json`.
+
+`import json` costs a hook ~7 ms under `python3 -S` (about the interpreter's whole start-up): its
+decoder and encoder import `re`, which imports enum, functools and collections. The work is done by
+the C module `_json` either way; this builds the same scanner and encoder with the settings json
+uses, so a value decodes exactly as `json.loads` decodes it and encodes exactly as `json.dumps`
+(compact) encodes it. Anything that is not the plain case (bytes that are not UTF-8, a BOM, an error
+to report, an interpreter without `_json`) goes to `json` itself, so errors and odd encodings behave
+as they always did.
+"""
+WHITESPACE = " \t\n\r"  # what json.decoder's WHITESPACE pattern skips around a document
+
+
+class _Defaults:
+    """The settings json.JSONDecoder() hands its scanner when given no arguments."""
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}.__getitem__
+    memo = None  # read by the pure-Python scanner only; the C one keeps its own
+
+
+try:
+    from _json import make_scanner as _make_scanner
+
+    _scan = _make_scanner(_Defaults())
+except (ImportError, AttributeError, TypeError):  # an interpreter without the C accelerator
+    _scan = None
+
+
+def _slow(data):
+    import json
+
+    return json.loads(data)
+
+
+def _is_plain_utf8(data):
+    """Bytes json.loads would read as UTF-8 without a BOM (its detect_encoding sees no zero byte in
+    the first two, nor a UTF-8/16/32 byte order mark)."""
+    return bool(data) and data[0] not in (0, 0xEF, 0xFE, 0xFF) and (len(data) < 2 or data[1] != 0)
+
+
+def loads(data):
+    """json.loads(data) for str or bytes: the same value, the same exceptions."""
+    if _scan is None:
+        return _slow(data)
+    if isinstance(data, (bytes, bytearray)):
+        if not _is_plain_utf8(data):
+            return _slow(data)
+        text = data.decode("utf-8", "surrogatepass")  # as json.loads decodes bytes
+    elif isinstance(data, str) and not data.startswith("\ufeff"):
+        text = data
+    else:
+        return _slow(data)
+    try:  # lstrip hands back the same string when there is nothing to strip: no copy
+        value, end = _scan(text, len(text) - len(text.lstrip(WHITESPACE)))
+    except (StopIteration, SystemError):
+        # No value where one must start (StopIteration), or a malformed one: the scanner builds its
+        # JSONDecodeError from json.decoder, and where that is not imported yet it fails with
+        # SystemError (3.11). json.loads says where, and how.
+        return _slow(data)
+    if end != len(text) and text[end:].strip(WHITESPACE):
+        return _slow(data)  # extra data after the value
+    return value
+
+
+COMPACT = (",", ":")  # json.dumps' separators=(",", ":"): no spaces
+
+
+def _unserializable(value):
+    raise TypeError("Object of type %s is not JSON serializable" % type(value).__name__)
+
+
+def dumps(value, ensure_ascii=True):
+    """json.dumps(value, ensure_ascii=ensure_ascii, separators=(",", ":")): the same text."""
+    try:
+        from _json import encode_basestring, encode_basestring_ascii, make_encoder
+
+        encode_string = encode_basestring_ascii if ensure_ascii else encode_basestring
+        if isinstance(value, str):
+            return encode_string(value)
+        # The arguments json.encoder.JSONEncoder.iterencode passes (3.9 to 3.13): circular-reference
+        # markers, default, the string encoder, indent, separators, sort_keys, skipkeys, allow_nan.
+        encoder = make_encoder({}, _unserializable, encode_string, None, COMPACT[1], COMPACT[0],
+                               False, False, True)
+    except (ImportError, TypeError):  # no accelerator, or one that takes other arguments
+        import json
+
+        return json.dumps(value, ensure_ascii=ensure_ascii, separators=COMPACT)
+    return "".join(encoder(value, 0))
