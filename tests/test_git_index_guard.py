@@ -6,6 +6,7 @@ import subprocess
 import unittest
 
 from support import HomeTestCase
+from fixtures.claudehome import bash_record, edit_record, now_ms
 
 SCRIPT = "git_index_guard.py"
 
@@ -162,6 +163,45 @@ class StagedByAPeer(GuardTestCase):
     def test_plain_commit_passes_when_the_index_holds_only_own_edits(self):
         git(self.main, "reset", "-q", "--", "a.py")
         self.assertAllowed(self.guard("git commit -m x", session_id=self.own_id))
+
+
+class PeersChanges(GuardTestCase):
+    """What a peer changed includes its Bash writes, its subagents' edits and more than 12 files."""
+
+    def setUp(self):
+        super().setUp()
+        self.peer = self.claude.live_session(self.main, name="busy-peer", prompts=["refactor"])
+        self.at = iter(range(now_ms() - 3600 * 1000, now_ms(), 1000))
+
+    def test_a_file_a_peer_wrote_with_bash_is_at_stake(self):
+        self.claude.append_records(self.peer.session_id, self.main, [
+            bash_record(self.peer.session_id, self.main, "sed -i s/1/2/ lib/helpers.py", next(self.at))])
+        self.assertRefused(self.guard("git add lib"), "busy-peer", "lib/helpers.py")
+        self.assertAllowed(self.guard("git add docs"))
+
+    def test_a_file_a_peers_subagent_wrote_is_at_stake(self):
+        folder = os.path.join(self.peer.transcript[:-len(".jsonl")], "subagents")
+        os.makedirs(folder)
+        record = edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "retry.py"),
+                             next(self.at), tool="Write")
+        with open(os.path.join(folder, "agent-a1b2c3.jsonl"), "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(dict(record, isSidechain=True)) + "\n")
+        self.assertRefused(self.guard("git add lib/"), "busy-peer", "lib/retry.py")
+
+    def test_an_edit_older_than_the_peers_last_12_files_is_still_at_stake(self):
+        records = [edit_record(self.peer.session_id, self.main, os.path.join(self.main, "old", "first.py"),
+                               next(self.at))]
+        records += [edit_record(self.peer.session_id, self.main, os.path.join(self.main, "new", "f%d.py" % i),
+                                next(self.at)) for i in range(20)]
+        self.claude.append_records(self.peer.session_id, self.main, records)
+        self.assertRefused(self.guard("git add old"), "busy-peer", "old/first.py")
+
+    def test_a_pathspec_through_a_symlink_to_the_checkout_is_judged_as_the_checkout(self):
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "a.py"), next(self.at))])
+        link = os.path.join(self.tmp, "main-link")
+        os.symlink(self.main, link)
+        self.assertRefused(self.guard("git add %s/lib" % link), "busy-peer", "lib/a.py")
 
 
 class Decisions(GuardTestCase):

@@ -165,6 +165,18 @@ def _has_ref(top, name):
     return any(line.rstrip().endswith(s) for line in packed.splitlines() for s in suffixes)
 
 
+def _real(op):
+    """The operation with its literal paths and target resolved through symlinks, as the peers'
+    changes are (`git add ~/app-link/src` names the checkout's src)."""
+    specs = []
+    for spec in op.paths:
+        if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
+            spec = spec._replace(root=os.path.realpath(guardverdict.resolve(spec, op.cwd)), relative="")
+        specs.append(spec)
+    target = os.path.realpath(op.target) if op.target else op.target
+    return op._replace(paths=tuple(specs), target=target)
+
+
 class _Guard:
     """One judgement's I/O: toplevels, live peers per checkout and per repository, their changes,
     and the index, each read once and only when needed."""
@@ -210,7 +222,7 @@ class _Guard:
                     pending.extend(o for o in gitops.expand_alias(op, self._aliases(top), top, self.context,
                                                                   self.lookup) if o.kind != gitops.SAFE and o.cwd)
                 continue
-            judged.append(guardverdict.Judged(op, top, self._peers_at_stake(op, top)))
+            judged.append(guardverdict.Judged(_real(op), top, self._peers_at_stake(op, top)))
         return judged
 
     def _peers_at_stake(self, op, top):
