@@ -219,6 +219,16 @@ class Decisions(GuardTestCase):
         for command in ("`git stash`", "`git add -A`", "`git checkout -b x`"):
             self.assertIn(command, reason)
 
+    def test_no_cap_on_ordinary_operations(self):
+        line = " && ".join(["git add README.md"] * 70 + ["git add -A"])
+        self.assertRefused(self.guard(line), "`git add -A`")
+
+    def test_the_toplevel_idiom_and_home_are_resolved(self):
+        sub = os.path.join(self.main, "src")
+        self.assertRefused(self.guard('cd "$(git rev-parse --show-toplevel)" && git add -A', cwd=sub), "main-peer")
+        home_relative = os.path.relpath(self.main, self.claude.root)
+        self.assertRefused(self.guard("cd ~/%s && git stash" % home_relative, cwd=self.tmp), "main-peer")
+
     def test_print_mode_has_nobody_to_ask_so_it_denies(self):
         process = self.claude.spawn()
         self.claude.registry_entry(process.pid, "print-session-0000", self.main, print_mode=True)

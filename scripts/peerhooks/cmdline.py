@@ -80,8 +80,6 @@ ADDS_WORDS = frozenset(["xargs"])
 
 # Redirections that write their target.
 WRITE_REDIRECTIONS = frozenset([">", ">>", ">|", "&>", "&>>", "<>"])
-# Redirections that feed the command's stdin with text from the line itself.
-TEXT_STDIN = frozenset(["<<", "<<-", "<<<"])
 
 # Commands whose every operand is a file they write (or remove, which is a change too).
 WRITES_ALL_OPERANDS = frozenset(["tee", "touch", "truncate", "rm", "unlink", "shred"])

@@ -542,9 +542,9 @@ def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False):
     return run.op(kind, paths, runtime)
 
 
-def _patch_mode(args, run, options=PATCH_OPTIONS):
+def _patch_mode(args, run):
     """`-p` asks about each hunk on stdin: with no answers fed it changes nothing."""
-    return bool(args.flags & options) and not run.stdin_fed
+    return bool(args.flags & PATCH_OPTIONS) and not run.stdin_fed
 
 
 def _classify_add(rest, run):

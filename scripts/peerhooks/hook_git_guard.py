@@ -26,6 +26,9 @@ IDLE_STATUS = "idle"
 # What git leaves in a checkout's own git folder while an operation is under way.
 IN_PROGRESS_MARKS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply",
                      "BISECT_LOG")
+# Aliases expanded in one line; ordinary operations are never capped (issue 13: a cap of 64 let
+# `git add -A` through after 64 harmless adds), only the alias worklist, which a line could grow.
+MAX_ALIAS_EXPANSIONS = 64
 # The whole hook stays near a second: git is asked at most twice (aliases, the index), each bounded.
 GIT_TIMEOUT_SECONDS = 0.4
 
@@ -208,7 +211,7 @@ class _Guard:
     def judged(self, operations):
         """Each operation (aliases expanded) with its toplevel and the live peers at stake."""
         judged, pending = [], list(operations)
-        expansions = 0
+        expansions = 0  # alias lookups, bounded: an alias is judged by what it runs, not counted
         while pending:
             op = pending.pop(0)
             real = os.path.realpath(op.cwd)
@@ -218,7 +221,7 @@ class _Guard:
             op = gitops.relocated(op, real)
             if gitops.is_unknown(op):
                 expansions += 1
-                if expansions <= gitops.MAX_ALIAS_CHAIN * 8:
+                if expansions <= MAX_ALIAS_EXPANSIONS:
                     pending.extend(o for o in gitops.expand_alias(op, self._aliases(top), top, self.context,
                                                                   self.lookup) if o.kind != gitops.SAFE and o.cwd)
                 continue
