@@ -61,11 +61,24 @@ def _plain_in_word_end(text, pos):
     return end
 
 
-def _plain_in_double_end(text, pos):
-    """Where a run of characters with no meaning inside double quotes ends (found in C by find:
-    a quoted argument can be a whole file)."""
-    ends = [i for i in (text.find(c, pos) for c in _SPECIAL_IN_DOUBLE) if i >= 0]
-    return min(ends) if ends else len(text)
+class _NextSpecial:
+    """Where the next character with a meaning inside double quotes is, found in C by find and
+    remembered per character: a quoted argument can be a whole file, and asking each character
+    afresh at every `$` would read the rest of the text again each time."""
+
+    def __init__(self, text):
+        self.text = text
+        self.found = dict.fromkeys(_SPECIAL_IN_DOUBLE, -1)
+
+    def end_of_plain(self, pos):
+        end = len(self.text)
+        for char, at in self.found.items():
+            if at < pos:
+                at = self.text.find(char, pos)
+                at = len(self.text) if at < 0 else at
+                self.found[char] = at
+            end = min(end, at)
+        return end
 
 
 def _name_end(text, pos):
@@ -126,6 +139,7 @@ class _Lexer:
         self.pos = pos
         self.depth = depth
         self.pending_heredocs = []  # (token index, delimiter, strip tabs, quoted) awaiting the next newline
+        self._double = _NextSpecial(text)
         self.heredoc_operator = None  # the `<<`/`<<-` whose delimiter word comes next
 
     # -- between words -------------------------------------------------------------------------
@@ -283,7 +297,7 @@ class _Lexer:
                     self.pos = end + 1
                     state = IN_WORD
             else:  # IN_DOUBLE_QUOTES
-                end = _plain_in_double_end(text, self.pos)
+                end = self._double.end_of_plain(self.pos)
                 if end > self.pos:
                     built.parts.append(text[self.pos:end])
                     self.pos = end
