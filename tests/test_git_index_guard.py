@@ -219,6 +219,13 @@ class Decisions(GuardTestCase):
         for command in ("`git stash`", "`git add -A`", "`git checkout -b x`"):
             self.assertIn(command, reason)
 
+    def test_a_revision_naming_no_commit_or_a_ref_set_to_its_own_value_changes_nothing(self):
+        for command in ("git rebase -i HEAD~5", "git reset --hard HEAD~5", "git checkout -",
+                        "git update-ref refs/heads/main HEAD", "git bisect start HEAD HEAD~5"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command))
+        self.assertEqual(self.decision(self.guard("git reset --hard HEAD"))[0], "ask")
+
     def test_no_cap_on_ordinary_operations(self):
         line = " && ".join(["git add README.md"] * 70 + ["git add -A"])
         self.assertRefused(self.guard(line), "`git add -A`")

@@ -96,6 +96,8 @@ HEAD_MOVERS = frozenset(["switch", "rebase", "merge", "pull", "cherry-pick", "re
 # file they change has local changes (merge and pull also when anything is staged), so a peer's
 # work and commits stay as they are. A rebasing pull rewrites the branch and is not among them.
 ADDING_COMMITS = frozenset(["merge", "pull", "cherry-pick", "revert", "am"])
+# Options after which an operand is a new branch's name, not a revision that must exist.
+CREATING_OPTIONS = frozenset(["-c", "-C", "--create", "--force-create", "--orphan", "-b", "-B"])
 REBASE_OPTIONS = frozenset(["-r", "--rebase", "--rebase=true", "--rebase=merges", "--rebase=interactive",
                             "--rebase=i", "--rebase=m"])
 # Options that carry on (or look at) an operation already under way rather than start one; refusing
@@ -204,6 +206,20 @@ class Lookup:
     def pull_rebases(self, cwd):
         """True when `git pull` rebases here (pull.rebase in the config)."""
         return False
+
+    def names_no_commit(self, revisions, cwd):
+        """True when one of the revisions names no commit: git then refuses the whole command."""
+        return False
+
+    def same_commit(self, first, second, cwd):
+        """True when both revisions name the same commit (`update-ref` to the value it has)."""
+        return False
+
+
+def _moves_to_nothing(run, revisions):
+    """A HEAD mover whose revision names no commit: git stops before touching anything."""
+    revisions = ["@{-1}" if r == "-" else r for r in revisions]
+    return bool(revisions) and run.lookup.names_no_commit(revisions, run.cwd)
 
 
 Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (False, False, True),
@@ -520,6 +536,9 @@ def git_operation(words, run):
                 run.lookup.pull_rebases(run.cwd)
             if not rebases:
                 return run.op(SAFE)
+        if subcommand in ("rebase", "switch") and not values & CREATING_OPTIONS and _moves_to_nothing(
+                run, [w.value for w in rest if not w.value.startswith("-") or w.value == "-"]):
+            return run.op(SAFE)
         return run.op(MOVE_HEAD)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)
@@ -604,6 +623,8 @@ def _classify_reset(rest, run):
     if _patch_mode(args, run):
         return run.op(SAFE)
     if args.flags & {"--hard", "--merge", "--keep", "--soft"}:
+        if _moves_to_nothing(run, [w.value for w in args.operands[:1]]):
+            return run.op(SAFE)
         return run.op(RESET_ALL)
     moves_branch = False
     if args.after_dashes is not None:
@@ -613,7 +634,7 @@ def _classify_reset(rest, run):
         moves_branch = not path_words and args.operands[0].value not in ("HEAD", "@")
     else:
         path_words = args.operands
-    if moves_branch:
+    if moves_branch and not _moves_to_nothing(run, [args.operands[0].value]):
         return run.op(RESET_ALL)  # `git reset HEAD~1` moves the branch under every session
     if run.private_index and "--soft" not in args.flags:
         return run.op(SAFE)
@@ -644,8 +665,9 @@ def _classify_checkout(rest, run):
         return run.op(SAFE, runtime=args.from_file)  # `git checkout` alone changes nothing
     elif _is_revision(args.operands[0], run):
         if len(args.operands) == 1:
-            if run.lookup.is_current(args.operands[0].value, run.cwd):
-                return run.op(SAFE)  # the branch already checked out: nothing moves
+            if run.lookup.is_current(args.operands[0].value, run.cwd) or _moves_to_nothing(
+                    run, [args.operands[0].value]):
+                return run.op(SAFE)  # the branch already checked out, or no such commit: nothing moves
             return run.op(MOVE_HEAD)
         path_words = args.operands[1:]
     else:
@@ -708,7 +730,8 @@ def _classify_bisect(rest, run):
     verb = rest[0].value if rest else ""
     if verb in ("log", "view", "visualize", "terms", "help", ""):
         return run.op(SAFE)
-    if verb == "start" and not [w for w in rest[1:] if not w.value.startswith("-")]:
+    revisions = [w.value for w in rest[1:] if not w.value.startswith("-")]
+    if verb == "start" and (not revisions or _moves_to_nothing(run, revisions)):
         return run.op(SAFE)  # HEAD moves once a good and a bad revision are known
     return run.op(MOVE_HEAD)
 
@@ -737,6 +760,10 @@ def _classify_refs(rest, run, reading_operands):
     values = {w.value for w in rest}
     if len(operands) <= reading_operands and not values & {"-d", "--delete", "--stdin"}:
         return run.op(SAFE)
+    if reading_operands == 0 and len(operands) >= 2 and not values & {"-d", "--delete", "--stdin"}:
+        ref, new = operands[0].value, operands[1].value
+        if run.lookup.same_commit(ref, new, run.cwd) or run.lookup.names_no_commit([new], run.cwd):
+            return run.op(SAFE)  # the ref keeps the commit it has, or git refuses the value
     return run.op(WRITE_REFS)
 
 

@@ -127,12 +127,41 @@ class CheckoutLookup(gitops.Lookup):
                 return True
         return False
 
+    def names_no_commit(self, revisions, cwd):
+        return any(_commit_of(cwd, r) == NO_COMMIT for r in revisions)
+
+    def same_commit(self, first, second, cwd):
+        commit = _commit_of(cwd, first)
+        return commit not in (None, NO_COMMIT) and commit == _commit_of(cwd, second)
+
     def in_progress(self, cwd):
         top = gitrepo.toplevel(cwd) if cwd else None
         own = gitrepo.git_dir(top) if top else None
         if own is None:
             return True
         return any(os.path.lexists(os.path.join(own, name)) for name in IN_PROGRESS_MARKS)
+
+
+NO_COMMIT = ""  # git answered: the revision names no commit
+
+
+def _commit_of(cwd, revision):
+    """The commit a revision names in a checkout; NO_COMMIT when git says there is none; None when
+    git could not answer (then nothing is concluded). Only a command that would move HEAD or a ref
+    asks, bounded like every git call here."""
+    import subprocess
+
+    if not cwd or revision.startswith("-"):
+        return None
+    try:
+        done = subprocess.run(["git", "-C", cwd, "rev-parse", "-q", "--verify", revision + "^{commit}"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              timeout=GIT_TIMEOUT_SECONDS)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode == 1:
+        return NO_COMMIT
+    return done.stdout.decode("ascii", "replace").strip() or None if done.returncode == 0 else None
 
 
 def _pull_rebase_set(path):
