@@ -226,6 +226,14 @@ class Decisions(GuardTestCase):
                 self.assertAllowed(self.guard(command))
         self.assertEqual(self.decision(self.guard("git reset --hard HEAD"))[0], "ask")
 
+    def test_a_rebase_git_refuses_over_tracked_changes_changes_nothing(self):
+        git(self.main, "branch", "other")
+        self.assertEqual(self.decision(self.guard("git rebase other"))[0], "ask")
+        with open(os.path.join(self.main, "README.md"), "a") as handle:
+            handle.write("a peer's change\n")
+        self.assertAllowed(self.guard("git rebase other"))
+        self.assertEqual(self.decision(self.guard("git rebase --autostash other"))[0], "ask")
+
     def test_no_cap_on_ordinary_operations(self):
         line = " && ".join(["git add README.md"] * 70 + ["git add -A"])
         self.assertRefused(self.guard(line), "`git add -A`")

@@ -207,6 +207,11 @@ class Lookup:
         """True when `git pull` rebases here (pull.rebase in the config)."""
         return False
 
+    def refuses_to_rebase(self, cwd):
+        """True when git would refuse to start a rebase here: tracked files differ from HEAD and
+        rebase.autoStash is off."""
+        return False
+
     def names_no_commit(self, revisions, cwd):
         """True when one of the revisions names no commit: git then refuses the whole command."""
         return False
@@ -536,6 +541,9 @@ def git_operation(words, run):
                 run.lookup.pull_rebases(run.cwd)
             if not rebases:
                 return run.op(SAFE)
+        rebasing = subcommand == "rebase" or subcommand == "pull"
+        if rebasing and not values & {"--autostash"} and run.lookup.refuses_to_rebase(run.cwd):
+            return run.op(SAFE)  # "cannot rebase: You have unstaged changes": nothing moves
         if subcommand in ("rebase", "switch") and not values & CREATING_OPTIONS and _moves_to_nothing(
                 run, [w.value for w in rest if not w.value.startswith("-") or w.value == "-"]):
             return run.op(SAFE)

@@ -119,13 +119,20 @@ class CheckoutLookup(gitops.Lookup):
         return head == "ref: refs/heads/" + revision
 
     def pull_rebases(self, cwd):
-        top = gitrepo.toplevel(cwd) if cwd else None
-        common = gitrepo.git_common_dir(top) if top else None
-        for path in (os.path.join(common, "config") if common else None,
-                     os.path.join(os.path.expanduser("~"), ".gitconfig")):
-            if path and _pull_rebase_set(path):
-                return True
-        return False
+        return _config_set(cwd, "pull", "rebase")
+
+    def refuses_to_rebase(self, cwd):
+        import subprocess
+
+        if not cwd or _config_set(cwd, "rebase", "autostash"):
+            return False
+        try:
+            done = subprocess.run(["git", "-C", cwd, "diff-index", "--quiet", "HEAD", "--"],
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, timeout=GIT_TIMEOUT_SECONDS)
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return done.returncode == 1  # 1: tracked changes; anything else concludes nothing
 
     def names_no_commit(self, revisions, cwd):
         return any(_commit_of(cwd, r) == NO_COMMIT for r in revisions)
@@ -164,19 +171,29 @@ def _commit_of(cwd, revision):
     return done.stdout.decode("ascii", "replace").strip() or None if done.returncode == 0 else None
 
 
-def _pull_rebase_set(path):
-    """True when a git config file sets pull.rebase to anything but false."""
+def _config_set(cwd, section, key):
+    """True when the repository's or the user's git config sets section.key to anything but false."""
+    top = gitrepo.toplevel(cwd) if cwd else None
+    common = gitrepo.git_common_dir(top) if top else None
+    for path in (os.path.join(common, "config") if common else None,
+                 os.path.join(os.path.expanduser("~"), ".gitconfig")):
+        if path and _config_file_sets(path, section, key):
+            return True
+    return False
+
+
+def _config_file_sets(path, section, key):
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             text = handle.read(256 * 1024)
     except OSError:
         return False
-    section = ""
+    current = ""
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("["):
-            section = line.strip("[]").strip().lower()
-        elif section == "pull" and line.replace(" ", "").lower().startswith("rebase="):
+            current = line.strip("[]").strip().lower()
+        elif current == section and line.replace(" ", "").lower().startswith(key + "="):
             return line.partition("=")[2].strip().lower() not in ("false", "no", "off", "0")
     return False
 
