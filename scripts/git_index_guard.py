@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """PreToolUse hook on Bash: no session sweeps up or wipes out a live peer's work through git.
 
-While another live session works in the same checkout, git commands that act on the whole index,
-tree, HEAD or stash stack are refused, naming the peers and the narrow form; alone, or on any
-error, it exits 0 in silence. The work is in peerhooks.hook_git_guard.
+While another live session works in the same checkout, git commands that would take or discard a
+peer's changes are denied with the narrow form to use instead, and those with no narrow form (a
+branch switch, a pull, a stash pop) ask the human; alone, or on any error, it exits 0 in silence.
+The work is in peerhooks.hook_git_guard; docs/guard.md says what it refuses and how to turn it off.
 
-It runs before every shell command, so a payload without the bytes `git` returns before any import
-or file read, and this file stays small: a script is compiled on every run, a module is not.
+It runs before every shell command, so this file stays small (a script is compiled on every run, a
+module is not) and decides from the payload's raw bytes, before any import or file read, when the
+line holds no git at all or only git commands that cannot touch a peer's work (`git status`).
 """
-import os
 import sys
 
 NAME = "git_index_guard"
@@ -22,8 +23,13 @@ def main(argv=None):
         return 0
     if b"git" not in raw and b"\\u" not in raw:
         return 0  # no git, even JSON-escaped: decided before any import or file read
+    import os  # not loaded by a `-S` interpreter's start: ~1 ms the no-git path does not pay
+
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
+        from peerhooks import readonly
+        if b"\\u" not in raw and readonly.only_reads(raw):
+            return 0  # git that only reads: decided before importing json or reading a file
         from peerhooks import hook_git_guard, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))

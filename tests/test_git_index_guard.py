@@ -1,10 +1,12 @@
 """git_index_guard.py end to end: payload on stdin, real git repositories, real live peer processes."""
+import json
 import os
 import random
 import subprocess
 import unittest
 
 from support import HomeTestCase
+from fixtures.claudehome import bash_record, edit_record, now_ms
 
 SCRIPT = "git_index_guard.py"
 
@@ -27,11 +29,18 @@ class GuardTestCase(HomeTestCase):
     def guard(self, command, cwd=None, session_id="this-session-0000"):
         return self.run_hook(SCRIPT, bash(command, cwd or self.main, session_id))
 
+    def decision(self, result):
+        """(permissionDecision, reason) of a JSON decision on stdout."""
+        self.assertEqual(result.returncode, 0, result.stderr)
+        output = json.loads(result.stdout)["hookSpecificOutput"]
+        self.assertEqual(output["hookEventName"], "PreToolUse")
+        return output.get("permissionDecision"), output.get("permissionDecisionReason")
+
     def assertRefused(self, result, *names):
-        self.assertEqual(result.returncode, 2, result.stderr)
-        self.assertEqual(result.stdout, "")
+        decision, reason = self.decision(result)
+        self.assertIn(decision, ("deny", "ask"))
         for name in names:
-            self.assertIn(name, result.stderr)
+            self.assertIn(name, reason)
 
     def assertAllowed(self, result):
         self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "", ""))
@@ -41,7 +50,7 @@ class PeersInTheCheckout(GuardTestCase):
     def test_add_all_is_refused_naming_the_peer_and_the_narrow_form(self):
         self.claude.live_session(self.main, name="main-peer")
         result = self.guard("git add -A")
-        self.assertRefused(result, "main-peer", "git add -- <your paths>", "git add -A")
+        self.assertRefused(result, "main-peer", "git add -- <your files>", "git add -A")
 
     def test_alone_every_command_runs_untouched(self):
         for command in ("git add -A", "git commit -am x", "git reset --hard", "git stash", "git checkout main"):
@@ -146,7 +155,7 @@ class StagedByAPeer(GuardTestCase):
 
     def test_plain_commit_is_refused_naming_the_file_and_the_peer(self):
         result = self.guard("git commit -m x", session_id=self.own_id)
-        self.assertRefused(result, "a.py", "stager", "git commit -m <message> -- b.py")
+        self.assertRefused(result, "a.py", "stager", "git commit -m x -- b.py")
 
     def test_commit_of_own_paths_passes(self):
         self.assertAllowed(self.guard("git commit -m x -- b.py", session_id=self.own_id))
@@ -154,6 +163,113 @@ class StagedByAPeer(GuardTestCase):
     def test_plain_commit_passes_when_the_index_holds_only_own_edits(self):
         git(self.main, "reset", "-q", "--", "a.py")
         self.assertAllowed(self.guard("git commit -m x", session_id=self.own_id))
+
+
+class PeersChanges(GuardTestCase):
+    """What a peer changed includes its Bash writes, its subagents' edits and more than 12 files."""
+
+    def setUp(self):
+        super().setUp()
+        self.peer = self.claude.live_session(self.main, name="busy-peer", prompts=["refactor"])
+        self.at = iter(range(now_ms() - 3600 * 1000, now_ms(), 1000))
+
+    def test_a_file_a_peer_wrote_with_bash_is_at_stake(self):
+        self.claude.append_records(self.peer.session_id, self.main, [
+            bash_record(self.peer.session_id, self.main, "sed -i s/1/2/ lib/helpers.py", next(self.at))])
+        self.assertRefused(self.guard("git add lib"), "busy-peer", "lib/helpers.py")
+        self.assertAllowed(self.guard("git add docs"))
+
+    def test_a_file_a_peers_subagent_wrote_is_at_stake(self):
+        folder = os.path.join(self.peer.transcript[:-len(".jsonl")], "subagents")
+        os.makedirs(folder)
+        record = edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "retry.py"),
+                             next(self.at), tool="Write")
+        with open(os.path.join(folder, "agent-a1b2c3.jsonl"), "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(dict(record, isSidechain=True)) + "\n")
+        self.assertRefused(self.guard("git add lib/"), "busy-peer", "lib/retry.py")
+
+    def test_an_edit_older_than_the_peers_last_12_files_is_still_at_stake(self):
+        records = [edit_record(self.peer.session_id, self.main, os.path.join(self.main, "old", "first.py"),
+                               next(self.at))]
+        records += [edit_record(self.peer.session_id, self.main, os.path.join(self.main, "new", "f%d.py" % i),
+                                next(self.at)) for i in range(20)]
+        self.claude.append_records(self.peer.session_id, self.main, records)
+        self.assertRefused(self.guard("git add old"), "busy-peer", "old/first.py")
+
+    def test_a_pathspec_through_a_symlink_to_the_checkout_is_judged_as_the_checkout(self):
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "a.py"), next(self.at))])
+        link = os.path.join(self.tmp, "main-link")
+        os.symlink(self.main, link)
+        self.assertRefused(self.guard("git add %s/lib" % link), "busy-peer", "lib/a.py")
+
+
+class Decisions(GuardTestCase):
+    def setUp(self):
+        super().setUp()
+        self.claude.live_session(self.main, name="main-peer")
+
+    def test_a_narrow_form_means_deny_and_none_means_ask(self):
+        self.assertEqual(self.decision(self.guard("git add -A"))[0], "deny")
+        self.assertEqual(self.decision(self.guard("git checkout -b other"))[0], "ask")
+
+    def test_every_refusal_of_the_line_is_in_one_reason(self):
+        decision, reason = self.decision(self.guard("git stash && git add -A && git checkout -b x"))
+        self.assertEqual(decision, "deny")
+        for command in ("`git stash`", "`git add -A`", "`git checkout -b x`"):
+            self.assertIn(command, reason)
+
+    def test_a_revision_naming_no_commit_or_a_ref_set_to_its_own_value_changes_nothing(self):
+        for command in ("git rebase -i HEAD~5", "git reset --hard HEAD~5", "git checkout -",
+                        "git update-ref refs/heads/main HEAD", "git bisect start HEAD HEAD~5"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command))
+        self.assertEqual(self.decision(self.guard("git reset --hard HEAD"))[0], "ask")
+
+    def test_a_rebase_git_refuses_over_tracked_changes_changes_nothing(self):
+        git(self.main, "branch", "other")
+        self.assertEqual(self.decision(self.guard("git rebase other"))[0], "ask")
+        with open(os.path.join(self.main, "README.md"), "a") as handle:
+            handle.write("a peer's change\n")
+        self.assertAllowed(self.guard("git rebase other"))
+        self.assertEqual(self.decision(self.guard("git rebase --autostash other"))[0], "ask")
+
+    def test_no_cap_on_ordinary_operations(self):
+        line = " && ".join(["git add README.md"] * 70 + ["git add -A"])
+        self.assertRefused(self.guard(line), "`git add -A`")
+
+    def test_the_toplevel_idiom_and_home_are_resolved(self):
+        sub = os.path.join(self.main, "src")
+        self.assertRefused(self.guard('cd "$(git rev-parse --show-toplevel)" && git add -A', cwd=sub), "main-peer")
+        home_relative = os.path.relpath(self.main, self.claude.root)
+        self.assertRefused(self.guard("cd ~/%s && git stash" % home_relative, cwd=self.tmp), "main-peer")
+
+    def test_print_mode_has_nobody_to_ask_so_it_denies(self):
+        process = self.claude.spawn()
+        self.claude.registry_entry(process.pid, "print-session-0000", self.main, print_mode=True)
+        result = self.guard("git checkout -b other", session_id="print-session-0000")
+        self.assertEqual(self.decision(result)[0], "deny")
+
+    def test_under_codex_a_refusal_is_exit_2_with_the_reason_and_no_send_message(self):
+        result = self.run_hook(SCRIPT, bash("git checkout -b other", self.main), args=["--host", "codex"])
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stdout, "")
+        self.assertIn("main-peer", result.stderr)
+        self.assertNotIn("SendMessage", result.stderr)
+
+    def test_the_launch_environment_turns_it_off_or_to_warn_only(self):
+        self.assertAllowed(self.run_hook(SCRIPT, bash("git add -A", self.main), PEERHOOKS_GUARD="off"))
+        warned = self.run_hook(SCRIPT, bash("git add -A", self.main), PEERHOOKS_GUARD="warn")
+        output = json.loads(warned.stdout)["hookSpecificOutput"]
+        self.assertNotIn("permissionDecision", output)
+        self.assertIn("git add -A", output["additionalContext"])
+
+    def test_an_assignment_inside_the_command_line_does_not_turn_it_off(self):
+        self.assertRefused(self.guard("PEERHOOKS_GUARD=off git add -A"), "main-peer")
+
+    def test_read_only_git_passes_before_anything_is_read(self):
+        for command in ("git status", "git log --oneline | head", "git -C src diff && git show HEAD"):
+            self.assertAllowed(self.guard(command))
 
 
 class Aliases(GuardTestCase):

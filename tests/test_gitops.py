@@ -8,7 +8,6 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
 from peerhooks import gitops  # noqa: E402
-from peerhooks.gitops import Peer  # noqa: E402
 
 CWD = "/r"
 TOP = "/r"
@@ -49,19 +48,20 @@ TABLE = [
     ("git add --chmod=+x run.sh", "stage-paths"),
     ("git add --chmod +x run.sh", "stage-paths"),
     ("git stage -A", "stage-all"),
-    ("git add --pathspec-from-file=list.txt", "safe"),
+    ("git add --pathspec-from-file=list.txt", "stage-paths"),
     # -- commit ----------------------------------------------------------------------------------
-    ("git commit -a", "commit-all"),
+    ("git commit -a", "safe"),  # no message: Claude Code's GIT_EDITOR=true makes git abort
     ("git commit --all -m x", "commit-all"),
     ("git commit -am 'fix it'", "commit-all"),
     ("git commit -a -m x", "commit-all"),
     ("git commit -ma", "commit-index"),
     ("git commit -m x", "commit-index"),
-    ("git commit", "commit-index"),
-    ("git commit --amend --no-edit", "commit-index"),
+    ("git commit", "safe"),
+    ("git commit --no-edit", "commit-index"),
+    ("git commit --amend --no-edit", "commit-amend"),
     ("git commit -m x -- b.py", "commit-paths"),
     ("git commit -m x b.py", "commit-paths"),
-    ("git commit -o -m x", "commit-paths"),
+    ("git commit -o -m x", "commit-index"),
     ("git commit -i -m x a.py", "commit-index"),
     ("git commit -m \"then git add .\"", "commit-index"),
     ("git commit -m 'git add -A && git reset --hard'", "commit-index"),
@@ -88,7 +88,7 @@ TABLE = [
     ("git stash drop", "stash-stack"),
     ("git stash clear", "stash-stack"),
     ("git stash pop", "stash-stack"),
-    ("git stash apply stash@{1}", "stash-stack"),
+    ("git stash apply stash@{1}", "stash-apply"),
     ("git stash list", "safe"),
     ("git stash show -p", "safe"),
     ("git stash branch fix", "move-head"),
@@ -98,16 +98,16 @@ TABLE = [
     ("git reset --hard origin/main", "reset-all"),
     ("git reset --merge", "reset-all"),
     ("git reset --keep HEAD^", "reset-all"),
-    ("git reset", "reset-all"),
-    ("git reset -q", "reset-all"),
-    ("git reset HEAD", "reset-all"),
+    ("git reset", "unstage-all"),
+    ("git reset -q", "unstage-all"),
+    ("git reset HEAD", "unstage-all"),
     ("git reset --soft HEAD~1", "reset-all"),
     ("git reset main", "reset-all"),
     ("git reset -- a.py", "unstage-paths"),
     ("git reset HEAD a.py", "unstage-paths"),
     ("git reset a.py", "unstage-paths"),
     ("git reset HEAD -- src/", "unstage-paths"),
-    ("git reset -- .", "reset-all"),
+    ("git reset -- .", "unstage-all"),
     # -- checkout / restore / switch --------------------------------------------------------------
     ("git checkout -- .", "discard-all"),
     ("git checkout .", "discard-all"),
@@ -127,7 +127,7 @@ TABLE = [
     ("git checkout 1a2b3c4d", "move-head"),
     ("git checkout", "safe"),
     ("git restore .", "discard-all"),
-    ("git restore --staged .", "discard-all"),
+    ("git restore --staged .", "unstage-all"),
     ("git restore :/", "discard-all"),
     ("git restore --staged --worktree -- .", "discard-all"),
     ("git restore -- a.py", "discard-paths"),
@@ -152,15 +152,16 @@ TABLE = [
     ("git rebase -i HEAD~3", "move-head"),
     ("git rebase --continue", "safe"),
     ("git rebase --abort", "move-head"),
-    ("git merge feature", "move-head"),
-    ("git merge --ff-only origin/main", "move-head"),
+    ("git merge feature", "safe"),  # adds commits; git refuses over local changes,
+    ("git merge --ff-only origin/main", "safe"),
     ("git merge --continue", "safe"),
-    ("git pull", "move-head"),
+    ("git pull", "safe"),
+    ("git pull --no-rebase origin main", "safe"),
     ("git pull --rebase origin main", "move-head"),
-    ("git cherry-pick abc1234", "move-head"),
+    ("git cherry-pick abc1234", "safe"),
     ("git cherry-pick --quit", "safe"),
-    ("git revert HEAD", "move-head"),
-    ("git am 0001-fix.patch", "move-head"),
+    ("git revert HEAD", "safe"),
+    ("git am 0001-fix.patch", "safe"),
     ("git am --show-current-patch", "safe"),
     # -- read-only and path-limited ---------------------------------------------------------------
     ("git status", "safe"),
@@ -214,15 +215,15 @@ TABLE = [
     ("sudo -E -H -u builder -- git add -A", "stage-all"),
     ("sudo --user=builder git clean -fd", "clean-all"),
     ("nice -n 10 git add -A", "stage-all"),
-    ("timeout 30 git pull", "move-head"),
-    ("timeout -s KILL 30 git pull", "move-head"),
+    ("timeout 30 git pull -r", "move-head"),
+    ("timeout -s KILL 30 git rebase main", "move-head"),
     ("/usr/bin/git add -A", "stage-all"),
     ("/usr/local/bin/git reset --hard", "reset-all"),
     ("\\git add -A", "stage-all"),
     ("'git' add -A", "stage-all"),
-    ("xargs git add", "safe"),
-    ("git ls-files -m | xargs git add", "safe safe"),
-    ("find . -name '*.py' | xargs -0 git add", "safe"),
+    ("xargs git add", "stage-paths"),
+    ("git ls-files -m | xargs git add", "safe stage-paths"),
+    ("find . -name '*.py' | xargs -0 git add", "stage-paths"),
     ("xargs git reset --hard", "reset-all"),
     ("xargs -I{} git stash drop {}", "stash-stack"),
     ("sudo env FOO=1 nohup git add -A", "stage-all"),
@@ -235,14 +236,14 @@ TABLE = [
     ("git status && git add -A", "safe stage-all"),
     ("git diff || git stash", "safe stash-all"),
     ("git status | git add -A", "safe stage-all"),
-    ("git fetch & git pull", "safe move-head"),
+    ("git fetch & git pull --rebase", "safe move-head"),
     ("git status\ngit add -A", "safe stage-all"),
     ("cd /o && git add -A", "stage-all@/o"),
     ("cd sub && git add -A", "stage-all@/r/sub"),
     ("cd /o; cd sub; git add -A", "stage-all@/o/sub"),
     ("cd .. && git add -A", "stage-all@/"),
     ("cd /o && cd - && git add -A", "stage-all@/r"),
-    ("cd && git add -A", "stage-all@?"),
+    ("cd && git add -A", "stage-all@?"),  # the home is not given here,
     ("cd ~/o && git add -A", "stage-all@?"),
     ("cd \"$TMP\" && git add -A", "stage-all@?"),
     ("cd -P /o && git add -A", "stage-all@/o"),
@@ -306,6 +307,50 @@ TABLE = [
     ("git co main", "alias"),
     ("git aa", "alias"),
     ("git -C /o wip", "alias@/o"),
+    # -- issue 13: forms that passed before -----------------------------------------------------
+    ("/usr/bin/env git add -A", "stage-all"),
+    ("/usr/bin/time git add -A", "stage-all"),
+    ("bash <<EOF\ngit add -A\nEOF", "stage-all"),
+    ("cat <<EOF\n`git stash`\nEOF", "stash-all"),
+    ("git add --al", "stage-all"),
+    ("git add --upd", "stage-all"),
+    ("git reset --har", "reset-all"),
+    ("yes | git add -p", "stage-all"),
+    ("git add -p", "safe"),
+    ("git add $(git ls-files -m)", "safe stage-paths"),
+    ("git restore $(git diff --name-only)", "safe discard-paths"),
+    ("git add $(git ls-files -o --exclude-standard docs)", "safe stage-paths"),
+    ("git add {src,lib}/", "stage-paths"),
+    ("git commit -m x .", "commit-all"),
+    ("git commit -m x src/", "commit-paths"),
+    ("git rm -r --cached .", "discard-all"),
+    ("git rm -r src", "safe"),  # git refuses to remove a file with changes unless -f or --cached
+    ("git rm -rf src", "remove-paths"),
+    ("git rm -r --cached src", "remove-paths"),
+    ("yes | git checkout -p", "discard-all"),
+    ("git apply -R <(git diff)", "safe discard-paths"),
+    ("cat <<EOF | bash\ngit add .\nEOF", "stage-all"),
+    ("echo 'git stash' | sh", "stash-all"),
+    ("x=add; git $x -A", "stage-all"),
+    ("G=git; $G add -A", "stage-all"),
+    ("git add --a", "stage-all"),
+    ("git bisect start HEAD HEAD~2", "move-head"),
+    ("git mv src lib/src", "remove-paths"),
+    ("git diff | git apply -R", "safe discard-paths"),
+    ("git apply --check fix.patch", "safe"),
+    ("git bisect start", "safe"),  # starts a session; HEAD moves only with good/bad revisions
+    ("git bisect log", "safe"),
+    ("git read-tree HEAD", "reset-all"),
+    ("git checkout-index -a -f", "discard-all"),
+    ("git update-ref refs/heads/main HEAD~1", "write-refs"),
+    ("git symbolic-ref HEAD refs/heads/x", "write-refs"),
+    ("git symbolic-ref --short HEAD", "safe"),
+    ("git worktree remove --force ../wt", "remove-worktree"),
+    ("git commit --amend -m x", "commit-amend"),
+    ("git stash pop", "stash-stack"),
+    ("GIT_INDEX_FILE=/tmp/i git add -A", "safe"),
+    ("cd \"$(git rev-parse --show-toplevel)\" && git add -A", "safe stage-all@?"),
+    ("F=src/a.py; git add \"$F\"", "stage-paths"),
     # -- unbalanced input is read as far as it goes ----------------------------------------------
     ("git add -A 'unclosed", "stage-paths"),  # `-A unclosed`: path-limited
     ("git add \"unclosed", "stage-paths"),
@@ -351,104 +396,37 @@ class ParseTable(unittest.TestCase):
                 else:
                     self.assertEqual(shape(command), expected)
 
-    def test_each_refused_shape_is_refused_with_a_peer_and_passes_alone(self):
-        for command, expected in TABLE:
-            operations = [op for op in gitops.parse(command, CWD) if op.cwd is not None]
-            outright = any(op.kind in gitops.REFUSED_OUTRIGHT for op in operations) or command in NAMING_TOPLEVEL
+    def test_runtime_paths_are_marked(self):
+        for command in ("git add $(git ls-files -m)", "xargs git add", "git add \"$FILES\"",
+                        "git add --pathspec-from-file=list"):
             with self.subTest(command=command):
-                refusal = gitops.verdict(operations, [Peer("repo-2a")], TOP)
-                self.assertEqual(refusal is not None, outright)
-                self.assertIsNone(gitops.verdict(operations, [], TOP))
+                self.assertTrue(gitops.parse(command, CWD)[-1].runtime)
+        self.assertFalse(gitops.parse('F=a.py; git add "$F"', CWD)[-1].runtime)
+        bounded = gitops.parse("git add $(git ls-files -o docs)", CWD)[-1]
+        self.assertFalse(bounded.runtime)
+        self.assertEqual([p.relative for p in bounded.paths], ["docs"])
 
+    def test_dot_and_a_pathless_clean_are_relative_to_their_directory(self):
+        self.assertTrue(gitops.parse("cd docs && git add .", CWD)[-1].relative)
+        self.assertTrue(gitops.parse("git clean -fd", CWD)[-1].relative)
+        self.assertFalse(gitops.parse("git add -A", CWD)[-1].relative)
 
-class Pathspecs(unittest.TestCase):
-    PEER = Peer("editor-7f", ("/r/src/app.py", "/r/docs/guide.md"))
+    def test_a_lookup_decides_between_a_branch_and_a_file(self):
+        class Refs(gitops.Lookup):
+            def is_revision(self, word, cwd):
+                return word == "release-1.2"
+        context = gitops.cmdline.Context()
+        self.assertEqual(gitops.parse("git checkout release-1.2", CWD, context, Refs())[0].kind, "move-head")
+        self.assertEqual(gitops.parse("git checkout Makefile", CWD, context, Refs())[0].kind, "discard-paths")
 
-    def judge(self, command, peers=(PEER,), cwd=CWD):
-        return gitops.verdict(gitops.parse(command, cwd), list(peers), TOP)
-
-    def test_adding_a_folder_holding_a_peers_edit_is_refused_naming_peer_and_file(self):
-        refusal = self.judge("git add src")
-        self.assertEqual(refusal.peers, ("editor-7f",))
-        self.assertEqual(refusal.files, ("src/app.py",))
-        self.assertIn("src/app.py", refusal.message())
-        self.assertIn("editor-7f", refusal.message())
-
-    def test_naming_the_file_itself_is_the_narrow_form_and_passes(self):
-        self.assertIsNone(self.judge("git add src/app.py"))
-        self.assertIsNone(self.judge("git restore -- src/app.py"))
-
-    def test_adding_other_paths_passes(self):
-        for command in ("git add lib", "git add src/other.py", "git add srcx", "git add README.md"):
-            with self.subTest(command=command):
-                self.assertIsNone(self.judge(command))
-
-    def test_relative_paths_follow_cd(self):
-        self.assertIsNotNone(self.judge("cd lib && git add ../src"))
-        self.assertIsNotNone(self.judge("git add ../src", cwd="/r/lib"))
-        self.assertIsNotNone(self.judge("git -C /r/lib add ../docs/"))
-        self.assertIsNone(self.judge("cd src && git add lib"))
-
-    def test_top_relative_pathspec(self):
-        self.assertIsNotNone(self.judge("git add :/src", cwd="/r/lib"))
-
-    def test_git_patterns_cross_folders_and_shell_globs_do_not(self):
-        self.assertIsNotNone(self.judge("git add '*.py'"))
-        self.assertIsNone(self.judge("git add *.py"))
-        self.assertIsNotNone(self.judge("git add s*"))
-        self.assertIsNotNone(self.judge("git add 'src/*'"))
-
-    def test_the_toplevel_path_is_the_whole_tree(self):
-        for command in ("git add /r", "git add ..", "git -C /r/src add ../"):
-            with self.subTest(command=command):
-                refusal = self.judge(command, peers=[Peer("idle-peer")], cwd="/r/lib")
-                self.assertIsNotNone(refusal)
-                self.assertIn("every change", refusal.effect)
-
-    def test_discarding_or_cleaning_a_peers_file_is_refused(self):
-        self.assertIsNotNone(self.judge("git checkout -- src"))
-        self.assertIsNotNone(self.judge("git restore docs"))
-        self.assertIsNotNone(self.judge("git clean -f src"))
-        self.assertIsNone(self.judge("git restore --staged src/app.py"))
-
-    def test_paths_in_variables_cannot_be_told_and_pass(self):
-        self.assertIsNone(self.judge('git add "$FILES"'))
-        self.assertIsNone(self.judge("cd $D && git add app.py"))
-
-
-class PlainCommit(unittest.TestCase):
-    PEER = Peer("stager-3c", ("/r/a.py",))
-
-    def judge(self, command, staged, own=frozenset()):
-        return gitops.verdict(gitops.parse(command, CWD), [self.PEER], TOP, staged, own)
-
-    def test_commit_of_an_index_holding_a_peers_staged_edit_is_refused(self):
-        refusal = self.judge("git commit -m x", ("/r/a.py", "/r/b.py"), frozenset(["/r/b.py"]))
-        self.assertEqual(refusal.files, ("a.py",))
-        self.assertEqual(refusal.peers, ("stager-3c",))
-        self.assertIn("git commit -m <message> -- b.py", refusal.message())
-
-    def test_commit_with_paths_passes(self):
-        self.assertIsNone(self.judge("git commit -m x -- b.py", ("/r/a.py", "/r/b.py")))
-
-    def test_a_file_both_sessions_edited_does_not_block(self):
-        self.assertIsNone(self.judge("git commit -m x", ("/r/a.py",), frozenset(["/r/a.py"])))
-
-    def test_an_index_without_peer_edits_passes(self):
-        self.assertIsNone(self.judge("git commit -m x", ("/r/b.py",)))
-        self.assertIsNone(self.judge("git commit -m x", ()))
-
-    def test_needs_staged_only_for_a_plain_commit(self):
-        self.assertTrue(gitops.needs_staged(gitops.parse("git commit --amend", CWD)))
-        self.assertFalse(gitops.needs_staged(gitops.parse("git commit -m x -- a.py", CWD)))
-        self.assertFalse(gitops.needs_edits(gitops.parse("git add -A && git stash", CWD)))
-        self.assertTrue(gitops.needs_edits(gitops.parse("git add src", CWD)))
+    def test_the_commit_message_is_kept_for_the_advice(self):
+        self.assertEqual(gitops.parse("git commit -m 'fix: x'", CWD)[0].message, "fix: x")
 
 
 class Aliases(unittest.TestCase):
     CONFIG = ("alias.co checkout\nalias.aa add --all\nalias.st status -sb\n"
-              "alias.wip !git add -A && git commit -m wip\nalias.up !cd /o && git pull\n"
-              "alias.loop loop\nalias.sav stash\nalias.x aa\nalias.Mixed commit -a\n")
+              "alias.wip !git add -A && git commit -m wip\nalias.up !cd /o && git pull --rebase\n"
+              "alias.loop loop\nalias.sav stash\nalias.x aa\nalias.Mixed commit -a -m wip\n")
 
     def expand(self, command):
         aliases = gitops.parse_alias_config(self.CONFIG)
@@ -490,25 +468,6 @@ class Aliases(unittest.TestCase):
         self.assertEqual(self.expand("git frobnicate"), "")
 
 
-class RefusalMessage(unittest.TestCase):
-    def test_message_names_peers_effect_and_narrow_form(self):
-        refusal = gitops.verdict(gitops.parse("git add -A", CWD), [Peer("repo-2a"), Peer("repo-9f")], TOP)
-        message = refusal.message()
-        self.assertIn("`git add -A`", message)
-        self.assertIn("repo-2a, repo-9f", message)
-        self.assertIn("stages every change", message)
-        self.assertIn("git add -- <your paths>", message)
-        self.assertIn("SendMessage", message)
-
-    def test_branch_switch_suggests_a_linked_worktree(self):
-        refusal = gitops.verdict(gitops.parse("git checkout main", CWD), [Peer("p")], TOP)
-        self.assertIn("git worktree add", refusal.message())
-
-    def test_unknown_directory_is_not_judged(self):
-        self.assertIsNone(gitops.verdict(gitops.parse("cd $X && git add -A", CWD), [Peer("p")], TOP))
-        self.assertIsNone(gitops.verdict(gitops.parse("git add -A", None), [Peer("p")], TOP))
-
-
 FUZZ_PIECES = ["git", "add", "commit", "stash", "reset", "checkout", "-A", "-am", "--", ".", ":/", "-C",
                "cd", "/o", "..", "&&", "||", ";", "|", "&", "(", ")", "{", "}", "'", '"', "\\", "$(",
                "`", "$", "${", "<<", "<<-", "EOF", "\n", "#", "*", "?", "[", "bash", "-c", "eval",
@@ -528,7 +487,6 @@ class Fuzz(unittest.TestCase):
                 for op in operations:
                     if gitops.is_unknown(op):
                         gitops.expand_alias(op, aliases)
-                gitops.verdict(operations, [Peer("p", ("/r/a.py",))], TOP, ("/r/a.py",))
 
     def test_random_bytes_never_raise(self):
         rng = random.Random(99)

@@ -13,7 +13,7 @@ from .atomic import read_json_object, write_json
 from .transcripts import Edit, EditScan
 
 INDEX_NAME = "edit-index.json"
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: edits include the files Bash commands wrote
 MAX_ENTRIES = 256  # transcripts remembered; the least recently used go first
 DAY_MS = 86400 * 1000
 KEEP_DAYS = 7  # a transcript nobody asked about for a week is dropped

@@ -1,53 +1,64 @@
-"""Git invocations in a Bash command line, what each does to the shared index and tree, and whether
-to refuse it while other live sessions share the checkout.
+"""Git invocations in a Bash command line and what each does to the shared index, tree, HEAD, stash
+stack and refs.
 
-Why: sessions in one checkout share one index, one working tree, one HEAD and one stash stack. A
-`git add -A` stages a peer's half-written files; a plain `git commit` commits what a peer staged
-(the incident this guard exists for); `reset --hard`, `checkout .`, `clean -f`, a branch switch or a
-stash pop rewrites files under every session. The narrow forms (`git add <paths>`,
-`git commit -- <paths>`) touch only one's own work.
+Why: sessions in one checkout share one index, one working tree and one HEAD, and all worktrees of a
+repository share the stash stack and the refs. A `git add -A` stages a peer's half-written files; a
+plain `git commit` commits what a peer staged; `reset --hard`, `checkout .`, `clean -f`, a branch
+switch or a stash pop rewrites files under every session.
 
-Three pure steps, no files, no clock, no environment:
-  parse(command, cwd)        -> [Operation]   (shell structure from peerhooks.shell; cd, -C, prefixes)
-  expand_alias(op, aliases)  -> [Operation]   (the caller reads `git config` once, only when needed)
-  verdict(ops, peers, toplevel, staged, own_edits) -> Refusal | None
-When the command line does not say enough (a directory in a variable, paths from xargs), the
-operation is judged as the narrow one: a guard that breaks git for everyone costs more than a
-collision.
+Pure: the command line is read by peerhooks.cmdline; what only the checkout can tell (is `release-1.2`
+a branch? is `Makefile` a file?) is asked of a Lookup the caller passes.
+  parse(command, cwd, context, lookup) -> [Operation]
+  expand_alias(op, aliases, toplevel)  -> [Operation]   (the caller reads `git config` once)
+The verdict on the operations is peerhooks.guardverdict.
 """
-import fnmatch
 import posixpath
-import re
-from typing import FrozenSet, NamedTuple, Optional, Tuple
 
-from peerhooks.shell import PIPES, REDIRECTIONS, SEPARATORS, Word, tokenize
+from . import cmdline
+from .records import record
+from .shell import Word, tokenize
 
-# What an operation does. The first group is refused outright while a peer shares the checkout;
-# the second is refused when it reaches a peer's recent edits or staged files; the rest pass.
+# Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
+REFUSAL_MARK = "peerhooks git guard"
+
+# What an operation does.
 STAGE_ALL = "stage-all"          # add -A / -u / . / :/ / '*'
-COMMIT_ALL = "commit-all"        # commit -a
+COMMIT_ALL = "commit-all"        # commit -a, commit .
 STASH_ALL = "stash-all"          # stash, stash push/save without paths
-STASH_STACK = "stash-stack"      # stash drop/clear/pop/apply: the stack is shared
-RESET_ALL = "reset-all"          # reset --hard/--merge/--keep, pathless reset
-DISCARD_ALL = "discard-all"      # checkout ., restore .
+STASH_STACK = "stash-stack"      # stash drop/clear/pop: the stack is shared by every worktree
+STASH_APPLY = "stash-apply"      # stash apply: re-applies an entry that may be a peer's here
+RESET_ALL = "reset-all"          # reset --hard/--merge/--keep/--soft, reset <rev>, read-tree
+UNSTAGE_ALL = "unstage-all"      # pathless reset, reset ., restore --staged .
+DISCARD_ALL = "discard-all"      # checkout ., restore ., checkout-index -a
 CLEAN_ALL = "clean-all"          # clean -f without paths
-MOVE_HEAD = "move-head"          # checkout <branch>, switch, rebase, merge, pull, cherry-pick, ...
-STAGE_PATHS = "stage-paths"      # add <paths>: refused when a path holds a peer's recent edit
-DISCARD_PATHS = "discard-paths"  # checkout -- <paths>, restore <paths>: same
-CLEAN_PATHS = "clean-paths"      # clean -f <paths>: same
-COMMIT_INDEX = "commit-index"    # plain commit: refused when the index holds a peer's staged edit
+MOVE_HEAD = "move-head"          # checkout <branch>, switch, rebase, merge, pull, bisect, ...
+AMEND = "commit-amend"           # commit --amend: rewrites HEAD, which may be a peer's commit
+WRITE_REFS = "write-refs"        # update-ref, symbolic-ref HEAD x: refs are shared by every worktree
+REMOVE_WORKTREE = "remove-worktree"  # worktree remove --force: a peer may be live in it
+STAGE_PATHS = "stage-paths"      # add <paths>: refused when a path holds a peer's change
+DISCARD_PATHS = "discard-paths"  # checkout -- <paths>, restore <paths>, apply
+CLEAN_PATHS = "clean-paths"      # clean -f <paths>
+REMOVE_PATHS = "remove-paths"    # rm <paths>, mv <paths>
+COMMIT_INDEX = "commit-index"    # plain commit: refused when the index holds a peer's change
 COMMIT_PATHS = "commit-paths"    # commit -- <paths>
 STASH_PATHS = "stash-paths"      # stash push -- <paths>
 UNSTAGE_PATHS = "unstage-paths"  # reset -- <paths>, restore --staged <paths>
 ALIAS = "alias"                  # not a git command: resolve with expand_alias, then judge
-SAFE = "safe"                    # reads, or touches only refs and remotes
+SAFE = "safe"                    # reads, or touches only this session's refs and remotes
 
-REFUSED_OUTRIGHT = frozenset([STAGE_ALL, COMMIT_ALL, STASH_ALL, STASH_STACK, RESET_ALL, DISCARD_ALL,
-                              CLEAN_ALL, MOVE_HEAD])
-REACHING_EDITS = frozenset([STAGE_PATHS, DISCARD_PATHS, CLEAN_PATHS])
+# Kinds whose paths are judged against the peers' changes (and the whole tree when they reach it).
+PATH_KINDS = frozenset([STAGE_PATHS, DISCARD_PATHS, CLEAN_PATHS, REMOVE_PATHS, COMMIT_PATHS,
+                        STASH_PATHS, UNSTAGE_PATHS])
+# The whole-tree kind each path kind becomes when a pathspec names the toplevel.
+WHOLE_OF = {STAGE_PATHS: STAGE_ALL, DISCARD_PATHS: DISCARD_ALL, CLEAN_PATHS: CLEAN_ALL,
+            REMOVE_PATHS: DISCARD_ALL, COMMIT_PATHS: COMMIT_ALL, STASH_PATHS: STASH_ALL,
+            UNSTAGE_PATHS: UNSTAGE_ALL}
+# ... and the path kind a cwd-relative whole (`git add .` in a subfolder) is judged as.
+PATHS_OF = {STAGE_ALL: STAGE_PATHS, DISCARD_ALL: DISCARD_PATHS, CLEAN_ALL: CLEAN_PATHS,
+            COMMIT_ALL: COMMIT_PATHS, STASH_ALL: STASH_PATHS, UNSTAGE_ALL: UNSTAGE_PATHS}
+# Kinds that act on what every worktree of the repository shares.
+REPOSITORY_KINDS = frozenset([STASH_STACK, WRITE_REFS, REMOVE_WORKTREE])
 
-# Past this depth of `bash -c` inside `eval` inside an alias..., the guard stops looking (and allows).
-MAX_DEPTH = 8
 # git refuses alias loops itself; this bounds alias-of-alias chains.
 MAX_ALIAS_CHAIN = 10
 
@@ -71,8 +82,24 @@ unpack-file unpack-objects update-index update-ref update-server-info upload-arc
 verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree
 """.split())
 
+# Subcommands that never change the index, tree, HEAD, stash or refs whatever their arguments: the
+# front door lets a line made only of these through before reading anything (scripts/git_index_guard).
+READ_ONLY = frozenset("""
+status diff log show rev-parse ls-files ls-tree blame grep describe shortlog cat-file rev-list
+merge-base for-each-ref show-ref show-branch name-rev whatchanged range-diff diff-tree diff-files
+diff-index check-ignore check-attr var version help fetch count-objects annotate cherry
+""".split())
+
 # Words that move HEAD and rewrite the tree under every session.
 HEAD_MOVERS = frozenset(["switch", "rebase", "merge", "pull", "cherry-pick", "revert", "am"])
+# Of those, the ones that only add commits on top of the branch: git refuses to start them when a
+# file they change has local changes (merge and pull also when anything is staged), so a peer's
+# work and commits stay as they are. A rebasing pull rewrites the branch and is not among them.
+ADDING_COMMITS = frozenset(["merge", "pull", "cherry-pick", "revert", "am"])
+# Options after which an operand is a new branch's name, not a revision that must exist.
+CREATING_OPTIONS = frozenset(["-c", "-C", "--create", "--force-create", "--orphan", "-b", "-B"])
+REBASE_OPTIONS = frozenset(["-r", "--rebase", "--rebase=true", "--rebase=merges", "--rebase=interactive",
+                            "--rebase=i", "--rebase=m"])
 # Options that carry on (or look at) an operation already under way rather than start one; refusing
 # them would strand the checkout mid-rebase. `--abort` and `--skip` discard, so they stay refused.
 CARRY_ON_OPTIONS = frozenset(["--continue", "--quit", "--edit-todo", "--show-current-patch"])
@@ -80,107 +107,156 @@ HELP_OPTIONS = frozenset(["-h", "--help"])
 
 # git's global options that take a value as the next word.
 GIT_VALUE_OPTIONS = frozenset(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
-                               "--config-env", "--exec-path", "--list-cmds", "--attr-source"])
+                               "--config-env", "--list-cmds", "--attr-source"])
 
-SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"])
-SHELL_VALUE_OPTIONS = frozenset(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
-RESERVED_WORDS = frozenset(["!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until",
-                            "{", "}", "esac", "coproc"])
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
-
-# Options that take a value as the next word, per prefix command.
-SUDO_VALUE_OPTIONS = frozenset("-u -g -h -p -r -t -T -U -C -D -R --user --group --host --prompt "
-                               "--role --type --command-timeout --other-user --close-from --chdir "
-                               "--chroot".split())
-ENV_VALUE_OPTIONS = frozenset(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"])
-TIME_VALUE_OPTIONS = frozenset(["-f", "--format", "-o", "--output"])
-NICE_VALUE_OPTIONS = frozenset(["-n", "--adjustment"])
-TIMEOUT_VALUE_OPTIONS = frozenset(["-s", "--signal", "-k", "--kill-after"])
-XARGS_VALUE_OPTIONS = frozenset("-a -d -E -e -I -i -L -l -n -P -s --arg-file --delimiter --eof "
-                                "--replace --max-lines --max-args --max-procs --max-chars "
-                                "--process-slot-var".split())
-EXEC_VALUE_OPTIONS = frozenset(["-a"])
-# The commands that run the rest of their words as a command, with their options that take a value.
-PREFIX_VALUE_OPTIONS = {"sudo": SUDO_VALUE_OPTIONS, "env": ENV_VALUE_OPTIONS, "time": TIME_VALUE_OPTIONS,
-                        "nice": NICE_VALUE_OPTIONS, "timeout": TIMEOUT_VALUE_OPTIONS,
-                        "xargs": XARGS_VALUE_OPTIONS, "exec": EXEC_VALUE_OPTIONS, "nohup": frozenset()}
-
-# Per git subcommand: options whose value is the next word (or the rest of a short cluster), so the
-# value is never taken for a path (`git commit -m "fix ."`).
+# Per git subcommand: its long options (git accepts any unambiguous prefix: `--al` is `--all`), and
+# those whose value is the next word, so the value is never taken for a path (`git commit -m "fix ."`).
+ADD_LONG = ("--all --update --no-ignore-removal --ignore-removal --dry-run --verbose --force --interactive "
+            "--patch --edit --intent-to-add --refresh --ignore-errors --ignore-missing --renormalize "
+            "--chmod --pathspec-from-file --pathspec-file-nul --no-all --sparse --no-warn-embedded-repo")
 ADD_VALUES = frozenset(["--chmod", "--pathspec-from-file"])
+COMMIT_LONG = ("--all --include --only --message --file --reuse-message --reedit-message --fixup --squash "
+               "--author --date --template --cleanup --pathspec-from-file --pathspec-file-nul --trailer "
+               "--amend --no-edit --edit --dry-run --verbose --quiet --signoff --no-verify --verify "
+               "--allow-empty --allow-empty-message --patch --interactive --untracked-files --reset-author "
+               "--short --branch --porcelain --long --null --status --no-status --gpg-sign --no-gpg-sign "
+               "--no-post-rewrite")
 COMMIT_VALUES = frozenset("-m --message -F --file -C --reuse-message -c --reedit-message --fixup "
                           "--squash --author --date -t --template --cleanup --pathspec-from-file "
                           "--trailer".split())
+STASH_LONG = ("--message --pathspec-from-file --pathspec-file-nul --keep-index --no-keep-index "
+              "--include-untracked --no-include-untracked --all --patch --staged --quiet --index")
 STASH_VALUES = frozenset(["-m", "--message", "--pathspec-from-file"])
+RESET_LONG = ("--hard --soft --mixed --merge --keep --pathspec-from-file --pathspec-file-nul --patch "
+              "--quiet --no-refresh --refresh --intent-to-add --recurse-submodules --no-recurse-submodules")
 RESET_VALUES = frozenset(["--pathspec-from-file"])
+CHECKOUT_LONG = ("--orphan --detach --force --conflict --pathspec-from-file --pathspec-file-nul --patch "
+                 "--quiet --merge --ours --theirs --track --no-track --guess --no-guess --overlay "
+                 "--no-overlay --ignore-skip-worktree-bits --progress --recurse-submodules "
+                 "--ignore-other-worktrees --overwrite-ignore")
 CHECKOUT_VALUES = frozenset(["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"])
+RESTORE_LONG = ("--source --staged --worktree --conflict --pathspec-from-file --pathspec-file-nul "
+                "--patch --quiet --progress --ours --theirs --merge --overlay --no-overlay "
+                "--ignore-unmerged --ignore-skip-worktree-bits --recurse-submodules")
 RESTORE_VALUES = frozenset(["-s", "--source", "--conflict", "--pathspec-from-file"])
+CLEAN_LONG = "--force --dry-run --quiet --exclude --interactive"
 CLEAN_VALUES = frozenset(["-e", "--exclude"])
+RM_LONG = ("--cached --force --dry-run --quiet --ignore-unmatch --sparse --pathspec-from-file "
+           "--pathspec-file-nul")
+RM_VALUES = frozenset(["--pathspec-from-file"])
+MV_LONG = "--force --dry-run --verbose --sparse"
+APPLY_LONG = ("--stat --numstat --summary --check --index --cached --intent-to-add --3way --reverse "
+              "--reject --apply --exclude --include --directory --verbose --quiet --unidiff-zero "
+              "--allow-empty --whitespace --recount --build-fake-ancestor --no-add --allow-overlap "
+              "--ignore-space-change --ignore-whitespace --inaccurate-eof --unsafe-paths")
+APPLY_VALUES = frozenset(["-p", "-C", "--exclude", "--include", "--directory", "--whitespace",
+                          "--build-fake-ancestor"])
+PATCH_OPTIONS = frozenset(["-p", "--patch", "-i", "--interactive"])
+# A commit takes its message from one of these; without one git asks an editor, and an agent's shell
+# has none to answer it (Claude Code's Bash runs git with no terminal), so the commit aborts.
+MESSAGE_OPTIONS = frozenset(["-m", "--message", "-F", "--file", "-C", "--reuse-message", "--fixup", "--squash"])
+MESSAGE_FLAGS = frozenset(["--no-edit", "--amend"])
 
 # A single operand that looks like a revision rather than a path (`git reset main`, `git checkout
-# v1.2`): HEAD and friends, `~ ^ @{` suffixes, hashes, versions, remote branches, or a bare name with
-# no dot and no trailing slash. A wrong guess on a name like `Makefile` costs one refusal whose
-# message shows the `--` form.
-_REVISION = re.compile(r"^(-|@|(HEAD|ORIG_HEAD|FETCH_HEAD|MERGE_HEAD)([~^@].*)?|.*[~^].*|.*@\{.*"
-                       r"|[0-9a-f]{7,40}|v?\d+(\.\d+)+.*|(origin|upstream|refs)/.*|[^.]*[^./])$")
+# v1.2`) when the checkout cannot be asked: HEAD and friends, `~ ^ @{` suffixes, hashes, versions,
+# remote branches, or a bare name with no dot and no trailing slash.
+SPECIAL_HEADS = ("HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD")
+HEX_DIGITS = frozenset("0123456789abcdef")
+REMOTE_PREFIXES = ("origin/", "upstream/", "refs/")
 
 
-class Pathspec(NamedTuple):
-    """One pathspec as git reads it. `root` is the directory it is relative to (None: the
-    checkout's toplevel, as in `:/src`); `relative` the path under it."""
-    text: str
-    root: Optional[str]
-    relative: str
-    pattern: bool = False      # git matches it as a wildcard (`'*.py'`); `*` crosses `/`
-    shell_glob: bool = False   # the shell expands it first, one directory level per `/`
-    known: bool = True         # False when it holds an expansion ($VAR, ~) the guard cannot see
+def obviously_revision(word):
+    """`-`, `@`, HEAD and friends, `~ ^ @{` suffixes, a 7-40 digit hash: never a path in practice."""
+    if word in ("-", "@") or "~" in word or "^" in word or "@{" in word:
+        return True
+    for head in SPECIAL_HEADS:
+        if word == head or word.startswith(head) and word[len(head)] in "~^@":
+            return True
+    return 7 <= len(word) <= 40 and all(c in HEX_DIGITS for c in word)
 
 
-class Operation(NamedTuple):
-    """One git run and what it does. `cwd` is the directory git works in (after `cd`, `-C`,
-    `--work-tree`); None when the command line does not say, in which case it is not judged."""
-    kind: str
-    cwd: Optional[str]
-    command: str
-    paths: Tuple[Pathspec, ...] = ()
-    unknown_paths: bool = False      # more paths may come from xargs or --pathspec-from-file
-    alias: Optional[str] = None      # for ALIAS: the subcommand word to look up
-    alias_args: Tuple[Word, ...] = ()
+def looks_like_revision(word):
+    """The guess without the checkout: obvious revisions, versions (`v1.2`), remote branches, and a
+    bare name with no dot and no trailing slash (`main`, not `setup.py` or `src/`)."""
+    if not word or obviously_revision(word):
+        return bool(word)
+    version = word[1:] if word.startswith("v") else word
+    digits = len(version) - len(version.lstrip("0123456789"))
+    if digits and version[digits:digits + 1] == "." and version[digits + 1:digits + 2].isdigit():
+        return True
+    return word.startswith(REMOTE_PREFIXES) or "." not in word and not word.endswith("/")
 
 
-class Peer(NamedTuple):
-    """What the verdict needs of one live peer: its SendMessage name and its recent edits
-    (absolute paths; empty when they were not read)."""
-    name: str
-    edits: Tuple[str, ...] = ()
+class Lookup:
+    """What only the checkout can tell, asked while classifying. This default guesses from the word
+    (a dotted word is a path, a dotless one a revision); the guard passes one that reads the refs
+    and the tree."""
+
+    def is_revision(self, word, cwd):
+        return looks_like_revision(word)
+
+    def is_current(self, revision, cwd):
+        """True when the revision is what is checked out already (`HEAD`, the current branch)."""
+        return revision in ("HEAD", "@")
+
+    def in_progress(self, cwd):
+        """True when a merge, rebase, cherry-pick, revert or am is under way (an abort acts)."""
+        return True
+
+    def pull_rebases(self, cwd):
+        """True when `git pull` rebases here (pull.rebase in the config)."""
+        return False
+
+    def refuses_to_rebase(self, cwd):
+        """True when git would refuse to start a rebase here: tracked files differ from HEAD and
+        rebase.autoStash is off."""
+        return False
+
+    def names_no_commit(self, revisions, cwd):
+        """True when one of the revisions names no commit: git then refuses the whole command."""
+        return False
+
+    def same_commit(self, first, second, cwd):
+        """True when both revisions name the same commit (`update-ref` to the value it has)."""
+        return False
 
 
-# Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
-REFUSAL_MARK = "peerhooks git guard"
+def _moves_to_nothing(run, revisions):
+    """A HEAD mover whose revision names no commit: git stops before touching anything."""
+    revisions = ["@{-1}" if r == "-" else r for r in revisions]
+    return bool(revisions) and run.lookup.names_no_commit(revisions, run.cwd)
 
 
-class Refusal(NamedTuple):
-    operation: Operation
-    peers: Tuple[str, ...]
-    effect: str
-    narrow: str
-    files: Tuple[str, ...] = ()
+Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (False, False, True),
+                  """One pathspec as git reads it. `root` is the directory it is relative to (None: the
+    checkout's toplevel, as in `:/src`); `relative` the path under it. pattern: git matches it as a
+    wildcard (`'*.py'`, `*` crosses `/`); shell_glob: the shell expands it first, one directory
+    level per `/`; known: False when it holds an expansion only the shell knows.""")
 
-    def message(self):
-        return "\n".join([
-            "%s refused `%s`: %s." % (REFUSAL_MARK, self.operation.command, self.effect),
-            "Live peers in this checkout (SendMessage names): %s." % ", ".join(self.peers),
-            "Instead: %s" % self.narrow,
-        ])
+Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target",
+                   ((), False, None, (), False, None, None), """One git run and what it does. `cwd` is the
+    directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
+    say, in which case it is not judged.
+
+    runtime: more paths come at run time (xargs, `$(…)`, `$VAR`, --pathspec-from-file, stdin).
+    alias, alias_args: for ALIAS, the subcommand word to look up and its arguments.
+    relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
+    clean, which act on the working directory only. message: a commit's message, for advice.
+    target: the worktree path of REMOVE_WORKTREE.""")
 
 
 # -- parse -----------------------------------------------------------------------------------------
 
-def parse(command, cwd):
+def parse(command, cwd, context=cmdline.Context(), lookup=None):
     """Every git invocation in a Bash command line, in order, as operations. `cwd` is the directory
     the command starts in (None if unknown)."""
+    lookup = lookup or Lookup()
     operations = []
-    _Walker(operations).walk(tokenize(command), _Dirs(_clean_dir(cwd)), 0)
+    for run in cmdline.commands(command, cwd, context):
+        if run.name == "git":
+            operation = _git(run, context, lookup)
+            if operation is not None:
+                operations.append(operation)
     return operations
 
 
@@ -207,10 +283,11 @@ def parse_alias_config(output):
     return aliases
 
 
-def expand_alias(operation, aliases, toplevel=None):
+def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), lookup=None):
     """The operations an ALIAS operation runs, given {name: expansion}. A `!` alias is shell, which
     git runs from the toplevel (the command's directory when toplevel is not given). No alias of
     that name: an external command, nothing to judge."""
+    lookup = lookup or Lookup()
     seen = set()
     while operation.kind == ALIAS and len(seen) < MAX_ALIAS_CHAIN:
         name = operation.alias.lower()
@@ -219,250 +296,105 @@ def expand_alias(operation, aliases, toplevel=None):
             return []
         seen.add(name)
         if expansion.startswith("!"):
-            script = expansion[1:] + "".join(" " + _quote(w.value) for w in operation.alias_args)
-            operations = []
-            _Walker(operations).walk(tokenize(script), _Dirs(toplevel or operation.cwd), 1)
+            script = expansion[1:] + "".join(" " + quote(w.value) for w in operation.alias_args)
+            operations = parse(script, toplevel or operation.cwd, context, lookup)
             return [op for op in operations if not (op.kind == ALIAS and op.alias.lower() in seen)]
         words = tuple(w for w in tokenize(expansion) if isinstance(w, Word)) + operation.alias_args
         if not words:
             return []
-        operation = git_operation(words, operation.cwd, operation.unknown_paths)
+        operation = git_operation(words, _Run(operation.cwd, render(words), operation.runtime, False,
+                                              context, lookup, False))
     return [] if operation.kind == ALIAS else [operation]
 
 
-class _Dirs:
-    """The shell's idea of the current directory while walking a command line."""
-
-    def __init__(self, cwd, previous=None, stack=()):
-        self.cwd = cwd
-        self.previous = previous
-        self.stack = list(stack)
-
-    def copy(self):
-        return _Dirs(self.cwd, self.previous, self.stack)
-
-    def change(self, word):
-        self.previous, self.cwd = self.cwd, _join(self.cwd, word)
-
-
-def _clean_dir(path):
-    return posixpath.normpath(path) if isinstance(path, str) and path.startswith("/") else None
-
-
-def _join(base, word):
-    """Absolute directory for a word relative to base; None when either cannot be known."""
-    if word is None or word.expanded or not word.value:
-        return None
-    if word.value.startswith("/"):
-        return posixpath.normpath(word.value)
-    if base is None:
-        return None
-    return posixpath.normpath(posixpath.join(base, word.value))
-
-
-class _Walker:
-    """Walks the tokens of a command line as Bash runs them: simple commands between separators,
-    `( … )` scoping directory changes, substitutions as subshells."""
-
-    def __init__(self, operations):
-        self.operations = operations
-
-    def walk(self, tokens, dirs, depth):
-        if depth > MAX_DEPTH:
-            return
-        saved = []  # directory state at each open `(`
-        words = []
-        after_pipe = False
-        expect_target = False
-        for token in tokens:
-            if isinstance(token, Word):
-                for inner in token.substitutions:
-                    self.walk(inner, dirs.copy(), depth + 1)
-                if expect_target:
-                    expect_target = False
-                else:
-                    words.append(token)
-                continue
-            text = token.text
-            if text in REDIRECTIONS:
-                expect_target = True
-                continue
-            expect_target = False
-            if text in SEPARATORS or text in ("(", ")"):
-                in_subshell = after_pipe or text in PIPES or text == "&"
-                self._command(words, dirs.copy() if in_subshell else dirs, depth)
-                words = []
-                after_pipe = text in PIPES
-            if text == "(":
-                saved.append(dirs.copy())
-            elif text == ")" and saved:
-                restored = saved.pop()
-                dirs.cwd, dirs.previous, dirs.stack = restored.cwd, restored.previous, restored.stack
-        self._command(words, dirs.copy() if after_pipe else dirs, depth)
-
-    def _command(self, words, dirs, depth):
-        """One simple command: strip assignments, reserved words and prefix commands, then act."""
-        environment = {}
-        from_xargs = False
-        index = 0
-        while index < len(words):
-            word = words[index]
-            value = word.value
-            if _ASSIGNMENT.match(value):
-                name, _eq, assigned = value.partition("=")
-                environment[name] = Word(assigned, word.glob, word.expanded)
-                index += 1
-            elif value in RESERVED_WORDS:
-                index += 1
-            elif value in ("command", "builtin"):
-                index += 1
-                while index < len(words) and words[index].value.startswith("-"):
-                    if words[index].value in ("-v", "-V"):
-                        return  # a lookup, not a run
-                    index += 1
-            elif value in PREFIX_VALUE_OPTIONS:
-                index, dirs, from_xargs = self._prefix(words, index, dirs, from_xargs)
-            else:
-                break
-        if index >= len(words):
-            return
-        name_word = words[index]
-        if name_word.expanded:
-            return
-        name = posixpath.basename(name_word.value)
-        arguments = words[index + 1:]
-        if name == "git":
-            self._git(arguments, dirs.cwd, environment, from_xargs)
-        elif name in ("cd", "pushd", "popd"):
-            _change_directory(name, arguments, dirs)
-        elif name in SHELLS:
-            script = _shell_script(arguments)
-            if script is not None:
-                self.walk(tokenize(script.value), dirs.copy(), depth + 1)
-        elif name == "eval":
-            self.walk(tokenize(" ".join(w.value for w in arguments)), dirs, depth + 1)
-
-    def _prefix(self, words, index, dirs, from_xargs):
-        """Skip one prefix command (`sudo -u x`, `env -C dir`, `timeout 5`, `xargs -0`) and its
-        options; returns where the real command starts."""
-        name = words[index].value
-        values = PREFIX_VALUE_OPTIONS[name]
-        index += 1
-        while index < len(words):
-            option = words[index].value
-            if option == "--":
-                index += 1
-                break
-            if not option.startswith("-") or option == "-":
-                break
-            flag, has_value, attached = option.partition("=")
-            if name == "env" and flag in ("-C", "--chdir") or name == "sudo" and flag in ("-D", "--chdir"):
-                target = Word(attached) if has_value else (words[index + 1] if index + 1 < len(words) else None)
-                dirs = dirs.copy()
-                dirs.change(target)
-            index += 2 if flag in values and not has_value else 1
-        if name == "timeout" and index < len(words):
-            index += 1  # the duration
-        return index, dirs, from_xargs or name == "xargs"
-
-    def _git(self, arguments, cwd, environment, from_xargs):
-        location = cwd
-        git_dir = environment.get("GIT_DIR")
-        work_tree = environment.get("GIT_WORK_TREE")
-        index = 0
-        while index < len(arguments):
-            option = arguments[index].value
-            if not option.startswith("-"):
-                break
-            flag, has_value, attached = option.partition("=")
-            value = Word(attached, arguments[index].glob, arguments[index].expanded) if has_value else (
-                arguments[index + 1] if index + 1 < len(arguments) else None)
-            if flag in HELP_OPTIONS or flag in ("--version", "-v", "--html-path", "--man-path",
-                                                "--info-path") and not has_value:
-                return
-            if flag == "-C" and not has_value:
-                location = _join(location, value)
-            elif flag == "--git-dir":
-                git_dir = value
-            elif flag == "--work-tree":
-                work_tree = value
-            index += 2 if flag in GIT_VALUE_OPTIONS and not has_value and flag != "--exec-path" else 1
-        if index >= len(arguments):
-            return
-        if work_tree is not None:
-            location = _join(location, work_tree)
-        elif git_dir is not None:
-            directory = _join(location, git_dir)
-            location = posixpath.dirname(directory) if directory and posixpath.basename(directory) == ".git" else None
-        self.operations.append(git_operation(tuple(arguments[index:]), location, from_xargs))
-
-
-def _change_directory(name, arguments, dirs):
-    operands = [w for w in arguments if not (w.value.startswith("-") and len(w.value) > 1
-                                             and not w.expanded)]
-    if name == "popd":
-        dirs.previous, dirs.cwd = dirs.cwd, (dirs.stack.pop() if dirs.stack else None)
-        return
-    if name == "pushd":
-        dirs.stack.append(dirs.cwd)
-    if not operands:
-        dirs.previous, dirs.cwd = dirs.cwd, None  # `cd` alone goes home, which the guard does not know
-    elif operands[0].value == "-" and not operands[0].expanded:
-        dirs.previous, dirs.cwd = dirs.cwd, dirs.previous
-    else:
-        dirs.change(operands[0])
-
-
-def _shell_script(arguments):
-    """The command string of `bash -c '…'` (also `-lc`, `-ec`, `-o pipefail -c`); None for a
-    script file or stdin."""
-    has_c = False
+def _git(run, context, lookup):
+    """The operation of one `git …` simple command, after git's global options."""
+    env = dict(run.env)
+    location = run.cwd
+    git_dir, work_tree = env.get("GIT_DIR"), env.get("GIT_WORK_TREE")
+    arguments = run.args
     index = 0
     while index < len(arguments):
-        value = arguments[index].value
-        if value in SHELL_VALUE_OPTIONS:
-            index += 2
-            continue
-        if value == "--":
-            index += 1
+        option = arguments[index].value
+        if not option.startswith("-"):
             break
-        if value[:1] in ("-", "+") and len(value) > 1:
-            if not value.startswith("--") and "c" in value[1:]:
-                has_c = True
-            index += 1
-            continue
-        break
-    if has_c and index < len(arguments):
-        return arguments[index]
-    return None
+        flag, has_value, attached = option.partition("=")
+        value = arguments[index]._replace(value=attached) if has_value else (
+            arguments[index + 1] if index + 1 < len(arguments) else None)
+        if flag in HELP_OPTIONS or flag in ("--version", "-v", "--html-path", "--man-path",
+                                            "--info-path") and not has_value:
+            return None
+        if flag == "-C" and not has_value:
+            location = cmdline.resolve(value, location, context, dict(run.variables)) if value is not None else None
+        elif flag == "--git-dir":
+            git_dir = value
+        elif flag == "--work-tree":
+            work_tree = value
+        index += 2 if flag in GIT_VALUE_OPTIONS and not has_value else 1
+    if index >= len(arguments):
+        return None
+    if work_tree is not None:
+        location = cmdline.resolve(work_tree, location, context, dict(run.variables))
+    elif git_dir is not None:
+        directory = cmdline.resolve(git_dir, location, context, dict(run.variables))
+        location = posixpath.dirname(directory) if directory and posixpath.basename(directory) == ".git" else None
+    words = tuple(arguments[index:])
+    if words[0].expanded:  # `x=add; git $x -A`
+        known = cmdline.expand(words[0], location, context, dict(run.variables))
+        if known and " " not in known:
+            words = (words[0]._replace(value=known, expanded=False),) + words[1:]
+    private_index = "GIT_INDEX_FILE" in env
+    return git_operation(words, _Run(location, render(words), run.adds_words, run.stdin_fed, context,
+                                     lookup, private_index, dict(run.variables)))
 
 
 # -- classify one git run --------------------------------------------------------------------------
 
-class _Arguments(NamedTuple):
-    flags: FrozenSet[str]           # every option seen, long ones whole, short clusters split
-    operands: Tuple[Word, ...]      # non-option words before `--`
-    after_dashes: Optional[Tuple[Word, ...]]  # words after `--`, None without `--`
-    from_file: bool                 # --pathspec-from-file
+class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables", (None,))):
+    """One git run being classified: where, as what text, and what it may receive at run time:
+    adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
+    apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
+    variables (what the line assigned before this run)."""
+    __slots__ = ()
+
+    def op(self, kind, paths=(), runtime=False, **extra):
+        return Operation(kind, self.cwd, self.command, tuple(paths), runtime or self.adds_words, **extra)
 
 
-def _split(words, value_options, attached_values=frozenset()):
+class _Arguments(record("_Arguments", "flags operands after_dashes from_file values")):
+    """A git subcommand's words as git reads them: flags (every option seen, long ones whole, short
+    clusters split), operands (non-option words before `--`), after_dashes (words after `--`, None
+    without `--`), from_file (--pathspec-from-file), values (option -> its last value)."""
+    __slots__ = ()
+
+    @property
+    def path_words(self):
+        return self.operands + (self.after_dashes or ())
+
+
+def _split(words, long_options, value_options, attached_values=frozenset()):
     """Options and operands as git reads them: `-am msg` is -a plus -m's value, `--message=x`
-    carries its value, everything after `--` is an operand. attached_values: short options whose
-    optional value can only be attached (`-uno`)."""
-    flags, operands = set(), []
+    carries its value, `--al` is `--all` (git takes unambiguous prefixes), everything after `--`
+    is an operand. attached_values: short options whose optional value can only be attached (`-uno`)."""
+    longs = long_options.split()
+    flags, operands, values = set(), [], {}
     index = 0
     while index < len(words):
         value = words[index].value
         index += 1
         if value == "--":
             return _Arguments(frozenset(flags), tuple(operands), tuple(words[index:]),
-                              "--pathspec-from-file" in flags)
+                              "--pathspec-from-file" in flags, values)
         if value.startswith("--"):
-            flag, has_value, _attached = value.partition("=")
+            flag, has_value, attached = value.partition("=")
+            flag = _unabbreviated(flag, longs)
             flags.add(flag)
-            if flag in value_options and not has_value:
-                index += 1
+            if flag in value_options:
+                if has_value:
+                    values[flag] = attached
+                elif index < len(words):
+                    values[flag] = words[index].value
+                    index += 1
         elif value.startswith("-") and len(value) > 1:
             for position, letter in enumerate(value[1:], start=1):
                 flags.add("-" + letter)
@@ -470,11 +402,82 @@ def _split(words, value_options, attached_values=frozenset()):
                     break
                 if "-" + letter in value_options:
                     if position == len(value) - 1:
+                        if index < len(words):
+                            values["-" + letter] = words[index].value
                         index += 1  # the value is the next word
+                    else:
+                        values["-" + letter] = value[position + 1:]
                     break  # the rest of the cluster is the value
         else:
             operands.append(words[index - 1])
-    return _Arguments(frozenset(flags), tuple(operands), None, "--pathspec-from-file" in flags)
+    return _Arguments(frozenset(flags), tuple(operands), None, "--pathspec-from-file" in flags, values)
+
+
+def _unabbreviated(flag, longs):
+    """git's long option for an unambiguous prefix (`--al` -> `--all`); the flag itself otherwise."""
+    if flag in longs or len(flag) < 3:
+        return flag
+    matches = [o for o in longs if o.startswith(flag)]
+    return matches[0] if len(matches) == 1 else flag
+
+
+def _pathspecs(words, run):
+    """(pathspecs, whole, relative_whole, runtime) for operand words. whole: one names the whole tree
+    from wherever it is run (`:/`, or all exclusions); relative_whole: one names the working
+    directory (`.`, `*`); runtime: a word only the shell can know."""
+    specs, whole, relative_whole, runtime, positive = [], False, False, False, 0
+    for written in words:
+        for word in cmdline.words_of(written):
+            value = word.value
+            if _is_exclusion(value):
+                continue
+            positive += 1
+            if word.expanded:
+                known = cmdline.expand(word, run.cwd, run.context, run.variables)
+                bounds = _listing_bounds(word, run) if known is None else None
+                if bounds:
+                    specs.extend(bounds)
+                    continue
+                if known is None:
+                    runtime = True
+                    specs.append(Pathspec(value, run.cwd, value, False, word.glob, False))
+                    continue
+                word = word._replace(value=known, expanded=False)
+                value = known
+            if value in (":/", ":/.", ":/*", ":(top)", ":(top)."):
+                whole = True
+            elif value in (".", "./", "*", "./*"):
+                relative_whole = True
+            specs.append(_pathspec(word, run.cwd))
+    if words and not positive:
+        whole = True  # `git add ':!secret'` stages everything else
+    return tuple(specs), whole, relative_whole, runtime
+
+
+LISTERS = {"ls-files": frozenset(["-x", "--exclude", "-X", "--exclude-from", "--format"]),
+           "diff": frozenset(["--diff-filter", "-U", "--output"])}
+
+
+def _listing_bounds(word, run):
+    """The folders a word's paths lie in when the word is one `$(git ls-files … <paths>)` or
+    `$(git diff --name-only … -- <paths>)`: git lists only under the pathspecs it is given, so the
+    paths are known to lie there. None when the word holds anything else."""
+    if len(word.substitutions) != 1 or not word.value.startswith(("$(", "`")):
+        return None
+    runs = cmdline.commands_of_tokens(word.substitutions[0], run.cwd, run.context)
+    if len(runs) != 1 or runs[0].name != "git" or not runs[0].args:
+        return None
+    args = runs[0].args
+    lister = args[0].value
+    if lister not in LISTERS or lister == "diff" and not any(w.value == "--name-only" for w in args):
+        return None
+    parsed = _split(args[1:], "", LISTERS[lister])
+    operands = parsed.after_dashes if lister == "diff" else parsed.path_words
+    if lister == "diff" and parsed.after_dashes is None:
+        return None  # `git diff A B` takes revisions first: only `--` says where paths start
+    if not operands or any(w.expanded or w.glob for w in operands):
+        return None
+    return [_pathspec(w, runs[0].cwd) for w in operands]
 
 
 def _pathspec(word, cwd):
@@ -487,345 +490,305 @@ def _pathspec(word, cwd):
         magic, _close, value = value[2:].partition(")")
         top = "top" in magic.split(",")
     relative = value[:-1] if value.endswith("/") and len(value) > 1 else value
+    if relative in (".", "./*", "*") and not top:
+        relative = "" if relative == "." else relative
     root = None if top else cwd
-    known = not word.expanded and (top or cwd is not None or value.startswith("/"))
+    known = top or cwd is not None or value.startswith("/")
     pattern = not word.glob and any(c in value for c in "*?[")
     return Pathspec(word.value, root, relative, pattern, word.glob, known)
 
 
-def _is_exclusion(word):
-    return word.value.startswith((":!", ":^", ":(exclude)")) or word.value.startswith(":(") and \
-        "exclude" in word.value[2:].partition(")")[0].split(",")
+def _is_exclusion(value):
+    return value.startswith((":!", ":^", ":(exclude)")) or value.startswith(":(") and \
+        "exclude" in value[2:].partition(")")[0].split(",")
 
 
-# Pathspecs that mean the whole tree whatever the directory: the table's `.`, `./`, `:/`, `'*'`.
-WHOLE_TREE_WORDS = frozenset([".", "./", ":/", ":/.", ":/*", ":(top)", ":(top).", "*", "./*"])
+def render(words):
+    return "git " + " ".join(quote(w.value) for w in words)
 
 
-def _paths(words, cwd):
-    """(pathspecs, whole) for operand words: whole when one names the whole tree or all of them are
-    exclusions (`git add ':!secret'` stages everything else)."""
-    positive = [w for w in words if not _is_exclusion(w)]
-    whole = bool(words) and (not positive or any(w.value in WHOLE_TREE_WORDS and not w.expanded
-                                                  for w in positive))
-    return tuple(_pathspec(w, cwd) for w in positive), whole
+_UNQUOTED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-")
 
 
-def _render(words):
-    return "git " + " ".join(_quote(w.value) for w in words)
-
-
-def _quote(text):
-    if text and re.match(r"^[A-Za-z0-9_./:=@%+,-]+$", text):
+def quote(text):
+    if text and all(c in _UNQUOTED for c in text):
         return text
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
-class _Run(NamedTuple):
-    """One git run being classified: where, as what text, and whether xargs adds unseen words."""
-    cwd: Optional[str]
-    command: str
-    from_xargs: bool
-
-    def op(self, kind, paths=(), unknown=False):
-        return Operation(kind, self.cwd, self.command, paths, unknown or self.from_xargs)
-
-
-def git_operation(words, cwd, from_xargs=False):
+def git_operation(words, run):
     """Classify one git run: words are the subcommand and its arguments (global options removed)."""
     subcommand = words[0].value
     rest = words[1:]
-    run = _Run(cwd, _render(words), from_xargs)
     if words[0].expanded:
+        return run.op(SAFE)
+    if subcommand in READ_ONLY or {w.value for w in rest} & HELP_OPTIONS:
         return run.op(SAFE)
     classify = _CLASSIFIERS.get(subcommand)
     if classify is not None:
         return classify(rest, run)
     if subcommand in HEAD_MOVERS:
         values = {w.value.partition("=")[0] for w in rest}
-        if not rest and subcommand == "switch" or values & (CARRY_ON_OPTIONS | HELP_OPTIONS):
+        if not rest and subcommand == "switch" or values & CARRY_ON_OPTIONS:
+            return run.op(SAFE)
+        if values & {"--abort", "--skip"} and not run.lookup.in_progress(run.cwd):
+            return run.op(SAFE)  # nothing under way: git says so and changes nothing
+        if subcommand == "switch" and len(rest) == 1 and run.lookup.is_current(rest[0].value, run.cwd):
+            return run.op(SAFE)
+        if subcommand in ADDING_COMMITS and not values & {"--abort", "--skip"}:
+            words = {w.value for w in rest}
+            rebases = words & REBASE_OPTIONS or subcommand == "pull" and "--no-rebase" not in words and \
+                run.lookup.pull_rebases(run.cwd)
+            if not rebases:
+                return run.op(SAFE)
+        rebasing = subcommand == "rebase" or subcommand == "pull"
+        if rebasing and not values & {"--autostash"} and run.lookup.refuses_to_rebase(run.cwd):
+            return run.op(SAFE)  # "cannot rebase: You have unstaged changes": nothing moves
+        if subcommand in ("rebase", "switch") and not values & CREATING_OPTIONS and _moves_to_nothing(
+                run, [w.value for w in rest if not w.value.startswith("-") or w.value == "-"]):
             return run.op(SAFE)
         return run.op(MOVE_HEAD)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)
-    return Operation(ALIAS, cwd, run.command, (), from_xargs, subcommand, tuple(rest))
+    return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest))
+
+
+def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False):
+    """The operation of a path-carrying form: whole when a pathspec names the whole tree, relative
+    when it names the working directory, runtime when a path comes only at run time."""
+    paths, whole, relative_whole, runtime = _pathspecs(path_words, run)
+    runtime = runtime or args.from_file or run.adds_words
+    if whole:
+        return run.op(WHOLE_OF[kind], paths, runtime)
+    if relative_whole and not runtime:
+        return run.op(WHOLE_OF[kind], paths, False, relative=True)
+    if not path_words and not runtime:
+        if empty_whole:
+            return run.op(WHOLE_OF[kind])
+        return run.op(empty_kind)
+    return run.op(kind, paths, runtime)
+
+
+def _patch_mode(args, run):
+    """`-p` asks about each hunk on stdin: with no answers fed it changes nothing."""
+    return bool(args.flags & PATCH_OPTIONS) and not run.stdin_fed
 
 
 def _classify_add(rest, run):
-    args = _split(rest, ADD_VALUES)
-    if args.flags & HELP_OPTIONS or args.flags & {"-n", "--dry-run"}:
+    args = _split(rest, ADD_LONG, ADD_VALUES)
+    if args.flags & {"-n", "--dry-run"} or run.private_index or _patch_mode(args, run):
         return run.op(SAFE)
-    operands = args.operands + (args.after_dashes or ())
-    paths, whole = _paths(operands, run.cwd)
-    everything = args.flags & {"-A", "--all", "-u", "--update", "--no-ignore-removal"}
-    if whole or everything and not operands and not args.from_file and not run.from_xargs:
-        return run.op(STAGE_ALL, paths)
-    if not operands:
-        return run.op(SAFE, unknown=args.from_file)
-    return run.op(STAGE_PATHS, paths, args.from_file)
+    everything = args.flags & {"-A", "--all", "-u", "--update", "--no-ignore-removal"} or \
+        args.flags & PATCH_OPTIONS
+    return _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything))
 
 
 def _classify_commit(rest, run):
-    args = _split(rest, COMMIT_VALUES, attached_values=frozenset(["-u", "-S"]))
-    if args.flags & HELP_OPTIONS or "--dry-run" in args.flags:
+    args = _split(rest, COMMIT_LONG, COMMIT_VALUES, attached_values=frozenset(["-u", "-S"]))
+    if "--dry-run" in args.flags:
         return run.op(SAFE)
+    message = args.values.get("-m") or args.values.get("--message")
+    if not MESSAGE_OPTIONS & set(args.values) and not args.flags & MESSAGE_FLAGS:
+        return run.op(SAFE)  # no message: git opens an editor, and with none to answer it aborts
     if args.flags & {"-a", "--all"}:
-        return run.op(COMMIT_ALL)
-    operands = args.operands + (args.after_dashes or ())
-    paths, _whole = _paths(operands, run.cwd)
+        return run.op(COMMIT_ALL, message=message)
+    if "--amend" in args.flags:
+        return run.op(AMEND, message=message)
     include = args.flags & {"-i", "--include"}
     only = args.flags & {"-o", "--only"}
-    if operands and not include or only or args.from_file or run.from_xargs:
-        return run.op(COMMIT_PATHS, paths, args.from_file)
-    return run.op(COMMIT_INDEX, paths)
+    if args.path_words and not include or only or args.from_file or run.adds_words:
+        return _by_paths(COMMIT_PATHS, args.path_words, run, args, empty_kind=COMMIT_INDEX)._replace(message=message)
+    return run.op(COMMIT_INDEX, message=message)
 
 
 STASH_READS = frozenset(["list", "show", "create", "store"])
-STASH_STACK_WORDS = frozenset(["drop", "clear", "pop", "apply"])
 
 
 def _classify_stash(rest, run):
     verb = rest[0].value if rest and not rest[0].value.startswith("-") else "push"
     if rest and verb == rest[0].value:
         rest = rest[1:]
-    if {w.value for w in rest} & HELP_OPTIONS or verb in STASH_READS:
+    if verb in STASH_READS:
         return run.op(SAFE)
-    if verb in STASH_STACK_WORDS:
+    if verb in ("drop", "clear", "pop"):
         return run.op(STASH_STACK)
+    if verb == "apply":
+        return run.op(STASH_APPLY)
     if verb == "branch":
         return run.op(MOVE_HEAD)
     if verb == "save":
         return run.op(STASH_ALL)  # save's words are a message, never paths
     if verb != "push":
         return run.op(SAFE)  # an unknown verb: git refuses it
-    args = _split(rest, STASH_VALUES)
-    operands = args.operands + (args.after_dashes or ())
-    paths, whole = _paths(operands, run.cwd)
-    if whole or not operands and not args.from_file and not run.from_xargs:
-        return run.op(STASH_ALL, paths)
-    return run.op(STASH_PATHS, paths, args.from_file or not operands)
+    args = _split(rest, STASH_LONG, STASH_VALUES)
+    if _patch_mode(args, run):
+        return run.op(SAFE)
+    return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True)
 
 
 def _classify_reset(rest, run):
-    args = _split(rest, RESET_VALUES)
-    if args.flags & HELP_OPTIONS:
+    args = _split(rest, RESET_LONG, RESET_VALUES)
+    if _patch_mode(args, run):
         return run.op(SAFE)
-    if args.flags & {"--hard", "--merge", "--keep"}:
+    if args.flags & {"--hard", "--merge", "--keep", "--soft"}:
+        if _moves_to_nothing(run, [w.value for w in args.operands[:1]]):
+            return run.op(SAFE)
         return run.op(RESET_ALL)
+    moves_branch = False
     if args.after_dashes is not None:
         path_words = args.after_dashes
-    elif args.operands and _looks_like_revision(args.operands[0]):
+    elif args.operands and _is_revision(args.operands[0], run):
         path_words = args.operands[1:]
+        moves_branch = not path_words and args.operands[0].value not in ("HEAD", "@")
     else:
         path_words = args.operands
-    if not path_words and not args.from_file and not run.from_xargs:
-        return run.op(RESET_ALL)
-    paths, whole = _paths(path_words, run.cwd)
-    return run.op(RESET_ALL if whole else UNSTAGE_PATHS, paths, args.from_file or not path_words)
+    if moves_branch and not _moves_to_nothing(run, [args.operands[0].value]):
+        return run.op(RESET_ALL)  # `git reset HEAD~1` moves the branch under every session
+    if run.private_index and "--soft" not in args.flags:
+        return run.op(SAFE)
+    return _by_paths(UNSTAGE_PATHS, path_words, run, args, empty_whole=True)
 
 
-def _looks_like_revision(word):
-    return not word.expanded and not word.glob and bool(_REVISION.match(word.value))
+def _is_revision(word, run):
+    if word.expanded or word.glob:
+        return False
+    if obviously_revision(word.value):
+        return True
+    return run.lookup.is_revision(word.value, run.cwd)
 
 
 def _classify_checkout(rest, run):
-    args = _split(rest, CHECKOUT_VALUES)
-    if args.flags & HELP_OPTIONS:
+    args = _split(rest, CHECKOUT_LONG, CHECKOUT_VALUES)
+    if _patch_mode(args, run):
         return run.op(SAFE)
     if args.flags & {"-b", "-B", "--orphan", "--detach"}:
         return run.op(MOVE_HEAD)
     if args.after_dashes is not None:
         path_words = args.after_dashes
     elif not args.operands:
+        if args.flags & PATCH_OPTIONS:
+            return run.op(DISCARD_ALL, relative=True)  # `yes | git checkout -p` discards every hunk
         if args.flags & {"-f", "--force"}:
             return run.op(DISCARD_ALL)  # re-checks out HEAD over every uncommitted edit
-        return run.op(SAFE, unknown=args.from_file)  # `git checkout` alone changes nothing
-    elif _looks_like_revision(args.operands[0]):
+        return run.op(SAFE, runtime=args.from_file)  # `git checkout` alone changes nothing
+    elif _is_revision(args.operands[0], run):
         if len(args.operands) == 1:
+            if run.lookup.is_current(args.operands[0].value, run.cwd) or _moves_to_nothing(
+                    run, [args.operands[0].value]):
+                return run.op(SAFE)  # the branch already checked out, or no such commit: nothing moves
             return run.op(MOVE_HEAD)
         path_words = args.operands[1:]
     else:
         path_words = args.operands
-    return _discard(path_words, run, args.from_file)
-
-
-def _discard(path_words, run, from_file):
-    paths, whole = _paths(path_words, run.cwd)
-    if whole:
-        return run.op(DISCARD_ALL, paths)
-    if not path_words:
-        return run.op(SAFE, unknown=from_file)
-    return run.op(DISCARD_PATHS, paths, from_file)
+    return _by_paths(DISCARD_PATHS, path_words, run, args)
 
 
 def _classify_restore(rest, run):
-    args = _split(rest, RESTORE_VALUES)
-    if args.flags & HELP_OPTIONS:
+    args = _split(rest, RESTORE_LONG, RESTORE_VALUES)
+    if _patch_mode(args, run):
         return run.op(SAFE)
-    path_words = args.operands + (args.after_dashes or ())
     only_index = args.flags & {"-S", "--staged"} and not args.flags & {"-W", "--worktree"}
     if only_index:
-        paths, whole = _paths(path_words, run.cwd)
-        if whole:
-            return run.op(DISCARD_ALL, paths)
-        return run.op(UNSTAGE_PATHS if path_words else SAFE, paths, args.from_file)
-    return _discard(path_words, run, args.from_file)
+        if run.private_index:
+            return run.op(SAFE)
+        return _by_paths(UNSTAGE_PATHS, args.path_words, run, args)
+    if args.flags & PATCH_OPTIONS and not args.path_words:
+        return run.op(DISCARD_ALL, relative=True)
+    return _by_paths(DISCARD_PATHS, args.path_words, run, args)
 
 
 def _classify_clean(rest, run):
-    args = _split(rest, CLEAN_VALUES)
-    if args.flags & HELP_OPTIONS or args.flags & {"-n", "--dry-run"}:
-        return run.op(SAFE)
-    if not args.flags & {"-f", "--force"}:
+    args = _split(rest, CLEAN_LONG, CLEAN_VALUES)
+    if args.flags & {"-n", "--dry-run"} or not args.flags & {"-f", "--force"}:
         return run.op(SAFE)  # git cleans nothing without --force (clean.requireForce)
-    path_words = args.operands + (args.after_dashes or ())
-    paths, whole = _paths(path_words, run.cwd)
-    if whole or not path_words and not run.from_xargs:
-        return run.op(CLEAN_ALL, paths)
-    return run.op(CLEAN_PATHS, paths, not path_words)
+    if not args.path_words and not run.adds_words:
+        return run.op(CLEAN_ALL, relative=True)  # a pathless clean cleans the working directory
+    return _by_paths(CLEAN_PATHS, args.path_words, run, args)
+
+
+def _classify_rm(rest, run):
+    args = _split(rest, RM_LONG, RM_VALUES)
+    if args.flags & {"-n", "--dry-run"} or run.private_index and "--cached" in args.flags:
+        return run.op(SAFE)
+    if not args.flags & {"-f", "--force", "--cached"}:
+        return run.op(SAFE)  # git refuses to remove a file that differs from HEAD or the index
+    return _by_paths(REMOVE_PATHS, args.path_words, run, args)
+
+
+def _classify_mv(rest, run):
+    args = _split(rest, MV_LONG, frozenset())
+    if args.flags & {"-n", "--dry-run"}:
+        return run.op(SAFE)
+    return _by_paths(REMOVE_PATHS, args.path_words, run, args)
+
+
+def _classify_apply(rest, run):
+    args = _split(rest, APPLY_LONG, APPLY_VALUES)
+    reports = args.flags & {"--stat", "--numstat", "--summary", "--check"}
+    if reports and "--apply" not in args.flags:
+        return run.op(SAFE)
+    if "--cached" in args.flags and run.private_index:
+        return run.op(SAFE)
+    if args.path_words and not any(w.expanded for w in args.path_words):
+        return run.op(SAFE)  # a patch file the session wrote names its own paths
+    return run.op(DISCARD_PATHS, (), True)  # a patch from stdin (`git diff | git apply -R`): any path
+
+
+def _classify_bisect(rest, run):
+    verb = rest[0].value if rest else ""
+    if verb in ("log", "view", "visualize", "terms", "help", ""):
+        return run.op(SAFE)
+    revisions = [w.value for w in rest[1:] if not w.value.startswith("-")]
+    if verb == "start" and (not revisions or _moves_to_nothing(run, revisions)):
+        return run.op(SAFE)  # HEAD moves once a good and a bad revision are known
+    return run.op(MOVE_HEAD)
+
+
+def _classify_read_tree(rest, run):
+    values = {w.value for w in rest}
+    if values & {"-n", "--dry-run"} or run.private_index and not values & {"-u"}:
+        return run.op(SAFE)
+    return run.op(RESET_ALL)
+
+
+def _classify_checkout_index(rest, run):
+    args = _split(rest, "--all --force --index --quiet --no-create --stdin --temp --prefix --stage",
+                  frozenset(["--prefix", "--stage"]))
+    if args.flags & {"--temp"} or any(k == "--prefix" for k in args.values):
+        return run.op(SAFE)
+    if args.flags & {"-a", "--all"}:
+        return run.op(DISCARD_ALL)
+    if "--stdin" in args.flags:
+        return run.op(DISCARD_PATHS, (), True)
+    return _by_paths(DISCARD_PATHS, args.path_words, run, args)
+
+
+def _classify_refs(rest, run, reading_operands):
+    operands = [w for w in rest if not w.value.startswith("-")]
+    values = {w.value for w in rest}
+    if len(operands) <= reading_operands and not values & {"-d", "--delete", "--stdin"}:
+        return run.op(SAFE)
+    if reading_operands == 0 and len(operands) >= 2 and not values & {"-d", "--delete", "--stdin"}:
+        ref, new = operands[0].value, operands[1].value
+        if run.lookup.same_commit(ref, new, run.cwd) or run.lookup.names_no_commit([new], run.cwd):
+            return run.op(SAFE)  # the ref keeps the commit it has, or git refuses the value
+    return run.op(WRITE_REFS)
+
+
+def _classify_worktree(rest, run):
+    verb = rest[0].value if rest else ""
+    if verb not in ("remove", "move"):
+        return run.op(SAFE)
+    operands = [w for w in rest[1:] if not w.value.startswith("-")]
+    target = cmdline.resolve(operands[0], run.cwd, run.context) if operands else None
+    return run.op(REMOVE_WORKTREE, target=target)
 
 
 _CLASSIFIERS = {"add": _classify_add, "stage": _classify_add, "commit": _classify_commit,
                 "stash": _classify_stash, "reset": _classify_reset, "checkout": _classify_checkout,
-                "restore": _classify_restore, "clean": _classify_clean}
-
-
-# -- verdict ---------------------------------------------------------------------------------------
-
-EFFECTS = {
-    STAGE_ALL: ("it stages every change in the checkout, the peers' unfinished work with yours",
-                "git add -- <your paths>"),
-    COMMIT_ALL: ("it commits every modified file in the checkout, the peers' changes with yours",
-                 "git commit -m <message> -- <your paths>"),
-    STASH_ALL: ("it stashes every change in the checkout, taking the peers' work out from under them",
-                "git stash push -- <your paths>"),
-    STASH_STACK: ("the stash stack is shared: this drops or re-applies entries that may be the peers'",
-                  "leave the stash alone while peers are live, or use git stash push -- <your paths> "
-                  "and git stash show to check whose entry it is"),
-    RESET_ALL: ("it discards or unstages everyone's changes, or moves the branch under every session",
-                "git restore -- <your paths> to discard, git reset -- <your paths> to unstage"),
-    DISCARD_ALL: ("it discards every session's uncommitted edits", "name your paths: "
-                  "git restore -- <your paths>"),
-    CLEAN_ALL: ("it deletes every untracked file, including the peers' new files",
-                "name the paths: git clean -f -- <your paths>"),
-    MOVE_HEAD: ("it moves HEAD and rewrites the working tree under every session",
-                "do it in a linked worktree: git worktree add ../<name> <branch>  (for a file, use "
-                "git checkout -- <path>)"),
-}
-
-
-def needs_edits(operations):
-    """True when judging needs the peers' recent edits (path-limited kinds, plain commit)."""
-    return any(op.kind in REACHING_EDITS or op.kind == COMMIT_INDEX for op in operations)
-
-
-def needs_staged(operations):
-    """True when judging needs the staged paths of the index (a plain commit)."""
-    return any(op.kind == COMMIT_INDEX for op in operations)
-
-
-def verdict(operations, peers, toplevel, staged=(), own_edits=frozenset()):
-    """The first operation to refuse while `peers` share the checkout at `toplevel`, or None.
-
-    operations: those judged against this checkout. peers: Peer records (edits may be empty when
-    not needed). staged: absolute paths in the index. own_edits: absolute paths this session
-    edited. Paths are compared as given: the caller resolves symlinks on both sides."""
-    if not peers:
-        return None
-    names = tuple(p.name for p in peers)
-    for op in operations:
-        if op.cwd is None:
-            continue
-        if op.kind in REFUSED_OUTRIGHT or op.kind in REACHING_EDITS and _reaches_toplevel(op, toplevel):
-            kind = op.kind if op.kind in REFUSED_OUTRIGHT else _WHOLE_OF[op.kind]
-            effect, narrow = EFFECTS[kind]
-            return Refusal(op, names, effect, narrow)
-        if op.kind in REACHING_EDITS:
-            refusal = _reaching_edits(op, peers, toplevel)
-            if refusal is not None:
-                return refusal
-        if op.kind == COMMIT_INDEX:
-            refusal = _committing_peer_staged(op, peers, toplevel, staged, own_edits)
-            if refusal is not None:
-                return refusal
-    return None
-
-
-_WHOLE_OF = {STAGE_PATHS: STAGE_ALL, DISCARD_PATHS: DISCARD_ALL, CLEAN_PATHS: CLEAN_ALL}
-_VERB_OF = {STAGE_PATHS: "stage", DISCARD_PATHS: "discard", CLEAN_PATHS: "delete"}
-
-
-def _resolve(spec, toplevel):
-    root = toplevel if spec.root is None else spec.root
-    return posixpath.normpath(posixpath.join(root, spec.relative)) if spec.relative else root
-
-
-def _reaches_toplevel(op, toplevel):
-    """A path-limited operation whose path is the toplevel or above it (`git add ../..`)."""
-    for spec in op.paths:
-        if spec.known and not spec.pattern and not spec.shell_glob:
-            path = _resolve(spec, toplevel)
-            if path == toplevel or toplevel.startswith(path.rstrip("/") + "/"):
-                return True
-    return False
-
-
-def covers(spec, path, toplevel):
-    """True when the pathspec sweeps up the absolute path: the path lies under a folder it names,
-    or its pattern matches. A pathspec naming the file itself is the narrow form, and passes."""
-    if not spec.known:
-        return False
-    root = toplevel if spec.root is None else spec.root
-    if spec.pattern or spec.shell_glob:
-        if not path.startswith(root.rstrip("/") + "/"):
-            return False
-        relative = path[len(root.rstrip("/")) + 1:]
-        pattern = spec.relative
-        if spec.pattern:
-            return fnmatch.fnmatchcase(relative, pattern) or any(
-                fnmatch.fnmatchcase(relative[:i], pattern) for i, c in enumerate(relative) if c == "/")
-        pattern_parts = pattern.split("/")
-        parts = relative.split("/")
-        return len(parts) >= len(pattern_parts) and all(
-            fnmatch.fnmatchcase(part, wanted) for part, wanted in zip(parts, pattern_parts))
-    return path.startswith(_resolve(spec, toplevel).rstrip("/") + "/")
-
-
-def _relative(path, toplevel):
-    return path[len(toplevel.rstrip("/")) + 1:] if path.startswith(toplevel.rstrip("/") + "/") else path
-
-
-def _reaching_edits(op, peers, toplevel):
-    touched, files = [], []
-    for peer in peers:
-        hits = [e for e in peer.edits if any(covers(s, e, toplevel) for s in op.paths)]
-        if hits:
-            touched.append(peer.name)
-            files.extend(_relative(e, toplevel) for e in hits if _relative(e, toplevel) not in files)
-    if not touched:
-        return None
-    effect = "it would %s files a live peer edited recently: %s" % (_VERB_OF[op.kind], ", ".join(files[:5]))
-    if len(files) > 5:
-        effect += " (+%d more)" % (len(files) - 5)
-    narrow = {STAGE_PATHS: "git add -- <your files>", DISCARD_PATHS: "git restore -- <your files>",
-              CLEAN_PATHS: "git clean -f -- <your files>"}[op.kind]
-    return Refusal(op, tuple(touched), effect, "name only your own files: " + narrow, tuple(files))
-
-
-def _committing_peer_staged(op, peers, toplevel, staged, own_edits):
-    """A plain commit takes the whole index: refuse when it holds a path a peer edited and this
-    session did not."""
-    own = set(own_edits)
-    touched, files = [], []
-    for peer in peers:
-        hits = [p for p in staged if p in peer.edits and p not in own]
-        if hits:
-            touched.append(peer.name)
-            files.extend(_relative(p, toplevel) for p in hits if _relative(p, toplevel) not in files)
-    if not touched:
-        return None
-    mine = [_relative(p, toplevel) for p in staged if p in own]
-    effect = ("the index holds %s, staged from a live peer's edits; a plain commit would commit it "
-              "as yours" % ", ".join(files[:5]))
-    narrow = "git commit -m <message> -- %s" % (" ".join(_quote(m) for m in mine[:10]) if mine else "<your paths>")
-    return Refusal(op, tuple(touched), effect, narrow, tuple(files))
+                "restore": _classify_restore, "clean": _classify_clean, "rm": _classify_rm,
+                "mv": _classify_mv, "apply": _classify_apply, "bisect": _classify_bisect,
+                "read-tree": _classify_read_tree, "checkout-index": _classify_checkout_index,
+                "update-ref": lambda rest, run: _classify_refs(rest, run, 0),
+                "symbolic-ref": lambda rest, run: _classify_refs(rest, run, 1),
+                "worktree": _classify_worktree}

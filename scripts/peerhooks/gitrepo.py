@@ -80,9 +80,9 @@ def run_git(top, args, timeout=GIT_TIMEOUT_SECONDS):
     return completed.stdout.decode("utf-8", errors="replace")
 
 
-def staged_paths(top):
+def staged_paths(top, timeout=GIT_TIMEOUT_SECONDS):
     """Absolute paths staged in a checkout's index, or None when git could not tell."""
-    out = run_git(top, ["diff", "--cached", "--name-only", "-z", "--no-renames"])
+    out = run_git(top, ["diff", "--cached", "--name-only", "-z", "--no-renames"], timeout=timeout)
     if out is None:
         return None
     return [os.path.join(top, name) for name in out.split("\0") if name]

@@ -27,7 +27,9 @@ BIG_HEAD_BYTES = 64 * 1024  # a record's tool name and file_path come within its
 BIG_TAIL_BYTES = 4 * 1024  # ...and its timestamp within its last few hundred
 TAIL_SCAN_BYTES = 8 * 1024 * 1024  # how far back from the end edits are looked for; said when hit
 HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
-MAX_EDITED_FILES = 12  # distinct files kept: peers.py shows 5, the guard checks adds and commits against all
+# Distinct files kept per transcript: peers.py shows 5; the guard judges adds and commits against all
+# of a peer's changes, so no small window (issue 13: a 12-file window let older edits be swept up).
+MAX_EDITED_FILES = 200
 
 _TOOL_USE_MARK = b'"tool_use"'
 REPEAT_RECORD_TYPE = "api-request-blob"  # 2.1.332: a request's message written again
@@ -210,8 +212,25 @@ def timestamp_of_big(data, start, end):
 
 
 def edits_in_record(record):
-    """Paths a decoded assistant record writes with an edit tool, in order."""
-    return [path for path in (_target_of(i) for n, i in _tool_uses(record) if n in EDIT_TOOLS) if path]
+    """Paths a decoded assistant record writes with an edit tool or a Bash command, in order."""
+    paths = []
+    for name, tool_input in _tool_uses(record):
+        if name in EDIT_TOOLS:
+            path = _target_of(tool_input)
+            if path:
+                paths.append(path)
+        elif name == "Bash" and isinstance(tool_input.get("command"), str):
+            paths.extend(bash_writes(tool_input["command"], record.get("cwd")))
+    return paths
+
+
+def bash_writes(command, cwd):
+    """The files a Bash tool_use wrote, by the shared command-line interpreter (peerhooks.cmdline);
+    glob patterns and paths only the shell could expand are left out."""
+    from .cmdline import write_targets  # only transcripts holding Bash commands need it
+
+    cwd = cwd if isinstance(cwd, str) else None
+    return [path for path, pattern in write_targets(command, cwd) if not pattern]
 
 
 def _edits_in_line(data, start, end):

@@ -232,7 +232,7 @@ class SessionsSharingOneCheckout(Sandboxed):
         [(command, is_error, text)] = tool_results(sweep)
         self.assertEqual(command, "git add -A")
         self.assertTrue(is_error, text)
-        self.assertIn("PreToolUse:Bash hook error", text)
+        self.assertIn("peerhooks git guard refused", text)  # a deny: the reason itself (2.1.197)
         self.assertIn(self.a_name, text)
         self.assertEqual(git(self.repo, "diff", "--cached", "--name-only"), "")
 

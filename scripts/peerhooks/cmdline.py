@@ -1,0 +1,563 @@
+"""What a Bash command line runs: its simple commands, each with the directory it runs in, and the
+files each one writes. The one interpreter of command lines: the git guard classifies the git runs
+it finds, memory_delta attributes memory files to the session whose Bash wrote them, and a peer's
+edits include the files its Bash commands wrote.
+
+Pure: words come from peerhooks.shell; the only outside knowledge is passed in (the user's home,
+and a function giving a folder's checkout for `cd "$(git rev-parse --show-toplevel)"`).
+
+What it opens, as Bash would run it:
+- separators, pipes, `( … )` subshells and `$( … )`/backticks/`<( … )` (a pipe stage and a
+  subshell keep their `cd` to themselves);
+- prefix commands, matched by basename (`/usr/bin/env git` is git): env, sudo, time, nice, timeout,
+  command, exec, nohup, xargs, find -exec, ... and `VAR=value` assignments;
+- nested shells: `bash -c '…'`, `eval …`, a heredoc or here-string fed to a shell (`bash <<EOF`);
+- directories: `cd`, `pushd`/`popd`, `env -C`, and words whose value is knowable here: `~`, `$HOME`,
+  `$PWD`, `$(pwd)`, `$(git rev-parse --show-toplevel)` and variables the line itself assigned.
+"""
+import posixpath
+
+from .records import record
+from .shell import PIPES, REDIRECTIONS, SEPARATORS, Word, tokenize
+
+# Past this depth of `bash -c` inside `eval` inside `$( … )`, the interpreter stops looking.
+MAX_DEPTH = 8
+
+SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"])
+SHELL_VALUE_OPTIONS = frozenset(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
+RESERVED_WORDS = frozenset(["!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until",
+                            "{", "}", "esac", "coproc"])
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
+
+
+def _name_end(text, pos):
+    """Where a shell variable name starting at pos ends (pos when there is none)."""
+    if pos >= len(text) or text[pos] not in _NAME_START:
+        return pos
+    end = pos + 1
+    while end < len(text) and text[end] in _NAME_CHARS:
+        end += 1
+    return end
+
+
+def is_assignment(value):
+    """`NAME=value`, `NAME+=value`, `NAME[i]=value`: an assignment, not a command word."""
+    end = _name_end(value, 0)
+    if end == 0:
+        return False
+    if value.startswith("[", end):
+        close = value.find("]", end)
+        if close < 0:
+            return False
+        end = close + 1
+    if value.startswith("+", end):
+        end += 1
+    return value.startswith("=", end)
+
+# The commands that run the rest of their words as a command, each with its options that take a
+# value as the next word (so the value is not taken for the command).
+PREFIX_VALUE_OPTIONS = {
+    "sudo": frozenset("-u -g -h -p -r -t -T -U -C -D -R --user --group --host --prompt --role --type "
+                      "--command-timeout --other-user --close-from --chdir --chroot".split()),
+    "doas": frozenset(["-u", "-C"]),
+    "env": frozenset(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]),
+    "time": frozenset(["-f", "--format", "-o", "--output"]),
+    "nice": frozenset(["-n", "--adjustment"]),
+    "ionice": frozenset(["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u"]),
+    "timeout": frozenset(["-s", "--signal", "-k", "--kill-after"]),
+    "stdbuf": frozenset(["-i", "-o", "-e", "--input", "--output", "--error"]),
+    "xargs": frozenset("-a -d -E -e -I -i -L -l -n -P -s --arg-file --delimiter --eof --replace "
+                       "--max-lines --max-args --max-procs --max-chars --process-slot-var".split()),
+    "exec": frozenset(["-a"]),
+    "command": frozenset(), "builtin": frozenset(), "nohup": frozenset(), "setsid": frozenset(),
+    "unbuffer": frozenset(), "chronic": frozenset(), "flock": frozenset(["-w", "--timeout", "-E"]),
+}
+# Prefixes whose first operand is theirs, not the command's (`timeout 5 git …`, `flock /lock git …`).
+PREFIX_OPERANDS = {"timeout": 1, "flock": 1}
+# Prefixes that add words to the command at run time (xargs' input lines).
+ADDS_WORDS = frozenset(["xargs"])
+
+# Redirections that write their target.
+WRITE_REDIRECTIONS = frozenset([">", ">>", ">|", "&>", "&>>", "<>"])
+
+# Commands whose every operand is a file they write (or remove, which is a change too).
+WRITES_ALL_OPERANDS = frozenset(["tee", "touch", "truncate", "rm", "unlink", "shred"])
+# Commands whose last operand is the destination (a folder receives the sources' names).
+COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
+IN_PLACE_EDITORS = frozenset(["sed", "perl"])
+
+
+Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables",
+                 ((), False, False, (), 0, None, ()), """One simple command as it will run.
+
+    name: the program's basename ("" when the command word is computed at run time).
+    args: its words after the name. cwd: the absolute directory it runs in, None when unknowable.
+    env: (name, Word) assignments in front of it (and exported before it). adds_words: xargs or
+    find -exec add words at run time. stdin_fed: its stdin is a pipe, a heredoc or a here-string
+    (answers for `-p` prompts). writes: the targets of its writing redirections. depth: nesting
+    (0 for the line itself). path_word: the command word as written (`/usr/bin/git`). variables:
+    (name, value) the line assigned before it (`F=a.py; …`).
+    """)
+
+Context = record("Context", "home toplevel", (None, None), """What the interpreter may know beyond the
+    line: the user's home, and a function from a folder to its checkout's toplevel (for
+    `$(git rev-parse --show-toplevel)`).""")
+
+
+class _Dirs:
+    """The shell's current directory while walking a line, with `cd -`'s and pushd's memory and the
+    variables the line assigned."""
+
+    def __init__(self, cwd, previous=None, stack=(), variables=None, exported=None):
+        self.cwd = cwd
+        self.previous = previous
+        self.stack = list(stack)
+        self.variables = dict(variables or {})
+        self.exported = dict(exported or {})  # name -> Word: `export X=…` reaches later commands
+
+    def copy(self):
+        return _Dirs(self.cwd, self.previous, self.stack, self.variables, self.exported)
+
+    def restore(self, other):
+        self.cwd, self.previous, self.stack = other.cwd, other.previous, list(other.stack)
+        self.variables, self.exported = dict(other.variables), dict(other.exported)
+
+
+def commands(line, cwd, context=Context()):
+    """Every simple command of a Bash command line, in the order Bash meets them (substitutions
+    before the command that holds them)."""
+    found = []
+    _Walker(found, context).walk(tokenize(line), _Dirs(_absolute(cwd)), 0)
+    return found
+
+
+def commands_of_tokens(tokens, cwd, context=Context()):
+    """commands() for tokens already read (a substitution's, from peerhooks.shell)."""
+    found = []
+    _Walker(found, context).walk(list(tokens), _Dirs(_absolute(cwd)), 0)
+    return found
+
+
+def _absolute(path):
+    return posixpath.normpath(path) if isinstance(path, str) and path.startswith("/") else None
+
+
+# -- words with knowable expansions ----------------------------------------------------------------
+
+_TOPLEVEL_SUBSTITUTIONS = ("$(git rev-parse --show-toplevel)", "`git rev-parse --show-toplevel`")
+_PWD_SUBSTITUTIONS = ("$(pwd)", "`pwd`", "$(pwd -P)", "$(pwd -L)")
+
+
+def expand(word, cwd, context=Context(), variables=None):
+    """The value a word will have when it runs, or None when only the running shell can know it
+    (a variable the line did not set, a command substitution other than pwd / the toplevel)."""
+    if not word.expanded:
+        return word.value
+    value = word.value
+    if value == "~" or value.startswith("~/"):
+        if not context.home:
+            return None
+        value = context.home + value[1:]
+    for text in _TOPLEVEL_SUBSTITUTIONS:
+        if text in value:
+            top = context.toplevel(cwd) if context.toplevel is not None and cwd else None
+            if top is None:
+                return None
+            value = value.replace(text, top)
+    for text in _PWD_SUBSTITUTIONS:
+        if text in value:
+            if cwd is None:
+                return None
+            value = value.replace(text, cwd)
+    known = dict(variables or {})
+    known.setdefault("HOME", context.home)
+    known.setdefault("PWD", cwd)
+    value = _substitute_variables(value, known)
+    if value is None or "$" in value or "`" in value:
+        return None
+    return value
+
+
+def _substitute_variables(value, known):
+    """`$NAME` and `${NAME}` replaced by their known values; None when one is not known."""
+    parts, pos = [], 0
+    while True:
+        dollar = value.find("$", pos)
+        if dollar < 0:
+            parts.append(value[pos:])
+            return "".join(parts)
+        braced = value.startswith("{", dollar + 1)
+        start = dollar + 2 if braced else dollar + 1
+        end = _name_end(value, start)
+        if end == start or braced and not value.startswith("}", end):
+            return None
+        found = known.get(value[start:end])
+        if found is None:
+            return None
+        parts.append(value[pos:dollar])
+        parts.append(found)
+        pos = end + 1 if braced else end
+
+
+def resolve(word, cwd, context=Context(), variables=None):
+    """The absolute path a word names, or None when it cannot be known here."""
+    value = expand(word, cwd, context, variables)
+    if not value:
+        return None
+    if value.startswith("/"):
+        return posixpath.normpath(value)
+    if cwd is None:
+        return None
+    return posixpath.normpath(posixpath.join(cwd, value))
+
+
+def brace_expand(value):
+    """Bash's brace expansion of one word (`{src,lib}/` -> `src/`, `lib/`; `f{1..3}`), outermost
+    first; a word without a list is itself."""
+    close = value.find("}")
+    opening = value.rfind("{", 0, close) if close >= 0 else -1
+    if opening < 0:
+        return [value]
+    inner, head, tail = value[opening + 1:close], value[:opening], value[close + 1:]
+    if "," in inner:
+        choices = inner.split(",")
+    else:
+        low, _dots, high = inner.partition("..")
+        if not _dots or not _is_integer(low) or not _is_integer(high):
+            return [head + "{" + inner + "}" + t for t in brace_expand(tail)]
+        low, high = int(low), int(high)
+        step = 1 if high >= low else -1
+        choices = [str(n) for n in range(low, high + step, step)][:256]
+    return [head + choice + t for choice in choices for t in brace_expand(tail)]
+
+
+def _is_integer(text):
+    return text.lstrip("-").isdigit()
+
+
+def words_of(word):
+    """The words one written word becomes after brace expansion."""
+    if not word.brace:
+        return [word]
+    return [word._replace(value=v, brace=False) for v in brace_expand(word.value)]
+
+
+# -- the walk --------------------------------------------------------------------------------------
+
+class _Walker:
+    """Walks tokens as Bash runs them: simple commands between separators, `( … )` scoping
+    directory changes, substitutions as subshells."""
+
+    def __init__(self, found, context):
+        self.found = found
+        self.context = context
+
+    def walk(self, tokens, dirs, depth):
+        if depth > MAX_DEPTH:
+            return
+        saved = []  # directory state at each open `(`
+        words, writes, stdin_text = [], [], []
+        after_pipe = False
+        redirection = None
+        output = None  # what the last pipe stage prints, when the line itself holds it
+        for token in tokens:
+            if isinstance(token, Word):
+                for inner in token.substitutions:
+                    self.walk(inner, dirs.copy(), depth + 1)
+                if redirection is None:
+                    words.append(token)
+                    continue
+                if redirection in WRITE_REDIRECTIONS:
+                    writes.append(token)
+                elif redirection in ("<<", "<<-"):
+                    stdin_text.append(token.heredoc or "")
+                elif redirection == "<<<":
+                    stdin_text.append(token.value)
+                redirection = None
+                continue
+            text = token.text
+            if text in REDIRECTIONS:
+                redirection = text
+                continue
+            redirection = None
+            if text in SEPARATORS or text in ("(", ")"):
+                in_subshell = after_pipe or text in PIPES or text == "&"
+                output = self._command(words, writes, stdin_text, after_pipe and output,
+                                       dirs.copy() if in_subshell else dirs, depth, after_pipe)
+                words, writes, stdin_text = [], [], []
+                after_pipe = text in PIPES
+            if text == "(":
+                saved.append(dirs.copy())
+            elif text == ")" and saved:
+                dirs.restore(saved.pop())
+        self._command(words, writes, stdin_text, after_pipe and output, dirs.copy() if after_pipe else dirs,
+                      depth, after_pipe)
+
+    def _command(self, words, writes, stdin_text, piped_text, dirs, depth, piped=False):
+        """One simple command: strip assignments, reserved words and prefix commands, then record
+        it and open what it runs. Returns what it prints when the line itself holds that text
+        (`cat <<EOF`, `echo …`), so `… | bash` can be read as the script it runs."""
+        env = list(dirs.exported.items())
+        adds_words = False
+        index = 0
+        while index < len(words):
+            value = words[index].value
+            if is_assignment(value):
+                name, _eq, assigned = value.partition("=")
+                env.append((name.rstrip("+"), words[index]._replace(value=assigned)))
+                index += 1
+            elif value in RESERVED_WORDS:
+                index += 1
+            elif posixpath.basename(value) in PREFIX_VALUE_OPTIONS and not words[index].expanded:
+                prefix = posixpath.basename(value)
+                if prefix == "command" and any(w.value in ("-v", "-V") for w in words[index + 1:index + 3]):
+                    return  # a lookup, not a run
+                index, dirs = self._prefix(words, index, prefix, dirs)
+                adds_words = adds_words or prefix in ADDS_WORDS
+            else:
+                break
+        if index >= len(words):
+            if env and not writes:
+                for name, word in env:  # `F=x; git add "$F"`: the line's own variables
+                    dirs.variables[name] = expand(word, dirs.cwd, self.context, dirs.variables)
+            if writes:
+                self.found.append(Command("", (), dirs.cwd, tuple(env), False, False, tuple(writes), depth))
+            return
+        name_word = words[index]
+        name = posixpath.basename(name_word.value)
+        if name_word.expanded:  # `G=git; $G add -A`
+            known = expand(name_word, dirs.cwd, self.context, dirs.variables)
+            name = posixpath.basename(known) if known and " " not in known else ""
+        arguments = tuple(words[index + 1:])
+        if name == "export":
+            for word in arguments:
+                if is_assignment(word.value):
+                    variable, _eq, assigned = word.value.partition("=")
+                    value = word._replace(value=assigned)
+                    dirs.variables[variable] = expand(value, dirs.cwd, self.context, dirs.variables)
+                    dirs.exported[variable] = value
+        if name == "find":
+            self._find_exec(arguments, dirs, depth)
+        variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
+        self.found.append(Command(name, arguments, dirs.cwd, tuple(env), adds_words,
+                                  piped or bool(stdin_text), tuple(writes), depth, name_word, variables))
+        if name in ("cd", "pushd", "popd"):
+            self._change_directory(name, arguments, dirs)
+        elif name in SHELLS:
+            script = _shell_script(arguments)
+            if script is not None:
+                self.walk(tokenize(script.value), dirs.copy(), depth + 1)
+            elif (stdin_text or piped_text) and not _runs_a_file(arguments):
+                for text in stdin_text or [piped_text]:
+                    self.walk(tokenize(text), dirs.copy(), depth + 1)
+        elif name == "eval":
+            self.walk(tokenize(" ".join(w.value for w in arguments)), dirs, depth + 1)
+        return _printed(name, arguments, stdin_text)
+
+    def _prefix(self, words, index, name, dirs):
+        """Skip one prefix command (`sudo -u x`, `env -C dir`, `timeout 5`, `xargs -0`) and its
+        options; returns where the real command starts and its directory."""
+        values = PREFIX_VALUE_OPTIONS[name]
+        index += 1
+        while index < len(words):
+            option = words[index].value
+            if option == "--":
+                index += 1
+                break
+            if not option.startswith("-") or option == "-":
+                break
+            flag, has_value, attached = option.partition("=")
+            if (name == "env" and flag in ("-C", "--chdir") or name in ("sudo", "doas") and
+                    flag in ("-D", "--chdir", "-C")):
+                target = Word(attached) if has_value else (words[index + 1] if index + 1 < len(words) else None)
+                dirs = dirs.copy()
+                dirs.cwd = resolve(target, dirs.cwd, self.context, dirs.variables) if target else None
+            index += 2 if flag in values and not has_value else 1
+        if name == "env":
+            while index < len(words) and is_assignment(words[index].value):
+                index += 1  # env's own NAME=value operands
+        return index + PREFIX_OPERANDS.get(name, 0), dirs
+
+    def _find_exec(self, arguments, dirs, depth):
+        """`find … -exec cmd {} +` runs cmd with found paths: recorded as a command that gains words."""
+        values = [w.value for w in arguments]
+        for position, value in enumerate(values):
+            if value in ("-exec", "-execdir", "-ok", "-okdir"):
+                end = position + 1
+                while end < len(values) and values[end] not in (";", "+"):
+                    end += 1
+                inner = [w for w in arguments[position + 1:end] if w.value != "{}"]
+                if inner:
+                    self.found.append(Command(posixpath.basename(inner[0].value), tuple(inner[1:]),
+                                              dirs.cwd, (), True, False, (), depth + 1, inner[0]))
+
+    def _change_directory(self, name, arguments, dirs):
+        operands = [w for w in arguments if not (w.value.startswith("-") and len(w.value) > 1
+                                                 and not w.expanded)]
+        if name == "popd":
+            dirs.previous, dirs.cwd = dirs.cwd, (dirs.stack.pop() if dirs.stack else None)
+            return
+        if name == "pushd":
+            dirs.stack.append(dirs.cwd)
+        if not operands:
+            dirs.previous, dirs.cwd = dirs.cwd, _absolute(self.context.home)  # `cd` alone goes home
+        elif operands[0].value == "-" and not operands[0].expanded:
+            dirs.previous, dirs.cwd = dirs.cwd, dirs.previous
+        else:
+            dirs.previous, dirs.cwd = dirs.cwd, resolve(operands[0], dirs.cwd, self.context, dirs.variables)
+
+
+def _printed(name, arguments, stdin_text):
+    """The text a command prints when the line holds it: `cat` of a heredoc, `echo`/`printf` words."""
+    if name == "cat" and stdin_text and not arguments:
+        return "".join(stdin_text)
+    if name in ("echo", "printf") and arguments and not any(w.expanded for w in arguments):
+        return " ".join(w.value for w in arguments if not (name == "echo" and w.value in ("-e", "-n")))
+    return None
+
+
+def _shell_script(arguments):
+    """The command string of `bash -c '…'` (also `-lc`, `-ec`, `-o pipefail -c`); None for a
+    script file or stdin."""
+    has_c = False
+    index = 0
+    while index < len(arguments):
+        value = arguments[index].value
+        if value in SHELL_VALUE_OPTIONS:
+            index += 2
+            continue
+        if value == "--":
+            index += 1
+            break
+        if value[:1] in ("-", "+") and len(value) > 1:
+            if not value.startswith("--") and "c" in value[1:]:
+                has_c = True
+            index += 1
+            continue
+        break
+    if has_c and index < len(arguments):
+        return arguments[index]
+    return None
+
+
+def _runs_a_file(arguments):
+    """True when a shell's operands name a script file (then stdin is data, not the script);
+    `-s` makes it read the script from stdin whatever follows."""
+    for word in arguments:
+        if word.value == "-s" or word.value.startswith("-") and "s" in word.value[1:] and not word.value.startswith("--"):
+            return False
+        if not word.value.startswith(("-", "+")):
+            return True
+    return False
+
+
+# -- the files a command line writes ---------------------------------------------------------------
+
+def _operands(words):
+    """Words after the command name that are not options (everything after `--` is an operand)."""
+    operands, options_over = [], False
+    for word in words:
+        if not options_over and word.value == "--":
+            options_over = True
+        elif options_over or not word.value.startswith("-") or word.value == "-":
+            operands.append(word)
+    return operands
+
+
+def _copy(name, args):
+    """(sources it removes, (destination word, source words, whether it is surely a folder))."""
+    for position, word in enumerate(args):
+        if word.value in ("-t", "--target-directory") and position + 1 < len(args):
+            target, rest = args[position + 1], args[:position] + args[position + 2:]
+        elif word.value.startswith("--target-directory="):
+            target, rest = word._replace(value=word.value.split("=", 1)[1]), args[:position] + args[position + 1:]
+        else:
+            continue
+        sources = _operands(rest)
+        return (sources if name == "mv" else []), (target, sources, True)
+    operands = _operands(args)
+    if len(operands) < 2:
+        return [], None
+    sources = operands[:-1]
+    return (sources if name == "mv" else []), (operands[-1], sources, False)
+
+
+def _edits_in_place(name, option):
+    """`-i`, `-i.bak`, `--in-place`; perl also takes it among bundled flags (`-pi`, `-pie`)."""
+    if option.startswith("-i") or option.startswith("--in-place"):
+        return True
+    return name == "perl" and option.startswith("-") and not option.startswith("--") and "i" in option
+
+
+def _edited_in_place(name, args):
+    """The file operands of `sed -i`/`perl -i` (the first operand is the script unless -e/-f gave it)."""
+    if not any(_edits_in_place(name, word.value) for word in args):
+        return []
+    files, script_given, skip_next = [], False, False
+    for word in args:
+        if skip_next:
+            skip_next = False
+        elif word.value in ("-e", "-f", "-E", "--expression", "--file"):
+            script_given, skip_next = True, True
+        elif word.value.startswith("-"):
+            continue
+        elif not script_given:
+            script_given = True
+        else:
+            files.append(word)
+    return files
+
+
+def _written_by(command):
+    """(words naming files the command writes, its copy destination or None), where a destination
+    is (target word, source words, whether the target is surely a folder)."""
+    name, args = command.name, list(command.args)
+    if name in WRITES_ALL_OPERANDS:
+        return _operands(args), None
+    if name in COPIES:
+        return _copy(name, args)
+    if name in IN_PLACE_EDITORS:
+        return _edited_in_place(name, args), None
+    if name == "dd":
+        return [w._replace(value=w.value[3:]) for w in args if w.value.startswith("of=")], None
+    if name == "git" and args and args[0].value == "mv":
+        return _copy("mv", args[1:])
+    return [], None
+
+
+def write_targets(line, cwd, home=None, isdir=None):
+    """[(path, is_pattern)] that a Bash command line writes: redirection targets, `tee`, `touch`,
+    `rm`, `sed -i`/`perl -i`, `dd of=`, the destination of `cp`/`mv`/`install`/`git mv` (and the
+    sources `mv` removes). Words the shell alone knows are skipped. isdir: the caller's look at the
+    filesystem, whether a copy's destination is an existing folder (None: take it for a file)."""
+    context = Context(home=home)
+    targets = []
+    for command in commands(line, cwd, context):
+        for word in command.writes:
+            _add(targets, word, command.cwd, context)
+        written, destination = _written_by(command)
+        for word in written:
+            _add(targets, word, command.cwd, context)
+        if destination is None:
+            continue
+        target, sources, into_folder = destination
+        resolved = resolve(target, command.cwd, context)
+        if resolved is None:
+            continue
+        if (into_folder or target.value.endswith("/") or len(sources) > 1
+                or isdir is not None and isdir(resolved)):
+            for source in sources:
+                name = posixpath.basename(source.value.rstrip("/"))
+                if name:
+                    targets.append((posixpath.join(resolved, name), source.glob or target.glob))
+        else:
+            targets.append((resolved, target.glob))
+    return targets
+
+
+def _add(targets, word, cwd, context):
+    for each in words_of(word):
+        resolved = resolve(each, cwd, context)
+        if resolved is not None and resolved != "/dev/null":
+            targets.append((resolved, each.glob))

@@ -1,0 +1,106 @@
+"""cmdline: the one interpreter of Bash command lines (simple commands, their directory, what they
+run and write). Pure: no files, no clock."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+
+from peerhooks import cmdline  # noqa: E402
+from peerhooks.shell import tokenize  # noqa: E402
+
+CONTEXT = cmdline.Context(home="/home/me", toplevel=lambda path: "/r" if path.startswith("/r") else None)
+
+
+def runs(line, cwd="/r/sub"):
+    """[(name, [args], cwd)] of each simple command."""
+    return [(c.name, [w.value for w in c.args], c.cwd) for c in cmdline.commands(line, cwd, CONTEXT)]
+
+
+class Prefixes(unittest.TestCase):
+    def test_prefixes_are_matched_by_basename(self):
+        for line in ("/usr/bin/env git add -A", "/usr/bin/time git add -A", "sudo -u x git add -A",
+                     "env -i FOO=1 git add -A", "timeout 5 git add -A", "nice -n 5 git add -A",
+                     "command git add -A", "exec git add -A", "nohup git add -A", "stdbuf -o0 git add -A",
+                     "FOO=1 BAR=2 git add -A", "time -p git add -A"):
+            self.assertIn(("git", ["add", "-A"], "/r/sub"), runs(line), line)
+
+    def test_command_v_is_a_lookup(self):
+        self.assertEqual(runs("command -v git"), [])
+
+    def test_xargs_and_find_exec_add_words(self):
+        found = cmdline.commands("git diff --name-only | xargs git add", "/r", CONTEXT)
+        self.assertTrue(found[-1].adds_words and found[-1].name == "git")
+        found = cmdline.commands("find . -name '*.py' -exec git add {} +", "/r", CONTEXT)
+        self.assertTrue(any(c.name == "git" and c.adds_words for c in found))
+
+
+class NestedShells(unittest.TestCase):
+    def test_bash_c_eval_and_a_heredoc_fed_to_a_shell_are_opened(self):
+        self.assertIn(("git", ["add", "-A"], "/r/sub"), runs("bash -c 'git add -A'"))
+        self.assertIn(("git", ["add", "-A"], "/r/sub"), runs("eval git add -A"))
+        self.assertIn(("git", ["add", "-A"], "/r/sub"), runs("bash <<EOF\ngit add -A\nEOF"))
+        self.assertIn(("git", ["add", "-A"], "/r/sub"), runs("sh -s <<< 'git add -A'"))
+
+    def test_a_heredoc_fed_to_cat_is_data_but_its_substitutions_run(self):
+        self.assertNotIn("git", [r[0] for r in runs("cat <<'EOF'\ngit add -A\nEOF")])
+        self.assertIn(("git", ["add", "-A"], "/r/sub"), runs("cat <<EOF\n`git add -A`\nEOF"))
+        self.assertNotIn("git", [r[0] for r in runs("cat <<'EOF'\n`git add -A`\nEOF")])
+
+    def test_a_heredoc_fed_to_a_shell_running_a_file_is_data(self):
+        self.assertNotIn("git", [r[0] for r in runs("bash run.sh <<EOF\ngit add -A\nEOF")])
+
+
+class Directories(unittest.TestCase):
+    def test_cd_follows_knowable_expansions(self):
+        self.assertEqual(runs('cd "$(git rev-parse --show-toplevel)" && git add -A')[-1][2], "/r")
+        self.assertEqual(runs("cd ~/w && git status")[-1][2], "/home/me/w")
+        self.assertEqual(runs('cd "$HOME/w" && git status')[-1][2], "/home/me/w")
+        self.assertEqual(runs('cd "$PWD/x" && git status')[-1][2], "/r/sub/x")
+        self.assertEqual(runs("cd && git status")[-1][2], "/home/me")
+        self.assertEqual(runs("D=/r/x; cd $D && git status")[-1][2], "/r/x")
+        self.assertIsNone(runs("cd $UNKNOWN && git status")[-1][2])
+
+    def test_subshells_and_pipe_stages_keep_their_cd(self):
+        self.assertEqual(runs("(cd /a && true); git status")[-1][2], "/r/sub")
+        self.assertEqual(runs("cd /a | true; git status")[-1][2], "/r/sub")
+        self.assertEqual(runs("cd /a; git status")[-1][2], "/a")
+
+    def test_env_dash_c_changes_the_directory_of_its_command_only(self):
+        self.assertEqual(runs("env -C /x git status; git log")[0][2], "/x")
+        self.assertEqual(runs("env -C /x git status; git log")[1][2], "/r/sub")
+
+
+class Expansions(unittest.TestCase):
+    def test_brace_expansion(self):
+        self.assertEqual(cmdline.brace_expand("{src,lib}/"), ["src/", "lib/"])
+        self.assertEqual(cmdline.brace_expand("f{1..3}.py"), ["f1.py", "f2.py", "f3.py"])
+        self.assertEqual(cmdline.brace_expand("a{b,c}{d,e}"), ["abd", "abe", "acd", "ace"])
+        word = tokenize("git add {src,lib}/")[2]
+        self.assertEqual([w.value for w in cmdline.words_of(word)], ["src/", "lib/"])
+        self.assertEqual(cmdline.words_of(tokenize("git add '{a,b}'")[2])[0].value, "{a,b}")
+
+    def test_unknowable_words_expand_to_none(self):
+        self.assertIsNone(cmdline.expand(tokenize('"$(git ls-files -m)"')[0], "/r", CONTEXT))
+        self.assertIsNone(cmdline.expand(tokenize("$FILES")[0], "/r", CONTEXT))
+        self.assertEqual(cmdline.expand(tokenize("${HOME}/x")[0], "/r", CONTEXT), "/home/me/x")
+
+
+class WriteTargets(unittest.TestCase):
+    def targets(self, line, cwd="/repo"):
+        return cmdline.write_targets(line, cwd, "/home/me")
+
+    def test_writes_through_prefixes_nested_shells_and_git_mv(self):
+        self.assertEqual(self.targets("/usr/bin/env sed -i s/a/b/ x.py"), [("/repo/x.py", False)])
+        self.assertEqual(self.targets("bash -c 'echo x > a.txt'"), [("/repo/a.txt", False)])
+        self.assertEqual(self.targets("git mv old.py new.py"), [("/repo/old.py", False), ("/repo/new.py", False)])
+        self.assertEqual(self.targets("mkdir -p s && cat > s/gen.sh <<'EOF'\necho\nEOF"), [("/repo/s/gen.sh", False)])
+        self.assertEqual(self.targets("echo x > /dev/null"), [])
+
+    def test_a_copy_into_an_existing_folder_writes_the_sources_names_there(self):
+        found = cmdline.write_targets("cp a.py lib", "/repo", None, isdir=lambda p: p == "/repo/lib")
+        self.assertEqual(found, [("/repo/lib/a.py", False)])
+
+
+if __name__ == "__main__":
+    unittest.main()
