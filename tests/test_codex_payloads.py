@@ -55,10 +55,12 @@ class LiteralCodexPayloadsTest(HomeTestCase):
     def test_guard_refuses_a_codex_sweep_beside_a_live_peer_with_exit_2(self):
         self.claude.live_session(self.repo_path, name="repo-5e")
         result = self.run_hook("git_index_guard.py",
-                               sample_stdin("hook-PreToolUse-allowed.json", self.repo_path, "git add -A"))
+                               sample_stdin("hook-PreToolUse-allowed.json", self.repo_path, "git add -A"),
+                               args=["--host", "codex"])  # as install.py --codex registers it
         self.assertEqual(result.returncode, 2)
         self.assertEqual(result.stdout, "")
         self.assertIn("repo-5e", result.stderr)
+        self.assertNotIn("SendMessage", result.stderr)
 
 
 if __name__ == "__main__":
