@@ -9,22 +9,19 @@ gatherers below it read files and run at most one `git` process (`git log`, and 
 moved; worktrees, the branch and the HEAD commit are read from the filesystem).
 """
 import hashlib
-import json
 import os
 from typing import NamedTuple, Optional, Tuple
 
-from . import activity, gitrepo, registry
-from .atomic import write_atomically
+from . import gitrepo
+from .atomic import UnusableJSON, parse_json, write_atomically
 from .home import checkout_memory_dir, state_dir
-from .intent import one_line
-from .report import display_path
-from .timeutil import ms_to_utc
+from .safefiles import read_regular, read_text_head
 
 BUDGET_CHARS = 9000  # Claude Code cuts hook output at 10,000 characters into a preview
 SECTION_MAX_CHARS = 6000  # one section always fits the budget alone, so none stays pending forever
 BANNER = "━━━ %s ━━━"
-NO_NEW_MATERIAL = ("No new orientation material since the last session; "
-                   "the prior context remains authoritative.")
+NO_NEW_MATERIAL = ("No orientation material changed since agent key %s last started here; "
+                   "the whole of it: %s")
 CONTINUES = ("Session continues (%s): orientation material was given at its start; "
              "that context remains authoritative.")
 FULL_HEADER = "Cold start: full orientation (%s)."
@@ -33,11 +30,17 @@ BASELINE_LINE = "Diff baseline last consumed at %s (UTC)"
 LEFT_OUT_LINE = "Left out to stay under %d characters (shown at the next start): %s."
 EMPTY_WORKSPACE = "(no orientation material in this workspace)"
 
-RULE_HASH_CHARS = 16  # 64 bits: enough to see which file changed; the model reads the file itself
 MAX_RULE_FILES = 200  # a rules tree larger than this is a mistake; list a bounded, stable prefix
+RULE_PREFIX = "rule:"  # one section per rule file, keyed by its path
+# Claude Code loads rule files whole at start, so their text is never printed: a fresh key is told
+# which files there are, a returning one what changed in them (a diff against the copy kept when it
+# was last shown). Larger files are fingerprinted by size and mtime, never read or hashed.
+RULE_TEXT_MAX_BYTES = 256 * 1024
+RULE_DIFF_LINES = 60  # a rule edit is a few lines; a rewrite is summarised, then read from the file
+RULE_DIFF_CONTEXT = 1
 MEMORY_INDEX_LINES = 40  # Claude Code itself loads the first 200 lines; the head is what orients
 HANDOFF_LINES = 60  # a handoff is written to be read first; its head carries the plan
-HANDOFF_NAME = activity.HANDOFF_NAME
+HANDOFF_NAME = "HANDOFF.md"
 RECENT_COMMITS = 15  # about a day of work on a busy branch
 COMMIT_HASH_CHARS = 12  # fixed, unlike %h, which grows with the object count and would churn
 COMMITS_CACHE_NAME = "cold-start-commits.json"
@@ -65,6 +68,7 @@ class Section(NamedTuple):
     key: str
     title: str
     body: str  # empty: neither printed nor recorded
+    digest: Optional[str] = None  # the fingerprint when it is not the body's (rule files)
 
 
 class Emission(NamedTuple):
@@ -78,13 +82,23 @@ def section(key, body, title=None):
 
 
 def fingerprint(body):
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+    return hashlib.sha256(body.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def fingerprint_of(s):
+    return s.digest or fingerprint(s.body)
+
+
+def _counts(s):
+    """A section takes part in the comparison: it has a body, or it is a rule file (whose
+    fingerprint is its own digest even when its text is empty or too large to keep)."""
+    return bool(s.body or s.digest)
 
 
 def changed_sections(old_fingerprints, new_sections):
-    """Keys of the non-empty sections whose fingerprint is new or differs, in section order."""
+    """Keys of the sections whose fingerprint is new or differs, in section order."""
     return [s.key for s in new_sections
-            if s.body and old_fingerprints.get(s.key) != fingerprint(s.body)]
+            if _counts(s) and old_fingerprints.get(s.key) != fingerprint_of(s)]
 
 
 def fingerprints_to_record(old_fingerprints, new_sections, printed):
@@ -93,33 +107,97 @@ def fingerprints_to_record(old_fingerprints, new_sections, printed):
     shown = set(printed)
     recorded = {}
     for s in new_sections:
-        if not s.body:
+        if not _counts(s):
             continue
         if s.key in shown:
-            recorded[s.key] = fingerprint(s.body)
+            recorded[s.key] = fingerprint_of(s)
         elif s.key in old_fingerprints:
             recorded[s.key] = old_fingerprints[s.key]
     return recorded
 
 
-def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, budget=BUDGET_CHARS):
+def is_rule(s):
+    return s.key.startswith(RULE_PREFIX)
+
+
+def _size_note(s):
+    if s.digest and not s.body:
+        return "too large to compare"
+    lines = s.body.count("\n") + (1 if s.body and not s.body.endswith("\n") else 0)
+    return "%d line%s" % (lines, "" if lines == 1 else "s")
+
+
+def rules_overview(rules):
+    """A fresh key's rules block: which rule files there are (Claude Code loaded their text)."""
+    lines = ["Rule files loaded at start (their full text is already in your context):"]
+    lines += ["  %s (%s)" % (s.title, _size_note(s)) for s in rules]
+    return section("rules", cap("\n".join(lines)))
+
+
+def rule_diff(old_text, new_text, limit=RULE_DIFF_LINES):
+    """The changed lines of a rule file as a unified diff without its file header, bounded."""
+    import difflib  # only when a rule file changed
+
+    lines = list(difflib.unified_diff(old_text.splitlines(), new_text.splitlines(), lineterm="",
+                                      n=RULE_DIFF_CONTEXT))[2:]
+    shown = ["    " + line for line in lines[:limit]]
+    if len(lines) > limit:
+        shown.append("    … %d more diff lines; read the file" % (len(lines) - limit))
+    return shown
+
+
+def rules_changes(rules, old_fingerprints, old_texts):
+    """A returning key's rules block: per rule file that is new, changed or removed since it
+    last started, what changed (a diff against the copy kept then); None when nothing did."""
+    lines = []
+    for s in rules:
+        before = old_fingerprints.get(s.key)
+        if before == fingerprint_of(s):
+            continue
+        if before is None:
+            lines.append("new: %s (%s)" % (s.title, _size_note(s)))
+            continue
+        old_text = old_texts.get(before)
+        if old_text is None or not s.body:
+            lines.append("changed: %s (%s; no earlier copy to compare, read the file)"
+                         % (s.title, _size_note(s)))
+        else:
+            lines.append("changed: %s" % s.title)
+            lines += rule_diff(old_text, s.body)
+    current = {s.key for s in rules}
+    lines += ["removed: %s" % key[len(RULE_PREFIX):] for key in sorted(old_fingerprints)
+              if key.startswith(RULE_PREFIX) and key not in current]
+    if not lines:
+        return None
+    header = ("Rule files changed since this agent last started here (Claude Code loaded the "
+              "new text; this is what changed):")
+    return section("rules", cap(header + "\n" + "\n".join(lines)))
+
+
+def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, quiet_line,
+                  old_texts=None, budget=BUDGET_CHARS):
     """What to print for a fresh context.
 
     full_reason set: every non-empty section (the fail-safe), with the reason. Otherwise only the
-    changed sections, then the baseline line; nothing changed gives the one no-new-material line.
-    Sections are printed whole in order while they fit; the others are named as left out.
+    changed sections, then the baseline line; nothing changed gives the one quiet line. Rule
+    files are one block: which exist on a full emit, what changed in them otherwise. Sections
+    are printed whole in order while they fit; the others are named as left out.
+    old_texts: {fingerprint: text} of the kept copies of rule files, for their diffs.
     """
+    rules = [s for s in sections if is_rule(s) and _counts(s)]
+    others = [s for s in sections if not is_rule(s)]
     if full_reason is not None:
-        wanted = [s for s in sections if s.body]
+        wanted = ([rules_overview(rules)] if rules else []) + [s for s in others if s.body]
         header = FULL_HEADER % full_reason
         footer = []
     else:
-        changed = set(changed_sections(old_fingerprints, sections))
-        wanted = [s for s in sections if s.key in changed]
+        changed = set(changed_sections(old_fingerprints, others))
+        block = rules_changes(rules, old_fingerprints, old_texts or {})
+        wanted = ([block] if block else []) + [s for s in others if s.key in changed]
         if not wanted:
-            return Emission(NO_NEW_MATERIAL + "\n", (), ())
+            return Emission(quiet_line + "\n", (), ())
         header = DIFF_HEADER
-        footer = [BASELINE_LINE % last_emit_at]
+        footer = [BASELINE_LINE % last_emit_at] if last_emit_at else []
     if not wanted:
         return Emission("\n".join([header, EMPTY_WORKSPACE]) + "\n", (), ())
 
@@ -130,7 +208,7 @@ def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, budget=
         block = BANNER % s.title + "\n" + s.body.rstrip("\n")
         if len(block) + 1 <= room:
             blocks.append(block)
-            printed.append(s.key)
+            printed += [r.key for r in rules] if s.key == "rules" else [s.key]
             room -= len(block) + 1
         else:
             left_out.append(s)
@@ -170,32 +248,10 @@ class Gathered(NamedTuple):
 
 
 def head(path, lines):
-    """The first `lines` lines of a text file (BOM dropped, newlines normalised), None if absent."""
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as handle:
-            taken, size = [], 0
-            for _ in range(lines):
-                line = handle.readline(SECTION_MAX_CHARS + 1)
-                if not line:
-                    break
-                taken.append(line)
-                size += len(line)
-                if size > SECTION_MAX_CHARS:
-                    break
-    except (OSError, ValueError):
-        return None
-    return "".join(taken).rstrip()
-
-
-def _file_hash(path):
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 16), b""):
-                digest.update(chunk)
-    except OSError:
-        return None
-    return digest.hexdigest()[:RULE_HASH_CHARS]
+    """The first `lines` lines of a regular text file (BOM dropped, newlines normalised), None
+    if absent or not a regular file (a FIFO or device in its place is never waited on)."""
+    text = read_text_head(path, lines, SECTION_MAX_CHARS) if path else None
+    return text.rstrip() if text is not None else None
 
 
 def _markdown_under(folder):
@@ -219,16 +275,32 @@ def rule_files(workspace_root, home):
     return [p for p in paths if os.path.isfile(p)][:MAX_RULE_FILES]
 
 
+def rule_section(path, stat_result=None):
+    """One rule file as a section: its text (for a later diff) with its SHA-256, or, over
+    RULE_TEXT_MAX_BYTES, no text and a digest of its size and mtime, so a huge file is never
+    read or hashed on a start; None when it is not a readable regular file."""
+    title = path
+    try:
+        info = stat_result or os.stat(path)
+        if info.st_size > RULE_TEXT_MAX_BYTES:
+            stamp = "size %d mtime %d" % (info.st_size, info.st_mtime_ns)
+            return section(RULE_PREFIX + path, "", title)._replace(digest=fingerprint(stamp))
+        raw = read_regular(path, RULE_TEXT_MAX_BYTES + 1)
+    except (OSError, ValueError):
+        return None
+    if len(raw) > RULE_TEXT_MAX_BYTES:  # grew since the stat
+        return rule_section(path, os.stat(path))
+    return Section(RULE_PREFIX + path, title, raw.decode("utf-8", "replace"),
+                   hashlib.sha256(raw).hexdigest())
+
+
 def gather_rules(workspace_root, home):
-    lines = []
+    found = []
     for path in rule_files(workspace_root, home):
-        digest = _file_hash(path)
-        if digest is not None:
-            lines.append("%s  %s" % (digest, path))
-    body = ""
-    if lines:
-        body = "Rule files loaded at start (content hash, path):\n" + "\n".join(lines)
-    return section("rules", cap(body))
+        ruled = rule_section(path)
+        if ruled is not None:
+            found.append(ruled)
+    return found
 
 
 def gather_memory_index(memory):
@@ -246,7 +318,9 @@ def gather_handoff(workspace, memory):
     """The head of HANDOFF.md: the newer of the repo root's and the memory folder's (the same
     choice peers.py makes); outside a repository, the workspace root's."""
     if workspace.toplevel:
-        found = activity.find_handoff(workspace.home, workspace.toplevel, None)
+        from .activity import find_handoff
+
+        found = find_handoff(workspace.home, workspace.toplevel, None)
         path = found.path if found else None
     else:
         path = os.path.join(workspace.root, HANDOFF_NAME)
@@ -315,10 +389,9 @@ def commits_body(toplevel):
 
 def _read_commits_cache(path):
     try:
-        with open(path, encoding="utf-8") as handle:
-            value = json.load(handle)
-    except (OSError, ValueError):
-        return {}
+        value = parse_json(read_regular(path, 4 * 1024 * 1024, follow_symlinks=False))
+    except (OSError, UnusableJSON):
+        return {}  # a cache: rewritten whole by the next start that runs git
     return value if isinstance(value, dict) and value.get("format") == COMMITS_CACHE_FORMAT else {}
 
 
@@ -343,6 +416,8 @@ def gather_recent_commits(toplevel, home):
         entries[toplevel] = {"key": key, "body": body}
         kept = dict(list(entries.items())[-COMMITS_CACHE_CHECKOUTS:])
         try:
+            import json
+
             write_atomically(path, json.dumps({"format": COMMITS_CACHE_FORMAT,
                                                "checkouts": kept}).encode("utf-8"))
         except OSError:
@@ -395,8 +470,8 @@ class UserSection(NamedTuple):
 def parse_user_config(raw, workspace_root):
     """The text of .claude/cold-start.json -> (entries, problem). A problem voids the whole file."""
     try:
-        value = json.loads(raw)
-    except ValueError as error:
+        value = parse_json(raw)
+    except UnusableJSON as error:
         return [], "is not valid JSON (%s)" % error
     if not isinstance(value, list):
         return [], "must be a list of {\"key\", \"file\", \"lines\"} objects"
@@ -413,8 +488,8 @@ def parse_user_config(raw, workspace_root):
                 number, MAX_USER_KEY_CHARS)
         if key in seen:
             return [], "entry %d: key %r is already taken" % (number, key)
-        if any(ord(c) < 0x20 for c in key):
-            return [], "entry %d: 'key' contains control characters" % number
+        if any(ord(c) < 0x20 or 0xD800 <= ord(c) <= 0xDFFF for c in key):
+            return [], "entry %d: 'key' contains control characters or a lone surrogate" % number
         if not isinstance(file, str) or not file:
             return [], "entry %d: 'file' must be a path" % number
         path = os.path.realpath(os.path.join(inside, file))
@@ -432,8 +507,7 @@ def gather_user_sections(workspace_root):
     """Sections named in .claude/cold-start.json: (sections, problem line or None)."""
     config = os.path.join(workspace_root, CONFIG_PATH)
     try:
-        with open(config, encoding="utf-8-sig") as handle:
-            raw = handle.read(1 << 20)
+        raw = read_regular(config, 1 << 20)
     except FileNotFoundError:
         return [], None
     except (OSError, ValueError) as error:
@@ -450,26 +524,33 @@ def gather_user_sections(workspace_root):
 
 
 def gather_ended_sessions(workspace):
-    """Sessions that ended in this checkout in the last week (the readers peers.py uses), with
-    absolute end times so the body does not age by itself."""
+    """Sessions that ended in this checkout in the last week, except the last one, which
+    peers.py describes at the same start (one session described twice was noise), with absolute
+    end times so the body does not age by itself. Live sessions and their contexts before
+    /clear are never listed, so a /clear does not change this section."""
     top = workspace.toplevel
     if not top:
         return section("ended_sessions", "")
-    exclude = {s.session_id for s in registry.live_sessions(workspace.home)}
-    if workspace.session_id:
-        exclude.add(workspace.session_id)
+    from . import activity
+
+    exclude = {workspace.session_id} if workspace.session_id else set()
     found = activity.ended_sessions(workspace.home, top, workspace.now_ms, exclude,
-                                    limit=MAX_ENDED_SESSIONS)
+                                    limit=MAX_ENDED_SESSIONS + 1)[1:]
     blocks = [ended_lines(ended, top) for ended in found]
     body = ""
     if blocks:
-        body = ("Sessions that ended in this checkout in the last %d days, newest first:\n"
+        body = ("Sessions that ended in this checkout in the last %d days before the last one "
+                "(peers.py describes that one), newest first:\n"
                 % activity.ENDED_WINDOW_DAYS) + "\n".join(blocks)
     return section("ended_sessions", cap(body))
 
 
 def ended_lines(ended, top):
     """One finished session: name, end time (UTC), latest prompt, files edited."""
+    from .intent import one_line
+    from .report import display_path
+    from .timeutil import ms_to_utc
+
     done = ended.activity
     count = done.prompt_count
     lines = ["%s ended %s, %d prompt%s" % (done.name, ms_to_utc(ended.ended_ms), count,
@@ -483,16 +564,28 @@ def ended_lines(ended, top):
     return "\n".join(lines)
 
 
+GATHERERS = ("rules", "memory_index", "handoff", "recent_commits", "worktrees", "ended_sessions")
+
+
 def gather(workspace):
-    """Every section in display order: the built-in ones, then the user's own."""
+    """Every section in display order: the rule files, the other built-in ones, then the user's
+    own. A gatherer that fails costs its own section and one problem line, never the others."""
     memory = checkout_memory_dir(workspace.home, workspace.root, workspace.toplevel)
-    built = [
-        gather_rules(workspace.root, workspace.home),
-        gather_memory_index(memory),
-        gather_handoff(workspace, memory),
-        gather_recent_commits(workspace.toplevel, workspace.home),
-        gather_worktrees(workspace.toplevel),
-        gather_ended_sessions(workspace),
-    ]
+    run = {
+        "rules": lambda: gather_rules(workspace.root, workspace.home),
+        "memory_index": lambda: [gather_memory_index(memory)],
+        "handoff": lambda: [gather_handoff(workspace, memory)],
+        "recent_commits": lambda: [gather_recent_commits(workspace.toplevel, workspace.home)],
+        "worktrees": lambda: [gather_worktrees(workspace.toplevel)],
+        "ended_sessions": lambda: [gather_ended_sessions(workspace)],
+    }
+    found, problems = [], []
+    for name in GATHERERS:
+        try:
+            found += run[name]()
+        except (OSError, ValueError, RecursionError, UnicodeError) as error:
+            problems.append("section %s not gathered (%s: %s)" % (name, type(error).__name__, error))
     users, problem = gather_user_sections(workspace.root)
-    return Gathered(tuple(built) + tuple(users), (problem,) if problem else ())
+    if problem:
+        problems.append(problem)
+    return Gathered(tuple(found) + tuple(users), tuple(problems))
