@@ -257,6 +257,7 @@ class BadInputTest(ColdStartCase):
         self.assertIn("longer than 128", long.stderr)
         derived = state.derived_key("k" * 200)
         self.assertEqual(sorted(self.agents()), sorted(["Lin", "__proto__", "lin", derived]))
+        self.assertIn("no partition yet for agent key 'default'", self.start().stdout)
         self.assertQuiet(self.start().stdout)
 
     def test_bad_user_config_is_reported_in_one_line_and_ignored(self):
