@@ -20,9 +20,12 @@ from .intent import is_substantive, one_line
 WINDOW_DAYS = 14  # how far back peers' prompts matter
 DAY_MS = 86400 * 1000
 INDEX_NAME = "history-index.json"
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: session-control commands are no longer counted as prompts
 KEPT_PROMPT_CHARS = 300  # enough for one displayed line (160) with room for a different cut later
 RECENT_PROMPTS = 2  # `before:` and `now:`
+# Typed into the prompt box and written to history, but they end or reset the session rather
+# than ask for anything: counted, they made a two-prompt session read as four (issue 14).
+SESSION_CONTROL_COMMANDS = frozenset(["/exit", "/quit", "/clear", "/reset", "/new"])
 SIGNATURE_BYTES = 64  # bytes before the read offset, to notice a file rewritten in place
 INCREMENTAL_LIMIT = 16 * 1024 * 1024  # more new bytes than this: rebuild backwards within the window
 
@@ -84,7 +87,8 @@ def apply_lines(summaries, lines):
             summary = summaries[line.session_id] = SessionPrompts(line.session_id)
         if line.project:
             summary.project = line.project
-        summary.count += 1
+        if line.display.strip().lower() not in SESSION_CONTROL_COMMANDS:
+            summary.count += 1
         if summary.first_ms is None or line.timestamp_ms < summary.first_ms:
             summary.first_ms = line.timestamp_ms
         if summary.last_ms is None or line.timestamp_ms > summary.last_ms:
