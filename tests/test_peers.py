@@ -378,6 +378,27 @@ class Issue14(support.HomeTestCase):
                                      args=["--here", "--json"]).stdout
         self.assertNotIn(token, listing)
 
+    @unittest.skipIf(os.name == "nt", "FIFOs and symlinks")
+    def test_hostile_state_files_never_block_break_or_get_written_through(self):
+        folder = os.path.join(self.claude.home, "peerhooks")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "history-index.json"), "wb") as handle:
+            handle.write(b"[" * 100000 + b"]" * 100000)
+        os.mkfifo(os.path.join(folder, "session-names.json"))
+        outside = os.path.join(self.tmp, "outside.json")
+        with open(outside, "w") as handle:
+            handle.write("keep me")
+        os.symlink(outside, os.path.join(folder, "edit-index.json"))
+        self.claude.live_session(self.repo_path, name="busy-peer", edits=["a.py"],
+                                 prompts=["a peer editing files in this checkout"])
+        out = self.hook("0b5e7e00-0000-4000-8000-000000000004")
+        self.assertIn("busy-peer", out)
+        with open(outside) as handle:
+            self.assertEqual(handle.read(), "keep me")
+        aside = [n for n in os.listdir(folder) if ".corrupt-" in n]
+        self.assertEqual(len(aside), 3, aside)
+        self.assertIn("busy-peer", self.hook("0b5e7e00-0000-4000-8000-000000000004"))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -239,6 +239,71 @@ class LedgerTest(unittest.TestCase):
                          state.REASON_CORRUPT_KEPT)
 
 
+class OtherStateFilesTest(unittest.TestCase):
+    """The same rules for every state file the hooks keep (history index, edit index, names,
+    memory stamps): no write through a symlink, no blocking read, no RecursionError, a corrupt
+    file set aside."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="state-files-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        self.path = os.path.join(self.folder, "history-index.json")
+
+    def aside(self):
+        return [n for n in os.listdir(self.folder) if ".corrupt-" in n]
+
+    def readers(self):
+        from peerhooks import atomic, memory
+
+        return (atomic.read_json_object, memory.read_stamp)
+
+    def test_deep_nesting_reads_as_nothing_and_is_set_aside(self):
+        for read in self.readers():
+            with open(self.path, "wb") as handle:
+                handle.write(b"[" * 100000 + b"]" * 100000)
+            self.assertIsNone(read(self.path))
+            self.assertFalse(os.path.exists(self.path))
+        self.assertEqual(len(self.aside()), 2)
+
+    @unittest.skipIf(os.name == "nt", "FIFOs")
+    def test_a_fifo_is_never_waited_on_and_is_set_aside(self):
+        for read in self.readers():
+            os.mkfifo(self.path)
+            started = time.monotonic()
+            self.assertIsNone(read(self.path))
+            self.assertLess(time.monotonic() - started, 5)
+            self.assertFalse(os.path.exists(self.path))
+
+    def test_a_symlink_is_not_followed_for_reading_or_writing(self):
+        from peerhooks import atomic
+
+        target = os.path.join(self.folder, "elsewhere.json")
+        with open(target, "w") as handle:
+            handle.write('{"mine": true}')
+        os.symlink(target, self.path)
+        self.assertIsNone(atomic.read_json_object(self.path))
+        os.symlink(target, self.path)
+        atomic.write_json(self.path, {"ours": 1})
+        self.assertFalse(os.path.islink(self.path))
+        with open(target) as handle:
+            self.assertEqual(handle.read(), '{"mine": true}')
+
+    def test_nan_and_huge_numbers_are_unusable(self):
+        from peerhooks import atomic
+
+        for raw in (b'{"a": NaN}', b'{"a": ' + b"9" * 5000 + b"}", b'{"a": "\xff"}'):
+            with open(self.path, "wb") as handle:
+                handle.write(raw)
+            self.assertIsNone(atomic.read_json_object(self.path), raw)
+
+    def test_a_bom_is_accepted(self):
+        from peerhooks import atomic
+
+        with open(self.path, "wb") as handle:
+            handle.write(b'\xef\xbb\xbf{"a": 1}')
+        self.assertEqual(atomic.read_json_object(self.path), {"a": 1})
+
+
 # ---- writers killed mid-write ----------------------------------------------------------------
 
 def _crash_writer(path, seed):
