@@ -20,7 +20,7 @@ from .safefiles import read_regular, read_text_head
 BUDGET_CHARS = 9000  # Claude Code cuts hook output at 10,000 characters into a preview
 SECTION_MAX_CHARS = 6000  # one section always fits the budget alone, so none stays pending forever
 BANNER = "━━━ %s ━━━"
-NO_NEW_MATERIAL = ("No orientation material changed since agent key %s last started here; "
+NO_NEW_MATERIAL = ("No new orientation material since agent key %s last started here; "
                    "the whole of it: %s")
 CONTINUES = ("Session continues (%s): orientation material was given at its start; "
              "that context remains authoritative.")
