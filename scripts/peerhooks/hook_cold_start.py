@@ -11,26 +11,24 @@ partition advances only after the text was delivered (Outcome.after_delivery), s
 the way is shown again.
 """
 import os
-import re
 import sys
-from datetime import datetime, timezone
-from typing import NamedTuple, Optional
+import time
 
-from . import gitrepo, hookio, sections, state
-from .home import claude_home
+from . import gitrepo, hookio, quietstart
 
 FRESH_SOURCES = ("startup", "clear")  # the two sources that begin an empty context
 KEY_VARIABLE = "LI_PLUS_AGENT_KEY"
 FULL_FLAG = "--full"
 MANUAL_BUDGET = 100000  # by hand, a person or a Bash tool reads it; no hook preview to fit
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_@%+=:,./\-]+\Z")
+SHELL_PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-")
+RESTAMP_MS = 30 * 86400 * 1000  # state.RESTAMP_AFTER: the quiet path expires when a re-stamp is due
 
 
-class Args(NamedTuple):
-    host: str
-    full: bool
-    folder: Optional[str]  # the workspace named after --full
-    problem: Optional[str]
+class Args:
+    __slots__ = ("host", "full", "folder", "problem")
+
+    def __init__(self, host, full, folder, problem):
+        self.host, self.full, self.folder, self.problem = host, full, folder, problem
 
 
 def parse_args(argv):
@@ -43,7 +41,7 @@ def parse_args(argv):
         if word.startswith("--host="):
             words.insert(0, word[len("--host="):])
             word = "--host"
-        if word == "--host" and words and words[0] in state.HOST_FOLDERS:
+        if word == "--host" and words and words[0] in quietstart.HOST_FOLDERS:
             host = words.pop(0)
         elif word == FULL_FLAG:
             full = True
@@ -56,7 +54,9 @@ def parse_args(argv):
 
 
 def shell_word(text):
-    return text if _PLAIN_WORD.match(text) else "'" + text.replace("'", "'\"'\"'") + "'"
+    if text and all(char in SHELL_PLAIN for char in text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
 def full_command(root, host):
@@ -71,10 +71,12 @@ def full_command(root, host):
 
 
 def quiet_line(key, root, host):
-    return sections.NO_NEW_MATERIAL % (key, full_command(root, host))
+    return quietstart.NO_NEW_MATERIAL % (key, full_command(root, host))
 
 
-def plan(found, baseline, quiet, old_texts=None, budget=sections.BUDGET_CHARS):
+def plan(found, baseline, quiet, old_texts=None, budget=None):
+    from . import sections
+
     partition = baseline.partition
     return sections.plan_emission(
         found,
@@ -83,21 +85,28 @@ def plan(found, baseline, quiet, old_texts=None, budget=sections.BUDGET_CHARS):
         baseline.full_reason,
         quiet,
         old_texts,
-        budget,
+        budget or sections.BUDGET_CHARS,
     )
 
 
-def resolve_workspace(folder, environ, session_id, now):
-    """(Workspace, problem): the root is CLAUDE_PROJECT_DIR, else the git toplevel of the
-    folder, else the folder; None when there is nothing to compare."""
+def workspace_root(folder, environ):
+    """(root, git toplevel): the root is CLAUDE_PROJECT_DIR, else the git toplevel of the folder,
+    else the folder; root None when there is nothing to compare."""
     project_dir = environ.get("CLAUDE_PROJECT_DIR") or None
     folder = folder if folder and os.path.isdir(folder) else None
     toplevel = gitrepo.toplevel(project_dir or folder)
-    root = state.workspace_root(project_dir, folder, toplevel)
+    root = project_dir or toplevel or folder
+    return (os.path.realpath(root) if root else None), toplevel
+
+
+def resolve_workspace(folder, environ, session_id, now):
+    from . import sections
+    from .home import claude_home
+
+    root, toplevel = workspace_root(folder, environ)
     if root is None:
         return None
-    return sections.Workspace(os.path.realpath(root), toplevel, claude_home(environ),
-                              int(now * 1000), session_id)
+    return sections.Workspace(root, toplevel, claude_home(environ), int(now * 1000), session_id)
 
 
 def run(payload, argv, environ, now):
@@ -110,24 +119,35 @@ def run(payload, argv, environ, now):
         # no payload to speak of: silence rather than a guess in the context
         return hookio.Outcome(warnings=problems)
     if source not in FRESH_SOURCES:
-        return hookio.Outcome(stdout=sections.continues_line(source), warnings=problems)
+        return hookio.Outcome(stdout=quietstart.continues_line(source), warnings=problems)
 
-    workspace = resolve_workspace(payload.cwd, environ, payload.session_id, now)
-    if workspace is None:
+    root, _ = workspace_root(payload.cwd, environ)
+    if root is None:
         problems.append("no cwd in the payload and no CLAUDE_PROJECT_DIR; nothing to compare")
         return hookio.Outcome(warnings=problems)
-    key = state.agent_key(environ.get(KEY_VARIABLE))
+    key = quietstart.agent_key(environ.get(KEY_VARIABLE))
     if key.warning:
         problems.append(key.warning)
+    path = quietstart.state_path(root, args.host)
+    quiet = quiet_line(key.key, root, args.host)
+    if quietstart.is_quiet(path, key.key, int(now * 1000)):
+        return hookio.Outcome(stdout=quiet + "\n", warnings=problems)  # nothing read has changed
+
+    from datetime import datetime, timezone
+
+    from . import sections
+
+    workspace = resolve_workspace(payload.cwd, environ, payload.session_id, now)
     start = datetime.fromtimestamp(int(now), timezone.utc)
-    return fresh_start(state.state_path(workspace.root, args.host), key.key,
-                       lambda: sections.gather(workspace), start, problems,
-                       quiet_line(key.key, workspace.root, args.host), workspace.home)
+    return fresh_start(path, key.key, lambda: sections.gather(workspace), start, problems, quiet,
+                       workspace.home, lambda: sections.input_paths(workspace))
 
 
 def by_hand(args, environ, now):
     """`--full [folder]`: every section of the workspace, as a fresh key would get it; nothing
     is read from or written to the state file."""
+    from . import sections, state
+
     workspace = resolve_workspace(args.folder or os.getcwd(), environ, None, now)
     if workspace is None:
         return hookio.Outcome(hookio.EXIT_USAGE, stderr="cold_start.py: no such folder\n")
@@ -139,6 +159,8 @@ def by_hand(args, environ, now):
 
 def _old_texts(home, found, baseline):
     """The kept copies of the rule files that changed for this key, for their diffs."""
+    from . import sections
+
     old = baseline.partition.sections if baseline.partition else {}
     wanted = [old[s.key] for s in found
               if sections.is_rule(s) and s.key in old and old[s.key] != sections.fingerprint_of(s)]
@@ -149,12 +171,15 @@ def _old_texts(home, found, baseline):
     return rulecopies.load(home, wanted)
 
 
-def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None):
+def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inputs=None):
     """Lock, read the key's partition, gather the sections and compare; the Outcome prints the
     changed sections and, once they are delivered, records them and releases the lock.
-    gather: () -> sections.Gathered, called under the lock."""
+    gather: () -> sections.Gathered, called under the lock. inputs: () -> the paths the gathering
+    depends on; when given and nothing is left pending, the quiet path is armed for the key."""
+    from . import sections, state
+
     problems = list(problems)
-    quiet = quiet or sections.NO_NEW_MATERIAL % (key, FULL_FLAG)
+    quiet = quiet or quietstart.NO_NEW_MATERIAL % (key, FULL_FLAG)
     try:
         ledger = state.Ledger.open(path, now)
     except (OSError, state.StateError) as error:
@@ -167,6 +192,7 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None):
                               warnings=problems + list(gathered.problems))
     try:
         baseline = ledger.baseline(key)
+        taken = quietstart.tokens(inputs(), time.time_ns()) if inputs else None
         gathered = gather()
         found = gathered.sections
         problems.extend(gathered.problems)
@@ -181,12 +207,16 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None):
                 return ()
             old = baseline.partition.sections if baseline.partition else {}
             new = sections.fingerprints_to_record(old, found, emission.printed)
-            if not state.needs_record(baseline.partition, new, now):
-                return ()
-            try:
-                ledger.record(key, new)
-            except (OSError, state.StateError) as error:
-                return ("state not recorded (%s); this material will be shown again" % error,)
+            stamp = baseline.partition.last_emit_at if baseline.partition else None
+            if state.needs_record(baseline.partition, new, now):
+                try:
+                    ledger.record(key, new)
+                except (OSError, state.StateError) as error:
+                    return ("state not recorded (%s); this material will be shown again" % error,)
+                stamp = state.format_stamp(now)
+            if inputs is not None:
+                settled = taken is not None and not emission.left_out and not gathered.problems
+                _arm_quiet_path(path, key, taken if settled else None, stamp, gathered, now)
         shown = set(emission.printed)
         rules = [s for s in found if sections.is_rule(s) and s.key in shown]
         if rules and home:
@@ -196,3 +226,23 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None):
         return ()
 
     return hookio.Outcome(stdout=emission.text, warnings=problems, after_delivery=record)
+
+
+def _arm_quiet_path(path, key, taken, stamp, gathered, now):
+    """Under the lock, after the state was written: remember what this comparison read, so the
+    next start of the key can tell "nothing changed" from stats alone (None forgets it). Best
+    effort: without it the next start compares in full."""
+    from . import state
+
+    now_ms = int(now.timestamp() * 1000)
+    line = None
+    recorded = state.parse_stamp(stamp)
+    if taken is not None and recorded is not None:
+        expiries = [int(recorded.timestamp() * 1000) + RESTAMP_MS]
+        if gathered.valid_until_ms is not None:
+            expiries.append(gathered.valid_until_ms)
+        line = quietstart.entry_line(key, min(expiries), quietstart.token(path), taken)
+    try:
+        quietstart.remember(path, key, line, now_ms)
+    except OSError:
+        pass

@@ -15,15 +15,12 @@ from typing import NamedTuple, Optional, Tuple
 from . import gitrepo
 from .atomic import UnusableJSON, parse_json, write_atomically
 from .home import checkout_memory_dir, state_dir
+from .quietstart import CONTINUES, NO_NEW_MATERIAL, continues_line  # noqa: F401 - one home, used here too
 from .safefiles import read_regular, read_text_head
 
 BUDGET_CHARS = 9000  # Claude Code cuts hook output at 10,000 characters into a preview
 SECTION_MAX_CHARS = 6000  # one section always fits the budget alone, so none stays pending forever
 BANNER = "━━━ %s ━━━"
-NO_NEW_MATERIAL = ("No new orientation material since agent key %s last started here; "
-                   "the whole of it: %s")
-CONTINUES = ("Session continues (%s): orientation material was given at its start; "
-             "that context remains authoritative.")
 FULL_HEADER = "Cold start: full orientation (%s)."
 DIFF_HEADER = "Cold start: orientation material changed since this agent last started here."
 BASELINE_LINE = "Diff baseline last consumed at %s (UTC)"
@@ -218,10 +215,6 @@ def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, quiet_l
     return Emission("\n".join(lines) + "\n", tuple(printed), tuple(s.key for s in left_out))
 
 
-def continues_line(source):
-    return CONTINUES % source + "\n"
-
-
 def cap(text, limit=SECTION_MAX_CHARS):
     """Cut a body at a line boundary under limit characters, saying so."""
     if len(text) <= limit:
@@ -245,6 +238,7 @@ class Workspace(NamedTuple):
 class Gathered(NamedTuple):
     sections: Tuple[Section, ...]
     problems: Tuple[str, ...]  # one line each, for stderr
+    valid_until_ms: Optional[int] = None  # when the bodies change by the clock alone (the window)
 
 
 def head(path, lines):
@@ -503,6 +497,17 @@ def parse_user_config(raw, workspace_root):
     return entries, None
 
 
+def gather_user_config_paths(workspace_root):
+    """The files .claude/cold-start.json names (for the quiet path), and its problem line."""
+    config = os.path.join(workspace_root, CONFIG_PATH)
+    try:
+        raw = read_regular(config, 1 << 20)
+    except (OSError, ValueError):
+        return [], None
+    entries, problem = parse_user_config(raw, workspace_root)
+    return [entry.path for entry in entries], problem
+
+
 def gather_user_sections(workspace_root):
     """Sections named in .claude/cold-start.json: (sections, problem line or None)."""
     config = os.path.join(workspace_root, CONFIG_PATH)
@@ -530,19 +535,23 @@ def gather_ended_sessions(workspace):
     /clear are never listed, so a /clear does not change this section."""
     top = workspace.toplevel
     if not top:
-        return section("ended_sessions", "")
+        return section("ended_sessions", ""), None
     from . import activity
 
     exclude = {workspace.session_id} if workspace.session_id else set()
-    found = activity.ended_sessions(workspace.home, top, workspace.now_ms, exclude,
-                                    limit=MAX_ENDED_SESSIONS + 1)[1:]
+    every = activity.ended_sessions(workspace.home, top, workspace.now_ms, exclude,
+                                    limit=MAX_ENDED_SESSIONS + 1)
+    found = every[1:]
     blocks = [ended_lines(ended, top) for ended in found]
     body = ""
     if blocks:
         body = ("Sessions that ended in this checkout in the last %d days before the last one "
                 "(peers.py describes that one), newest first:\n"
                 % activity.ENDED_WINDOW_DAYS) + "\n".join(blocks)
-    return section("ended_sessions", cap(body))
+    # The section changes by the clock alone when the oldest listed session leaves the window.
+    expiry = min(e.ended_ms for e in every) + activity.ENDED_WINDOW_DAYS * activity.DAY_MS \
+        if every else None
+    return section("ended_sessions", cap(body)), expiry
 
 
 def ended_lines(ended, top):
@@ -579,13 +588,111 @@ def gather(workspace):
         "worktrees": lambda: [gather_worktrees(workspace.toplevel)],
         "ended_sessions": lambda: [gather_ended_sessions(workspace)],
     }
-    found, problems = [], []
+    found, problems, expiry = [], [], []
     for name in GATHERERS:
         try:
-            found += run[name]()
+            produced = run[name]()
         except (OSError, ValueError, RecursionError, UnicodeError) as error:
             problems.append("section %s not gathered (%s: %s)" % (name, type(error).__name__, error))
+            continue
+        for item in produced:
+            if isinstance(item, Section):
+                found.append(item)
+            else:
+                found.append(item[0])
+                if item[1] is not None:
+                    expiry.append(item[1])
     users, problem = gather_user_sections(workspace.root)
     if problem:
         problems.append(problem)
-    return Gathered(tuple(found) + tuple(users), tuple(problems))
+    return Gathered(tuple(found) + tuple(users), tuple(problems), min(expiry) if expiry else None)
+
+
+def _folders_and_markdown(folder):
+    """A rules folder, its subfolders (whose mtimes move when a file is added or removed) and
+    every *.md in them."""
+    found = []
+    for current, dirs, files in os.walk(folder):
+        dirs.sort()
+        found.append(current)
+        found += [os.path.join(current, name) for name in sorted(files) if name.endswith(".md")]
+    return found
+
+
+def input_paths(workspace):
+    """Every file and folder whose change could change a section, listed before gathering (the
+    quiet path compares their tokens at the next start; see quietstart). A folder stands for the
+    entries it holds; missing paths are listed too, so that their creation counts."""
+    root, home, top = workspace.root, workspace.home, workspace.toplevel
+    paths = [os.path.join(root, name)
+             for name in ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"),
+                          HANDOFF_NAME, CONFIG_PATH)]
+    paths += [os.path.join(root, ".claude", "rules")] + _folders_and_markdown(
+        os.path.join(root, ".claude", "rules"))
+    paths += [os.path.join(home, "CLAUDE.md"), os.path.join(home, "rules")]
+    paths += _folders_and_markdown(os.path.join(home, "rules"))
+    projects = os.path.join(home, "projects")
+    paths += [os.path.join(home, "settings.json"), projects]
+    memory = checkout_memory_dir(home, root, top)
+    if memory:
+        paths += [memory, os.path.join(memory, "MEMORY.md"), os.path.join(memory, HANDOFF_NAME)]
+    users, _ = gather_user_config_paths(root)
+    paths += users
+    if top:
+        paths += [os.path.join(top, HANDOFF_NAME)] + _git_inputs(top) + _session_inputs(home, top)
+    return paths
+
+
+def _git_inputs(top):
+    own = gitrepo.git_dir(top)
+    common = gitrepo.git_common_dir(top)
+    if not own or not common:
+        return [os.path.join(top, ".git")]
+    # .git itself only when it is a linked worktree's file: a main checkout's .git folder changes
+    # with every index lock, and would make the quiet path useless.
+    dot_git = os.path.join(top, ".git")
+    paths = [dot_git] if os.path.isfile(dot_git) else []
+    paths += [os.path.join(own, "HEAD"), os.path.join(own, "logs", "HEAD"),
+              os.path.join(common, "packed-refs"), os.path.join(common, "worktrees")]
+    text = head(os.path.join(own, "HEAD"), 1) or ""
+    if text.startswith("ref: "):
+        ref = text[len("ref: "):].split("/")
+        paths += [os.path.join(own, *ref), os.path.join(common, *ref)]
+    try:
+        admins = sorted(os.listdir(os.path.join(common, "worktrees")))
+    except OSError:
+        admins = []
+    for name in admins:
+        admin = os.path.join(common, "worktrees", name)
+        paths += [admin, os.path.join(admin, "HEAD"), os.path.join(admin, "gitdir"),
+                  os.path.join(admin, "locked")]
+        target = head(os.path.join(admin, "gitdir"), 1)
+        if target:
+            paths.append(os.path.dirname(os.path.normpath(os.path.join(admin, target))))
+    return paths
+
+
+def _session_inputs(home, top):
+    """The registry (a session that starts or exits changes the folder; a crashed one is told by
+    its /proc entry), the names peers.py remembered, and the checkout's transcript folders."""
+    from .home import slug, SLUG_MAX
+
+    folder = os.path.join(home, "sessions")
+    paths = [folder, os.path.join(state_dir(home), "session-names.json")]
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        names = []
+    for name in names:
+        if name.endswith(".json") and name[:-len(".json")].isdigit():
+            paths.append(os.path.join(folder, name))
+            if os.path.isdir("/proc/self"):
+                paths.append("/proc/" + name[:-len(".json")])
+    prefix = slug(top)[:SLUG_MAX]
+    try:
+        projects = sorted(os.listdir(os.path.join(home, "projects")))
+    except OSError:
+        projects = []
+    paths += [os.path.join(home, "projects", n) for n in projects
+              if n == prefix or n.startswith(prefix + "-") or (len(prefix) == SLUG_MAX and n.startswith(prefix))]
+    return paths

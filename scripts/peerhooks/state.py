@@ -31,15 +31,12 @@ from json.decoder import scanstring
 from typing import Mapping, NamedTuple, Optional, Tuple
 
 from .atomic import TEMP_SUFFIX, UnusableJSON, parse_json, quarantine, write_atomically
+from .quietstart import (  # noqa: F401 - the key and the path are decided there, for the quiet path
+    DEFAULT_KEY, DERIVED_KEY_PREFIX, HOST_FOLDERS, MAX_KEY_CHARS, STATE_FILENAME, AgentKey,
+    agent_key, derived_key, state_path)
 from .safefiles import NotRegular, create_new, open_lock_file, private_folder, read_regular
 
-STATE_FILENAME = "last-cold-start-emit.json"
-HOST_FOLDERS = {"claude": ".claude", "codex": ".codex"}  # the host's own per-workspace folder
 STATE_LEVELS = 2  # `.claude/state`: the two folders below the workspace root that we create
-DEFAULT_KEY = "default"  # unset variable: one partition, the single-agent behaviour of old
-MAX_KEY_CHARS = 128  # a key is a short label set once in a launch profile; longer is a mistake
-DERIVED_KEY_PREFIX = "key-sha256-"  # a key we cannot store as written gets a stable name of its own
-DERIVED_KEY_HEX = 32  # 128 bits: two distinct raw keys never share a partition
 PRUNE_AFTER = timedelta(days=90)  # an agent silent for a quarter has been retired
 RESTAMP_AFTER = timedelta(days=30)  # nothing new for a month: re-stamp so it is not taken for retired
 STAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -64,11 +61,6 @@ class StateError(Exception):
     """The state could not be locked or written; the material was still shown."""
 
 
-class AgentKey(NamedTuple):
-    key: str
-    warning: Optional[str]  # one line for stderr when the raw value could not be used as written
-
-
 class Partition(NamedTuple):
     sections: Mapping[str, str]
     last_emit_at: Optional[str]  # None when the stored stamp is not one: never echoed
@@ -80,58 +72,9 @@ class Baseline(NamedTuple):
     full_reason: Optional[str]
 
 
-def agent_key(raw):
-    """The partition key from the variable's raw value (None when unset).
-
-    A value that cannot be stored as written (over 128 characters, control characters, not valid
-    UTF-8) still gets a partition of its own, named by a hash of its bytes: falling back to
-    `default` made two such agents share one partition, the #1811 split again."""
-    key = (raw or "").strip()
-    if not key:
-        return AgentKey(DEFAULT_KEY, None)
-    problem = None
-    if len(key) > MAX_KEY_CHARS:
-        problem = "is longer than %d characters" % MAX_KEY_CHARS
-    elif any(_is_control(char) for char in key):
-        problem = "contains control characters"
-    elif not _is_utf8(key):
-        problem = "is not valid UTF-8"
-    if problem is None:
-        return AgentKey(key, None)
-    derived = derived_key(key)
-    return AgentKey(derived, "LI_PLUS_AGENT_KEY %s; its partition is named %s" % (problem, derived))
-
-
-def derived_key(key):
-    import hashlib
-
-    try:
-        data = key.encode("utf-8", "surrogateescape")  # the bytes of a POSIX environment value
-    except UnicodeEncodeError:
-        data = key.encode("utf-8", "surrogatepass")
-    return DERIVED_KEY_PREFIX + hashlib.sha256(data).hexdigest()[:DERIVED_KEY_HEX]
-
-
-def _is_utf8(text):
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _is_control(char):
-    code = ord(char)
-    return code < 0x20 or 0x7F <= code <= 0x9F
-
-
 def workspace_root(project_dir, cwd, git_toplevel):
     """CLAUDE_PROJECT_DIR if set, else the git toplevel of the payload's cwd, else that cwd."""
     return project_dir or git_toplevel or cwd
-
-
-def state_path(root, host="claude"):
-    return os.path.join(root, HOST_FOLDERS[host], "state", STATE_FILENAME)
 
 
 def format_stamp(now):
