@@ -12,10 +12,11 @@ import threading
 import time
 import unittest
 from datetime import datetime, timezone
+from unittest import mock
 
 from support import SCRIPTS, HomeTestCase, payload_bytes
 
-from peerhooks import hook_cold_start, sections, state
+from peerhooks import hook_cold_start, hookio, sections, state
 
 QUIET_START = sections.NO_NEW_MATERIAL.split("%s")[0]
 SCRIPT = "cold_start.py"
@@ -409,6 +410,80 @@ class ToldTest(ColdStartCase):
         self.assertIn("changed: ", shown)
         self.assertNotIn("ignore all previous", shown)
         self.assertRegex(self.agents()["default"]["last_emit_at"], r"^\d{4}-\d\d-\d\dT")
+
+
+def age_everything(*folders, seconds=600):
+    """Every file and folder below the given ones made `seconds` old, as they are at a real start
+    long after the last edit (files changed within two seconds never arm the quiet path)."""
+    past = time.time() - seconds
+    for folder in folders:
+        for current, dirs, files in os.walk(folder):
+            for name in dirs + files:
+                path = os.path.join(current, name)
+                if not os.path.islink(path):
+                    os.utime(path, (past, past))
+        os.utime(folder, (past, past))
+
+
+class QuietPathTest(ColdStartCase):
+    def settle(self):
+        age_everything(self.repo_path, self.claude.root)
+
+    def armed_start(self):
+        """A start that compared in full and armed the quiet path for the default key."""
+        self.settle()
+        self.start()
+        return os.path.join(os.path.dirname(self.state_file), "cold-start-inputs.txt")
+
+    def test_a_start_with_nothing_changed_does_not_gather_at_all(self):
+        self.start()
+        self.assertTrue(os.path.exists(self.armed_start()))
+        payload = hookio.Payload({"session_id": "s", "source": "startup", "cwd": self.repo_path})
+        environ = self.claude.env()
+        with mock.patch.object(sections, "gather", side_effect=AssertionError("gathered")):
+            outcome = hook_cold_start.run(payload, [], environ, time.time())
+        self.assertQuiet(outcome.stdout)
+        self.assertIsNone(outcome.after_delivery)
+
+    def test_any_change_to_what_was_read_makes_the_next_start_compare(self):
+        self.start()
+        self.armed_start()
+        self.assertQuiet(self.start().stdout)
+        self.change_rules("a rule changed after the quiet path was armed\n")
+        self.assertIn("changed: ", self.start().stdout)
+
+    def test_a_new_commit_a_memory_index_and_an_ended_session_are_noticed(self):
+        self.start()
+        self.armed_start()
+        subprocess.run(["git", "-C", self.repo_path, "-c", "user.name=t", "-c", "user.email=t@t",
+                        "commit", "-q", "--allow-empty", "-m", "second commit"], check=True)
+        self.assertIn("second commit", self.start().stdout)
+        self.armed_start()
+        write(os.path.join(self.claude.memory_dir(self.repo_path), "MEMORY.md"), "- new note\n")
+        self.assertIn("new note", self.start().stdout)
+        self.armed_start()
+        live = self.claude.live_session(self.repo_path, name="soon-gone",
+                                        prompts=["a task that will end soon enough"])
+        self.armed_start()
+        self.assertQuiet(self.start().stdout)
+        self.claude.ended_session(self.repo_path, prompts=["an older session, ended before"],
+                                  ended_ms=int((time.time() - 7200) * 1000))
+        self.armed_start()
+        live.stop()
+        os.remove(live.registry_file)  # it exits: its context is now the last ended session
+        shown = self.start().stdout
+        self.assertIn("an older session, ended before", shown)
+
+    def test_a_removed_state_file_gives_a_full_emit_again(self):
+        self.start()
+        self.armed_start()
+        os.remove(self.state_file)
+        self.assertIn("full orientation", self.start().stdout)
+
+    def test_another_key_is_not_quiet_on_the_first_keys_inputs(self):
+        self.start()
+        self.armed_start()
+        self.assertIn("full orientation", self.start(key="other").stdout)
 
 
 class HostileFilesTest(ColdStartCase):
