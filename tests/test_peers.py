@@ -378,6 +378,22 @@ class Issue14(support.HomeTestCase):
                                      args=["--here", "--json"]).stdout
         self.assertNotIn(token, listing)
 
+    def test_stats_counts_idle_live_sessions_as_alive_together(self):
+        for n in range(4):
+            session = self.claude.live_session(self.repo_path, name="idle-%d" % n,
+                                               prompts=["an idle session number %d here" % n])
+            old = (claudehome.now_ms() - (n + 1) * 3600 * 1000) / 1000.0
+            with open(session.transcript, "r+", encoding="utf-8") as handle:
+                records = [json.loads(line) for line in handle]
+                for record in records:  # each went quiet an hour apart, hours ago
+                    record["timestamp"] = claudehome.iso(int(old * 1000))
+                handle.seek(0)
+                handle.truncate()
+                handle.write("".join(json.dumps(r) + "\n" for r in records))
+        report = json.loads(support.run_script("peers.py", None, self.claude.env(), cwd=self.repo_path,
+                                               args=["--stats", "--json"]).stdout)
+        self.assertEqual(report["alive_at_once"]["max"], 4)
+
     @unittest.skipIf(os.name == "nt", "FIFOs and symlinks")
     def test_hostile_state_files_never_block_break_or_get_written_through(self):
         folder = os.path.join(self.claude.home, "peerhooks")
