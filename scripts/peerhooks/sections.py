@@ -259,13 +259,24 @@ def _markdown_under(folder):
     return sorted(found, key=lambda p: os.path.relpath(p, folder))
 
 
+def rule_places(workspace_root, home):
+    """[(file or None, folder or None)] in load order: the rule files every session loads, and
+    the folders whose **/*.md it loads (one list, read by the gatherer and the quiet path)."""
+    return [
+        (os.path.join(workspace_root, "CLAUDE.md"), None),
+        (os.path.join(workspace_root, "CLAUDE.local.md"), None),
+        (os.path.join(workspace_root, ".claude", "CLAUDE.md"), None),
+        (None, os.path.join(workspace_root, ".claude", "rules")),
+        (os.path.join(home, "CLAUDE.md"), None),
+        (None, os.path.join(home, "rules")),
+    ]
+
+
 def rule_files(workspace_root, home):
     """The rule files every session loads, in a fixed order."""
-    paths = [os.path.join(workspace_root, name)
-             for name in ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))]
-    paths += _markdown_under(os.path.join(workspace_root, ".claude", "rules"))
-    paths.append(os.path.join(home, "CLAUDE.md"))
-    paths += _markdown_under(os.path.join(home, "rules"))
+    paths = []
+    for file, folder in rule_places(workspace_root, home):
+        paths += [file] if file else _markdown_under(folder)
     return [p for p in paths if os.path.isfile(p)][:MAX_RULE_FILES]
 
 
@@ -624,13 +635,9 @@ def input_paths(workspace):
     quiet path compares their tokens at the next start; see quietstart). A folder stands for the
     entries it holds; missing paths are listed too, so that their creation counts."""
     root, home, top = workspace.root, workspace.home, workspace.toplevel
-    paths = [os.path.join(root, name)
-             for name in ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"),
-                          HANDOFF_NAME, CONFIG_PATH)]
-    paths += [os.path.join(root, ".claude", "rules")] + _folders_and_markdown(
-        os.path.join(root, ".claude", "rules"))
-    paths += [os.path.join(home, "CLAUDE.md"), os.path.join(home, "rules")]
-    paths += _folders_and_markdown(os.path.join(home, "rules"))
+    paths = [os.path.join(root, HANDOFF_NAME), os.path.join(root, CONFIG_PATH)]
+    for file, folder in rule_places(root, home):
+        paths += [file] if file else [folder] + _folders_and_markdown(folder)
     projects = os.path.join(home, "projects")
     paths += [os.path.join(home, "settings.json"), projects]
     memory = checkout_memory_dir(home, root, top)
