@@ -367,8 +367,11 @@ class ToldTest(ColdStartCase):
         command = quiet.split("the whole of it: ", 1)[1].strip()
         words = command.split()
         self.assertEqual(words[-2:], ["--full", self.repo_path])
-        by_hand = subprocess.run(words, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        reader, writer = os.pipe()  # a terminal that never sends a line: must not be waited on
+        self.addCleanup(os.close, writer)
+        by_hand = subprocess.run(words, stdin=reader, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, env=self.claude.env(), timeout=60)
+        os.close(reader)
         self.assertEqual(by_hand.returncode, 0, by_hand.stderr)
         self.assertIn(b"Cold start: full orientation (asked for with --full", by_hand.stdout)
         self.assertIn(b"CLAUDE.md", by_hand.stdout)

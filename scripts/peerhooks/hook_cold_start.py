@@ -53,6 +53,11 @@ def parse_args(argv):
     return Args(host, full, folder, None)
 
 
+def reads_payload(argv):
+    """By hand (`--full`) stdin is a terminal and must not be waited on; the hook reads its payload."""
+    return FULL_FLAG not in argv
+
+
 def shell_word(text):
     if text and all(char in SHELL_PLAIN for char in text):
         return text
