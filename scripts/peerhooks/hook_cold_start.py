@@ -21,7 +21,6 @@ KEY_VARIABLE = "LI_PLUS_AGENT_KEY"
 FULL_FLAG = "--full"
 MANUAL_BUDGET = 100000  # by hand, a person or a Bash tool reads it; no hook preview to fit
 SHELL_PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-")
-RESTAMP_MS = 30 * 86400 * 1000  # state.RESTAMP_AFTER: the quiet path expires when a re-stamp is due
 
 
 class Args:
@@ -243,7 +242,7 @@ def _arm_quiet_path(path, key, taken, stamp, gathered, now):
     line = None
     recorded = state.parse_stamp(stamp)
     if taken is not None and recorded is not None:
-        expiries = [int(recorded.timestamp() * 1000) + RESTAMP_MS]
+        expiries = [int((recorded + state.RESTAMP_AFTER).timestamp() * 1000)]  # a re-stamp is due
         if gathered.valid_until_ms is not None:
             expiries.append(gathered.valid_until_ms)
         line = quietstart.entry_line(key, min(expiries), quietstart.token(path), taken)

@@ -15,7 +15,7 @@ from .safefiles import read_regular
 
 FOLDER = "rule-copies"
 KEEP_SECONDS = 90 * 86400  # as long as a partition that refers to them is kept
-MAX_COPY_BYTES = 256 * 1024  # sections.RULE_TEXT_MAX_BYTES: larger files are never copied
+MAX_COPY_BYTES = 256 * 1024  # rule files larger than this are never read on a start, nor copied
 
 
 def _folder(home):

@@ -15,6 +15,7 @@ from typing import NamedTuple, Optional, Tuple
 from . import gitrepo
 from .atomic import UnusableJSON, parse_json, write_atomically
 from .home import checkout_memory_dir, state_dir
+from .rulecopies import MAX_COPY_BYTES
 from .quietstart import CONTINUES, NO_NEW_MATERIAL, continues_line  # noqa: F401 - one home, used here too
 from .safefiles import read_regular, read_text_head
 
@@ -32,7 +33,7 @@ RULE_PREFIX = "rule:"  # one section per rule file, keyed by its path
 # Claude Code loads rule files whole at start, so their text is never printed: a fresh key is told
 # which files there are, a returning one what changed in them (a diff against the copy kept when it
 # was last shown). Larger files are fingerprinted by size and mtime, never read or hashed.
-RULE_TEXT_MAX_BYTES = 256 * 1024
+RULE_TEXT_MAX_BYTES = MAX_COPY_BYTES
 RULE_DIFF_LINES = 60  # a rule edit is a few lines; a rewrite is summarised, then read from the file
 RULE_DIFF_CONTEXT = 1
 MEMORY_INDEX_LINES = 40  # Claude Code itself loads the first 200 lines; the head is what orients
