@@ -377,6 +377,16 @@ class Issue14(support.HomeTestCase):
         listing = support.run_script("peers.py", None, self.claude.env(), cwd=self.repo_path,
                                      args=["--here", "--json"]).stdout
         self.assertNotIn(token, listing)
+        with open(os.path.join(self.claude.home, "peerhooks", "history-index.json")) as handle:
+            self.assertNotIn(token[:10], handle.read())  # not even kept in peerhooks' own index
+
+    def test_a_secret_cut_at_the_kept_length_leaves_no_part_behind(self):
+        token = "sk-ant-api03-" + "Zx9" * 20
+        prompt = "please look at this " + "word " * 55 + token
+        self.claude.live_session(self.repo_path, name="long", prompts=[prompt])
+        self.hook("0b5e7e00-0000-4000-8000-000000000005")
+        with open(os.path.join(self.claude.home, "peerhooks", "history-index.json")) as handle:
+            self.assertNotIn("sk-ant-api03-Zx9", handle.read())
 
     def test_stats_counts_idle_live_sessions_as_alive_together(self):
         for n in range(4):

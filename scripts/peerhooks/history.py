@@ -16,11 +16,12 @@ from typing import Dict, NamedTuple, Optional
 from . import home as homes
 from .atomic import read_json_object, write_json
 from .intent import is_substantive, one_line
+from .redact import redact
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
 DAY_MS = 86400 * 1000
 INDEX_NAME = "history-index.json"
-INDEX_VERSION = 2  # 2: session-control commands are no longer counted as prompts
+INDEX_VERSION = 2  # 2: /exit and /clear are not counted as prompts; kept prompts are redacted
 KEPT_PROMPT_CHARS = 300  # enough for one displayed line (160) with room for a different cut later
 RECENT_PROMPTS = 2  # `before:` and `now:`
 # Typed into the prompt box and written to history, but they end or reset the session rather
@@ -94,7 +95,8 @@ def apply_lines(summaries, lines):
         if summary.last_ms is None or line.timestamp_ms > summary.last_ms:
             summary.last_ms = line.timestamp_ms
         if is_substantive(line.display):
-            text = one_line(line.display, KEPT_PROMPT_CHARS)
+            # redacted before it is cut or kept: a secret cut short would no longer match
+            text = one_line(redact(line.display), KEPT_PROMPT_CHARS)
             if summary.opening is None:
                 summary.opening = text
             summary.recent = (summary.recent + [text])[-RECENT_PROMPTS:]
