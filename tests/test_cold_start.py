@@ -16,9 +16,9 @@ from unittest import mock
 
 from support import SCRIPTS, HomeTestCase, payload_bytes
 
-from peerhooks import hook_cold_start, hookio, sections, state
+from peerhooks import hook_cold_start, hookio, quietstart, sections, state
 
-QUIET_START = sections.NO_NEW_MATERIAL.split("%s")[0]
+QUIET_START = quietstart.NO_NEW_MATERIAL.split("%s")[0]
 SCRIPT = "cold_start.py"
 
 
@@ -333,7 +333,7 @@ class ToldTest(ColdStartCase):
         before = self.raw_state()
         self.change_rules("changed before the fork\n")
         fork = self.start(source="fork")
-        self.assertEqual(fork.stdout, sections.continues_line("fork"))
+        self.assertEqual(fork.stdout, quietstart.continues_line("fork"))
         self.assertEqual(self.raw_state(), before)
 
     def test_a_changed_rule_file_is_shown_as_a_diff_not_its_text_or_a_hash(self):

@@ -12,7 +12,7 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "scripts"))
 
-from peerhooks import sections  # noqa: E402
+from peerhooks import quietstart, sections  # noqa: E402
 from peerhooks.home import slug  # noqa: E402
 from peerhooks.sections import Section  # noqa: E402
 
@@ -119,7 +119,7 @@ class PureTest(unittest.TestCase):
         self.assertLess(len(emission.text), sections.BUDGET_CHARS)
 
     def test_continues_line_is_one_line_naming_the_source(self):
-        line = sections.continues_line("compact")
+        line = quietstart.continues_line("compact")
         self.assertEqual(line.count("\n"), 1)
         self.assertIn("compact", line)
 

@@ -8,7 +8,9 @@ The state file is locked, read, the sections gathered, compared and recorded und
 start never records a view older than one already recorded (issue 14: a start that gathered before
 the lock could overwrite a newer version, and the key was shown the change twice). The key's
 partition advances only after the text was delivered (Outcome.after_delivery), so output lost on
-the way is shown again.
+the way is shown again. A start whose key's last comparison left nothing pending, and none of
+whose inputs changed since, prints the quiet line from stats alone (quietstart); sections, state
+and the readers behind them are imported only when it cannot.
 """
 import os
 import sys

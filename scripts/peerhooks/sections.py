@@ -2,7 +2,10 @@
 
 A section's fingerprint is the SHA-256 of its body, so a body must not change by itself between
 runs: no relative times, no pids, no unstable order, abbreviated hashes of fixed length. Otherwise
-every start would be "changed" and the diff would be noise.
+every start would be "changed" and the diff would be noise. Each rule file is a section of its own
+(`rule:<path>`, fingerprinted by its content), never printed: Claude Code loaded it whole, so a
+start is told which rule files exist, or what changed in them (a diff against the copy kept in
+rulecopies when it was last shown).
 
 The top half is pure (fingerprints, what changed, packing into the output budget, rendering); the
 gatherers below it read files and run at most one `git` process (`git log`, and only when HEAD
@@ -16,7 +19,6 @@ from . import gitrepo
 from .atomic import UnusableJSON, parse_json, write_atomically
 from .home import checkout_memory_dir, state_dir
 from .rulecopies import MAX_COPY_BYTES
-from .quietstart import CONTINUES, NO_NEW_MATERIAL, continues_line  # noqa: F401 - one home, used here too
 from .safefiles import read_regular, read_text_head
 
 BUDGET_CHARS = 9000  # Claude Code cuts hook output at 10,000 characters into a preview
