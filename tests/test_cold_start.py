@@ -448,6 +448,34 @@ class QuietPathTest(ColdStartCase):
         self.assertQuiet(outcome.stdout)
         self.assertIsNone(outcome.after_delivery)
 
+    def assertQuietWithoutGathering(self):
+        self.assertTrue(self.quiet_without_gathering())
+
+    def test_sessions_elsewhere_and_a_peers_status_changes_keep_the_quiet_path(self):
+        peer = self.claude.live_session(self.repo_path, name="here-peer",
+                                        prompts=["a peer working in this checkout"])
+        elsewhere = self.repo("elsewhere")
+        self.claude.project_dir(elsewhere)  # used before: its transcript folder exists
+        self.start()
+        self.armed_start()
+        self.assertQuietWithoutGathering()
+        self.claude.live_session(elsewhere, name="far-peer", prompts=["work in another checkout"])
+        self.claude.registry_entry(peer.pid, peer.session_id, self.repo_path, name="here-peer",
+                                   status="idle")  # rewritten on every status change
+        self.assertQuietWithoutGathering()
+        peer.stop()  # crashed: the registry file stays, the process is gone
+        self.assertFalse(self.quiet_without_gathering())
+
+    def quiet_without_gathering(self):
+        payload = hookio.Payload({"session_id": "s", "source": "startup", "cwd": self.repo_path})
+        try:
+            with mock.patch.object(sections, "gather", side_effect=AssertionError("gathered")):
+                outcome = hook_cold_start.run(payload, [], self.claude.env(), time.time())
+        except AssertionError:
+            return False
+        self.assertQuiet(outcome.stdout)
+        return True
+
     def test_any_change_to_what_was_read_makes_the_next_start_compare(self):
         self.start()
         self.armed_start()

@@ -5,7 +5,7 @@ Most starts change nothing, and gathering the sections to find that out (rule fi
 transcripts, the registry) cost ~30 ms of imports and reads. So when a start ends with nothing
 pending for its key, it writes beside the state file the list of files its gathering depended on,
 with a token per file (type, mtime, size, inode; for a folder its mtime, which moves when an entry
-is added or removed; for a /proc/<pid> only whether it exists), the state file's own token and a
+is added or removed; for a registry file or a /proc/<pid> only whether it exists), the state file's own token and a
 time after which the answer expires (an ended session leaving the 7-day window, the partition's
 30-day re-stamp). The next start of that key stats those files; if every token matches it prints
 the quiet line without importing anything else. Any difference, a missing or odd inputs file, a
@@ -26,6 +26,7 @@ DERIVED_KEY_PREFIX = "key-sha256-"  # a key we cannot store as written gets a st
 DERIVED_KEY_HEX = 32  # 128 bits: two distinct raw keys never share a partition
 MAX_INPUTS_BYTES = 1024 * 1024  # a few hundred paths per key; larger is not ours
 ABSENT = "-"
+EXISTS_ONLY = "?"  # a listed path with this prefix counts by its existence alone
 RACY_NS = 2 * 10 ** 9  # mtimes are coarse (a kernel tick; 2 s on FAT): newer files are not trusted
 NO_NEW_MATERIAL = ("No new orientation material since agent key %s last started here; "
                    "the whole of it: %s")
@@ -102,10 +103,16 @@ def inputs_path(state_file):
     return os.path.join(os.path.dirname(state_file), INPUTS_FILENAME)
 
 
+def exists_only(path):
+    """A path whose existence is all that counts (a registry file, rewritten on every status
+    change of its session; a /proc/<pid> entry)."""
+    return EXISTS_ONLY + path
+
+
 def token(path):
     """What must stay the same for a file's contribution to stay the same."""
-    if path.startswith("/proc/"):
-        return "1" if os.path.exists(path) else ABSENT
+    if path.startswith(EXISTS_ONLY):
+        return "1" if os.path.lexists(path[len(EXISTS_ONLY):]) else ABSENT
     try:
         info = os.lstat(path)
     except (OSError, ValueError):

@@ -683,21 +683,21 @@ def _git_inputs(top):
 
 
 def _session_inputs(home, top):
-    """The registry (a session that starts or exits changes the folder; a crashed one is told by
-    its /proc entry), the names peers.py remembered, and the checkout's transcript folders."""
-    from .home import slug, SLUG_MAX
+    """What the ended-sessions section depends on: the checkout's transcript folders (a session
+    that starts here adds its transcript), and whether each live session of this checkout is
+    still registered and running (one that exits removes its registry file; one that crashed
+    leaves it, but its /proc entry goes). Sessions of other checkouts, and the status rewrites of
+    registry files, do not count."""
+    from . import registry
+    from .home import SLUG_MAX, slug
+    from .quietstart import exists_only
 
-    folder = os.path.join(home, "sessions")
-    paths = [folder, os.path.join(state_dir(home), "session-names.json")]
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        names = []
-    for name in names:
-        if name.endswith(".json") and name[:-len(".json")].isdigit():
-            paths.append(os.path.join(folder, name))
+    paths = []
+    for session in registry.read_sessions(home):
+        if gitrepo.toplevel(session.cwd) == top:
+            paths.append(exists_only(os.path.join(home, "sessions", "%d.json" % session.pid)))
             if os.path.isdir("/proc/self"):
-                paths.append("/proc/" + name[:-len(".json")])
+                paths.append(exists_only("/proc/%d" % session.pid))
     prefix = slug(top)[:SLUG_MAX]
     try:
         projects = sorted(os.listdir(os.path.join(home, "projects")))
