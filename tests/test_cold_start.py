@@ -476,6 +476,17 @@ class QuietPathTest(ColdStartCase):
         self.assertQuiet(outcome.stdout)
         return True
 
+    def test_sessions_starting_here_keep_it_quiet_and_one_that_ended_since_does_not(self):
+        self.claude.ended_session(self.repo_path, prompts=["an old finished session here"])
+        self.start()
+        self.armed_start()
+        self.claude.write_session_files("s", self.repo_path, ["this very session's own start"])
+        self.claude.live_session(self.repo_path, name="new-here", prompts=["a new live session"])
+        self.assertQuietWithoutGathering()  # new transcripts, but of live sessions and our own
+        self.claude.ended_session(self.repo_path, prompts=["started and ended since the last start"],
+                                  ended_ms=int(time.time() * 1000))
+        self.assertFalse(self.quiet_without_gathering())
+
     def test_any_change_to_what_was_read_makes_the_next_start_compare(self):
         self.start()
         self.armed_start()

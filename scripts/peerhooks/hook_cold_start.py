@@ -136,7 +136,7 @@ def run(payload, argv, environ, now):
         problems.append(key.warning)
     path = quietstart.state_path(root, args.host)
     quiet = quiet_line(key.key, root, args.host)
-    if quietstart.is_quiet(path, key.key, int(now * 1000)):
+    if quietstart.is_quiet(path, key.key, int(now * 1000), payload.session_id):
         return hookio.Outcome(stdout=quiet + "\n", warnings=problems)  # nothing read has changed
 
     from datetime import datetime, timezone
@@ -198,7 +198,8 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inpu
                               warnings=problems + list(gathered.problems))
     try:
         baseline = ledger.baseline(key)
-        taken = quietstart.tokens(inputs(), time.time_ns()) if inputs else None
+        since_ns = time.time_ns()
+        taken = quietstart.tokens(inputs(), since_ns) if inputs else None
         gathered = gather()
         found = gathered.sections
         problems.extend(gathered.problems)
@@ -222,7 +223,8 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inpu
                 stamp = state.format_stamp(now)
             if inputs is not None:
                 settled = taken is not None and not emission.left_out and not gathered.problems
-                _arm_quiet_path(path, key, taken if settled else None, stamp, gathered, now)
+                _arm_quiet_path(path, key, taken if settled else None, stamp, gathered, now,
+                                since_ns)
         shown = set(emission.printed)
         rules = [s for s in found if sections.is_rule(s) and s.key in shown]
         if rules and home:
@@ -234,7 +236,7 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inpu
     return hookio.Outcome(stdout=emission.text, warnings=problems, after_delivery=record)
 
 
-def _arm_quiet_path(path, key, taken, stamp, gathered, now):
+def _arm_quiet_path(path, key, taken, stamp, gathered, now, since_ns):
     """Under the lock, after the state was written: remember what this comparison read, so the
     next start of the key can tell "nothing changed" from stats alone (None forgets it). Best
     effort: without it the next start compares in full."""
@@ -247,7 +249,7 @@ def _arm_quiet_path(path, key, taken, stamp, gathered, now):
         expiries = [int((recorded + state.RESTAMP_AFTER).timestamp() * 1000)]  # a re-stamp is due
         if gathered.valid_until_ms is not None:
             expiries.append(gathered.valid_until_ms)
-        line = quietstart.entry_line(key, min(expiries), quietstart.token(path), taken)
+        line = quietstart.entry_line(key, min(expiries), quietstart.token(path), since_ns, taken)
     try:
         quietstart.remember(path, key, line, now_ms)
     except OSError:

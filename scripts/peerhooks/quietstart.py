@@ -27,6 +27,9 @@ DERIVED_KEY_HEX = 32  # 128 bits: two distinct raw keys never share a partition
 MAX_INPUTS_BYTES = 1024 * 1024  # a few hundred paths per key; larger is not ours
 ABSENT = "-"
 EXISTS_ONLY = "?"  # a listed path with this prefix counts by its existence alone
+TRANSCRIPTS = "~"  # a transcript folder: nothing counts but a transcript written since of a session not live
+TRANSCRIPTS_TOKEN = "no ended session since"
+REGISTRY_FOLDER = "sessions"  # <Claude home>/sessions/<pid>.json, as registry.py reads it
 RACY_NS = 2 * 10 ** 9  # mtimes are coarse (a kernel tick; 2 s on FAT): newer files are not trusted
 NO_NEW_MATERIAL = ("No new orientation material since agent key %s last started here; "
                    "the whole of it: %s")
@@ -109,8 +112,17 @@ def exists_only(path):
     return EXISTS_ONLY + path
 
 
+def transcripts(folder):
+    """A transcript folder (`<home>/projects/<slug>`) as a listed input: each new session writes
+    its transcript there, so its mtime moves at every start; what changes the ended sessions is a
+    transcript written since the comparison by a session that is not live any more."""
+    return TRANSCRIPTS + folder
+
+
 def token(path):
     """What must stay the same for a file's contribution to stay the same."""
+    if path.startswith(TRANSCRIPTS):
+        return TRANSCRIPTS_TOKEN
     if path.startswith(EXISTS_ONLY):
         return "1" if os.path.lexists(path[len(EXISTS_ONLY):]) else ABSENT
     try:
@@ -145,12 +157,13 @@ def tokens(paths, now_ns):
     return taken
 
 
-def entry_line(key, valid_until_ms, state_token, taken):
-    """The key's line: key, expiry, the state file's token, then path and token pairs; None when a
-    path cannot be written on one line (then the key simply has no quiet path)."""
+def entry_line(key, valid_until_ms, state_token, since_ns, taken):
+    """The key's line: key, expiry, the state file's token, when the tokens were taken, then path
+    and token pairs; None when a path cannot be written on one line (then the key simply has no
+    quiet path)."""
     if not _fits(key) or not all(_fits(path) for path, _ in taken):
         return None
-    fields = [key, str(int(valid_until_ms)), state_token]
+    fields = [key, str(int(valid_until_ms)), state_token, str(int(since_ns))]
     for path, value in taken:
         fields += [path, value]
     return "\t".join(fields)
@@ -166,7 +179,7 @@ def _lines(inputs_file):
     return raw.decode("utf-8", "replace").split("\n")
 
 
-def is_quiet(state_file, key, now_ms):
+def is_quiet(state_file, key, now_ms, own_session_id=None):
     """Whether the key's last full comparison found nothing pending and nothing it read, the
     state file included, has changed since."""
     folder = os.path.dirname(state_file)
@@ -177,17 +190,68 @@ def is_quiet(state_file, key, now_ms):
         if not line.startswith(prefix):
             continue
         fields = line.split("\t")
-        if len(fields) < 3 or len(fields) % 2 == 0:
+        if len(fields) < 4 or len(fields) % 2 != 0:
             return False
         try:
-            if int(fields[1]) <= now_ms:
-                return False
+            valid_until_ms, since_ns = int(fields[1]), int(fields[3])
         except ValueError:
             return False
-        if token(state_file) != fields[2]:
+        if valid_until_ms <= now_ms or token(state_file) != fields[2]:
             return False
-        return all(token(fields[i]) == fields[i + 1] for i in range(3, len(fields), 2))
+        pairs = [(fields[i], fields[i + 1]) for i in range(4, len(fields), 2)]
+        if not all(token(path) == value for path, value in pairs):
+            return False
+        folders = [path[len(TRANSCRIPTS):] for path, _ in pairs if path.startswith(TRANSCRIPTS)]
+        # RACY_NS earlier: a write just after the tokens may carry a coarse mtime just before them
+        return not folders or _no_session_ended_since(folders, since_ns - RACY_NS, own_session_id)
     return False
+
+
+def _no_session_ended_since(folders, since_ns, own_session_id):
+    """No transcript in these folders was written since since_ns, except by live sessions."""
+    written = set()
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.endswith(".jsonl"):
+                try:
+                    if entry.stat(follow_symlinks=False).st_mtime_ns > since_ns:
+                        written.add(entry.name[:-len(".jsonl")])
+                except OSError:
+                    continue
+    written.discard(own_session_id)
+    if not written:
+        return True
+    home = os.path.dirname(os.path.dirname(folders[0]))
+    return written <= _live_session_ids(os.path.join(home, REGISTRY_FOLDER))
+
+
+def _live_session_ids(registry):
+    """Session ids of registry entries whose process still runs (where /proc tells; elsewhere
+    every entry counts as live)."""
+    import json  # the payload was decoded with it: already loaded
+
+    ids = set()
+    try:
+        names = os.listdir(registry)
+    except OSError:
+        return ids
+    for name in names:
+        if not (name.endswith(".json") and name[:-len(".json")].isdigit()):
+            continue
+        try:
+            entry = json.loads(read_regular(os.path.join(registry, name), 64 * 1024))
+        except (OSError, ValueError, RecursionError):
+            continue
+        if not isinstance(entry, dict) or not isinstance(entry.get("sessionId"), str):
+            continue
+        if os.path.isdir("/proc/self") and not os.path.exists("/proc/" + name[:-len(".json")]):
+            continue
+        ids.add(entry["sessionId"])
+    return ids
 
 
 def remember(state_file, key, line, now_ms):

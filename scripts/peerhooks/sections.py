@@ -684,13 +684,13 @@ def _git_inputs(top):
 
 def _session_inputs(home, top):
     """What the ended-sessions section depends on: the checkout's transcript folders (a session
-    that starts here adds its transcript), and whether each live session of this checkout is
+    that ended since the comparison wrote its transcript there), and whether each live session of this checkout is
     still registered and running (one that exits removes its registry file; one that crashed
     leaves it, but its /proc entry goes). Sessions of other checkouts, and the status rewrites of
     registry files, do not count."""
     from . import registry
     from .home import SLUG_MAX, slug
-    from .quietstart import exists_only
+    from .quietstart import exists_only, transcripts
 
     paths = []
     for session in registry.read_sessions(home):
@@ -703,6 +703,6 @@ def _session_inputs(home, top):
         projects = sorted(os.listdir(os.path.join(home, "projects")))
     except OSError:
         projects = []
-    paths += [os.path.join(home, "projects", n) for n in projects
+    paths += [transcripts(os.path.join(home, "projects", n)) for n in projects
               if n == prefix or n.startswith(prefix + "-") or (len(prefix) == SLUG_MAX and n.startswith(prefix))]
     return paths
