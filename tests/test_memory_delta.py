@@ -158,17 +158,30 @@ class MemoryDeltaHook(support.HomeTestCase):
         self.assertEqual(self.lines(out), [l for l in self.lines(out) if "z_peer.md" in l])
         self.assertEqual(len(self.lines(out)), 1)
 
-    def test_a_rule_file_edited_by_a_peer_is_shown(self):
+    def test_a_rule_file_a_peer_creates_is_shown(self):
+        self.hook()  # the listing this session started from
         rule = self.write_file(os.path.join(self.repo_path, ".claude", "rules", "testing.md"),
                                "# Run the whole suite before pushing\n")
-        claude_md = self.write_file(os.path.join(self.repo_path, "CLAUDE.md"), "# House rules\nBe brief.\n")
         home_rule = self.write_file(os.path.join(self.claude.home, "CLAUDE.md"), "# My global rules\n")
         self.record(self.peer, [claudehome.edit_record(self.peer.session_id, self.repo_path, p,
-                                                       claudehome.now_ms()) for p in (rule, claude_md, home_rule)])
+                                                       claudehome.now_ms()) for p in (rule, home_rule)])
         out = self.hook()
         self.assertRegex(out, r"- \.claude/rules/testing\.md \(\d\d:\d\d, peer-billing\): Run the whole suite before pushing")
-        self.assertRegex(out, r"- CLAUDE\.md \(\d\d:\d\d, peer-billing\): House rules")
         self.assertRegex(out, r"- ~/\.claude/CLAUDE\.md \(\d\d:\d\d, peer-billing\): My global rules")
+
+    def test_a_loaded_rule_file_edited_by_a_peer_is_left_to_the_client_which_shows_the_diff(self):
+        claude_md = self.write_file(os.path.join(self.repo_path, "CLAUDE.md"), "# House rules\n")
+        self.hook()
+        time.sleep(0.01)
+        self.write_file(claude_md, "# House rules\nBe brief.\n")
+        self.record(self.peer, [claudehome.edit_record(self.peer.session_id, self.repo_path, claude_md,
+                                                       claudehome.now_ms())])
+        self.assertEqual(self.hook(), "")
+        self.assertIn("peer-fact.md", self.lines(self.hook_after_peer_note())[0])
+
+    def hook_after_peer_note(self):
+        self.peer_writes("peer-fact.md", "A memory note is still ours to tell")
+        return self.hook()
 
     def test_a_deleted_memory_file_is_reported(self):
         path = self.peer_writes("feedback_old.md", "An old rule")

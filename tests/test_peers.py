@@ -260,7 +260,7 @@ class ByHand(support.HomeTestCase):
     def test_json_has_the_same_facts(self):
         self.claude.live_session(self.repo_path, name="json-peer", edits=["x.py"],
                                  prompts=["make the json output stable for scripts"])
-        (checkout,) = json.loads(self.cli("--here", "--json").stdout)
+        (checkout,) = json.loads(self.cli("--here", "--json").stdout)["checkouts"]
         self.assertEqual(checkout["top"], self.repo_path)
         (peer,) = checkout["peers"]
         self.assertEqual(peer["name"], "json-peer")
@@ -282,6 +282,148 @@ class ByHand(support.HomeTestCase):
         out = self.cli("--last").stdout
         self.assertIn("the work that already finished today", out)
         self.assertNotIn("still-live", out)
+
+    def test_last_never_reports_a_live_session_as_ended(self):
+        self.claude.ended_session(self.repo_path, prompts=["the work that already finished today"])
+        self.claude.live_session(self.repo_path, name="still-live",
+                                 prompts=["a live session that is still working on it"])
+        out = self.cli("--last").stdout
+        self.assertIn("the work that already finished today", out)
+        self.assertNotIn("still working on it", out)
+
+    def test_days_without_stats_is_a_usage_error(self):
+        result = self.cli("--days", "3")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("--days only applies to --stats", result.stderr)
+
+    def test_json_is_one_object_in_every_mode(self):
+        for args in (("--json",), ("--here", "--json"), ("--last", "--json"), ("--all", "--json"),
+                     ("--stats", "--json")):
+            self.assertIsInstance(json.loads(self.cli(*args).stdout), dict, args)
+
+
+class Issue14(support.HomeTestCase):
+    """What a session is told: itself after /clear, the real last session, counts, secrets."""
+
+    def setUp(self):
+        super().setUp()
+        self.repo_path = self.repo()
+
+    def hook(self, session_id, cwd=None):
+        payload = {"session_id": session_id, "cwd": cwd or self.repo_path,
+                   "hook_event_name": "SessionStart", "source": "startup"}
+        result = self.run_hook("peers.py", payload, args=["--hook"])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result.stdout
+
+    def cleared(self, name):
+        """A live session that ran /clear: its old id has a transcript, the registry the new id
+        (2.1.197 rewrites it), and peers.py saw the old id at its start."""
+        session = self.claude.live_session(self.repo_path, name=name,
+                                           prompts=["the work before the clear command ran"])
+        self.hook(session.session_id)  # its own SessionStart: the name and process are remembered
+        new_id = "c1ea2000-0000-4000-8000-000000000000"
+        self.claude.registry_entry(session.pid, new_id, self.repo_path, name=name)
+        self.claude.write_session_files(new_id, self.repo_path, ["after the clear, new work here"])
+        return session, new_id
+
+    def test_after_clear_a_session_is_not_shown_itself_as_the_last_session(self):
+        session, new_id = self.cleared("cleared-one")
+        out = self.hook(new_id)
+        self.assertNotIn("Last session", out)
+        self.assertNotIn("the work before the clear command ran", out)
+
+    def test_after_clear_peers_see_the_session_live_and_never_as_ended(self):
+        self.cleared("cleared-two")
+        out = self.hook("0b5e7e00-0000-4000-8000-000000000000")
+        self.assertIn("cleared-two", out)
+        self.assertNotIn("Last session", out)
+
+    def test_once_the_cleared_session_exits_it_is_one_ended_session(self):
+        session, new_id = self.cleared("cleared-three")
+        session.stop()
+        os.remove(os.path.join(self.claude.home, "sessions", "%d.json" % session.pid))
+        out = self.cli_last()
+        self.assertEqual(out.count("Last session"), 1)
+        self.assertIn("after the clear, new work here", out)
+
+    def cli_last(self):
+        return support.run_script("peers.py", None, self.claude.env(), cwd=self.repo_path,
+                                  args=["--last"]).stdout
+
+    def test_the_last_session_is_the_one_whose_last_record_is_newest(self):
+        now = claudehome.now_ms()
+        self.claude.ended_session(self.repo_path, prompts=["the session that really ended last"],
+                                  ended_ms=now - 10 * 60 * 1000)
+        _, touched = self.claude.ended_session(self.repo_path, ended_ms=now - 3 * 3600 * 1000,
+                                               prompts=["an older session whose file was copied"])
+        os.utime(touched, None)  # synced or copied: mtime now, records three hours old
+        out = self.hook("0b5e7e00-0000-4000-8000-000000000001")
+        self.assertIn("latest: the session that really ended last", out)
+
+    def test_exit_and_clear_are_not_counted_as_prompts(self):
+        self.claude.ended_session(self.repo_path, prompts=["write the release notes for today", "/clear",
+                                                           "/exit"])
+        self.assertIn("1 prompt", self.hook("0b5e7e00-0000-4000-8000-000000000002"))
+
+    def test_secrets_in_peers_prompts_are_redacted_everywhere_they_are_shown(self):
+        token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+        self.claude.live_session(self.repo_path, name="leaky", prompts=[
+            "push with https://bob:hunter2secret@example.com/repo.git and token %s now" % token])
+        out = self.hook("0b5e7e00-0000-4000-8000-000000000003")
+        for secret in (token, "hunter2secret"):
+            self.assertNotIn(secret, out)
+        self.assertIn("https://bob:[redacted]@example.com", out)
+        listing = support.run_script("peers.py", None, self.claude.env(), cwd=self.repo_path,
+                                     args=["--here", "--json"]).stdout
+        self.assertNotIn(token, listing)
+        with open(os.path.join(self.claude.home, "peerhooks", "history-index.json")) as handle:
+            self.assertNotIn(token[:10], handle.read())  # not even kept in peerhooks' own index
+
+    def test_a_secret_cut_at_the_kept_length_leaves_no_part_behind(self):
+        token = "sk-ant-api03-" + "Zx9" * 20
+        prompt = "please look at this " + "word " * 50 + token  # the 300-character cut falls in it
+        self.claude.live_session(self.repo_path, name="long", prompts=[prompt])
+        self.hook("0b5e7e00-0000-4000-8000-000000000005")
+        with open(os.path.join(self.claude.home, "peerhooks", "history-index.json")) as handle:
+            self.assertNotIn("sk-ant-api03", handle.read())
+
+    def test_stats_counts_idle_live_sessions_as_alive_together(self):
+        for n in range(4):
+            session = self.claude.live_session(self.repo_path, name="idle-%d" % n,
+                                               prompts=["an idle session number %d here" % n])
+            old = (claudehome.now_ms() - (n + 1) * 3600 * 1000) / 1000.0
+            with open(session.transcript, "r+", encoding="utf-8") as handle:
+                records = [json.loads(line) for line in handle]
+                for record in records:  # each went quiet an hour apart, hours ago
+                    record["timestamp"] = claudehome.iso(int(old * 1000))
+                handle.seek(0)
+                handle.truncate()
+                handle.write("".join(json.dumps(r) + "\n" for r in records))
+        report = json.loads(support.run_script("peers.py", None, self.claude.env(), cwd=self.repo_path,
+                                               args=["--stats", "--json"]).stdout)
+        self.assertEqual(report["alive_at_once"]["max"], 4)
+
+    @unittest.skipIf(os.name == "nt", "FIFOs and symlinks")
+    def test_hostile_state_files_never_block_break_or_get_written_through(self):
+        folder = os.path.join(self.claude.home, "peerhooks")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "history-index.json"), "wb") as handle:
+            handle.write(b"[" * 100000 + b"]" * 100000)
+        os.mkfifo(os.path.join(folder, "session-names.json"))
+        outside = os.path.join(self.tmp, "outside.json")
+        with open(outside, "w") as handle:
+            handle.write("keep me")
+        os.symlink(outside, os.path.join(folder, "edit-index.json"))
+        self.claude.live_session(self.repo_path, name="busy-peer", edits=["a.py"],
+                                 prompts=["a peer editing files in this checkout"])
+        out = self.hook("0b5e7e00-0000-4000-8000-000000000004")
+        self.assertIn("busy-peer", out)
+        with open(outside) as handle:
+            self.assertEqual(handle.read(), "keep me")
+        aside = [n for n in os.listdir(folder) if ".corrupt-" in n]
+        self.assertEqual(len(aside), 3, aside)
+        self.assertIn("busy-peer", self.hook("0b5e7e00-0000-4000-8000-000000000004"))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "scripts"))
 
-from peerhooks import sections  # noqa: E402
+from peerhooks import quietstart, sections  # noqa: E402
 from peerhooks.home import slug  # noqa: E402
 from peerhooks.sections import Section  # noqa: E402
 
@@ -41,6 +41,9 @@ def write(path, text):
         handle.write(text)
 
 
+QUIET = "nothing changed (the one quiet line)"
+
+
 class PureTest(unittest.TestCase):
     a, b, c = Section("a", "A", "alpha"), Section("b", "B", "beta"), Section("c", "C", "")
 
@@ -61,14 +64,14 @@ class PureTest(unittest.TestCase):
         self.assertEqual(recorded, {"a": "old-a", "b": sections.fingerprint("beta")})
 
     def test_full_emit_prints_every_section_under_banners_with_its_reason(self):
-        emission = sections.plan_emission([self.a, self.b, self.c], {}, None, "no state file yet")
+        emission = sections.plan_emission([self.a, self.b, self.c], {}, None, "no state file yet", QUIET)
         self.assertEqual(emission.text, "Cold start: full orientation (no state file yet).\n"
                                         "━━━ A ━━━\nalpha\n━━━ B ━━━\nbeta\n")
         self.assertEqual(emission.printed, ("a", "b"))
 
     def test_diff_prints_changed_sections_whole_then_the_baseline(self):
         old = {"a": sections.fingerprint("alpha")}
-        emission = sections.plan_emission([self.a, self.b], old, "2026-06-11T21:53:36Z", None)
+        emission = sections.plan_emission([self.a, self.b], old, "2026-06-11T21:53:36Z", None, QUIET)
         self.assertEqual(emission.text.splitlines(), [
             sections.DIFF_HEADER, "━━━ B ━━━", "beta",
             "Diff baseline last consumed at 2026-06-11T21:53:36Z (UTC)"])
@@ -76,33 +79,33 @@ class PureTest(unittest.TestCase):
 
     def test_nothing_changed_is_exactly_one_line(self):
         old = {"a": sections.fingerprint("alpha")}
-        emission = sections.plan_emission([self.a, self.c], old, "2026-06-11T21:53:36Z", None)
-        self.assertEqual(emission.text, sections.NO_NEW_MATERIAL + "\n")
+        emission = sections.plan_emission([self.a, self.c], old, "2026-06-11T21:53:36Z", None, QUIET)
+        self.assertEqual(emission.text, QUIET + "\n")
         self.assertEqual(emission.printed, ())
 
     def test_full_emit_of_an_empty_workspace_says_so(self):
-        emission = sections.plan_emission([self.c], {}, None, "no state file yet")
+        emission = sections.plan_emission([self.c], {}, None, "no state file yet", QUIET)
         self.assertIn(sections.EMPTY_WORKSPACE, emission.text)
 
     def test_sections_over_budget_are_shown_over_two_starts_none_lost(self):
         big = [Section(k, k.upper(), (k + " line\n") * 500) for k in ("x", "y", "z")]
-        first = sections.plan_emission(big, {}, None, "no state file yet")
+        first = sections.plan_emission(big, {}, None, "no state file yet", QUIET)
         self.assertLess(len(first.text), sections.BUDGET_CHARS)
         self.assertEqual(first.left_out, ("z",))
         self.assertIn("Left out to stay under 9000 characters (shown at the next start): Z.",
                       first.text)
         recorded = sections.fingerprints_to_record({}, big, first.printed)
-        second = sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None)
+        second = sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None, QUIET)
         self.assertEqual(second.printed, ("z",))
         self.assertLess(len(second.text), sections.BUDGET_CHARS)
         recorded = sections.fingerprints_to_record(recorded, big, second.printed)
-        third = sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None)
-        self.assertEqual(third.text, sections.NO_NEW_MATERIAL + "\n")
+        third = sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None, QUIET)
+        self.assertEqual(third.text, QUIET + "\n")
 
     def test_a_smaller_later_section_still_fits_after_a_big_one_is_left_out(self):
         wanted = [Section("x", "X", "x" * 5000), Section("y", "Y", "y" * 5000),
                   Section("s", "S", "small")]
-        emission = sections.plan_emission(wanted, {}, None, "r")
+        emission = sections.plan_emission(wanted, {}, None, "r", QUIET)
         self.assertEqual(emission.printed, ("x", "s"))
         self.assertEqual(emission.left_out, ("y",))
 
@@ -111,12 +114,12 @@ class PureTest(unittest.TestCase):
         self.assertLessEqual(len(body), sections.SECTION_MAX_CHARS)
         others = [Section("u%02d" % n, "u" * sections.MAX_USER_KEY_CHARS, "x" * 6000)
                   for n in range(sections.MAX_USER_SECTIONS)]
-        emission = sections.plan_emission([Section("big", "Big", body)] + others, {}, None, "r")
+        emission = sections.plan_emission([Section("big", "Big", body)] + others, {}, None, "r", QUIET)
         self.assertEqual(emission.printed[:1], ("big",))
         self.assertLess(len(emission.text), sections.BUDGET_CHARS)
 
     def test_continues_line_is_one_line_naming_the_source(self):
-        line = sections.continues_line("compact")
+        line = quietstart.continues_line("compact")
         self.assertEqual(line.count("\n"), 1)
         self.assertIn("compact", line)
 
@@ -197,30 +200,44 @@ class GatherTest(unittest.TestCase):
         os.makedirs(folder, exist_ok=True)
         return folder
 
-    def test_rules_list_workspace_then_home_files_with_content_hashes(self):
+    def rules(self):
+        return [s for s in sections.gather(self.workspace()).sections if sections.is_rule(s)]
+
+    def test_rule_files_are_sections_of_their_own_workspace_then_home(self):
         write(os.path.join(self.repo, "CLAUDE.md"), "be kind")
         write(os.path.join(self.repo, ".claude", "rules", "b", "z.md"), "z")
         write(os.path.join(self.repo, ".claude", "rules", "a.md"), "a")
         write(os.path.join(self.repo, ".claude", "rules", "notes.txt"), "not a rule")
         write(os.path.join(self.home, "CLAUDE.md"), "home")
         write(os.path.join(self.home, "rules", "r.md"), "r")
-        body = self.gathered()["rules"]
-        paths = [line.split("  ", 1)[1] for line in body.splitlines()[1:]]
-        self.assertEqual(paths, [
+        rules = self.rules()
+        self.assertEqual([s.title for s in rules], [
             os.path.join(self.repo, "CLAUDE.md"),
             os.path.join(self.repo, ".claude", "rules", "a.md"),
             os.path.join(self.repo, ".claude", "rules", "b", "z.md"),
             os.path.join(self.home, "CLAUDE.md"),
             os.path.join(self.home, "rules", "r.md")])
-        self.assertIn(hashlib.sha256(b"be kind").hexdigest()[:16], body)
+        self.assertEqual(rules[0].digest, hashlib.sha256(b"be kind").hexdigest())
+        self.assertEqual(rules[0].body, "be kind")
 
-    def test_changed_rule_file_changes_only_its_own_line(self):
+    def test_changed_rule_file_changes_only_its_own_fingerprint(self):
         write(os.path.join(self.repo, "CLAUDE.md"), "v1")
         write(os.path.join(self.repo, "CLAUDE.local.md"), "local")
-        before = self.gathered()["rules"].splitlines()
+        before = [sections.fingerprint_of(s) for s in self.rules()]
         write(os.path.join(self.repo, "CLAUDE.md"), "v2")
-        after = self.gathered()["rules"].splitlines()
-        self.assertEqual([a == b for a, b in zip(before, after)], [True, False, True])
+        after = [sections.fingerprint_of(s) for s in self.rules()]
+        self.assertEqual([a == b for a, b in zip(before, after)], [False, True])
+
+    def test_a_rule_file_over_the_limit_is_never_read_and_fingerprinted_by_size_and_mtime(self):
+        path = os.path.join(self.repo, "CLAUDE.md")
+        with open(path, "wb") as handle:
+            handle.truncate(sections.RULE_TEXT_MAX_BYTES + 1)  # sparse: no disk, but "large"
+        with mock.patch.object(sections, "read_regular", side_effect=AssertionError("read")):
+            first = sections.rule_section(path)
+        self.assertEqual(first.body, "")
+        self.assertEqual(first.digest, self.rules()[0].digest)
+        os.utime(path, (5, 5))
+        self.assertNotEqual(first.digest, self.rules()[0].digest)
 
     def test_memory_index_is_the_head_of_memory_md_under_the_git_root_slug(self):
         lines = ["- entry %d" % n for n in range(60)]

@@ -32,17 +32,30 @@ class AgentKeyTest(unittest.TestCase):
         self.assertEqual(state.agent_key("Lin").key, "Lin")
         self.assertNotEqual(state.agent_key("Lin").key, state.agent_key("lin").key)
 
-    def test_key_over_128_characters_is_refused_with_a_warning(self):
-        refused = state.agent_key("k" * 200)
-        self.assertEqual(refused.key, "default")
-        self.assertIn("128", refused.warning)
+    def test_key_over_128_characters_gets_a_partition_of_its_own_named_by_its_hash(self):
+        long_a, long_b = state.agent_key("k" * 200), state.agent_key("k" * 199 + "j")
+        self.assertTrue(long_a.key.startswith(state.DERIVED_KEY_PREFIX))
+        self.assertNotEqual(long_a.key, long_b.key)
+        self.assertEqual(long_a.key, state.agent_key("k" * 200).key)  # stable
+        self.assertIn("128", long_a.warning)
+        self.assertIn(long_a.key, long_a.warning)
         self.assertEqual(state.agent_key("k" * 128).key, "k" * 128)
 
-    def test_key_with_control_characters_is_refused_with_a_warning(self):
+    def test_key_with_control_characters_gets_a_partition_of_its_own(self):
+        keys = set()
         for raw in ("a\tb", "a\x00b", "a\x1bb", "a\x85b"):
             refused = state.agent_key(raw)
-            self.assertEqual(refused.key, "default", repr(raw))
+            self.assertTrue(refused.key.startswith(state.DERIVED_KEY_PREFIX), repr(raw))
             self.assertIn("control", refused.warning)
+            keys.add(refused.key)
+        self.assertEqual(len(keys), 4)
+
+    def test_key_that_is_not_utf8_gets_a_partition_of_its_own(self):
+        a = state.agent_key(b"caf\xe9".decode("utf-8", "surrogateescape"))
+        b = state.agent_key(b"caf\xe8".decode("utf-8", "surrogateescape"))
+        self.assertIn("UTF-8", a.warning)
+        self.assertNotEqual(a.key, b.key)
+        a.key.encode("ascii")
 
     def test_prototype_like_key_is_an_ordinary_key(self):
         self.assertEqual(state.agent_key("__proto__"), state.AgentKey("__proto__", None))
@@ -82,14 +95,18 @@ class DocumentTest(unittest.TestCase):
         self.assertIsNone(baseline.partition)
         self.assertIn("'a'", baseline.full_reason)
 
+    def merged(self, agents, key, sections):
+        document = state.parse_document(json.dumps({"agents": agents}, indent=2).encode())
+        return json.loads(state.render_document(document, key, sections, NOW))["agents"]
+
     def test_merge_replaces_own_partition_and_keeps_others_untouched(self):
         odd = {"sections": "not ours to judge"}
         agents = {"a": {"sections": {"x": "1"}, "last_emit_at": "2026-06-10T00:00:00Z"},
                   "b": odd}
-        merged = state.merged_agents(agents, "a", {"y": "2"}, NOW)
+        merged = self.merged(agents, "a", {"y": "2"})
         self.assertEqual(list(merged), ["a", "b"])
         self.assertEqual(merged["a"], {"sections": {"y": "2"}, "last_emit_at": "2026-06-11T21:53:36Z"})
-        self.assertIs(merged["b"], odd)
+        self.assertEqual(merged["b"], odd)
 
     def test_partitions_not_written_for_90_days_are_pruned(self):
         def stamp(days):
@@ -97,8 +114,13 @@ class DocumentTest(unittest.TestCase):
         agents = {"old": {"sections": {}, "last_emit_at": stamp(91)},
                   "recent": {"sections": {}, "last_emit_at": stamp(89)},
                   "garbled": {"sections": {}, "last_emit_at": "yesterday"}}
-        merged = state.merged_agents(agents, "me", {}, NOW)
+        merged = self.merged(agents, "me", {})
         self.assertEqual(sorted(merged), ["garbled", "me", "recent"])
+
+    def test_our_own_writes_look_like_json_dumps_with_indent_2(self):
+        agents = {"a": {"sections": {"x": "1"}, "last_emit_at": "2026-06-11T21:53:36Z"}}
+        written = state.render_document(state.parse_document(None), "a", {"x": "1"}, NOW)
+        self.assertEqual(written.decode(), json.dumps({"agents": agents}, indent=2) + "\n")
 
     def test_unchanged_partition_is_not_rewritten_until_it_nears_pruning(self):
         recent = state.Partition({"rules": "1"}, state.format_stamp(NOW - timedelta(days=29)))
@@ -215,6 +237,71 @@ class LedgerTest(unittest.TestCase):
             state.Ledger.open(self.path, NOW)
         self.assertEqual(state.read_baseline(self.path, "default").full_reason,
                          state.REASON_CORRUPT_KEPT)
+
+
+class OtherStateFilesTest(unittest.TestCase):
+    """The same rules for every state file the hooks keep (history index, edit index, names,
+    memory stamps): no write through a symlink, no blocking read, no RecursionError, a corrupt
+    file set aside."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="state-files-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        self.path = os.path.join(self.folder, "history-index.json")
+
+    def aside(self):
+        return [n for n in os.listdir(self.folder) if ".corrupt-" in n]
+
+    def readers(self):
+        from peerhooks import atomic, memory
+
+        return (atomic.read_json_object, memory.read_stamp)
+
+    def test_deep_nesting_reads_as_nothing_and_is_set_aside(self):
+        for read in self.readers():
+            with open(self.path, "wb") as handle:
+                handle.write(b"[" * 100000 + b"]" * 100000)
+            self.assertIsNone(read(self.path))
+            self.assertFalse(os.path.exists(self.path))
+        self.assertEqual(len(self.aside()), 2)
+
+    @unittest.skipIf(os.name == "nt", "FIFOs")
+    def test_a_fifo_is_never_waited_on_and_is_set_aside(self):
+        for read in self.readers():
+            os.mkfifo(self.path)
+            started = time.monotonic()
+            self.assertIsNone(read(self.path))
+            self.assertLess(time.monotonic() - started, 5)
+            self.assertFalse(os.path.exists(self.path))
+
+    def test_a_symlink_is_not_followed_for_reading_or_writing(self):
+        from peerhooks import atomic
+
+        target = os.path.join(self.folder, "elsewhere.json")
+        with open(target, "w") as handle:
+            handle.write('{"mine": true}')
+        os.symlink(target, self.path)
+        self.assertIsNone(atomic.read_json_object(self.path))
+        os.symlink(target, self.path)
+        atomic.write_json(self.path, {"ours": 1})
+        self.assertFalse(os.path.islink(self.path))
+        with open(target) as handle:
+            self.assertEqual(handle.read(), '{"mine": true}')
+
+    def test_nan_and_huge_numbers_are_unusable(self):
+        from peerhooks import atomic
+
+        for raw in (b'{"a": NaN}', b'{"a": ' + b"9" * 5000 + b"}", b'{"a": "\xff"}'):
+            with open(self.path, "wb") as handle:
+                handle.write(raw)
+            self.assertIsNone(atomic.read_json_object(self.path), raw)
+
+    def test_a_bom_is_accepted(self):
+        from peerhooks import atomic
+
+        with open(self.path, "wb") as handle:
+            handle.write(b'\xef\xbb\xbf{"a": 1}')
+        self.assertEqual(atomic.read_json_object(self.path), {"a": 1})
 
 
 # ---- writers killed mid-write ----------------------------------------------------------------

@@ -8,6 +8,7 @@ import os
 from . import editindex, gitrepo, history, names, transcripts
 from . import home as homes
 from .records import record
+from .redact import redact
 from .transcripts import Edit
 
 ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
@@ -15,6 +16,9 @@ ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients 
 # session" they would hide the last session a person worked in.
 PRINT_MODE_ENTRYPOINT = "sdk-cli"
 DAY_MS = 86400 * 1000
+# Transcripts whose tails are read to find the last finished sessions: a transcript's mtime is only
+# an upper bound of its last record's time, so more than `limit` are read, newest mtime first.
+MAX_ENDED_CANDIDATES = 40
 SCRATCH_FOLDER = "scratchpad"  # Claude Code's per-session scratch folder name
 
 
@@ -88,12 +92,12 @@ def _latest_of(*times):
 
 
 def _prompts(summary, head_opening):
-    """(opening, before, latest) from the history summary, the opening from the transcript head
-    when history no longer has it."""
+    """(opening, before, latest) from the history summary (redacted when the index kept them),
+    the opening from the transcript head when history no longer has it."""
     recent = list(summary.recent) if summary else []
     latest = recent[-1] if recent else None
     before = recent[-2] if len(recent) > 1 else None
-    opening = (summary.opening if summary else None) or head_opening
+    opening = (summary.opening if summary else None) or redact(head_opening)
     if opening is not None and opening in (before, latest):
         opening = None  # do not show the same prompt twice
     return opening, before, latest
@@ -110,7 +114,7 @@ def describe_live(session, summaries, top, path, scan):
         head_opening = transcripts.opening_prompt(path) if path else None
     opening, before, latest = _prompts(summary, head_opening)
     if latest is None and path:
-        latest = transcripts.read_tail(path).latest
+        latest = redact(transcripts.read_tail(path).latest)
         if latest == opening:
             latest = None
     edits = kept_edits(scan.edits, top)
@@ -126,40 +130,68 @@ def describe_live(session, summaries, top, path, scan):
     )
 
 
-def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW_DAYS, limit=1):
-    """Sessions that ended in this checkout within `days`, newest first: not live, not this one.
+def not_ended_ids(home, live, table=None):
+    """Ids that must never be shown as ended: every live session's, and the earlier contexts
+    (before /clear) of sessions whose process still runs."""
+    table = names.load_table(home) if table is None else table
+    return {s.session_id for s in live} | names.earlier_contexts(table, live)
 
-    exclude_ids holds the live sessions' ids and this session's ids (payload and registry)."""
+
+def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW_DAYS, limit=1,
+                   live=None):
+    """Sessions that ended in this checkout within `days`, newest end first: not live, not an
+    earlier context of a live session, not this one, one per process.
+
+    The end is the time of a transcript's last record, not its mtime: a transcript touched later
+    (copied, synced, appended to) must not displace the session that really ended last.
+    exclude_ids: this session's ids (payload and registry). live: the live registry sessions
+    (read here when not given)."""
     if not top:
         return []
-    if summaries is None:
-        summaries = history.load(home, now_ms)
-    results, known_names = [], None
+    from . import registry
+
+    live = registry.live_sessions(home) if live is None else live
+    table = names.load_table(home)
+    exclude = set(exclude_ids) | not_ended_ids(home, live, table)
+    candidates = []
     for mtime_ms, session_id, path in transcripts.transcripts_in(home, top, now_ms - days * DAY_MS):
-        if session_id in exclude_ids:
+        ends = sorted((c[0] for c in candidates), reverse=True)
+        if len(ends) >= limit and mtime_ms < ends[limit - 1]:
+            break  # no later transcript can have ended after the ones already found
+        if len(candidates) >= MAX_ENDED_CANDIDATES:
+            break
+        if session_id in exclude:
             continue
         head = transcripts.read_head(path)
         if head.cwd is None or head.entrypoint == PRINT_MODE_ENTRYPOINT:
             continue
         if gitrepo.toplevel(head.cwd) != top:
             continue
-        if known_names is None:
-            known_names = names.load(home)
         tail = transcripts.read_tail(path)
+        candidates.append((tail.ended_at_ms or mtime_ms, session_id, path, head, tail))
+    candidates.sort(key=lambda c: (c[0], c[1]), reverse=True)
+    if summaries is None:
+        summaries = history.load(home, now_ms)
+    results, processes = [], set()
+    for ended_ms, session_id, path, head, tail in candidates:
+        entry = table.get(session_id)
+        process = names.process_of(entry) if entry else None
+        if process is not None:
+            if process in processes:
+                continue  # an earlier context (before /clear) of a session already listed
+            processes.add(process)
         scan = editindex.recent_edits_of(home, [path], now_ms)[path]
         summary = summaries.get(session_id)
-        ended_ms = tail.ended_at_ms or mtime_ms
         # A finished session shows its opening and latest prompts only, so `before` is not shown.
-        opening = (summary.opening if summary else None) or head.opening
-        latest = (summary.recent[-1] if summary and summary.recent else None) or tail.latest
-        before = None
+        # history's prompts were redacted when the index kept them; a transcript's are redacted here
+        opening = (summary.opening if summary else None) or redact(head.opening)
+        latest = (summary.recent[-1] if summary and summary.recent else None) or redact(tail.latest)
         if latest is not None and latest == opening:
             opening = None
         activity = Activity(
-            session_id=session_id, name=known_names.get(session_id) or session_id[:8], cwd=head.cwd,
-            status=None,
-            started_ms=head.started_at_ms, last_active_ms=ended_ms,
-            prompt_count=summary.count if summary else 0, opening=opening, before=before,
+            session_id=session_id, name=entry[0] if entry else session_id[:8], cwd=head.cwd,
+            status=None, started_ms=head.started_at_ms, last_active_ms=ended_ms,
+            prompt_count=summary.count if summary else 0, opening=opening, before=None,
             latest=latest, edits=kept_edits(scan.edits, top), edits_truncated=scan.truncated,
         )
         results.append(Ended(activity, ended_ms))
@@ -229,8 +261,9 @@ def own_ids(sessions, self_session_id, ancestors):
     return ids
 
 
-def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True):
-    """Live peers (already filtered to this checkout, self excluded) and the last ended session."""
+def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True, all_live=None):
+    """Live peers (already filtered to this checkout, self excluded) and the last ended session.
+    all_live: every live registry session (never shown as ended, even when not listed here)."""
     realpaths = {}
     paths = [transcripts.transcript_path(home, s.session_id, s.cwd, realpaths) for s in live]
     scans = editindex.recent_edits_of(home, paths, now_ms)
@@ -239,7 +272,7 @@ def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=T
     ended = handoff = None
     if with_ended and top:
         exclude = set(self_ids) | {s.session_id for s in live}
-        found = ended_sessions(home, top, now_ms, exclude, summaries)
+        found = ended_sessions(home, top, now_ms, exclude, summaries, live=all_live)
         if found:
             ended = found[0]
             handoff = find_handoff(home, top, ended.activity.started_ms)

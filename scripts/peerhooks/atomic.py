@@ -1,17 +1,60 @@
 """peerhooks' own state files: replaced so that a reader sees the old bytes or the new, never a torn
-or empty file, and read back as JSON objects, with anything else (missing, torn, foreign) as None."""
+or empty file, and read back as JSON objects, with anything else (missing, torn, foreign) as None.
+
+A state file is only ever read as a regular file opened without blocking (a FIFO in its place
+would hang the hook), and a file that is there but cannot be used is set aside as
+`<name>.corrupt-<UTC stamp>` rather than silently overwritten, so what was in it can be looked at.
+"""
 import os
+import time
 
 from .jsonfast import dumps, loads
+from .safefiles import NotRegular, read_regular
 
 TEMP_SUFFIX = ".tmp"  # temporary files are `.<name>.<pid>.<random>.tmp` beside the target
+QUARANTINE_STAMP = "%Y%m%dT%H%M%SZ"
+MAX_STATE_BYTES = 64 * 1024 * 1024  # far above any state file; a larger one is not ours
+
+
+class UnusableJSON(ValueError):
+    """Bytes that are not standard JSON we can use (torn, NaN, a number too long, too deep)."""
+
+
+def parse_json(raw):
+    """Decode standard JSON from bytes or text (a UTF-8 BOM allowed); raises UnusableJSON for
+    anything else, including nesting deep enough to exhaust the recursion limit."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, (bytes, bytearray)) else raw
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        return loads(text, standard=True)
+    except (ValueError, RecursionError) as error:  # NotStandard and UnicodeDecodeError are ValueErrors
+        raise UnusableJSON(str(error) or type(error).__name__) from None
+
+
+def quarantine_name(path, now_seconds):
+    return "%s.corrupt-%s" % (path, time.strftime(QUARANTINE_STAMP, time.gmtime(now_seconds)))
+
+
+def quarantine(path, now_seconds=None):
+    """Move an unusable file (or a symlink in its place) aside; its new path, None if it stayed."""
+    target = quarantine_name(path, time.time() if now_seconds is None else now_seconds)
+    candidate, n = target, 1
+    while os.path.lexists(candidate):
+        n += 1
+        candidate = "%s-%d" % (target, n)
+    try:
+        os.rename(path, candidate)
+    except OSError:
+        return None
+    return candidate
 
 
 def write_atomically(path, payload, durable=False):
     """Write bytes to a temporary file beside `path` and rename it into place.
 
     durable=True also fsyncs the data, for state whose loss would mislead (caches skip it: losing
-    one only costs a re-read).
+    one only costs a re-read). The rename replaces a symlink at `path` rather than writing through it.
     """
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, exist_ok=True)
@@ -35,13 +78,25 @@ def write_atomically(path, payload, durable=False):
 
 
 def read_json_object(path):
-    """The JSON object stored at path, or None when the file is missing, unreadable or not one."""
+    """The JSON object stored at path, or None when the file is missing or unusable; an unusable
+    one (torn, foreign, a symlink, a FIFO) is set aside first so the next write starts clean."""
     try:
-        with open(path, "rb") as handle:
-            value = loads(handle.read())
+        raw = read_regular(path, MAX_STATE_BYTES + 1, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except NotRegular:
+        quarantine(path)
+        return None
     except (OSError, ValueError):
         return None
-    return value if isinstance(value, dict) else None
+    try:
+        value = parse_json(raw) if len(raw) <= MAX_STATE_BYTES else None
+    except UnusableJSON:
+        value = None
+    if not isinstance(value, dict):
+        quarantine(path)
+        return None
+    return value
 
 
 def write_json(path, value):

@@ -16,13 +16,17 @@ from .atomic import read_json_object, write_json
 from .intent import is_substantive, one_line
 from .jsonfast import loads
 from .records import record
+from .redact import redact
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
 DAY_MS = 86400 * 1000
 INDEX_NAME = "history-index.json"
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: /exit and /clear are not counted as prompts; kept prompts are redacted
 KEPT_PROMPT_CHARS = 300  # enough for one displayed line (160) with room for a different cut later
 RECENT_PROMPTS = 2  # `before:` and `now:`
+# Typed into the prompt box and written to history, but they end or reset the session rather
+# than ask for anything: counted, they made a two-prompt session read as four (issue 14).
+SESSION_CONTROL_COMMANDS = frozenset(["/exit", "/quit", "/clear", "/reset", "/new"])
 SIGNATURE_BYTES = 64  # bytes before the read offset, to notice a file rewritten in place
 INCREMENTAL_LIMIT = 16 * 1024 * 1024  # more new bytes than this: rebuild backwards within the window
 
@@ -85,13 +89,15 @@ def apply_lines(summaries, lines):
             summary = summaries[line.session_id] = SessionPrompts(line.session_id)
         if line.project:
             summary.project = line.project
-        summary.count += 1
+        if line.display.strip().lower() not in SESSION_CONTROL_COMMANDS:
+            summary.count += 1
         if summary.first_ms is None or line.timestamp_ms < summary.first_ms:
             summary.first_ms = line.timestamp_ms
         if summary.last_ms is None or line.timestamp_ms > summary.last_ms:
             summary.last_ms = line.timestamp_ms
         if is_substantive(line.display):
-            text = one_line(line.display, KEPT_PROMPT_CHARS)
+            # redacted before it is cut or kept: a secret cut short would no longer match
+            text = one_line(redact(line.display), KEPT_PROMPT_CHARS)
             if summary.opening is None:
                 summary.opening = text
             summary.recent = (summary.recent + [text])[-RECENT_PROMPTS:]

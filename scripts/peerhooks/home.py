@@ -68,10 +68,11 @@ def _configured_memory_dir(home):
     """The `autoMemoryDirectory` from the user's settings, if one is set."""
     from .jsonfast import loads
 
+    from .safefiles import read_regular  # a FIFO in its place is never waited on
+
     try:
-        with open(os.path.join(home, "settings.json"), "rb") as handle:
-            settings = loads(handle.read())
-    except (OSError, ValueError):
+        settings = loads(read_regular(os.path.join(home, "settings.json"), 1 << 24))
+    except (OSError, ValueError, RecursionError):  # RecursionError: a settings.json nested too deep
         return None
     configured = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
     if isinstance(configured, str) and configured.strip():

@@ -1,86 +1,211 @@
 """cold_start.py: on `startup` and `clear`, the orientation sections that changed since this
-agent's last start; on other sources one reminder line and no state change.
+agent's last start; on other sources (`resume`, `compact`, `fork`: contexts that already hold the
+conversation) one reminder line and no state change. `--full [folder]` prints everything by hand
+and records nothing: the quiet line names that command, since a fresh context has not seen the
+material that "nothing changed" refers to.
 
-The state file is read, compared and written under one lock, and the key's partition advances only
-after the text was delivered (Outcome.after_delivery), so output lost on the way is shown again.
+The state file is locked, read, the sections gathered, compared and recorded under one lock, so a
+start never records a view older than one already recorded (issue 14: a start that gathered before
+the lock could overwrite a newer version, and the key was shown the change twice). The key's
+partition advances only after the text was delivered (Outcome.after_delivery), so output lost on
+the way is shown again. A start whose key's last comparison left nothing pending, and none of
+whose inputs changed since, prints the quiet line from stats alone (quietstart); sections, state
+and the readers behind them are imported only when it cannot.
 """
 import os
-from datetime import datetime, timezone
+import sys
+import time
 
-from . import gitrepo, hookio, sections, state
-from .home import claude_home, codex_home
+from . import gitrepo, hookio, quietstart
 
 FRESH_SOURCES = ("startup", "clear")  # the two sources that begin an empty context
 KEY_VARIABLE = "LI_PLUS_AGENT_KEY"
+FULL_FLAG = "--full"
+MANUAL_BUDGET = 100000  # by hand, a person or a Bash tool reads it; no hook preview to fit
+SHELL_PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-")
 
 
-def parse_host(argv):
-    """`--host codex` / `--host=codex` -> ("codex", None); anything odd -> ("claude", problem).
-    Parsed by hand: argparse exits 2 on a usage error, which Claude Code reads as a refusal."""
-    args = list(argv)
-    if not args:
-        return "claude", None
-    if len(args) == 1 and args[0].startswith("--host="):
-        args = ["--host", args[0][len("--host="):]]
-    if len(args) == 2 and args[0] == "--host" and args[1] in state.HOST_FOLDERS:
-        return args[1], None
-    return "claude", "ignored arguments %s (expected --host codex)" % " ".join(argv)
+class Args:
+    __slots__ = ("host", "full", "folder", "problem")
+
+    def __init__(self, host, full, folder, problem):
+        self.host, self.full, self.folder, self.problem = host, full, folder, problem
 
 
-def plan(found, baseline):
+def parse_args(argv):
+    """`[--host codex] [--full [folder]]`, by hand: argparse exits 2 on a usage error, which
+    Claude Code reads as a refusal. Anything odd is warned about and the hook runs as Claude's."""
+    words = list(argv)
+    host, full, folder = "claude", False, None
+    while words:
+        word = words.pop(0)
+        if word.startswith("--host="):
+            words.insert(0, word[len("--host="):])
+            word = "--host"
+        if word == "--host" and words and words[0] in quietstart.HOST_FOLDERS:
+            host = words.pop(0)
+        elif word == FULL_FLAG:
+            full = True
+            if words and not words[0].startswith("--"):
+                folder = words.pop(0)
+        else:
+            return Args("claude", False, None,
+                        "ignored arguments %s (expected --host codex, --full)" % " ".join(argv))
+    return Args(host, full, folder, None)
+
+
+def reads_payload(argv):
+    """By hand (`--full`) stdin is a terminal and must not be waited on; the hook reads its payload."""
+    return FULL_FLAG not in argv
+
+
+def shell_word(text):
+    if text and all(char in SHELL_PLAIN for char in text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def full_command(root, host):
+    """The command line that prints the whole material for this workspace."""
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "cold_start.py")
+    words = [sys.executable or "python3", "-S", script]
+    if host != "claude":
+        words += ["--host", host]
+    words += [FULL_FLAG, root]
+    return " ".join(shell_word(word) for word in words)
+
+
+def quiet_line(key, root, host):
+    return quietstart.NO_NEW_MATERIAL % (key, full_command(root, host))
+
+
+def plan(found, baseline, quiet, old_texts=None, budget=None):
+    from . import sections
+
     partition = baseline.partition
     return sections.plan_emission(
         found,
         partition.sections if partition else {},
         partition.last_emit_at if partition else None,
         baseline.full_reason,
+        quiet,
+        old_texts,
+        budget or sections.BUDGET_CHARS,
     )
 
 
+def workspace_root(folder, environ):
+    """(root, git toplevel): the root is CLAUDE_PROJECT_DIR, else the git toplevel of the folder,
+    else the folder; root None when there is nothing to compare."""
+    project_dir = environ.get("CLAUDE_PROJECT_DIR") or None
+    folder = folder if folder and os.path.isdir(folder) else None
+    toplevel = gitrepo.toplevel(project_dir or folder)
+    root = project_dir or toplevel or folder
+    return (os.path.realpath(root) if root else None), toplevel
+
+
+def resolve_workspace(folder, environ, session_id, now, host):
+    """The sections.Workspace of a start; under Codex its rule files are Codex's own."""
+    from . import sections
+    from .home import claude_home, codex_home
+
+    root, toplevel = workspace_root(folder, environ)
+    if root is None:
+        return None
+    return sections.Workspace(root, toplevel, claude_home(environ), int(now * 1000), session_id,
+                              codex_home(environ) if host == "codex" else None)
+
+
 def run(payload, argv, environ, now):
-    host, problem = parse_host(argv)
-    problems = [problem] if problem else []
+    args = parse_args(argv)
+    problems = [args.problem] if args.problem else []
+    if args.full:
+        return by_hand(args, environ, now)
     source = payload.source
     if source is None:
         # no payload to speak of: silence rather than a guess in the context
         return hookio.Outcome(warnings=problems)
     if source not in FRESH_SOURCES:
-        return hookio.Outcome(stdout=sections.continues_line(source), warnings=problems)
+        return hookio.Outcome(stdout=quietstart.continues_line(source), warnings=problems)
 
-    project_dir = environ.get("CLAUDE_PROJECT_DIR") or None
-    cwd = payload.cwd if payload.cwd and os.path.isdir(payload.cwd) else None
-    toplevel = gitrepo.toplevel(project_dir or cwd)
-    root = state.workspace_root(project_dir, cwd, toplevel)
+    root, _ = workspace_root(payload.cwd, environ)
     if root is None:
         problems.append("no cwd in the payload and no CLAUDE_PROJECT_DIR; nothing to compare")
         return hookio.Outcome(warnings=problems)
-    key = state.agent_key(environ.get(KEY_VARIABLE))
+    key = quietstart.agent_key(environ.get(KEY_VARIABLE))
     if key.warning:
         problems.append(key.warning)
+    path = quietstart.state_path(root, args.host)
+    quiet = quiet_line(key.key, root, args.host)
+    if quietstart.is_quiet(path, key.key, int(now * 1000), payload.session_id):
+        return hookio.Outcome(stdout=quiet + "\n", warnings=problems)  # nothing read has changed
 
+    from datetime import datetime, timezone
+
+    from . import sections
+
+    workspace = resolve_workspace(payload.cwd, environ, payload.session_id, now, args.host)
     start = datetime.fromtimestamp(int(now), timezone.utc)
-    workspace = sections.Workspace(os.path.realpath(root), toplevel, claude_home(environ),
-                                   int(now * 1000), payload.session_id,
-                                   codex_home(environ) if host == "codex" else None)
+    return fresh_start(path, key.key, lambda: sections.gather(workspace), start, problems, quiet,
+                       workspace.home, lambda: sections.input_paths(workspace))
+
+
+def by_hand(args, environ, now):
+    """`--full [folder]`: every section of the workspace, as a fresh key would get it; nothing
+    is read from or written to the state file."""
+    from . import sections, state
+
+    workspace = resolve_workspace(args.folder or os.getcwd(), environ, None, now, args.host)
+    if workspace is None:
+        return hookio.Outcome(hookio.EXIT_USAGE, stderr="cold_start.py: no such folder\n")
     gathered = sections.gather(workspace)
-    problems.extend(gathered.problems)
-    return fresh_start(state.state_path(workspace.root, host), key.key, gathered.sections, start,
-                       problems)
+    reason = "asked for with %s; nothing recorded" % FULL_FLAG
+    emission = plan(gathered.sections, state.Baseline(None, reason), "", budget=MANUAL_BUDGET)
+    return hookio.Outcome(stdout=emission.text, warnings=gathered.problems)
 
 
-def fresh_start(path, key, found, now, problems=()):
-    """Compare with the key's partition under the state lock; the Outcome prints the changed
-    sections and, once they are delivered, records them and releases the lock."""
+def _old_texts(home, found, baseline):
+    """The kept copies of the rule files that changed for this key, for their diffs."""
+    from . import sections
+
+    old = baseline.partition.sections if baseline.partition else {}
+    wanted = [old[s.key] for s in found
+              if sections.is_rule(s) and s.key in old and old[s.key] != sections.fingerprint_of(s)]
+    if not wanted:
+        return {}
+    from . import rulecopies
+
+    return rulecopies.load(home, wanted)
+
+
+def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inputs=None):
+    """Lock, read the key's partition, gather the sections and compare; the Outcome prints the
+    changed sections and, once they are delivered, records them and releases the lock.
+    gather: () -> sections.Gathered, called under the lock. inputs: () -> the paths the gathering
+    depends on; when given and nothing is left pending, the quiet path is armed for the key."""
+    from . import sections, state
+
     problems = list(problems)
+    quiet = quiet or quietstart.NO_NEW_MATERIAL % (key, FULL_FLAG)
     try:
         ledger = state.Ledger.open(path, now)
     except (OSError, state.StateError) as error:
         problems.append("state not recorded (%s); this material will be shown again" % error)
-        return hookio.Outcome(stdout=plan(found, state.read_baseline(path, key)).text,
-                              warnings=problems)
+        gathered = gather()
+        baseline = state.read_baseline(path, key)
+        found = gathered.sections
+        return hookio.Outcome(stdout=plan(found, baseline, quiet,
+                                          _old_texts(home, found, baseline) if home else {}).text,
+                              warnings=problems + list(gathered.problems))
     try:
         baseline = ledger.baseline(key)
-        emission = plan(found, baseline)
+        since_ns = time.time_ns()
+        taken = quietstart.tokens(inputs(), since_ns) if inputs else None
+        gathered = gather()
+        found = gathered.sections
+        problems.extend(gathered.problems)
+        emission = plan(found, baseline, quiet, _old_texts(home, found, baseline) if home else {})
     except BaseException:
         ledger.close()
         raise
@@ -91,12 +216,43 @@ def fresh_start(path, key, found, now, problems=()):
                 return ()
             old = baseline.partition.sections if baseline.partition else {}
             new = sections.fingerprints_to_record(old, found, emission.printed)
-            if not state.needs_record(baseline.partition, new, now):
-                return ()
-            try:
-                ledger.record(key, new)
-            except (OSError, state.StateError) as error:
-                return ("state not recorded (%s); this material will be shown again" % error,)
+            stamp = baseline.partition.last_emit_at if baseline.partition else None
+            if state.needs_record(baseline.partition, new, now):
+                try:
+                    ledger.record(key, new)
+                except (OSError, state.StateError) as error:
+                    return ("state not recorded (%s); this material will be shown again" % error,)
+                stamp = state.format_stamp(now)
+            if inputs is not None:
+                settled = taken is not None and not emission.left_out and not gathered.problems
+                _arm_quiet_path(path, key, taken if settled else None, stamp, gathered, now,
+                                since_ns)
+        shown = set(emission.printed)
+        rules = [s for s in found if sections.is_rule(s) and s.key in shown]
+        if rules and home:
+            from . import rulecopies
+
+            rulecopies.keep(home, rules, now.timestamp())
         return ()
 
     return hookio.Outcome(stdout=emission.text, warnings=problems, after_delivery=record)
+
+
+def _arm_quiet_path(path, key, taken, stamp, gathered, now, since_ns):
+    """Under the lock, after the state was written: remember what this comparison read, so the
+    next start of the key can tell "nothing changed" from stats alone (None forgets it). Best
+    effort: without it the next start compares in full."""
+    from . import state
+
+    now_ms = int(now.timestamp() * 1000)
+    line = None
+    recorded = state.parse_stamp(stamp)
+    if taken is not None and recorded is not None:
+        expiries = [int((recorded + state.RESTAMP_AFTER).timestamp() * 1000)]  # a re-stamp is due
+        if gathered.valid_until_ms is not None:
+            expiries.append(gathered.valid_until_ms)
+        line = quietstart.entry_line(key, min(expiries), quietstart.token(path), since_ns, taken)
+    try:
+        quietstart.remember(path, key, line, now_ms)
+    except OSError:
+        pass

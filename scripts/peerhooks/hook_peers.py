@@ -32,6 +32,7 @@ def reads_payload(argv):
 def parse_args(argv):
     """Flags by hand, not argparse: a usage error must never exit 2 in a hook."""
     options = {"days": DEFAULT_STATS_DAYS}
+    given = set()
     words = list(argv)
     while words:
         word = words.pop(0)
@@ -40,6 +41,7 @@ def parse_args(argv):
             if not value.isdigit() or int(value) < 1:
                 raise UsageError("--days takes a whole number of days, 1 or more")
             options["days"] = int(value)
+            given.add("days")
         elif word in FLAGS:
             options[word.lstrip("-")] = True
         else:
@@ -47,6 +49,8 @@ def parse_args(argv):
     modes = [m for m in ("hook", "here", "last", "all", "stats") if options.get(m)]
     if len(modes) > 1:
         raise UsageError("choose one of --hook, --here, --last, --all, --stats")
+    if "days" in given and not options.get("stats"):
+        raise UsageError("--days only applies to --stats")
     return options
 
 
@@ -77,8 +81,10 @@ def session_start_report(payload, environ, now_ms):
     live = registry.peers_in_checkout(home, top, payload.session_id, ancestors, sessions)
     names.remember(home, sessions, now_ms)
     summaries = history.load(home, now_ms)
+    all_live = [s for s in sessions if registry.is_alive(s)]
     checkout = activity.describe_checkout(
-        home, top, live, activity.own_ids(sessions, payload.session_id, ancestors), now_ms, summaries)
+        home, top, live, activity.own_ids(sessions, payload.session_id, ancestors), now_ms, summaries,
+        all_live=all_live)
     own = registry.own_entry(sessions, payload.session_id, ancestors)
     return report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
                               messageable=frozenset(s.session_id for s in live if s.can_message),

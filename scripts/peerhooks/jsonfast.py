@@ -22,17 +22,45 @@ class _Defaults:
     memo = None  # read by the pure-Python scanner only; the C one keeps its own
 
 
+class NotStandard(ValueError):
+    """Text json.loads would accept that standard JSON does not (NaN, Infinity), or an integer
+    too long to read back safely."""
+
+
+def _refuse_constant(name):
+    raise NotStandard("non-standard JSON constant %s" % name)
+
+
+MAX_INT_DIGITS = 4000  # 3.11+ refuses longer integers itself (ValueError); none of ours come close
+
+
+def _bounded_int(digits):
+    if len(digits) > MAX_INT_DIGITS:
+        raise NotStandard("a number of %d digits" % len(digits))
+    return int(digits)
+
+
+class _Standard(_Defaults):
+    """Settings for standard JSON only. Where the interpreter bounds integer parsing itself (3.11+)
+    int stays the C fast path; before, each integer goes through _bounded_int."""
+    parse_constant = staticmethod(_refuse_constant)
+    parse_int = int if hasattr(__import__("sys"), "get_int_max_str_digits") else staticmethod(_bounded_int)
+
+
 try:
     from _json import make_scanner as _make_scanner
 
     _scan = _make_scanner(_Defaults())
+    _scan_standard = _make_scanner(_Standard())
 except (ImportError, AttributeError, TypeError):  # an interpreter without the C accelerator
-    _scan = None
+    _scan = _scan_standard = None
 
 
-def _slow(data):
+def _slow(data, standard=False):
     import json
 
+    if standard:
+        return json.loads(data, parse_constant=_refuse_constant, parse_int=_Standard.parse_int)
     return json.loads(data)
 
 
@@ -42,27 +70,29 @@ def _is_plain_utf8(data):
     return bool(data) and data[0] not in (0, 0xEF, 0xFE, 0xFF) and (len(data) < 2 or data[1] != 0)
 
 
-def loads(data):
-    """json.loads(data) for str or bytes: the same value, the same exceptions."""
-    if _scan is None:
-        return _slow(data)
+def loads(data, standard=False):
+    """json.loads(data) for str or bytes: the same value, the same exceptions. standard=True
+    also refuses NaN and Infinity, and over-long integers, with NotStandard (a ValueError)."""
+    scan = _scan_standard if standard else _scan
+    if scan is None:
+        return _slow(data, standard)
     if isinstance(data, (bytes, bytearray)):
         if not _is_plain_utf8(data):
-            return _slow(data)
+            return _slow(data, standard)
         text = data.decode("utf-8", "surrogatepass")  # as json.loads decodes bytes
     elif isinstance(data, str) and not data.startswith("\ufeff"):
         text = data
     else:
-        return _slow(data)
+        return _slow(data, standard)
     try:  # lstrip hands back the same string when there is nothing to strip: no copy
-        value, end = _scan(text, len(text) - len(text.lstrip(WHITESPACE)))
+        value, end = scan(text, len(text) - len(text.lstrip(WHITESPACE)))
     except (StopIteration, SystemError):
         # No value where one must start (StopIteration), or a malformed one: the scanner builds its
         # JSONDecodeError from json.decoder, and where that is not imported yet it fails with
         # SystemError (3.11). json.loads says where, and how.
-        return _slow(data)
+        return _slow(data, standard)
     if end != len(text) and text[end:].strip(WHITESPACE):
-        return _slow(data)  # extra data after the value
+        return _slow(data, standard)  # extra data after the value
     return value
 
 

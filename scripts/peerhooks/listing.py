@@ -31,7 +31,8 @@ def collect(options, environ, now_ms):
     sessions = registry.read_sessions(home)
     ancestors = registry.ancestor_pids()
     self_ids = activity.own_ids(sessions, self_id, ancestors)
-    live = [s for s in sessions if registry.is_alive(s) and not registry.is_self(s, self_id, ancestors)]
+    all_live = [s for s in sessions if registry.is_alive(s)]
+    live = [s for s in all_live if not registry.is_self(s, self_id, ancestors)]
     live = [s for s in live if s.session_id not in self_ids]
     groups, with_ended = _scope(options, cwd, top, live)
     summaries = history.load(home, now_ms)
@@ -39,7 +40,8 @@ def collect(options, environ, now_ms):
     for checkout_top in sorted(groups, key=lambda t: (t is None, t or "")):
         members = [] if options.get("last") else groups[checkout_top]
         checkouts.append(activity.describe_checkout(
-            home, checkout_top, members, self_ids, now_ms, summaries, with_ended=with_ended))
+            home, checkout_top, members, self_ids, now_ms, summaries, with_ended=with_ended,
+            all_live=all_live))
     return checkouts
 
 
@@ -63,7 +65,8 @@ def _plain(value):
 
 
 def as_json(checkouts):
-    return json.dumps([_plain(c) for c in checkouts], indent=2, ensure_ascii=False)
+    """One JSON object in every mode (as --stats --json gives), its checkouts under a key."""
+    return json.dumps({"checkouts": [_plain(c) for c in checkouts]}, indent=2, ensure_ascii=False)
 
 
 def run(options, environ, now_ms):

@@ -116,7 +116,7 @@ def decode_stamp(raw):
     """A Stamp from its bytes, or None when they are not one (a torn or foreign file)."""
     try:
         data = loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
     if not isinstance(data, dict) or data.get("version") != STAMP_VERSION:
         return None
@@ -131,13 +131,28 @@ def decode_stamp(raw):
     return Stamp(listed_at, decoded)
 
 
+MAX_STAMP_BYTES = 4 * 1024 * 1024  # a listing of a few hundred files; larger is not a stamp
+
+
 def read_stamp(path):
+    """The session's stamp, or None; a stamp that is not one (torn, foreign, a FIFO or symlink in
+    its place) is set aside, so the next write starts clean and nothing blocks."""
+    from .safefiles import NotRegular, read_regular
+
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_regular(path, MAX_STAMP_BYTES + 1, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except NotRegular:
+        raw = b""
     except (OSError, ValueError):
         return None
-    return decode_stamp(raw)
+    stamp = decode_stamp(raw) if len(raw) <= MAX_STAMP_BYTES else None
+    if stamp is None:
+        from .atomic import quarantine
+
+        quarantine(path)
+    return stamp
 
 
 def write_stamp(path, stamp):

@@ -319,6 +319,18 @@ def _spellings(path):
     return spellings
 
 
+def announced_by_the_client(path, previous, memory_folder):
+    """Whether Claude Code itself tells the session about this change: it loaded the rule files
+    at start and, on the next prompt, adds "Note: <path> was modified … Here are the relevant
+    changes" (seen on 2.1.197 and 2.1.332 for CLAUDE.md, CLAUDE.local.md, .claude/rules/*.md and the
+    home's CLAUDE.md). A rule file that appeared after our last listing was never loaded, so that
+    one is ours to tell; memory notes are never announced by the client."""
+    in_memory = memory_folder and os.path.dirname(path) == memory_folder.rstrip(os.sep)
+    if in_memory:
+        return False
+    return previous is None or path in previous.files
+
+
 def notice(seen, where):
     """The text to print for a listing that differs from the stamp ("" when nothing to say)."""
     from . import registry, transcripts
@@ -335,6 +347,8 @@ def notice(seen, where):
             since_ms = seen.listed_at_ms  # nothing tells when this session began: start from now
     changed, removed = memory.changes(seen.listing, seen.previous, since_ms,
                                       gone=lambda path: not os.path.lexists(path))
+    changed = [change for change in changed
+               if not announced_by_the_client(change.path, seen.previous, where.memory_folder)]
     summaries = {change.path: read_summary(change.path) for change in changed}
     changed = [change for change in changed if summaries[change.path] is not None]
     if not changed and not removed:

@@ -1,9 +1,14 @@
-"""Registry names of sessions, remembered after the sessions end.
+"""Registry names of sessions, and the process each ran in, remembered after the sessions end.
 
 A live session is known to its peers by its registry `name` (the address SendMessage uses), but
 Claude Code deletes the registry file when the session exits, so a finished session would be shown
 by a bare id nobody saw before. peers.py remembers every name it reads from the registry in
 peerhooks' own folder; finished sessions are then shown under the name their peers knew.
+
+The process is remembered too (pid and its start time): `/clear` gives a running session a new id
+and rewrites its registry entry, so its old id looks like a finished session. An id whose process
+is still live is the earlier context of that live session, not a session that ended (issue 14:
+a session was shown itself as "Last session ... ended 21s ago" after /clear).
 """
 import os
 
@@ -19,23 +24,63 @@ def _path(home):
     return os.path.join(homes.state_dir(home), NAMES_FILE)
 
 
-def load(home):
-    """{session id: name} of every remembered session; empty when the file is missing or bad."""
+def _valid(entry):
+    """[name, seen ms] (before processes were kept) or [name, seen ms, pid, process start]."""
+    return (isinstance(entry, list) and len(entry) in (2, 4) and isinstance(entry[0], str)
+            and isinstance(entry[1], int) and not isinstance(entry[1], bool))
+
+
+def load_table(home):
+    """{session id: entry} of every remembered session; empty when the file is missing or bad."""
     data = read_json_object(_path(home)) or {}
-    return {k: v[0] for k, v in data.items()
-            if isinstance(k, str) and isinstance(v, list) and v and isinstance(v[0], str)}
+    return {k: v for k, v in data.items() if isinstance(k, str) and _valid(v)}
+
+
+def load(home):
+    """{session id: name} of every remembered session."""
+    return {k: v[0] for k, v in load_table(home).items()}
+
+
+def process_of(entry):
+    """The process a remembered session ran in, as (pid, process start), or None."""
+    if len(entry) == 4 and isinstance(entry[2], int):
+        return entry[2], entry[3]
+    return None
+
+
+def session_process(session):
+    return session.pid, session.proc_start
+
+
+def earlier_contexts(table, live):
+    """Ids of remembered sessions that ran in a process still live under another id: contexts
+    a live session left with /clear. A process start that is unknown on either side falls back
+    to the pid and the name."""
+    by_process = {session_process(s): s for s in live}
+    by_pid_name = {(s.pid, s.name): s for s in live}
+    live_ids = {s.session_id for s in live}
+    found = set()
+    for session_id, entry in table.items():
+        process = process_of(entry)
+        if session_id in live_ids or process is None:
+            continue
+        if process[1] is not None and process in by_process:
+            found.add(session_id)
+        elif process[1] is None and (process[0], entry[0]) in by_pid_name:
+            found.add(session_id)
+    return found
 
 
 def merged(known, sessions, now_ms):
-    """The remembered table ({id: [name, last seen ms]}) with these sessions added and old ones
-    dropped; None when nothing changed (so the common start writes nothing)."""
-    table = {k: v for k, v in known.items() if isinstance(v, list) and len(v) == 2
-             and isinstance(v[1], int) and now_ms - v[1] <= KEEP_DAYS * DAY_MS}
+    """The remembered table ({id: [name, last seen ms, pid, process start]}) with these sessions
+    added and old ones dropped; None when nothing changed (so the common start writes nothing)."""
+    table = {k: v for k, v in known.items() if _valid(v) and now_ms - v[1] <= KEEP_DAYS * DAY_MS}
     changed = len(table) != len(known)
     for session in sessions:
         entry = table.get(session.session_id)
-        if entry is None or entry[0] != session.name:
-            table[session.session_id] = [session.name, now_ms]
+        wanted = [session.name, now_ms, session.pid, session.proc_start]
+        if entry is None or entry[0] != session.name or process_of(entry) != session_process(session):
+            table[session.session_id] = wanted
             changed = True
     return table if changed else None
 

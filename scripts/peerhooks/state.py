@@ -11,8 +11,13 @@ The shell original lost one partition in 18% of simulated concurrent rounds and 
 partition after a torn write. Here every read-compare-write happens under an exclusive lock on a
 lock file beside the state file (fcntl on POSIX, msvcrt on Windows), the new file is written to a
 temporary file, fsynced and renamed into place, and a file we cannot read is set aside as
-`<name>.corrupt-<UTC stamp>` instead of being overwritten. Other partitions are carried over
-untouched; partitions not written for 90 days are pruned.
+`<name>.corrupt-<UTC stamp>` instead of being overwritten. Partitions not written for 90 days are
+pruned.
+
+Other partitions are carried over byte for byte: the file is walked member by member and each
+partition's text is kept as written, so one foreign entry (a lone surrogate, a 5,000-digit number,
+an invalid UTF-8 byte, NaN, nesting a thousand deep) costs only that entry, which is set aside
+with a copy of the file, and never stops the other keys from writing (issue 14).
 
 Nothing here reads the clock or the environment: `now` (an aware UTC datetime) and the raw key are
 parameters, and the caller resolves the workspace root.
@@ -22,20 +27,23 @@ import os
 import re
 import time
 from datetime import datetime, timedelta, timezone
-from typing import Dict, Mapping, NamedTuple, Optional
+from json.decoder import scanstring
+from typing import Mapping, NamedTuple, Optional, Tuple
 
-from .atomic import TEMP_SUFFIX, write_atomically
+from .atomic import TEMP_SUFFIX, UnusableJSON, parse_json, quarantine, write_atomically
+from .quietstart import (  # noqa: F401 - the key and the path are decided there, for the quiet path
+    DEFAULT_KEY, DERIVED_KEY_PREFIX, HOST_FOLDERS, MAX_KEY_CHARS, STATE_FILENAME, AgentKey,
+    agent_key, derived_key, state_path)
+from .safefiles import NotRegular, create_new, open_lock_file, private_folder, read_regular
 
-STATE_FILENAME = "last-cold-start-emit.json"
-HOST_FOLDERS = {"claude": ".claude", "codex": ".codex"}  # the host's own per-workspace folder
-DEFAULT_KEY = "default"  # unset variable: one partition, the single-agent behaviour of old
-MAX_KEY_CHARS = 128  # a key is a short label set once in a launch profile; longer is a mistake
+STATE_LEVELS = 2  # `.claude/state`: the two folders below the workspace root that we create
 PRUNE_AFTER = timedelta(days=90)  # an agent silent for a quarter has been retired
 RESTAMP_AFTER = timedelta(days=30)  # nothing new for a month: re-stamp so it is not taken for retired
 STAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
-QUARANTINE_STAMP = "%Y%m%dT%H%M%SZ"
-LOCK_TIMEOUT_SECONDS = 3.0  # a holder does a few ms of work; waiting longer would eat the hook's budget
+MAX_STATE_BYTES = 16 * 1024 * 1024  # a partition is a few KB; a file this big is not ours
+MAX_DEPTH = 32  # ours nest 3 deep; deeper is foreign, and deep enough would exhaust the recursion limit
+LOCK_TIMEOUT_SECONDS = 3.0  # a holder gathers and writes in tens of ms; longer would eat the hook's budget
 LOCK_POLL_SECONDS = 0.005
 GITIGNORE_TEXT = "# peerhooks cold-start state: per-machine, never committed\n*\n"
 
@@ -43,22 +51,19 @@ GITIGNORE_TEXT = "# peerhooks cold-start state: per-machine, never committed\n*\
 REASON_ABSENT = "no state file yet"
 REASON_LEGACY = "the state file had the old single-partition shape; rebuilt, nothing carried over"
 REASON_NO_PARTITION = "no partition yet for agent key %r"
+REASON_FOREIGN = "this agent key's partition was unreadable and was set aside"
 REASON_CORRUPT = "the state file was unreadable and was set aside as %s"
 REASON_CORRUPT_KEPT = "the state file is unreadable and could not be set aside, so it was left as it is"
+REASON_UNSAFE = "the state folder cannot be used (%s)"
 
 
 class StateError(Exception):
     """The state could not be locked or written; the material was still shown."""
 
 
-class AgentKey(NamedTuple):
-    key: str
-    warning: Optional[str]  # one line for stderr when the raw value was refused
-
-
 class Partition(NamedTuple):
     sections: Mapping[str, str]
-    last_emit_at: str
+    last_emit_at: Optional[str]  # None when the stored stamp is not one: never echoed
 
 
 class Baseline(NamedTuple):
@@ -67,32 +72,9 @@ class Baseline(NamedTuple):
     full_reason: Optional[str]
 
 
-def agent_key(raw):
-    """The partition key from the variable's raw value (None when unset)."""
-    key = (raw or "").strip()
-    if not key:
-        return AgentKey(DEFAULT_KEY, None)
-    if len(key) > MAX_KEY_CHARS:
-        return AgentKey(DEFAULT_KEY, "LI_PLUS_AGENT_KEY is longer than %d characters; using %r"
-                        % (MAX_KEY_CHARS, DEFAULT_KEY))
-    if any(_is_control(char) for char in key):
-        return AgentKey(DEFAULT_KEY, "LI_PLUS_AGENT_KEY contains control characters; using %r"
-                        % DEFAULT_KEY)
-    return AgentKey(key, None)
-
-
-def _is_control(char):
-    code = ord(char)
-    return code < 0x20 or 0x7F <= code <= 0x9F
-
-
 def workspace_root(project_dir, cwd, git_toplevel):
     """CLAUDE_PROJECT_DIR if set, else the git toplevel of the payload's cwd, else that cwd."""
     return project_dir or git_toplevel or cwd
-
-
-def state_path(root, host="claude"):
-    return os.path.join(root, HOST_FOLDERS[host], "state", STATE_FILENAME)
 
 
 def format_stamp(now):
@@ -113,43 +95,153 @@ def parse_stamp(text):
 
 # ---- the document: pure --------------------------------------------------------------------
 
+class Entry(NamedTuple):
+    """One member of `agents` as it stands in the file."""
+    key: str
+    raw_key: str  # the key's JSON text, escapes and all
+    raw: str  # the value's JSON text
+    value: object  # the parsed value; None when the entry is foreign
+    usable: bool  # standard JSON that can be written back as it is
+
+
 class Document(NamedTuple):
-    """A state file as read: its agents, or why it could not be used."""
-    agents: Dict[str, object]
+    """A state file as read: its partitions, or why it could not be used."""
+    entries: Tuple[Entry, ...]
     problem: Optional[str]  # "absent", "legacy" or "corrupt"
+    others: Tuple[Tuple[str, str], ...] = ()  # other top-level members (raw key, raw value), kept
+
+    @property
+    def agents(self):
+        """{key: value} of the usable partitions (the last of a repeated key, as JSON reads it)."""
+        return {entry.key: entry.value for entry in self.entries if entry.usable}
+
+    @property
+    def foreign(self):
+        return [entry.key for entry in self.entries if not entry.usable]
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_SCALAR_END = re.compile(r"[,}\] \t\n\r]")
+_STRUCTURE = re.compile(r'["{}\[\]]')
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_UNDECODABLE = re.compile("[\udc80-\udcff]")  # invalid UTF-8 bytes, kept by surrogateescape
+
+
+def _skip(text, index):
+    return _SPACE.match(text, index).end()
+
+
+def _value_end(text, index):
+    """(end, depth) of the JSON value starting at index, without recursion: strings are skipped
+    whole, brackets counted. The value itself is validated later, by the decoder."""
+    depth = deepest = 0
+    while True:
+        if index >= len(text):
+            raise ValueError("unterminated value")
+        char = text[index]
+        if char == '"':
+            match = _STRING.match(text, index)
+            if match is None:
+                raise ValueError("unterminated string")
+            index = match.end()
+        elif char in "{[":
+            depth += 1
+            deepest = max(deepest, depth)
+            index += 1
+        elif char in "}]":
+            if depth == 0:
+                raise ValueError("unexpected %r" % char)
+            depth -= 1
+            index += 1
+        elif depth == 0:
+            match = _SCALAR_END.search(text, index)
+            return (match.start() if match else len(text)), 0
+        else:
+            match = _STRUCTURE.search(text, index)
+            if match is None:
+                raise ValueError("unterminated value")
+            index = match.start()
+            continue
+        if depth == 0:
+            return index, deepest
+
+
+def _members(text, index):
+    """[(key, raw key, value start, value end, depth)] of the object at index, and its end."""
+    if index >= len(text) or text[index] != "{":
+        raise ValueError("not an object")
+    members = []
+    index = _skip(text, index + 1)
+    if text[index:index + 1] == "}":
+        return members, index + 1
+    while True:
+        if text[index:index + 1] != '"':
+            raise ValueError("expected a key")
+        key, key_end = scanstring(text, index + 1, True)
+        raw_key = text[index:key_end]
+        index = _skip(text, key_end)
+        if text[index:index + 1] != ":":
+            raise ValueError("expected ':'")
+        start = _skip(text, index + 1)
+        end, depth = _value_end(text, start)
+        members.append((key, raw_key, start, end, depth))
+        index = _skip(text, end)
+        if text[index:index + 1] == ",":
+            index = _skip(text, index + 1)
+            continue
+        if text[index:index + 1] == "}":
+            return members, index + 1
+        raise ValueError("expected ',' or '}'")
+
+
+def _entry(text, key, raw_key, start, end, depth):
+    raw = text[start:end]
+    if depth > MAX_DEPTH or _UNDECODABLE.search(raw_key) or _UNDECODABLE.search(raw):
+        return Entry(key, raw_key, raw, None, False)
+    try:
+        value = parse_json(raw)
+    except UnusableJSON:
+        return Entry(key, raw_key, raw, None, False)
+    return Entry(key, raw_key, raw, value, True)
 
 
 def parse_document(raw):
     """Bytes of a state file (None when absent) -> Document."""
     if raw is None:
-        return Document({}, "absent")
+        return Document((), "absent")
+    text = raw.decode("utf-8", "surrogateescape")
+    if text.startswith("\ufeff"):
+        text = text[1:]
     try:
-        value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return Document({}, "corrupt")
-    if not isinstance(value, dict):
-        return Document({}, "corrupt")
-    if "agents" not in value:
-        if "sections" in value or "last_emit_at" in value:
-            return Document({}, "legacy")
-        return Document({}, "corrupt")
-    agents = value["agents"]
-    if not isinstance(agents, dict):
-        return Document({}, "corrupt")
-    return Document(dict(agents), None)
+        members, end = _members(text, _skip(text, 0))
+        if _skip(text, end) != len(text):
+            raise ValueError("text after the document")
+        top = {key: (raw_key, start, stop) for key, raw_key, start, stop, _ in members}
+        if "agents" not in top:
+            legacy = "sections" in top or "last_emit_at" in top
+            return Document((), "legacy" if legacy else "corrupt")
+        _, start, _ = top["agents"]
+        agents, _ = _members(text, start)
+    except ValueError:
+        return Document((), "corrupt")
+    entries = tuple(_entry(text, *member) for member in agents)
+    others = tuple((raw_key, text[start:stop]) for key, raw_key, start, stop, depth in members
+                   if key != "agents" and depth <= MAX_DEPTH
+                   and not _UNDECODABLE.search(raw_key + text[start:stop]))
+    return Document(entries, None, others)
 
 
 def read_partition(entry):
-    """One agent's entry -> Partition, or None when it is not in the expected shape."""
+    """One agent's value -> Partition, or None when it is not in the expected shape."""
     if not isinstance(entry, dict):
         return None
     sections = entry.get("sections")
-    stamp = entry.get("last_emit_at")
-    if not isinstance(sections, dict) or not isinstance(stamp, str):
+    if not isinstance(sections, dict):
         return None
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in sections.items()):
         return None
-    return Partition(dict(sections), stamp)
+    stamp = entry.get("last_emit_at")
+    return Partition(dict(sections), stamp if parse_stamp(stamp) is not None else None)
 
 
 def baseline_for(document, key, quarantined_as=None):
@@ -161,27 +253,56 @@ def baseline_for(document, key, quarantined_as=None):
     if document.problem == "corrupt":
         return Baseline(None, REASON_CORRUPT % os.path.basename(quarantined_as)
                         if quarantined_as else REASON_CORRUPT_KEPT)
-    partition = read_partition(document.agents.get(key))
+    own = [entry for entry in document.entries if entry.key == key]
+    if own and not own[-1].usable:
+        return Baseline(None, REASON_FOREIGN)
+    partition = read_partition(own[-1].value) if own else None
     if partition is None:
         return Baseline(None, REASON_NO_PARTITION % key)
     return Baseline(partition, None)
 
 
-def merged_agents(agents, key, sections, now):
-    """The agents after this key wrote: its partition replaced, others kept, the stale pruned."""
+def own_partition(sections, now):
+    return {"sections": dict(sorted(sections.items())), "last_emit_at": format_stamp(now)}
+
+
+def _is_stale(entry, cutoff):
+    value = entry.value
+    stamp = parse_stamp(value.get("last_emit_at")) if isinstance(value, dict) else None
+    return stamp is not None and stamp < cutoff
+
+
+def _indented(value):
+    """A value's JSON text as it sits inside `agents` (4 spaces in), ASCII-escaped only when it
+    cannot be UTF-8 (a section key from a file name that is not)."""
+    for ascii_only in (False, True):
+        text = json.dumps(value, indent=2, ensure_ascii=ascii_only)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            continue
+        return text.replace("\n", "\n    ")
+    raise StateError("cannot encode the partition")
+
+
+def render_document(document, key, sections, now):
+    """The file after this key wrote: its partition replaced where it stood, every other usable
+    partition byte for byte, stale ones pruned, foreign ones dropped (the caller keeps a copy)."""
     cutoff = now - PRUNE_AFTER
-    own = {"sections": dict(sorted(sections.items())), "last_emit_at": format_stamp(now)}
-    kept = {}
-    for other, entry in agents.items():
-        if other == key:
-            kept[key] = own  # keeps its place, so a write does not reshuffle the file
-            continue
-        stamp = parse_stamp(entry.get("last_emit_at")) if isinstance(entry, dict) else None
-        if stamp is not None and stamp < cutoff:
-            continue
-        kept[other] = entry  # carried over untouched, even a shape we do not understand
-    kept.setdefault(key, own)
-    return kept
+    own = '    %s: %s' % (_indented(key), _indented(own_partition(sections, now)))
+    lines, placed = [], False
+    for entry in document.entries:
+        if entry.key == key:
+            if not placed:
+                lines.append(own)  # keeps its place, so a write does not reshuffle the file
+                placed = True
+        elif entry.usable and not _is_stale(entry, cutoff):
+            lines.append("    %s: %s" % (entry.raw_key, entry.raw))
+    if not placed:
+        lines.append(own)
+    others = "".join(",\n  %s: %s" % member for member in document.others)
+    text = '{\n  "agents": {\n' + ",\n".join(lines) + "\n  }" + others + "\n}\n"
+    return text.encode("utf-8")
 
 
 def needs_record(partition, sections, now):
@@ -193,37 +314,22 @@ def needs_record(partition, sections, now):
     return stamp is None or now - stamp >= RESTAMP_AFTER
 
 
-def render_document(agents):
-    return (json.dumps({"agents": agents}, indent=2, ensure_ascii=False, sort_keys=False)
-            + "\n").encode("utf-8")
-
-
 # ---- the file: I/O -------------------------------------------------------------------------
 
-def _read_bytes(path):
+def _read_state(path):
+    """The state file's bytes (None when absent); a symlink, FIFO or device in its place, or a
+    file too big to be ours, reads as garbage so that it is set aside, never followed."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        raw = read_regular(path, MAX_STATE_BYTES + 1, follow_symlinks=False)
     except FileNotFoundError:
         return None
+    except NotRegular:
+        return b"\0"
+    return raw if len(raw) <= MAX_STATE_BYTES else b"\0"
 
 
-def quarantine_name(path, now):
-    return "%s.corrupt-%s" % (path, now.astimezone(timezone.utc).strftime(QUARANTINE_STAMP))
-
-
-def _quarantine(path, now):
-    """Move an unreadable state file aside; returns its new path (None if it could not move)."""
-    target = quarantine_name(path, now)
-    candidate, n = target, 1
-    while os.path.lexists(candidate):
-        n += 1
-        candidate = "%s-%d" % (target, n)
-    try:
-        os.rename(path, candidate)
-    except OSError:
-        return None
-    return candidate
+def _timestamp(now):
+    return now.timestamp()
 
 
 class _FileLock:
@@ -234,8 +340,15 @@ class _FileLock:
         self.timeout = timeout
         self.handle = None
 
-    def acquire(self):
-        handle = open(self.path, "a+b")
+    def _open(self, now):
+        try:
+            return open_lock_file(self.path)
+        except NotRegular:
+            quarantine(self.path, _timestamp(now))  # a committed symlink: moved aside, never followed
+            return open_lock_file(self.path)
+
+    def acquire(self, now):
+        handle = self._open(now)
         deadline = time.monotonic() + self.timeout
         while True:
             try:
@@ -293,18 +406,21 @@ class Ledger:
         self.now = now
         self._lock = _FileLock(path + ".lock", timeout)
         self.document = None
+        self.raw = None
         self.quarantined_as = None
 
     @classmethod
     def open(cls, path, now, timeout=LOCK_TIMEOUT_SECONDS):
-        """Lock and read; raises OSError or StateError when the folder cannot be used."""
+        """Lock and read; raises OSError or StateError when the folder cannot be used (a
+        symlinked `.claude` or `state` folder among them: nothing is written through it)."""
         ledger = cls(path, now, timeout)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        ledger._lock.acquire()
+        private_folder(os.path.dirname(path), STATE_LEVELS)
+        ledger._lock.acquire(now)
         try:
-            ledger.document = parse_document(_read_bytes(path))
+            ledger.raw = _read_state(path)
+            ledger.document = parse_document(ledger.raw)
             if ledger.document.problem == "corrupt":
-                ledger.quarantined_as = _quarantine(path, now)
+                ledger.quarantined_as = quarantine(path, _timestamp(now))
         except BaseException:
             ledger.close()
             raise
@@ -327,28 +443,36 @@ class Ledger:
         if self.document.problem == "corrupt" and self.quarantined_as is None:
             raise StateError("the unreadable state file could not be set aside; not overwritten")
         folder = os.path.dirname(self.path)
-        _ensure_gitignore(folder)
+        create_new(os.path.join(folder, ".gitignore"), GITIGNORE_TEXT.encode("utf-8"))
         _remove_orphan_temps(folder)
-        agents = merged_agents(self.document.agents, key, sections, self.now)
-        write_atomically(self.path, render_document(agents), durable=True)
-        self.document = Document(agents, None)
+        if self.document.foreign:
+            self._keep_copy()  # the foreign entries leave the file; what they held stays here
+        written = render_document(self.document, key, sections, self.now)
+        write_atomically(self.path, written, durable=True)
+        self.raw, self.document = written, parse_document(written)
+
+    def _keep_copy(self):
+        from .atomic import quarantine_name
+
+        target = quarantine_name(self.path, _timestamp(self.now))
+        candidate, n = target, 1
+        while not create_new(candidate, self.raw):
+            n += 1
+            candidate = "%s-%d" % (target, n)
 
 
 def read_baseline(path, key):
-    """The key's baseline without the lock, for when the folder cannot be written at all."""
+    """The key's baseline without the lock, for when the folder cannot be written at all; a
+    symlinked state folder is not read either (its diff would be another checkout's)."""
+    folder = os.path.dirname(path)
+    for component in (folder, os.path.dirname(folder)):
+        if os.path.islink(component):
+            return Baseline(None, REASON_UNSAFE % ("%s is a symlink" % component))
     try:
-        raw = _read_bytes(path)
+        raw = _read_state(path)
     except OSError:
         raw = b"\0"  # unreadable: treated as corrupt, but left where it is
     return baseline_for(parse_document(raw), key)
-
-
-def _ensure_gitignore(folder):
-    path = os.path.join(folder, ".gitignore")
-    if os.path.exists(path):
-        return
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(GITIGNORE_TEXT)
 
 
 def _remove_orphan_temps(folder):

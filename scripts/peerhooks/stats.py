@@ -872,10 +872,21 @@ def checkout_keys(sessions, toplevel=gitrepo.toplevel):
     return keys
 
 
+def alive_until_now(sessions, live_ids, now_ms):
+    """A session still live is alive until now, not until its last record: an idle session writes
+    nothing, so four live sessions read as "max 2 alive at once" (issue 14)."""
+    for s in sessions:
+        if s.session_id in live_ids:
+            s.last_ms = max(s.last_ms, now_ms)
+
+
 def report(home, now_ms, days, tz=None, toplevel=gitrepo.toplevel):
     """Scan a Claude home and summarize the last `days` days ending at now_ms."""
+    from . import registry
+
     win = window(now_ms, days, tz)
     scan = scan_home(home, win.start_ms)
+    alive_until_now(scan.sessions, {s.session_id for s in registry.live_sessions(home)}, now_ms)
     return summarize(scan.sessions, checkout_keys(scan.sessions, toplevel), win, scan.malformed, scan.bytes_read)
 
 
