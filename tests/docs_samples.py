@@ -1,9 +1,17 @@
-"""The samples in docs/cold-start.md, produced by the code (test_cold_start.DocsTest checks them)."""
+"""The samples in README.md and docs/, produced by the code under test (tests/test_docs.py checks
+that every `<!-- sample: NAME -->` block in a document is what its producer here returns).
+
+Each producer builds its records by hand and calls the pure function that renders them, with a fixed
+clock and fixed paths, so a sample changes only when what a hook prints changes.
+"""
 import hashlib
 import os
 import sys
 
-from peerhooks import hook_cold_start, quietstart, sections, state
+import support  # noqa: F401  (puts scripts/ on sys.path)
+from peerhooks import gitops, guardverdict, hook_cold_start, memory_report, quietstart, report, sections, state
+from peerhooks.activity import Activity, Ended
+from peerhooks.transcripts import Edit
 
 REPO = "/home/me/work/repo"
 HOME = "/home/me/.claude"
@@ -36,7 +44,7 @@ def quiet(key="default"):
         script, "~/peerhooks/scripts/cold_start.py")
 
 
-def samples():
+def cold_start_samples():
     first = workspace_sections(RULES_V1)
     full = sections.plan_emission(first, {}, None, state.REASON_ABSENT, quiet())
     recorded = sections.fingerprints_to_record({}, first, full.printed)
@@ -54,6 +62,73 @@ def samples():
     }
 
 
+SHOP = "/home/me/work/shop"
+NOW_MS = 1796032800000  # 2026-11-30 10:00 UTC
+MINUTE_MS = 60 * 1000
+
+
+def _at(minutes_ago):
+    return NOW_MS - minutes_ago * MINUTE_MS
+
+
+def peers_samples():
+    """peers.py --hook: the last finished session and two live peers, one reachable by message."""
+    ended = Ended(Activity(
+        session_id="d68f536a-0000", name="shop-d6", cwd=SHOP, status=None, started_ms=_at(240),
+        last_active_ms=_at(120), prompt_count=3, opening="add CSV export to the orders page",
+        before=None, latest="handle unicode customer names in the CSV export",
+        edits=[Edit(SHOP + "/tests/test_export.py", _at(121)), Edit(SHOP + "/shop/export.py", _at(125))],
+        edits_truncated=False), _at(120))
+    busy = Activity(
+        session_id="3a", name="shop-3a", cwd=SHOP, status="busy", started_ms=_at(180), last_active_ms=_at(1),
+        prompt_count=5, opening="migrate the payment webhooks to the new queue",
+        before="port the retry logic from the old worker too", latest="now add tests for the retry backoff",
+        edits=[Edit(SHOP + "/tests/test_retry.py", _at(1)), Edit(SHOP + "/shop/queue/retry.py", _at(3))],
+        edits_truncated=False)
+    idle = Activity(
+        session_id="c1", name="shop-c1", cwd=SHOP, status="idle", started_ms=_at(40), last_active_ms=_at(6),
+        prompt_count=1, opening=None, before=None, latest="fix the flaky login test on CI",
+        edits=[Edit(SHOP + "/tests/test_login.py", _at(7))], edits_truncated=False)
+    text = report.hook_report(ended, None, [busy, idle], SHOP, NOW_MS, messageable=frozenset(["3a"]))
+    return {"peers-hook": text.rstrip("\n")}
+
+
+def memory_delta_samples():
+    """memory_delta.py: a peer's memory note and a new rule file, newest first."""
+    notices = [
+        memory_report.Notice("feedback_db.md", "memory", _at(2), "09:58", "shop-3a",
+                             "Integration tests must hit a real database, not mocks"),
+        memory_report.Notice(".claude/rules/commits.md", "checkout", _at(5), "09:55", "shop-c1",
+                             "Commit only your own files, by path"),
+    ]
+    return {"memory-delta": memory_report.render(notices, [], {}).rstrip("\n")}
+
+
+def guard_samples():
+    """The guard's reason for a sweeping add and a plain commit, with one peer's edit staged."""
+    command = "git add -A && git commit -m 'Add the tutorial'"
+    peers = (guardverdict.Peer("parser-peer", ("/work/app/src/parser.py",), can_message=True),
+             guardverdict.Peer("docs-peer", (), can_message=False))
+    judged = [guardverdict.Judged(op, "/work/app", peers) for op in gitops.parse(command, "/work/app")
+              if op.kind != gitops.SAFE]
+    refusals = guardverdict.verdict(judged, frozenset(["/work/app/docs/tutorial.md"]),
+                                    {"/work/app": ("/work/app/src/parser.py", "/work/app/docs/tutorial.md")})
+    return {"guard-refusal": guardverdict.reason(refusals, command, ["docs/tutorial.md", "src/app.py"])}
+
+
+def samples():
+    """Every sample by name."""
+    found = {}
+    for producer in (cold_start_samples, peers_samples, memory_delta_samples, guard_samples):
+        found.update(producer())
+    return found
+
+
+def block(name, text):
+    """How a sample stands in a document."""
+    return "<!-- sample: %s -->\n```\n%s\n```" % (name, text)
+
+
 if __name__ == "__main__":
     for name, text in samples().items():
-        print("<!-- sample: %s -->\n```\n%s\n```\n" % (name, text))
+        print(block(name, text) + "\n")

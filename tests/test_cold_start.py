@@ -741,17 +741,6 @@ class HostileFilesTest(ColdStartCase):
         self.assertLess(time.monotonic() - started, 30)
 
 
-class DocsTest(unittest.TestCase):
-    def test_every_sample_in_the_doc_is_what_the_code_prints(self):
-        import docs_samples
-
-        with open(os.path.join(os.path.dirname(SCRIPTS), "docs", "cold-start.md"),
-                  encoding="utf-8") as handle:
-            doc = handle.read()
-        for name, text in docs_samples.samples().items():
-            self.assertIn("<!-- sample: %s -->\n```\n%s\n```" % (name, text), doc, name)
-
-
 # ---- many starts at once -------------------------------------------------------------------
 
 WORKERS = 8

@@ -141,18 +141,6 @@ class Reason(unittest.TestCase):
         reason = guardverdict.reason(judge("git checkout main", peers=[Peer("p")]), "git checkout main", [])
         self.assertIn("git worktree add -b <new-branch> ../<dir>", reason)
 
-    def test_the_sample_in_docs_is_what_the_code_says(self):
-        command = "git add -A && git commit -m 'Add the tutorial'"
-        peers = (Peer("parser-peer", ("/work/app/src/parser.py",), can_message=True),
-                 Peer("docs-peer", (), can_message=False))
-        judged = [Judged(op, "/work/app", peers) for op in gitops.parse(command, "/work/app") if op.kind != "safe"]
-        refusals = guardverdict.verdict(judged, frozenset(["/work/app/docs/tutorial.md"]),
-                                        {"/work/app": ("/work/app/src/parser.py", "/work/app/docs/tutorial.md")})
-        sample = guardverdict.reason(refusals, command, ["docs/tutorial.md", "src/app.py"])
-        docs = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "guard.md")
-        with open(docs, encoding="utf-8") as handle:
-            self.assertIn("\n".join("    " + line for line in sample.splitlines()), handle.read())
-
     def test_an_unknown_directory_is_not_judged(self):
         self.assertEqual(judge("cd $X && git add -A", peers=[Peer("p")]), [])
 

@@ -181,15 +181,11 @@ class ShippedFilesTest(unittest.TestCase):
         with open(os.path.join(REPO, "settings.example.json"), encoding="utf-8") as handle:
             self.assertEqual(handle.read(), wiring.render(wiring.merge({}, wiring.example_entries())))
 
-    def test_readme_snippet_agrees_with_settings_example(self):
-        try:
-            with open(os.path.join(REPO, "README.md"), encoding="utf-8") as handle:
-                readme = handle.read()
-        except FileNotFoundError:
-            self.skipTest("no README.md yet")
-        block = re.search(r"<!-- settings-snippet -->(.*?)<!-- /settings-snippet -->", readme, re.S)
-        if block is None:
-            self.skipTest("README.md has no settings-snippet markers yet")
+    def test_docs_snippet_agrees_with_settings_example(self):
+        with open(os.path.join(REPO, "docs", "install.md"), encoding="utf-8") as handle:
+            doc = handle.read()
+        block = re.search(r"<!-- settings-snippet -->(.*?)<!-- /settings-snippet -->", doc, re.S)
+        self.assertIsNotNone(block, "docs/install.md lost its settings-snippet markers")
         fenced = re.search(r"```(?:json)?\n(.*?)```", block.group(1), re.S)
         snippet = fenced.group(1) if fenced else block.group(1)
         with open(os.path.join(REPO, "settings.example.json"), encoding="utf-8") as handle:
