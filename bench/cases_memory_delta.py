@@ -5,7 +5,7 @@ Nothing changed: this session's stamp is recorded by the warm-up run, so every t
 memory folder (20 notes) and the rule locations and finds them as recorded.
 
 Five changed: a session of its own (live, started an hour ago) whose stamp cannot be recorded (a
-folder stands where the file would go, in a Claude home of its own that shares the large home's
+file stands where the stamps' folder would go, in a Claude home of its own that shares the large home's
 transcripts, because other cases clear the large home's state folder), so every timed run is its
 first: it reads the registry,
 this session's transcript tail, and the tails of the five peers whose 50 MB transcripts show the
@@ -61,8 +61,9 @@ def _home_of_first_runs(home):
 
 
 def _session_without_stamp(home, config, session_id, started_ms):
-    """A live session whose stamp can never be written (a folder stands in its place), so that
-    each run is its first."""
+    """A live session whose stamp can never be written (a file stands where the stamps' folder
+    would be: a folder in the stamp's place would be set aside as a hostile file on the first run,
+    and every later run would be quiet), so that each run is its first."""
     process = home.claude.spawn()
     entry = home.claude.registry_entry(process.pid, session_id, home.repo, name=session_id[:12],
                                        started_ms=started_ms)
@@ -73,7 +74,9 @@ def _session_without_stamp(home, config, session_id, started_ms):
         pass
     home.claude.append_records(session_id, home.repo, [
         claudehome.user_prompt(session_id, home.repo, "start the migration", started_ms)])
-    os.makedirs(os.path.join(config, "peerhooks", "memory-delta", session_id + ".json"))
+    os.makedirs(os.path.join(config, "peerhooks"), exist_ok=True)
+    with open(os.path.join(config, "peerhooks", "memory-delta"), "w") as blocker:
+        blocker.write("not a folder: no stamp can be written under it\n")
 
 
 def _without_earlier_runs(transcript):
