@@ -7,6 +7,7 @@ import os
 
 from . import editindex, gitrepo, history, names, transcripts
 from . import home as homes
+from .claude_formats import DAY_MS, HANDOFF_NAME, short_id
 from .records import record
 from .redact import redact
 from .transcripts import Edit
@@ -15,7 +16,6 @@ ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients 
 # `claude -p` runs are one-shot scripts (CI, other tools, these hooks' own tests): shown as "the last
 # session" they would hide the last session a person worked in.
 PRINT_MODE_ENTRYPOINT = "sdk-cli"
-DAY_MS = 86400 * 1000
 # Transcripts whose tails are read to find the last finished sessions: a transcript's mtime is only
 # an upper bound of its last record's time, so more than `limit` are read, newest mtime first.
 MAX_ENDED_CANDIDATES = 40
@@ -189,7 +189,7 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         if latest is not None and latest == opening:
             opening = None
         activity = Activity(
-            session_id=session_id, name=entry[0] if entry else session_id[:8], cwd=head.cwd,
+            session_id=session_id, name=entry[0] if entry else short_id(session_id), cwd=head.cwd,
             status=None, started_ms=head.started_at_ms, last_active_ms=ended_ms,
             prompt_count=summary.count if summary else 0, opening=opening, before=None,
             latest=latest, edits=kept_edits(scan.edits, top), edits_truncated=scan.truncated,
@@ -206,8 +206,6 @@ Handoff = record("Handoff", [
     "stale",  # bool: older than the session it would hand off from
 ])
 
-
-HANDOFF_NAME = "HANDOFF.md"
 
 
 def find_handoff(home, top, session_started_ms):
@@ -252,13 +250,6 @@ Checkout = record("Checkout", [
     "ended",  # Ended or None
     "handoff",  # Handoff or None
 ])
-
-
-def own_ids(sessions, self_session_id, ancestors):
-    """Ids this session goes by: the payload's, and its registry entry's (stale after /clear)."""
-    ids = {self_session_id} if self_session_id else set()
-    ids.update(s.session_id for s in sessions if s.pid in ancestors)
-    return ids
 
 
 def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True, all_live=None):

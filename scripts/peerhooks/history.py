@@ -13,13 +13,13 @@ import os
 
 from . import home as homes
 from .atomic import read_json_object, write_json
+from .claude_formats import DAY_MS, HISTORY_FILE
 from .intent import is_substantive, one_line
 from .jsonfast import loads
 from .records import record
 from .redact import redact
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
-DAY_MS = 86400 * 1000
 INDEX_NAME = "history-index.json"
 INDEX_VERSION = 2  # 2: /exit and /clear are not counted as prompts; kept prompts are redacted
 KEPT_PROMPT_CHARS = 300  # enough for one displayed line (160) with room for a different cut later
@@ -181,7 +181,7 @@ def _signature(data, offset):
 
 def load(home, now_ms, window_days=WINDOW_DAYS):
     """Per-session prompt summaries for the window, reading only what is new since the last run."""
-    path = os.path.join(home, "history.jsonl")
+    path = os.path.join(home, HISTORY_FILE)
     try:
         handle = open(path, "rb")
     except OSError:

@@ -6,6 +6,8 @@ characters is cut to 200 plus a hash suffix we cannot recompute, so long paths m
 """
 import os
 
+from .claude_formats import MEMORY_FOLDER, PROJECTS_FOLDER, SETTINGS_FILE
+
 SLUG_MAX = 200
 # Kept as characters, not a pattern: `re` costs a hook ~6 ms of start-up under -S, and every hook
 # slugs a path.
@@ -43,7 +45,7 @@ def slug(path):
 def project_dirs(home, path):
     """Existing projects/ folders that belong to a directory: the exact slug, or for a slug over
     200 characters every folder that starts with its first 200 characters."""
-    projects = os.path.join(home, "projects")
+    projects = os.path.join(home, PROJECTS_FOLDER)
     wanted = slug(path)
     if len(wanted) <= SLUG_MAX:
         candidate = os.path.join(projects, wanted)
@@ -56,12 +58,25 @@ def project_dirs(home, path):
     return [os.path.join(projects, n) for n in sorted(names) if n.startswith(prefix)]
 
 
+def transcript_folders(home, folder):
+    """projects/ folders of sessions started in `folder` or below it, sorted: its slug, the slugs
+    it prefixes followed by '-', and for a cut slug every folder sharing the 200 characters. Slugs
+    are lossy (`repo/old` and `repo-old` share one), so callers that care confirm a transcript's
+    cwd from its head."""
+    projects = os.path.join(home, PROJECTS_FOLDER)
+    prefix = slug(folder)[:SLUG_MAX]
+    try:
+        names = sorted(os.listdir(projects))
+    except OSError:
+        return []
+    return [os.path.join(projects, n) for n in names
+            if n == prefix or n.startswith(prefix + "-") or (len(prefix) == SLUG_MAX and n.startswith(prefix))]
+
+
 def state_dir(home):
     """peerhooks' own folder under the Claude home (created on demand by the writer)."""
     return os.path.join(home, STATE_FOLDER)
 
-
-MEMORY_FOLDER = "memory"
 
 
 def _configured_memory_dir(home):
@@ -71,7 +86,7 @@ def _configured_memory_dir(home):
     from .safefiles import read_regular  # a FIFO in its place is never waited on
 
     try:
-        settings = loads(read_regular(os.path.join(home, "settings.json"), 1 << 24))
+        settings = loads(read_regular(os.path.join(home, SETTINGS_FILE), 1 << 24))
     except (OSError, ValueError, RecursionError):  # RecursionError: a settings.json nested too deep
         return None
     configured = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
@@ -108,5 +123,5 @@ def memory_dir(home, repo_root):
     if not repo_root:
         return None
     matches = project_dirs(home, repo_root)
-    folder = matches[0] if matches else os.path.join(home, "projects", slug(repo_root)[:SLUG_MAX])
+    folder = matches[0] if matches else os.path.join(home, PROJECTS_FOLDER, slug(repo_root)[:SLUG_MAX])
     return os.path.join(folder, MEMORY_FOLDER)

@@ -16,13 +16,13 @@ import os
 import sys
 
 from . import home as homes
+from .claude_formats import (BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE,
+                             TRANSCRIPT_SUFFIX, edit_target, tool_uses)
 from .intent import is_substantive
 from .jsonfast import loads
 from .records import record as _record  # `record` names a transcript record below
 from .timeutil import iso_to_ms
 
-EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
-PARSE_LINE_LIMIT = 256 * 1024  # records under this are parsed whole; larger are Writes or tool output
 BIG_HEAD_BYTES = 64 * 1024  # a record's tool name and file_path come within its first few hundred bytes
 BIG_TAIL_BYTES = 4 * 1024  # ...and its timestamp within its last few hundred
 TAIL_SCAN_BYTES = 8 * 1024 * 1024  # how far back from the end edits are looked for; said when hit
@@ -32,14 +32,13 @@ HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
 MAX_EDITED_FILES = 200
 
 _TOOL_USE_MARK = b'"tool_use"'
-REPEAT_RECORD_TYPE = "api-request-blob"  # 2.1.332: a request's message written again
 # Patterns are compiled on first use: `re` costs a hook ~6 ms of start-up under -S, and a warm
 # peers.py run resumes every scan where it stopped without matching anything.
 _REPEAT_TYPE = rb'"type"\s*:\s*"' + REPEAT_RECORD_TYPE.encode() + rb'"'
 _ASSISTANT_ROLE = rb'"role"\s*:\s*"assistant"'
 PROBE_BYTES = 4 * 1024  # the message's role sits within the first few hundred bytes of a record
 _EDIT_IN_BIG = (
-    rb'"name"\s*:\s*"(Write|Edit|MultiEdit|NotebookEdit)"\s*,\s*"input"\s*:\s*\{\s*'
+    rb'"name"\s*:\s*"(' + "|".join(EDIT_TOOLS).encode() + rb')"\s*,\s*"input"\s*:\s*\{\s*'
     rb'"(?:file_path|notebook_path)"\s*:\s*"((?:[^"\\]|\\.)*)"'
 )
 _TIMESTAMP = rb'"timestamp"\s*:\s*"([0-9T:.\-+Z]{19,40})"'
@@ -75,7 +74,7 @@ def transcript_path(home, session_id, cwd, realpaths=None):
     one checkout) resolve it once rather than one lstat per path component each."""
     if not session_id:
         return None
-    filename = session_id + ".jsonl"
+    filename = session_id + TRANSCRIPT_SUFFIX
     realpaths = {} if realpaths is None else realpaths
     if cwd not in realpaths:
         realpaths[cwd] = os.path.realpath(cwd) if cwd else ""
@@ -83,7 +82,7 @@ def transcript_path(home, session_id, cwd, realpaths=None):
         candidate = os.path.join(folder, filename)
         if os.path.isfile(candidate):
             return candidate
-    projects = os.path.join(home, "projects")
+    projects = os.path.join(home, PROJECTS_FOLDER)
     try:
         names = os.listdir(projects)
     except OSError:
@@ -97,30 +96,22 @@ def transcript_path(home, session_id, cwd, realpaths=None):
 
 def transcripts_in(home, folder, since_ms):
     """[(mtime ms, session id, path)] of the top-level transcripts of sessions started in `folder`
-    or below it, modified since since_ms, newest first. Slugs are lossy (`repo/old` and `repo-old`
-    share one), so callers that care confirm the cwd from the transcript's head."""
-    projects = os.path.join(home, "projects")
-    prefix = homes.slug(folder)[:homes.SLUG_MAX]
-    try:
-        names = [n for n in os.listdir(projects)
-                 if n == prefix or n.startswith(prefix + "-") or (len(prefix) == homes.SLUG_MAX and n.startswith(prefix))]
-    except OSError:
-        return []
+    or below it (see home.transcript_folders), modified since since_ms, newest first."""
     found = []
-    for name in names:
+    for project in homes.transcript_folders(home, folder):
         try:
-            entries = list(os.scandir(os.path.join(projects, name)))
+            entries = list(os.scandir(project))
         except OSError:
             continue
         for entry in entries:
-            if not entry.name.endswith(".jsonl"):
+            if not entry.name.endswith(TRANSCRIPT_SUFFIX):
                 continue
             try:
                 mtime_ms = entry.stat().st_mtime_ns // 1000000
             except OSError:
                 continue
             if mtime_ms >= since_ms:
-                found.append((mtime_ms, entry.name[: -len(".jsonl")], entry.path))
+                found.append((mtime_ms, entry.name[:-len(TRANSCRIPT_SUFFIX)], entry.path))
     found.sort(reverse=True)
     return found
 
@@ -214,12 +205,12 @@ def timestamp_of_big(data, start, end):
 def edits_in_record(record):
     """Paths a decoded assistant record writes with an edit tool or a Bash command, in order."""
     paths = []
-    for name, tool_input in _tool_uses(record):
+    for name, tool_input in tool_uses(record):
         if name in EDIT_TOOLS:
-            path = _target_of(tool_input)
+            path = edit_target(tool_input)
             if path:
                 paths.append(path)
-        elif name == "Bash" and isinstance(tool_input.get("command"), str):
+        elif name == BASH_TOOL and isinstance(tool_input.get("command"), str):
             paths.extend(bash_writes(tool_input["command"], record.get("cwd")))
     return paths
 
@@ -461,29 +452,9 @@ ToolScan = _record("ToolScan", [
 TOOL_CALL_SCAN_BYTES = 4 * 1024 * 1024  # the calls wanted are since the last prompt or session start
 
 
-def _tool_uses(record):
-    """(name, input) of each tool_use block of a decoded assistant record, in order."""
-    if not isinstance(record, dict) or record.get("type") != "assistant":
-        return
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return
-    for item in content:
-        if isinstance(item, dict) and item.get("type") == "tool_use":
-            name, tool_input = item.get("name"), item.get("input")
-            if isinstance(name, str) and isinstance(tool_input, dict):
-                yield name, tool_input
-
-
-def _target_of(tool_input):
-    path = tool_input.get("file_path") or tool_input.get("notebook_path")
-    return path if isinstance(path, str) and path else None
-
-
 def _tool_calls_in_record(record):
     """The tool calls of one decoded assistant record, in order, with the record's time and cwd."""
-    uses = list(_tool_uses(record))
+    uses = list(tool_uses(record))
     if not uses:
         return []
     at_ms = iso_to_ms(record.get("timestamp"))
@@ -491,7 +462,7 @@ def _tool_calls_in_record(record):
     calls = []
     for name, tool_input in uses:
         command = tool_input.get("command")
-        calls.append(ToolCall(name, _target_of(tool_input),
+        calls.append(ToolCall(name, edit_target(tool_input),
                               command if isinstance(command, str) and command else None, cwd, at_ms))
     return calls
 
