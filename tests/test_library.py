@@ -10,7 +10,7 @@ import unittest
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
-from peerhooks import activity, gitrepo, history, home, hookio, intent, registry, render, transcripts
+from peerhooks import activity, gitrepo, history, home, hookio, intent, jsonl, registry, render, transcripts
 from peerhooks.timeutil import iso_to_ms
 
 
@@ -380,9 +380,9 @@ class TranscriptsWithCopiedChunks(Transcripts):
 
     def setUp(self):
         super().setUp()
-        saved = transcripts.MMAP_RFIND_IS_FAST
-        transcripts.MMAP_RFIND_IS_FAST = False
-        self.addCleanup(setattr, transcripts, "MMAP_RFIND_IS_FAST", saved)
+        saved = jsonl.MMAP_RFIND_IS_FAST
+        jsonl.MMAP_RFIND_IS_FAST = False
+        self.addCleanup(setattr, jsonl, "MMAP_RFIND_IS_FAST", saved)
 
     def test_many_records_across_chunk_boundaries_are_each_read_whole(self):
         now = claudehome.now_ms()
@@ -390,6 +390,23 @@ class TranscriptsWithCopiedChunks(Transcripts):
                    for i in range(100)]  # ~700 KB: several 256 KB chunks, records straddling each
         scan = transcripts.recent_edits(self.transcript(records), max_files=100)
         self.assertEqual([e.path for e in scan.edits], ["/r/f%03d.py" % i for i in range(99, -1, -1)])
+
+
+class HistoryWithCopiedChunks(History):
+    """history.jsonl is read backwards by the same reader as transcripts, chunks copied included."""
+
+    def setUp(self):
+        super().setUp()
+        saved = jsonl.MMAP_RFIND_IS_FAST
+        jsonl.MMAP_RFIND_IS_FAST = False
+        self.addCleanup(setattr, jsonl, "MMAP_RFIND_IS_FAST", saved)
+
+    def test_a_rebuild_reads_every_line_in_the_window_across_chunk_boundaries(self):
+        now = claudehome.now_ms()
+        for n in range(200):  # ~400 KB: several 256 KB chunks, lines straddling each
+            self.claude.append_history("s%d" % (n % 7), "/r", "prompt %d %s" % (n, "w " * 1000), now - 1000 + n)
+        summaries = history.load(self.claude.home, now)
+        self.assertEqual(sum(s.count for s in summaries.values()), 200)
 
 
 class Scratch(unittest.TestCase):

@@ -16,6 +16,7 @@ from .atomic import read_json_object, write_json
 from .claude_formats import DAY_MS, HISTORY_FILE
 from .intent import is_substantive, one_line
 from .jsonfast import loads
+from .jsonl import lines_backward, whole_lines_end
 from .records import record
 from .redact import redact
 
@@ -123,11 +124,8 @@ def read_backward_within(data, end, cutoff_ms):
     """History lines ending at `end`, read backwards until one is older than cutoff_ms; returned
     oldest first."""
     collected = []
-    position = end
-    while position > 0:
-        start = data.rfind(b"\n", 0, position - 1) + 1
-        raw = data[start:position].strip()
-        position = start
+    for start, stop in lines_backward(data, 0, end):
+        raw = data[start:stop].strip()
         if not raw:
             continue
         line = parse_line(raw)
@@ -187,12 +185,12 @@ def load(home, now_ms, window_days=WINDOW_DAYS):
     except OSError:
         return {}
     with handle:
-        stat = os.fstat(handle.fileno())
+        stat = os.fstat(handle.fileno())  # the file mapped, so the index names the file it read
         if stat.st_size == 0:
             return {}
         data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     try:
-        complete = data.rfind(b"\n") + 1  # a last line without newline may still be being written
+        complete = whole_lines_end(data)  # a last line without newline may still be being written
         index = _load_index(home)
         reusable = (
             index is not None and index.device == stat.st_dev and index.inode == stat.st_ino

@@ -1,8 +1,7 @@
 """Heads and tails of transcripts (`projects/<slug>/<session>.jsonl`), never whole files.
 
 A transcript is tens of MB of mostly tool output, and a single `Write` record carries a whole file,
-so one line can be many MB. The tail is read through a memory map: lines are found with `rfind`
-(done in C, so skipping a 20 MB record costs milliseconds and holds nothing in Python), small
+so one line can be many MB. The tail is read through a memory map, backwards (peerhooks.jsonl): small
 records are parsed as JSON, and big ones are read only at their head (where the tool name and
 `file_path` sit) and their end (where `timestamp` sits). A record that straddles any read boundary
 does not exist here: we always work on whole lines.
@@ -11,15 +10,14 @@ Since 2.1.332 a transcript also holds `api-request-blob` records that repeat eac
 tool calls included: only `assistant` records say what the session did, so a blob is never read as
 an edit or a tool call (decoded records are checked by type, big ones by the head's type).
 """
-import mmap
 import os
-import sys
 
 from . import home as homes
 from .claude_formats import (BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE,
                              TRANSCRIPT_SUFFIX, edit_target, tool_uses)
 from .intent import is_substantive
 from .jsonfast import loads
+from .jsonl import lines_backward, open_map, whole_lines_end
 from .records import record as _record  # `record` names a transcript record below
 from .timeutil import iso_to_ms
 
@@ -116,72 +114,6 @@ def transcripts_in(home, folder, since_ms):
     return found
 
 
-def _open_map(path):
-    """A read-only memory map of a file, or None (missing, empty, unreadable)."""
-    try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size == 0:
-                return None
-            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return None
-
-
-CHUNK_BYTES = 256 * 1024  # copied from the map at a time while looking for line starts
-CHUNK_MAX_BYTES = 4 * 1024 * 1024  # a chunk grows while one record spans it, up to this
-
-
-# Since 3.10 mmap.rfind searches the map in place (memrchr: skipping a 5 MB record costs a fraction
-# of a millisecond); before, it compares one byte at a time, so older versions copy chunks instead.
-MMAP_RFIND_IS_FAST = sys.version_info >= (3, 10)
-
-
-class _NewlineFinder:
-    """Line starts found backwards. Where mmap.rfind is slow, through copied chunks of the map: the
-    chunk is kept, so a run of short records costs one copy, and it grows while a big record spans it."""
-
-    def __init__(self, data):
-        self.data = data
-        self.low = len(data)  # self.chunk == data[self.low:self.low + len(self.chunk)]
-        self.chunk = b""
-        self.size = CHUNK_BYTES
-
-    def previous(self, end):
-        """Offset of the last newline before `end`, or -1."""
-        if MMAP_RFIND_IS_FAST:
-            return self.data.rfind(b"\n", 0, end)
-        while True:
-            if end > self.low:
-                found = self.chunk.rfind(b"\n", 0, end - self.low)
-                if found >= 0:
-                    self.size = CHUNK_BYTES
-                    return self.low + found
-                if self.low == 0:
-                    return -1
-                end = self.low
-                self.size = min(self.size * 2, CHUNK_MAX_BYTES)
-            self.low = max(0, end - self.size)
-            self.chunk = self.data[self.low:end]
-
-
-def _lines_backward(data, lowest_start):
-    """(start, end) of each line from the end of `data` backwards; a line that begins before
-    lowest_start is still yielded whole (its start is searched for), then iteration stops."""
-    finder = _NewlineFinder(data)
-    end = len(data)
-    while end > 0:
-        while end > 0 and data[end - 1:end] in (b"\n", b"\r"):
-            end -= 1
-        if end == 0:
-            return
-        start = finder.previous(end) + 1
-        yield start, end
-        if start < lowest_start:
-            return
-        end = start
-
-
 def json_string(raw):
     """The value of a JSON string literal's raw bytes (without quotes), or None."""
     try:
@@ -254,12 +186,12 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
     the earlier edits fill the list: a transcript only grows, so its old lines say the same."""
     if path and _unchanged_since(path, known):
         return known
-    data = _open_map(path) if path else None
+    data = open_map(path) if path else None
     if data is None:
         return EditScan([], False)
     try:
         inode = _inode(path)
-        complete = data.rfind(b"\n") + 1 if MMAP_RFIND_IS_FAST else _NewlineFinder(data).previous(len(data)) + 1
+        complete = whole_lines_end(data)
         resume = (known is not None and known.inode == inode and 0 < known.scanned_to <= complete
                   and complete - known.scanned_to <= scan_bytes)
         floor = known.scanned_to if resume else 0
@@ -267,7 +199,7 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
             return known
         edits, seen = [], set()
         reached_floor = False
-        for start, end in _lines_backward(data, max(floor, len(data) - scan_bytes)):
+        for start, end in lines_backward(data, max(floor, len(data) - scan_bytes)):
             if start < floor:
                 reached_floor = True
                 break
@@ -404,12 +336,12 @@ TAIL_PROMPT_BYTES = 2 * 1024 * 1024  # how far back the latest prompt is looked 
 def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
     """The last record's time and the latest substantive prompt (a `last-prompt` record or a
     user prompt), from the end of a transcript."""
-    data = _open_map(path) if path else None
+    data = open_map(path) if path else None
     if data is None:
         return Tail(None, None)
     try:
         ended, latest = None, None
-        for start, end in _lines_backward(data, max(0, len(data) - scan_bytes)):
+        for start, end in lines_backward(data, max(0, len(data) - scan_bytes)):
             if end - start > PARSE_LINE_LIMIT:
                 if ended is None:
                     ended = timestamp_of_big(data, start, end)
@@ -493,13 +425,13 @@ def tool_calls_since(path, since_ms, scan_bytes=TOOL_CALL_SCAN_BYTES):
     stops after scan_bytes (said in `truncated`). Calls of records too big to parse are the edit
     tools found in the record's head; a huge Bash command is not read.
     """
-    data = _open_map(path) if path else None
+    data = open_map(path) if path else None
     if data is None:
         return ToolScan([], False)
     try:
         calls = []
         lowest = max(0, len(data) - scan_bytes)
-        for start, end in _lines_backward(data, lowest):
+        for start, end in lines_backward(data, lowest):
             if end - start <= PARSE_LINE_LIMIT:
                 line = data[start:end]
                 if _TOOL_USE_MARK not in line:
