@@ -208,11 +208,10 @@ Handoff = record("Handoff", [
 
 
 
-def find_handoff(home, top, session_started_ms):
-    """HANDOFF.md at the repo root or in the memory folder, newest first; stale when it is older
-    than the session it follows."""
+def find_handoff(top, memory, session_started_ms):
+    """HANDOFF.md at the repo root or in the checkout's memory folder (None: none), the newer;
+    stale when it is older than the session it follows."""
     candidates = [os.path.join(top, HANDOFF_NAME)]
-    memory = homes.checkout_memory_dir(home, top, top)
     if memory:
         candidates.append(os.path.join(memory, HANDOFF_NAME))
     best = None
@@ -266,5 +265,5 @@ def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=T
         found = ended_sessions(home, top, now_ms, exclude, summaries, live=all_live)
         if found:
             ended = found[0]
-            handoff = find_handoff(home, top, ended.activity.started_ms)
+            handoff = find_handoff(top, homes.checkout_memory_dir(home, top, top), ended.activity.started_ms)
     return Checkout(top, peers, ended, handoff)

@@ -340,7 +340,7 @@ def gather_handoff(workspace, memory):
     if workspace.toplevel:
         from .activity import find_handoff
 
-        found = find_handoff(workspace.home, workspace.toplevel, None)
+        found = find_handoff(workspace.toplevel, memory, None)
         path = found.path if found else None
     else:
         path = os.path.join(workspace.root, HANDOFF_NAME)
