@@ -15,21 +15,22 @@ SLUG_KEPT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 STATE_FOLDER = "peerhooks"  # under the Claude home; never inside sessions/, which Claude Code sweeps
 
 
-def claude_home(environ=None):
+def _client_home(environ, variable, default_folder):
     environ = environ if environ is not None else os.environ
-    configured = environ.get("CLAUDE_CONFIG_DIR")
+    configured = environ.get(variable)
     if configured:
         return os.path.abspath(os.path.expanduser(configured))
-    return os.path.join(os.path.expanduser("~"), ".claude")
+    return os.path.join(os.path.expanduser("~"), default_folder)
+
+
+def claude_home(environ=None):
+    """Claude Code's home: $CLAUDE_CONFIG_DIR when set, else ~/.claude."""
+    return _client_home(environ, "CLAUDE_CONFIG_DIR", ".claude")
 
 
 def codex_home(environ=None):
-    """Codex's home: $CODEX_HOME when set, else ~/.codex (as install.py finds it)."""
-    environ = environ if environ is not None else os.environ
-    configured = environ.get("CODEX_HOME")
-    if configured:
-        return os.path.abspath(os.path.expanduser(configured))
-    return os.path.join(os.path.expanduser("~"), ".codex")
+    """Codex's home: $CODEX_HOME when set, else ~/.codex."""
+    return _client_home(environ, "CODEX_HOME", ".codex")
 
 
 def slug(path):
