@@ -6,7 +6,7 @@ characters is cut to 200 plus a hash suffix we cannot recompute, so long paths m
 """
 import os
 
-from .claude_formats import MEMORY_FOLDER, PROJECTS_FOLDER, SETTINGS_FILE
+from .claude_formats import MEMORY_FOLDER, PROJECTS_FOLDER, SETTINGS_FILE, TRANSCRIPT_SUFFIX
 
 SLUG_MAX = 200
 # Kept as characters, not a pattern: `re` costs a hook ~6 ms of start-up under -S, and every hook
@@ -72,6 +72,16 @@ def transcript_folders(home, folder):
         return []
     return [os.path.join(projects, n) for n in names
             if n == prefix or n.startswith(prefix + "-") or (len(prefix) == SLUG_MAX and n.startswith(prefix))]
+
+
+def transcript_entries(project_folder):
+    """[(session id, os.DirEntry)] of the top-level transcripts in one projects/ folder (subagents'
+    lie a level down); a folder that cannot be listed has none."""
+    try:
+        entries = list(os.scandir(project_folder))
+    except (OSError, ValueError):
+        return []
+    return [(e.name[:-len(TRANSCRIPT_SUFFIX)], e) for e in entries if e.name.endswith(TRANSCRIPT_SUFFIX)]
 
 
 def state_dir(home):

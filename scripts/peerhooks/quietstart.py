@@ -15,7 +15,8 @@ Kept light on purpose: os and stat only (hashlib is imported when a key must be 
 """
 import os
 
-from .claude_formats import MAX_REGISTRY_BYTES, REGISTRY_FOLDER, REGISTRY_SUFFIX, TRANSCRIPT_SUFFIX, is_registry_name
+from .claude_formats import MAX_REGISTRY_BYTES, REGISTRY_FOLDER, REGISTRY_SUFFIX, is_registry_name
+from .home import transcript_entries
 from .safefiles import NotRegular, read_regular
 
 STATE_FILENAME = "last-cold-start-emit.json"
@@ -211,17 +212,12 @@ def _no_session_ended_since(folders, since_ns, own_session_id):
     """No transcript in these folders was written since since_ns, except by live sessions."""
     written = set()
     for folder in folders:
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.endswith(TRANSCRIPT_SUFFIX):
-                try:
-                    if entry.stat(follow_symlinks=False).st_mtime_ns > since_ns:
-                        written.add(entry.name[:-len(TRANSCRIPT_SUFFIX)])
-                except OSError:
-                    continue
+        for session_id, entry in transcript_entries(folder):
+            try:
+                if entry.stat(follow_symlinks=False).st_mtime_ns > since_ns:
+                    written.add(session_id)
+            except OSError:
+                continue
     written.discard(own_session_id)
     if not written:
         return True

@@ -97,19 +97,13 @@ def transcripts_in(home, folder, since_ms):
     or below it (see home.transcript_folders), modified since since_ms, newest first."""
     found = []
     for project in homes.transcript_folders(home, folder):
-        try:
-            entries = list(os.scandir(project))
-        except OSError:
-            continue
-        for entry in entries:
-            if not entry.name.endswith(TRANSCRIPT_SUFFIX):
-                continue
+        for session_id, entry in homes.transcript_entries(project):
             try:
                 mtime_ms = entry.stat().st_mtime_ns // 1000000
             except OSError:
                 continue
             if mtime_ms >= since_ms:
-                found.append((mtime_ms, entry.name[:-len(TRANSCRIPT_SUFFIX)], entry.path))
+                found.append((mtime_ms, session_id, entry.path))
     found.sort(reverse=True)
     return found
 
