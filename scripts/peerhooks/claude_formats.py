@@ -1,30 +1,32 @@
 """Claude Code's file formats and names, each written once: what its files are called, where they lie,
-which tools and record types matter, and the limits our readers apply to them.
+which tools and record types matter, the short-id rule, and the limits our readers apply to them.
 
 Every other module imports these rather than spelling a fact again: a second list of edit tools is
 the bug waiting for the next client version (one copy lacked NotebookEdit). Each fact says where it
-was seen (docs/clients.md and /work/shared/reference/claude-code.md hold the longer story).
-Imported by every hook's quiet path, so it loads nothing but `os`.
+was seen: "samples" are the files the real CLI wrote in fixtures/samples (2.1.197) and
+fixtures/samples/2.1.332; "docs" is Claude Code's documentation (see docs/reading.md, docs/clients.md).
+Imported on every hook's quiet path, so it loads nothing but `os`.
 """
 import os
 
-DAY_MS = 86400 * 1000  # ms in a day: Claude Code's registry and history times are epoch ms
+DAY_MS = 86400 * 1000  # registry times (startedAt, updatedAt) and history's timestamp are epoch ms: samples
 
-# --- File names under the Claude home (seen on 2.1.197 and 2.1.332) -----------------------------
-REGISTRY_FOLDER = "sessions"  # sessions/<pid>.json, one per live session; Claude Code sweeps it
-REGISTRY_SUFFIX = ".json"  # `<pid>.json`; legacy `pid-<n>.json` files are ignored on purpose
-MAX_REGISTRY_BYTES = 64 * 1024  # a registry entry is ~400 bytes; anything huge is not one
-HISTORY_FILE = "history.jsonl"  # one line per typed prompt, appended, never pruned
-PROJECTS_FOLDER = "projects"  # projects/<slug>/<session id>.jsonl: the transcripts
+# --- Files under the Claude home ------------------------------------------------------------------
+REGISTRY_FOLDER = "sessions"  # sessions/<pid>.json, one per live session, swept by the CLI: samples
+REGISTRY_SUFFIX = ".json"  # `<pid>.json`: samples; legacy `pid-<n>.json` files are ignored on purpose
+MAX_REGISTRY_BYTES = 64 * 1024  # ours: an entry is ~400 bytes (samples); anything huge is not one
+HISTORY_FILE = "history.jsonl"  # one line per typed prompt, appended, never pruned: samples
+PROJECTS_FOLDER = "projects"  # projects/<slug>/<session id>.jsonl, the transcripts: samples
 TRANSCRIPT_SUFFIX = ".jsonl"
-SUBAGENTS_FOLDER = "subagents"  # projects/<slug>/<session id>/subagents/agent-<id>.jsonl
+SUBAGENTS_FOLDER = "subagents"  # projects/<slug>/<session id>/subagents/agent-<id>.jsonl: samples
 SUBAGENT_PREFIX = "agent-"
-MEMORY_FOLDER = "memory"  # projects/<slug of the canonical git root>/memory: auto memory
-MEMORY_INDEX = "MEMORY.md"  # the auto-memory index Claude Code loads itself; notes are the other *.md
-SETTINGS_FILE = "settings.json"  # the user's settings (autoMemoryDirectory moves the memory folder)
-# Not Claude Code's own: the file a person or a session leaves for the next one (the anchors'
-# convention), looked for at the repo root and in the memory folder.
+MEMORY_FOLDER = "memory"  # projects/<slug of the canonical git root>/memory, auto memory: samples
+MEMORY_INDEX = "MEMORY.md"  # the index the CLI loads itself (samples/2.1.332); the notes are the other *.md
+SETTINGS_FILE = "settings.json"  # the user's settings; its autoMemoryDirectory moves the memory folder: docs
+# Not Claude Code's own: the file a person or a session leaves for the next one (the convention of
+# the tools peerhooks replaces), looked for at the repo root and in the memory folder.
 HANDOFF_NAME = "HANDOFF.md"
+
 
 def is_registry_name(name):
     """`<digits>.json`, the name of a registry entry (digits as `re`'s \\d reads them), checked
@@ -32,12 +34,13 @@ def is_registry_name(name):
     return name.endswith(REGISTRY_SUFFIX) and name[:-len(REGISTRY_SUFFIX)].isdecimal()
 
 
-# --- Rule files every session loads at start (docs: memory; seen on 2.1.197 and 2.1.332) --------
+# --- Rule files every session loads at start: docs; 2.1.197 and 2.1.332 announce edits to these ---
+# (see memory_report.announced_by_the_client)
 RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))  # under a checkout
 RULE_FOLDERS = (os.path.join(".claude", "rules"),)  # under a checkout, searched for **/*.md
 HOME_RULE_FILES = ("CLAUDE.md",)  # under the Claude home
 HOME_RULE_FOLDERS = ("rules",)
-MAX_RULE_DEPTH = 8  # rules/**/*.md: deep enough for any real layout, bounded against odd trees
+MAX_RULE_DEPTH = 8  # ours: rules/**/*.md deep enough for any real layout, bounded against odd trees
 
 
 def rule_places(workspace_root, home):
@@ -82,13 +85,15 @@ def _walk_rules(folder, relative, depth, folders, files):
 
 
 # --- Transcript records (projects/<slug>/<session>.jsonl) ----------------------------------------
-# The tools that write a file, with its path in input.file_path (NotebookEdit: input.notebook_path).
+# The tools that write a file, named in an assistant record's tool_use blocks with the path in
+# input.file_path (Write, Edit: samples; MultiEdit, and NotebookEdit's input.notebook_path: docs).
 EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
-BASH_TOOL = "Bash"  # input.command: a shell command line
-# 2.1.332: a request's messages written again, tool calls included; never read as what a session did.
+BASH_TOOL = "Bash"  # input.command, a shell command line: samples
+# A request's messages written again, tool calls included (samples/2.1.332, not in 2.1.197): never
+# read as what a session did.
 REPEAT_RECORD_TYPE = "api-request-blob"
-# Records under this are parsed whole; larger ones are Writes carrying a file or tool output, read
-# at their head and end only (a Write record can be many MB).
+# Ours: records under this are parsed whole; larger ones are Writes carrying a file, or tool output,
+# read at their head and end only (a Write record holds the whole file: many MB).
 PARSE_LINE_LIMIT = 256 * 1024
 
 
@@ -114,7 +119,7 @@ def edit_target(tool_input):
 
 
 # --- Session ids --------------------------------------------------------------------------------
-SHORT_ID_CHARS = 8  # a UUID's first group: a name for a session the registry does not name
+SHORT_ID_CHARS = 8  # ours: a session id's (a UUID's) first group, for a session nothing names
 
 
 def short_id(session_id):
