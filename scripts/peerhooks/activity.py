@@ -7,19 +7,15 @@ import os
 
 from . import editindex, gitrepo, history, names, transcripts
 from . import home as homes
-from .claude_formats import DAY_MS, HANDOFF_NAME, short_id
+from .claude_formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLDER, short_id
 from .records import record
 from .redact import redact
 from .transcripts import Edit
 
 ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
-# `claude -p` runs are one-shot scripts (CI, other tools, these hooks' own tests): shown as "the last
-# session" they would hide the last session a person worked in.
-PRINT_MODE_ENTRYPOINT = "sdk-cli"
 # Transcripts whose tails are read to find the last finished sessions: a transcript's mtime is only
 # an upper bound of its last record's time, so more than `limit` are read, newest mtime first.
 MAX_ENDED_CANDIDATES = 40
-SCRATCH_FOLDER = "scratchpad"  # Claude Code's per-session scratch folder name
 
 
 # One session's prompts and edits, for display.
@@ -125,7 +121,7 @@ def describe_live(session, summaries, top, path, scan):
                                   edits[0].at_ms if edits else None),
         # `claude -p` writes no history: its count is unknown, not zero.
         prompt_count=summary.count if summary else (
-            None if session.entrypoint == PRINT_MODE_ENTRYPOINT else 0),
+            None if session.entrypoint == PRINT_ENTRYPOINT else 0),
         opening=opening, before=before, latest=latest, edits=edits, edits_truncated=scan.truncated,
     )
 
@@ -163,7 +159,9 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         if session_id in exclude:
             continue
         head = transcripts.read_head(path)
-        if head.cwd is None or head.entrypoint == PRINT_MODE_ENTRYPOINT:
+        # `claude -p` runs are one-shot scripts (CI, other tools, these hooks' own tests): shown as
+        # "the last session" they would hide the last session a person worked in.
+        if head.cwd is None or head.entrypoint == PRINT_ENTRYPOINT:
             continue
         if gitrepo.toplevel(head.cwd) != top:
             continue

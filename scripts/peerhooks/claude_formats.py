@@ -34,6 +34,12 @@ def is_registry_name(name):
     return name.endswith(REGISTRY_SUFFIX) and name[:-len(REGISTRY_SUFFIX)].isdecimal()
 
 
+# --- Sessions ------------------------------------------------------------------------------------
+PRINT_ENTRYPOINT = "sdk-cli"  # the registry's and a transcript's `entrypoint` of `claude -p`: samples
+SDK_ENTRYPOINTS = ("sdk-py", "sdk-ts")  # sessions the Agent SDKs start: docs
+SCRATCH_FOLDER = "scratchpad"  # the folder name of a session's scratch files (not yet seen in samples)
+
+
 # --- Rule files every session loads at start: docs; 2.1.197 and 2.1.332 announce edits to these ---
 # (see memory_report.announced_by_the_client)
 RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))  # under a checkout
