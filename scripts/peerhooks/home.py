@@ -70,8 +70,9 @@ def transcript_folders(home, folder):
         names = sorted(os.listdir(projects))
     except OSError:
         return []
+    cut = len(prefix) == SLUG_MAX  # its hash suffix cannot be recomputed: any suffix may be it
     return [os.path.join(projects, n) for n in names
-            if n == prefix or n.startswith(prefix + "-") or (len(prefix) == SLUG_MAX and n.startswith(prefix))]
+            if n == prefix or n.startswith(prefix + "-") or (cut and n.startswith(prefix))]
 
 
 def transcript_entries(project_folder):

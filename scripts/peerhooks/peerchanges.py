@@ -15,7 +15,8 @@ def subagent_transcripts(transcript):
     """The subagent transcripts of a session's transcript, newest first."""
     folder = os.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER)
     try:
-        names = [n for n in os.listdir(folder) if n.startswith(SUBAGENT_PREFIX) and n.endswith(TRANSCRIPT_SUFFIX)]
+        names = [n for n in os.listdir(folder)
+                 if n.startswith(SUBAGENT_PREFIX) and n.endswith(TRANSCRIPT_SUFFIX)]
     except OSError:
         return []
     paths = [os.path.join(folder, n) for n in names]
