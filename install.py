@@ -38,7 +38,7 @@ from installer import InstallError, checks, hooksfile, userfile  # noqa: E402 - 
 from installer.wiring import (CLAUDE_HOOKS, CODEX_HOOKS, Hook, build_entries, merge,  # noqa: E402
                               registrations, unmerge)
 from peerhooks.gitrepo import toplevel  # noqa: E402
-from peerhooks.home import claude_home  # noqa: E402
+from peerhooks.home import claude_home, codex_home  # noqa: E402
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1  # also for usage errors: argparse's 2 would read as "block" if ever run as a hook
@@ -74,13 +74,6 @@ def repository_root(cwd):
         raise InstallError("%s is not inside a git checkout; --scope project and --scope local write "
                            "into the checkout's .claude/ (or .codex/) folder" % cwd)
     return top
-
-
-def codex_home(environ):
-    configured = environ.get("CODEX_HOME")
-    if configured:
-        return os.path.abspath(os.path.expanduser(configured))
-    return os.path.join(os.path.expanduser("~"), ".codex")
 
 
 def settings_path(scope, home, cwd):

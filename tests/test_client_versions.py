@@ -323,6 +323,7 @@ class LivenessAcrossPidNamespacesTest(unittest.TestCase):
         foreign = self.entry(pid=os.getppid(), sessionId="other")
         self.assertFalse(registry.is_self(foreign, "mine", frozenset([os.getppid()])))
         self.assertIsNone(registry.own_entry([foreign], "mine", frozenset([os.getppid()])))
+        self.assertEqual(registry.own_ids([foreign], "mine", frozenset([os.getppid()])), {"mine"})
 
     def test_entry_from_this_namespace_is_judged_by_its_pid(self):
         own = registry.own_pid_domain()

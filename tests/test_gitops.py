@@ -476,6 +476,11 @@ FUZZ_PIECES = ["git", "add", "commit", "stash", "reset", "checkout", "-A", "-am"
 
 
 class Fuzz(unittest.TestCase):
+    def assertOperations(self, operations):
+        self.assertIsInstance(operations, list)
+        for op in operations:
+            self.assertIsInstance(op, gitops.Operation)
+
     def test_random_command_lines_never_raise(self):
         for seed in (1, 2, 3):
             rng = random.Random(seed)
@@ -483,21 +488,22 @@ class Fuzz(unittest.TestCase):
                 pieces = [rng.choice(FUZZ_PIECES) for _ in range(rng.randint(0, 25))]
                 command = "".join(p + rng.choice(["", " ", " ", "\n"]) for p in pieces)
                 operations = gitops.parse(command, rng.choice([CWD, None]))
+                self.assertOperations(operations)
                 aliases = {"aa": "add -A", "x": "!git stash; git x"}
                 for op in operations:
                     if gitops.is_unknown(op):
-                        gitops.expand_alias(op, aliases)
+                        self.assertOperations(gitops.expand_alias(op, aliases))
 
     def test_random_bytes_never_raise(self):
         rng = random.Random(99)
         alphabet = "git add -A'\"\\$(){}`;&|<>#\n\t*?[]~=:/.abc"
         for _ in range(2000):
             command = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
-            gitops.parse(command, CWD)
+            self.assertOperations(gitops.parse(command, CWD))
 
     def test_deep_nesting_does_not_exhaust_the_stack(self):
         for opener in ("$(", "`", "(", "bash -c '", "eval "):
-            gitops.parse(opener * 2000 + "git add -A", CWD)
+            self.assertOperations(gitops.parse(opener * 2000 + "git add -A", CWD))
 
 
 if __name__ == "__main__":

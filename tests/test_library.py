@@ -10,7 +10,8 @@ import unittest
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
-from peerhooks import activity, gitrepo, history, home, hookio, intent, registry, render, transcripts
+from peerhooks import (activity, claude_formats, gitrepo, history, home, hookio, intent, jsonl, registry, render,
+                       transcripts)
 from peerhooks.timeutil import iso_to_ms
 
 
@@ -170,6 +171,13 @@ class Registry(support.HomeTestCase):
              "print(sorted(registry.ancestor_pids()))" % support.SCRIPTS],
             stdout=subprocess.PIPE, check=True).stdout
         self.assertIn(os.getpid(), json.loads(out))
+
+    def test_own_ids_are_the_payloads_and_the_ancestor_entrys_stale_one(self):
+        mine = registry.parse_entry({"pid": os.getppid(), "sessionId": "before-clear", "cwd": "/r"})
+        other = registry.parse_entry({"pid": 999999999, "sessionId": "peer", "cwd": "/r"})
+        ids = registry.own_ids([mine, other], "after-clear", frozenset([os.getppid()]))
+        self.assertEqual(ids, {"after-clear", "before-clear"})
+        self.assertEqual(registry.own_ids([mine, other], None, frozenset()), set())
 
 
 class Checkouts(support.HomeTestCase):
@@ -380,9 +388,9 @@ class TranscriptsWithCopiedChunks(Transcripts):
 
     def setUp(self):
         super().setUp()
-        saved = transcripts.MMAP_RFIND_IS_FAST
-        transcripts.MMAP_RFIND_IS_FAST = False
-        self.addCleanup(setattr, transcripts, "MMAP_RFIND_IS_FAST", saved)
+        saved = jsonl.MMAP_RFIND_IS_FAST
+        jsonl.MMAP_RFIND_IS_FAST = False
+        self.addCleanup(setattr, jsonl, "MMAP_RFIND_IS_FAST", saved)
 
     def test_many_records_across_chunk_boundaries_are_each_read_whole(self):
         now = claudehome.now_ms()
@@ -390,6 +398,74 @@ class TranscriptsWithCopiedChunks(Transcripts):
                    for i in range(100)]  # ~700 KB: several 256 KB chunks, records straddling each
         scan = transcripts.recent_edits(self.transcript(records), max_files=100)
         self.assertEqual([e.path for e in scan.edits], ["/r/f%03d.py" % i for i in range(99, -1, -1)])
+
+
+class HistoryWithCopiedChunks(History):
+    """history.jsonl is read backwards by the same reader as transcripts, chunks copied included."""
+
+    def setUp(self):
+        super().setUp()
+        saved = jsonl.MMAP_RFIND_IS_FAST
+        jsonl.MMAP_RFIND_IS_FAST = False
+        self.addCleanup(setattr, jsonl, "MMAP_RFIND_IS_FAST", saved)
+
+    def test_a_rebuild_reads_every_line_in_the_window_across_chunk_boundaries(self):
+        now = claudehome.now_ms()
+        for n in range(200):  # ~400 KB: several 256 KB chunks, lines straddling each
+            self.claude.append_history("s%d" % (n % 7), "/r", "prompt %d %s" % (n, "w " * 1000), now - 1000 + n)
+        summaries = history.load(self.claude.home, now)
+        self.assertEqual(sum(s.count for s in summaries.values()), 200)
+
+
+class ClaudeFormats(support.HomeTestCase):
+    def write(self, *parts):
+        path = os.path.join(self.tmp, *parts)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("a rule\n")
+        return path
+
+    def test_every_edit_tool_is_read_from_a_record_too_big_to_parse(self):
+        now = claudehome.now_ms()
+        big = "q" * (2 * claude_formats.PARSE_LINE_LIMIT)
+        records = [claudehome.edit_record("s", "/r", "/r/%d.%s" % (i, tool), now + i, tool=tool, content=big)
+                   for i, tool in enumerate(claude_formats.EDIT_TOOLS)]
+        path = os.path.join(self.tmp, "t.jsonl")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(r) + "\n" for r in records)
+        scan = transcripts.recent_edits(path)
+        self.assertEqual(sorted(e.path for e in scan.edits),
+                         sorted("/r/%d.%s" % (i, t) for i, t in enumerate(claude_formats.EDIT_TOOLS)))
+
+    def test_a_rule_tree_lists_markdown_by_relative_path_and_its_folders(self):
+        rules = os.path.join(self.tmp, "rules")
+        paths = [self.write("rules", "b.md"), self.write("rules", "a", "z.md"), self.write("rules", "a.md")]
+        self.write("rules", "notes.txt")
+        folders, files = claude_formats.rule_tree(rules)
+        self.assertEqual(files, [paths[2], paths[1], paths[0]])
+        self.assertEqual(folders, [rules, os.path.join(rules, "a")])
+
+    def test_a_rule_tree_does_not_enter_a_symlinked_folder_or_go_deeper_than_the_bound(self):
+        rules = os.path.join(self.tmp, "rules")
+        self.write("elsewhere", "outside.md")
+        deep = self.write("rules", *(["d"] * claude_formats.MAX_RULE_DEPTH + ["deep.md"]))
+        kept = self.write("rules", *(["d"] * (claude_formats.MAX_RULE_DEPTH - 1) + ["kept.md"]))
+        os.symlink(os.path.join(self.tmp, "elsewhere"), os.path.join(rules, "linked"))
+        files = claude_formats.rule_tree(rules)[1]
+        self.assertEqual(files, [kept])
+        self.assertNotIn(deep, files)
+
+    def test_rule_places_leave_out_a_base_that_is_not_known(self):
+        places = claude_formats.rule_places(None, "/home/me/.claude")
+        self.assertEqual(places, [("/home/me/.claude/CLAUDE.md", None), (None, "/home/me/.claude/rules")])
+
+    def test_registry_names_are_digits_then_json(self):
+        self.assertTrue(claude_formats.is_registry_name("4991.json"))
+        self.assertFalse(claude_formats.is_registry_name("pid-4991.json"))
+        self.assertFalse(claude_formats.is_registry_name(".json"))
+
+    def test_a_session_without_a_name_goes_by_its_ids_first_group(self):
+        self.assertEqual(claude_formats.short_id("7370a1b2-0000-4000-8000-000000000000"), "7370a1b2")
 
 
 class Scratch(unittest.TestCase):

@@ -7,19 +7,15 @@ import os
 
 from . import editindex, gitrepo, history, names, transcripts
 from . import home as homes
+from .claude_formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLDER, short_id
 from .records import record
 from .redact import redact
 from .transcripts import Edit
 
 ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
-# `claude -p` runs are one-shot scripts (CI, other tools, these hooks' own tests): shown as "the last
-# session" they would hide the last session a person worked in.
-PRINT_MODE_ENTRYPOINT = "sdk-cli"
-DAY_MS = 86400 * 1000
 # Transcripts whose tails are read to find the last finished sessions: a transcript's mtime is only
 # an upper bound of its last record's time, so more than `limit` are read, newest mtime first.
 MAX_ENDED_CANDIDATES = 40
-SCRATCH_FOLDER = "scratchpad"  # Claude Code's per-session scratch folder name
 
 
 # One session's prompts and edits, for display.
@@ -125,7 +121,7 @@ def describe_live(session, summaries, top, path, scan):
                                   edits[0].at_ms if edits else None),
         # `claude -p` writes no history: its count is unknown, not zero.
         prompt_count=summary.count if summary else (
-            None if session.entrypoint == PRINT_MODE_ENTRYPOINT else 0),
+            None if session.entrypoint == PRINT_ENTRYPOINT else 0),
         opening=opening, before=before, latest=latest, edits=edits, edits_truncated=scan.truncated,
     )
 
@@ -163,7 +159,9 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         if session_id in exclude:
             continue
         head = transcripts.read_head(path)
-        if head.cwd is None or head.entrypoint == PRINT_MODE_ENTRYPOINT:
+        # `claude -p` runs are one-shot scripts (CI, other tools, these hooks' own tests): shown as
+        # "the last session" they would hide the last session a person worked in.
+        if head.cwd is None or head.entrypoint == PRINT_ENTRYPOINT:
             continue
         if gitrepo.toplevel(head.cwd) != top:
             continue
@@ -189,7 +187,7 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         if latest is not None and latest == opening:
             opening = None
         activity = Activity(
-            session_id=session_id, name=entry[0] if entry else session_id[:8], cwd=head.cwd,
+            session_id=session_id, name=entry[0] if entry else short_id(session_id), cwd=head.cwd,
             status=None, started_ms=head.started_at_ms, last_active_ms=ended_ms,
             prompt_count=summary.count if summary else 0, opening=opening, before=None,
             latest=latest, edits=kept_edits(scan.edits, top), edits_truncated=scan.truncated,
@@ -207,14 +205,11 @@ Handoff = record("Handoff", [
 ])
 
 
-HANDOFF_NAME = "HANDOFF.md"
 
-
-def find_handoff(home, top, session_started_ms):
-    """HANDOFF.md at the repo root or in the memory folder, newest first; stale when it is older
-    than the session it follows."""
+def find_handoff(top, memory, session_started_ms):
+    """HANDOFF.md at the repo root or in the checkout's memory folder (None: none), the newer;
+    stale when it is older than the session it follows."""
     candidates = [os.path.join(top, HANDOFF_NAME)]
-    memory = homes.checkout_memory_dir(home, top, top)
     if memory:
         candidates.append(os.path.join(memory, HANDOFF_NAME))
     best = None
@@ -254,13 +249,6 @@ Checkout = record("Checkout", [
 ])
 
 
-def own_ids(sessions, self_session_id, ancestors):
-    """Ids this session goes by: the payload's, and its registry entry's (stale after /clear)."""
-    ids = {self_session_id} if self_session_id else set()
-    ids.update(s.session_id for s in sessions if s.pid in ancestors)
-    return ids
-
-
 def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True, all_live=None):
     """Live peers (already filtered to this checkout, self excluded) and the last ended session.
     all_live: every live registry session (never shown as ended, even when not listed here)."""
@@ -275,5 +263,5 @@ def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=T
         found = ended_sessions(home, top, now_ms, exclude, summaries, live=all_live)
         if found:
             ended = found[0]
-            handoff = find_handoff(home, top, ended.activity.started_ms)
+            handoff = find_handoff(top, homes.checkout_memory_dir(home, top, top), ended.activity.started_ms)
     return Checkout(top, peers, ended, handoff)

@@ -10,12 +10,12 @@ import os
 from . import home as homes
 from . import transcripts
 from .atomic import read_json_object, write_json
+from .claude_formats import DAY_MS
 from .transcripts import Edit, EditScan
 
 INDEX_NAME = "edit-index.json"
 INDEX_VERSION = 2  # 2: edits include the files Bash commands wrote
 MAX_ENTRIES = 256  # transcripts remembered; the least recently used go first
-DAY_MS = 86400 * 1000
 KEEP_DAYS = 7  # a transcript nobody asked about for a week is dropped
 
 

@@ -13,13 +13,14 @@ import os
 
 from . import home as homes
 from .atomic import read_json_object, write_json
+from .claude_formats import DAY_MS, HISTORY_FILE
 from .intent import is_substantive, one_line
 from .jsonfast import loads
+from .jsonl import lines_backward, whole_lines_end
 from .records import record
 from .redact import redact
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
-DAY_MS = 86400 * 1000
 INDEX_NAME = "history-index.json"
 INDEX_VERSION = 2  # 2: /exit and /clear are not counted as prompts; kept prompts are redacted
 KEPT_PROMPT_CHARS = 300  # enough for one displayed line (160) with room for a different cut later
@@ -123,11 +124,8 @@ def read_backward_within(data, end, cutoff_ms):
     """History lines ending at `end`, read backwards until one is older than cutoff_ms; returned
     oldest first."""
     collected = []
-    position = end
-    while position > 0:
-        start = data.rfind(b"\n", 0, position - 1) + 1
-        raw = data[start:position].strip()
-        position = start
+    for start, stop in lines_backward(data, 0, end):
+        raw = data[start:stop].strip()
         if not raw:
             continue
         line = parse_line(raw)
@@ -181,18 +179,18 @@ def _signature(data, offset):
 
 def load(home, now_ms, window_days=WINDOW_DAYS):
     """Per-session prompt summaries for the window, reading only what is new since the last run."""
-    path = os.path.join(home, "history.jsonl")
+    path = os.path.join(home, HISTORY_FILE)
     try:
         handle = open(path, "rb")
     except OSError:
         return {}
     with handle:
-        stat = os.fstat(handle.fileno())
+        stat = os.fstat(handle.fileno())  # the file mapped, so the index names the file it read
         if stat.st_size == 0:
             return {}
         data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     try:
-        complete = data.rfind(b"\n") + 1  # a last line without newline may still be being written
+        complete = whole_lines_end(data)  # a last line without newline may still be being written
         index = _load_index(home)
         reusable = (
             index is not None and index.device == stat.st_dev and index.inode == stat.st_ino

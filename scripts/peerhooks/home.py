@@ -6,6 +6,8 @@ characters is cut to 200 plus a hash suffix we cannot recompute, so long paths m
 """
 import os
 
+from .claude_formats import MEMORY_FOLDER, PROJECTS_FOLDER, SETTINGS_FILE, TRANSCRIPT_SUFFIX
+
 SLUG_MAX = 200
 # Kept as characters, not a pattern: `re` costs a hook ~6 ms of start-up under -S, and every hook
 # slugs a path.
@@ -13,21 +15,22 @@ SLUG_KEPT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 STATE_FOLDER = "peerhooks"  # under the Claude home; never inside sessions/, which Claude Code sweeps
 
 
-def claude_home(environ=None):
+def _client_home(environ, variable, default_folder):
     environ = environ if environ is not None else os.environ
-    configured = environ.get("CLAUDE_CONFIG_DIR")
+    configured = environ.get(variable)
     if configured:
         return os.path.abspath(os.path.expanduser(configured))
-    return os.path.join(os.path.expanduser("~"), ".claude")
+    return os.path.join(os.path.expanduser("~"), default_folder)
+
+
+def claude_home(environ=None):
+    """Claude Code's home: $CLAUDE_CONFIG_DIR when set, else ~/.claude."""
+    return _client_home(environ, "CLAUDE_CONFIG_DIR", ".claude")
 
 
 def codex_home(environ=None):
-    """Codex's home: $CODEX_HOME when set, else ~/.codex (as install.py finds it)."""
-    environ = environ if environ is not None else os.environ
-    configured = environ.get("CODEX_HOME")
-    if configured:
-        return os.path.abspath(os.path.expanduser(configured))
-    return os.path.join(os.path.expanduser("~"), ".codex")
+    """Codex's home: $CODEX_HOME when set, else ~/.codex."""
+    return _client_home(environ, "CODEX_HOME", ".codex")
 
 
 def slug(path):
@@ -43,7 +46,7 @@ def slug(path):
 def project_dirs(home, path):
     """Existing projects/ folders that belong to a directory: the exact slug, or for a slug over
     200 characters every folder that starts with its first 200 characters."""
-    projects = os.path.join(home, "projects")
+    projects = os.path.join(home, PROJECTS_FOLDER)
     wanted = slug(path)
     if len(wanted) <= SLUG_MAX:
         candidate = os.path.join(projects, wanted)
@@ -56,12 +59,36 @@ def project_dirs(home, path):
     return [os.path.join(projects, n) for n in sorted(names) if n.startswith(prefix)]
 
 
+def transcript_folders(home, folder):
+    """projects/ folders of sessions started in `folder` or below it, sorted: its slug, the slugs
+    it prefixes followed by '-', and for a cut slug every folder sharing the 200 characters. Slugs
+    are lossy (`repo/old` and `repo-old` share one), so callers that care confirm a transcript's
+    cwd from its head."""
+    projects = os.path.join(home, PROJECTS_FOLDER)
+    prefix = slug(folder)[:SLUG_MAX]
+    try:
+        names = sorted(os.listdir(projects))
+    except OSError:
+        return []
+    cut = len(prefix) == SLUG_MAX  # its hash suffix cannot be recomputed: any suffix may be it
+    return [os.path.join(projects, n) for n in names
+            if n == prefix or n.startswith(prefix + "-") or (cut and n.startswith(prefix))]
+
+
+def transcript_entries(project_folder):
+    """[(session id, os.DirEntry)] of the top-level transcripts in one projects/ folder (subagents'
+    lie a level down); a folder that cannot be listed has none."""
+    try:
+        entries = list(os.scandir(project_folder))
+    except (OSError, ValueError):
+        return []
+    return [(e.name[:-len(TRANSCRIPT_SUFFIX)], e) for e in entries if e.name.endswith(TRANSCRIPT_SUFFIX)]
+
+
 def state_dir(home):
     """peerhooks' own folder under the Claude home (created on demand by the writer)."""
     return os.path.join(home, STATE_FOLDER)
 
-
-MEMORY_FOLDER = "memory"
 
 
 def _configured_memory_dir(home):
@@ -71,7 +98,7 @@ def _configured_memory_dir(home):
     from .safefiles import read_regular  # a FIFO in its place is never waited on
 
     try:
-        settings = loads(read_regular(os.path.join(home, "settings.json"), 1 << 24))
+        settings = loads(read_regular(os.path.join(home, SETTINGS_FILE), 1 << 24))
     except (OSError, ValueError, RecursionError):  # RecursionError: a settings.json nested too deep
         return None
     configured = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
@@ -108,5 +135,5 @@ def memory_dir(home, repo_root):
     if not repo_root:
         return None
     matches = project_dirs(home, repo_root)
-    folder = matches[0] if matches else os.path.join(home, "projects", slug(repo_root)[:SLUG_MAX])
+    folder = matches[0] if matches else os.path.join(home, PROJECTS_FOLDER, slug(repo_root)[:SLUG_MAX])
     return os.path.join(folder, MEMORY_FOLDER)

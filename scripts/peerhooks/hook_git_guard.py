@@ -17,11 +17,12 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 import os
 
 from . import cmdline, gitops, gitrepo, guardverdict, home, hookio, registry
+from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 
 MODE_VARIABLE = "PEERHOOKS_GUARD"
 MODE_OFF = ("off", "0", "false", "no")
 MODE_WARN = "warn"
-PRINT_MODE_ENTRYPOINTS = frozenset(["sdk-cli", "sdk-py", "sdk-ts"])  # `claude -p` and the SDKs
+PRINT_MODE_ENTRYPOINTS = frozenset((PRINT_ENTRYPOINT,) + SDK_ENTRYPOINTS)  # no person to ask
 IDLE_STATUS = "idle"
 # What git leaves in a checkout's own git folder while an operation is under way.
 IN_PROGRESS_MARKS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply",
@@ -36,7 +37,7 @@ GIT_TIMEOUT_SECONDS = 0.4
 def run(payload, argv, environ, now):
     """The decision on one Bash command: silence, or a deny / ask / refusal naming the peers."""
     command = payload.command
-    if payload.tool_name != "Bash" or command is None or "git" not in command:
+    if payload.tool_name != BASH_TOOL or command is None or "git" not in command:
         return hookio.QUIET
     mode = environ.get(MODE_VARIABLE, "").strip().lower()
     if mode in MODE_OFF:

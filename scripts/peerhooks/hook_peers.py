@@ -83,7 +83,7 @@ def session_start_report(payload, environ, now_ms):
     summaries = history.load(home, now_ms)
     all_live = [s for s in sessions if registry.is_alive(s)]
     checkout = activity.describe_checkout(
-        home, top, live, activity.own_ids(sessions, payload.session_id, ancestors), now_ms, summaries,
+        home, top, live, registry.own_ids(sessions, payload.session_id, ancestors), now_ms, summaries,
         all_live=all_live)
     own = registry.own_entry(sessions, payload.session_id, ancestors)
     return report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,

@@ -30,10 +30,9 @@ def collect(options, environ, now_ms):
     top = gitrepo.toplevel(cwd)
     sessions = registry.read_sessions(home)
     ancestors = registry.ancestor_pids()
-    self_ids = activity.own_ids(sessions, self_id, ancestors)
+    self_ids = registry.own_ids(sessions, self_id, ancestors)
     all_live = [s for s in sessions if registry.is_alive(s)]
-    live = [s for s in all_live if not registry.is_self(s, self_id, ancestors)]
-    live = [s for s in live if s.session_id not in self_ids]
+    live = [s for s in all_live if s.session_id not in self_ids]
     groups, with_ended = _scope(options, cwd, top, live)
     summaries = history.load(home, now_ms)
     checkouts = []

@@ -9,21 +9,16 @@ the previous listing. Everything else (memory_report.py) runs only when the two 
 """
 import os
 
+from .claude_formats import DAY_MS, MEMORY_INDEX, rule_places, rule_tree
 from .jsonfast import dumps, loads
 from .records import record
 
-MEMORY_INDEX = "MEMORY.md"  # the index Claude Code loads itself; the notes are the other *.md
-RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))
-RULE_FOLDERS = (os.path.join(".claude", "rules"),)  # under a checkout, searched for **/*.md
-HOME_RULE_FILES = ("CLAUDE.md",)  # under the Claude home
-HOME_RULE_FOLDERS = ("rules",)
-MAX_RULE_DEPTH = 8  # rules/**/*.md: deep enough for any real layout, bounded against odd trees
 # A file that appears after a listing may carry an mtime a little before the clock reading taken
 # just ahead of that listing (the kernel stamps files with a coarse clock; FAT keeps 2 s).
 CLOCK_SLACK_MS = 2000
 STAMP_FOLDER = "memory-delta"  # under peerhooks' state folder; one stamp per session
 STAMP_VERSION = 1
-STAMP_MAX_AGE_MS = 30 * 86400 * 1000  # a stamp untouched for 30 days belongs to a finished session
+STAMP_MAX_AGE_MS = 30 * DAY_MS  # a stamp untouched for 30 days belongs to a finished session
 
 Stamp = record("Stamp", "listed_at_ms files",
                doc="""What a session's hook listed last: when, and {path: (mtime_ns, size)}.""")
@@ -47,25 +42,6 @@ def _regular(path):
     return info.st_mtime_ns, info.st_size
 
 
-def _add_markdown_tree(listing, folder, depth):
-    try:
-        entries = list(os.scandir(folder))
-    except (OSError, ValueError):
-        return
-    for entry in entries:
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                if depth < MAX_RULE_DEPTH:
-                    _add_markdown_tree(listing, entry.path, depth + 1)
-                continue
-        except OSError:
-            continue
-        if entry.name.endswith(".md"):
-            state = _regular(entry.path)
-            if state is not None:
-                listing[entry.path] = state
-
-
 def list_watched(memory_folder, checkout, claude_home):
     """{path: (mtime_ns, size)} of every watched file: the memory notes (all *.md but the index),
     the checkout's rule files and the Claude home's."""
@@ -80,17 +56,11 @@ def list_watched(memory_folder, checkout, claude_home):
                 state = _regular(entry.path)
                 if state is not None:
                     listing[entry.path] = state
-    for base, files, folders in ((checkout, RULE_FILES, RULE_FOLDERS),
-                                 (claude_home, HOME_RULE_FILES, HOME_RULE_FOLDERS)):
-        if not base:
-            continue
-        for name in files:
-            path = os.path.join(base, name)
+    for file, folder in rule_places(checkout, claude_home):
+        for path in [file] if file else rule_tree(folder)[1]:
             state = _regular(path)
             if state is not None:
                 listing[path] = state
-        for name in folders:
-            _add_markdown_tree(listing, os.path.join(base, name), 1)
     return listing
 
 

@@ -11,6 +11,7 @@ import os
 import time
 
 from . import memory
+from .claude_formats import BASH_TOOL, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX, short_id
 from .intent import one_line
 from .records import record
 
@@ -56,7 +57,7 @@ def writes_of(calls, user_home):
             continue
         if call.name in EDIT_TOOLS and call.file_path:
             writes.append(Write(os.path.normpath(call.file_path), call.at_ms, False))
-        elif call.name == "Bash" and call.command:
+        elif call.name == BASH_TOOL and call.command:
             for path, is_pattern in bash_write_targets(call.command, call.cwd, user_home):
                 writes.append(Write(path, call.at_ms, is_pattern))
     return writes
@@ -248,11 +249,11 @@ def _with_subagents(path, since_ms):
     session's own)."""
     paths = [path]
     try:
-        entries = list(os.scandir(os.path.join(path[:-len(".jsonl")], "subagents")))
+        entries = list(os.scandir(os.path.join(path[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER)))
     except (OSError, ValueError):
         return paths
     for entry in entries:
-        if entry.name.endswith(".jsonl"):
+        if entry.name.endswith(TRANSCRIPT_SUFFIX):
             try:
                 if entry.stat().st_mtime_ns // 1000000 >= since_ms:
                     paths.append(entry.path)
@@ -278,7 +279,7 @@ def _modified_since(path, since_ms):
     return mtime_ms if mtime_ms >= since_ms else None
 
 
-def peer_transcripts(home, sessions, own_ids, ancestors, folders_of, own_transcript, since_ms):
+def peer_transcripts(home, sessions, own_ids, folders_of, own_transcript, since_ms):
     """[(name, path)] of other sessions' transcripts written since since_ms, newest first: every
     live session's, and the recent ones in this checkout's project folders (ended sessions)."""
     from . import registry, transcripts
@@ -288,7 +289,7 @@ def peer_transcripts(home, sessions, own_ids, ancestors, folders_of, own_transcr
     names.update((session.session_id, session.name) for session in sessions)
     candidates = {}
     for session in sessions:
-        if session.session_id in own_ids or registry.is_self(session, None, ancestors):
+        if session.session_id in own_ids:
             continue
         if registry.is_alive(session):
             path = transcripts.transcript_path(home, session.session_id, session.cwd)
@@ -297,7 +298,7 @@ def peer_transcripts(home, sessions, own_ids, ancestors, folders_of, own_transcr
     for folder in {f for f in folders_of if f}:
         for _, session_id, path in transcripts.transcripts_in(home, folder, since_ms):
             if session_id not in own_ids and path not in candidates:
-                candidates[path] = names.get(session_id) or "session " + session_id[:8]
+                candidates[path] = names.get(session_id) or "session " + short_id(session_id)
     recent = []
     for path, name in candidates.items():
         if own_transcript and path == own_transcript:
@@ -356,11 +357,10 @@ def notice(seen, where):
     scan_from = min([c.previous_ms for c in changed] + [r.previous_ms for r in removed])
     own_writes = _writes_since(own_transcript, scan_from, where.user_home) if own_transcript else []
     removed = [r for r in removed if last_write_at(own_writes, _spellings(r.path), r.previous_ms) is None]
-    own_ids = {where.session_id} | {s.session_id for s in sessions
-                                    if registry.is_self(s, where.session_id, ancestors)}
+    own_ids = registry.own_ids(sessions, where.session_id, ancestors)
     peer_writes = []
     if changed:
-        for name, path in peer_transcripts(where.home, sessions, own_ids, ancestors,
+        for name, path in peer_transcripts(where.home, sessions, own_ids,
                                            (where.project_root, where.checkout), own_transcript, scan_from):
             peer_writes.append((name, _writes_since(path, scan_from, where.user_home)))
     names = {s.session_id: s.name for s in sessions}

@@ -14,10 +14,10 @@ import os
 
 from . import home as homes
 from .atomic import read_json_object, write_json
+from .claude_formats import DAY_MS
 
 NAMES_FILE = "session-names.json"
 KEEP_DAYS = 30  # ended sessions are shown for 7 days; a month leaves room for the other readers
-DAY_MS = 86400 * 1000
 
 
 def _path(home):

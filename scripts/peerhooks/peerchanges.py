@@ -6,16 +6,17 @@ discards against them; scans are resumed through peerhooks.editindex.
 import os
 
 from . import editindex, transcripts
+from .claude_formats import SUBAGENT_PREFIX, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 
-SUBAGENTS_FOLDER = "subagents"
 MAX_SUBAGENT_TRANSCRIPTS = 64  # newest first; a session with more subagents than this is not real
 
 
 def subagent_transcripts(transcript):
     """The subagent transcripts of a session's transcript, newest first."""
-    folder = os.path.join(transcript[:-len(".jsonl")], SUBAGENTS_FOLDER)
+    folder = os.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER)
     try:
-        names = [n for n in os.listdir(folder) if n.startswith("agent-") and n.endswith(".jsonl")]
+        names = [n for n in os.listdir(folder)
+                 if n.startswith(SUBAGENT_PREFIX) and n.endswith(TRANSCRIPT_SUFFIX)]
     except OSError:
         return []
     paths = [os.path.join(folder, n) for n in names]

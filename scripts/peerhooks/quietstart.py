@@ -15,6 +15,8 @@ Kept light on purpose: os and stat only (hashlib is imported when a key must be 
 """
 import os
 
+from .claude_formats import MAX_REGISTRY_BYTES, REGISTRY_FOLDER, REGISTRY_SUFFIX, is_registry_name
+from .home import transcript_entries
 from .safefiles import NotRegular, read_regular
 
 STATE_FILENAME = "last-cold-start-emit.json"
@@ -29,7 +31,6 @@ ABSENT = "-"
 EXISTS_ONLY = "?"  # a listed path with this prefix counts by its existence alone
 TRANSCRIPTS = "~"  # a transcript folder: nothing counts but a transcript written since of a session not live
 TRANSCRIPTS_TOKEN = "no ended session since"
-REGISTRY_FOLDER = "sessions"  # <Claude home>/sessions/<pid>.json, as registry.py reads it
 RACY_NS = 2 * 10 ** 9  # mtimes are coarse (a kernel tick; 2 s on FAT): newer files are not trusted
 NO_NEW_MATERIAL = ("No new orientation material since agent key %s last started here; "
                    "the whole of it: %s")
@@ -211,17 +212,12 @@ def _no_session_ended_since(folders, since_ns, own_session_id):
     """No transcript in these folders was written since since_ns, except by live sessions."""
     written = set()
     for folder in folders:
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.endswith(".jsonl"):
-                try:
-                    if entry.stat(follow_symlinks=False).st_mtime_ns > since_ns:
-                        written.add(entry.name[:-len(".jsonl")])
-                except OSError:
-                    continue
+        for session_id, entry in transcript_entries(folder):
+            try:
+                if entry.stat(follow_symlinks=False).st_mtime_ns > since_ns:
+                    written.add(session_id)
+            except OSError:
+                continue
     written.discard(own_session_id)
     if not written:
         return True
@@ -240,15 +236,15 @@ def _live_session_ids(registry):
     except OSError:
         return ids
     for name in names:
-        if not (name.endswith(".json") and name[:-len(".json")].isdigit()):
+        if not is_registry_name(name):
             continue
         try:
-            entry = json.loads(read_regular(os.path.join(registry, name), 64 * 1024))
+            entry = json.loads(read_regular(os.path.join(registry, name), MAX_REGISTRY_BYTES))
         except (OSError, ValueError, RecursionError):
             continue
         if not isinstance(entry, dict) or not isinstance(entry.get("sessionId"), str):
             continue
-        if os.path.isdir("/proc/self") and not os.path.exists("/proc/" + name[:-len(".json")]):
+        if os.path.isdir("/proc/self") and not os.path.exists("/proc/" + name[:-len(REGISTRY_SUFFIX)]):
             continue
         ids.add(entry["sessionId"])
     return ids

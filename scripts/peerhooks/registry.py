@@ -14,11 +14,10 @@ import os
 import sys
 
 from . import gitrepo
+from .claude_formats import MAX_REGISTRY_BYTES, REGISTRY_FOLDER, REGISTRY_SUFFIX, is_registry_name, short_id
 from .jsonfast import loads
 from .records import record
 
-REGISTRY_SUFFIX = ".json"  # `<pid>.json`; legacy `pid-<n>.json` files are ignored on purpose
-MAX_REGISTRY_BYTES = 64 * 1024  # a registry entry is ~400 bytes; anything huge is not one
 PROC = "/proc"
 MACHINE_ID = "/etc/machine-id"  # 2.1.332's pidDomain names the machine by this id
 # A foreign entry without a reachable socket counts as live this long after its last registry
@@ -51,7 +50,7 @@ class Session(_SessionFields):
 
     @property
     def short_id(self):
-        return self.session_id[:8]
+        return short_id(self.session_id)
 
 
 def _int_or_none(value):
@@ -82,7 +81,7 @@ def parse_entry(data):
         pid=pid,
         session_id=session_id,
         cwd=cwd,
-        name=_str_or_none(data.get("name")) or session_id[:8],
+        name=_str_or_none(data.get("name")) or short_id(session_id),
         status=_str_or_none(data.get("status")),
         started_at_ms=_int_or_none(data.get("startedAt")),
         updated_at_ms=_int_or_none(data.get("updatedAt")),
@@ -95,15 +94,14 @@ def parse_entry(data):
     )
 
 
-def is_registry_name(name):
-    """`<digits>.json` (digits as `re`'s \\d reads them), checked without `re`, whose import costs a
-    hook ~6 ms under -S."""
-    return name.endswith(REGISTRY_SUFFIX) and name[:-len(REGISTRY_SUFFIX)].isdecimal()
+def entry_path(home, pid):
+    """The registry file of the session running as pid."""
+    return os.path.join(home, REGISTRY_FOLDER, "%d%s" % (pid, REGISTRY_SUFFIX))
 
 
 def read_sessions(home):
     """Every well-formed registry entry, live or not; unreadable or odd files are skipped."""
-    folder = os.path.join(home, "sessions")
+    folder = os.path.join(home, REGISTRY_FOLDER)
     try:
         names = os.listdir(folder)
     except OSError:
@@ -295,6 +293,14 @@ def is_self(session, session_id, ancestors):
     if session_id is not None and session.session_id == session_id:
         return True
     return session.pid in ancestors and not is_foreign(session, own_pid_domain())
+
+
+def own_ids(sessions, session_id, ancestors):
+    """Every id this session goes by: the payload's, and its registry entry's (after /clear older
+    builds keep the old one there)."""
+    ids = {session_id} if session_id else set()
+    ids.update(s.session_id for s in sessions if is_self(s, session_id, ancestors))
+    return ids
 
 
 def same_checkout(session, top, toplevel_cache):

@@ -17,6 +17,8 @@ from typing import NamedTuple, Optional, Tuple
 
 from . import gitrepo
 from .atomic import UnusableJSON, parse_json, write_atomically
+from .claude_formats import DAY_MS, HANDOFF_NAME, MEMORY_INDEX, PROJECTS_FOLDER, SETTINGS_FILE, rule_tree
+from .claude_formats import rule_places as claude_rule_places
 from .home import checkout_memory_dir, state_dir
 from .rulecopies import MAX_COPY_BYTES
 from .safefiles import read_regular, read_text_head
@@ -40,7 +42,6 @@ RULE_DIFF_LINES = 60  # a rule edit is a few lines; a rewrite is summarised, the
 RULE_DIFF_CONTEXT = 1
 MEMORY_INDEX_LINES = 40  # Claude Code itself loads the first 200 lines; the head is what orients
 HANDOFF_LINES = 60  # a handoff is written to be read first; its head carries the plan
-HANDOFF_NAME = "HANDOFF.md"
 RECENT_COMMITS = 15  # about a day of work on a busy branch
 COMMIT_HASH_CHARS = 12  # fixed, unlike %h, which grows with the object count and would churn
 COMMITS_CACHE_NAME = "cold-start-commits.json"
@@ -252,17 +253,6 @@ def head(path, lines):
     return text.rstrip() if text is not None else None
 
 
-def _markdown_under(folder):
-    """Every *.md below folder, sorted by relative path (symlinked folders not followed)."""
-    found = []
-    for current, dirs, files in os.walk(folder):
-        dirs.sort()
-        for name in sorted(files):
-            if name.endswith(".md"):
-                found.append(os.path.join(current, name))
-    return sorted(found, key=lambda p: os.path.relpath(p, folder))
-
-
 # Codex reads, in its home and in each folder from the project root down, the first non-empty of
 # these (developers.openai.com/codex/guides/agents-md; both names are in the 0.171 binary).
 CODEX_RULE_NAMES = ("AGENTS.override.md", "AGENTS.md")
@@ -275,14 +265,7 @@ def rule_places(workspace_root, home, codex_home=None):
     if codex_home:
         return [(os.path.join(folder, name), None)
                 for folder in (workspace_root, codex_home) for name in CODEX_RULE_NAMES]
-    return [
-        (os.path.join(workspace_root, "CLAUDE.md"), None),
-        (os.path.join(workspace_root, "CLAUDE.local.md"), None),
-        (os.path.join(workspace_root, ".claude", "CLAUDE.md"), None),
-        (None, os.path.join(workspace_root, ".claude", "rules")),
-        (os.path.join(home, "CLAUDE.md"), None),
-        (None, os.path.join(home, "rules")),
-    ]
+    return claude_rule_places(workspace_root, home)
 
 
 def codex_rule_files(workspace_root, codex_home):
@@ -308,7 +291,7 @@ def rule_files(workspace_root, home, codex_home=None):
         return codex_rule_files(workspace_root, codex_home)
     paths = []
     for file, folder in rule_places(workspace_root, home):
-        paths += [file] if file else _markdown_under(folder)
+        paths += [file] if file else rule_tree(folder)[1]
     return [p for p in paths if os.path.isfile(p)][:MAX_RULE_FILES]
 
 
@@ -343,7 +326,7 @@ def gather_rules(workspace_root, home, codex_home=None):
 def gather_memory_index(memory):
     if memory is None:
         return section("memory_index", "")
-    path = os.path.join(memory, "MEMORY.md")
+    path = os.path.join(memory, MEMORY_INDEX)
     text = head(path, MEMORY_INDEX_LINES)
     if not text:
         return section("memory_index", "")
@@ -357,7 +340,7 @@ def gather_handoff(workspace, memory):
     if workspace.toplevel:
         from .activity import find_handoff
 
-        found = find_handoff(workspace.home, workspace.toplevel, None)
+        found = find_handoff(workspace.toplevel, memory, None)
         path = found.path if found else None
     else:
         path = os.path.join(workspace.root, HANDOFF_NAME)
@@ -592,7 +575,7 @@ def gather_ended_sessions(workspace):
                 "(peers.py describes that one), newest first:\n"
                 % activity.ENDED_WINDOW_DAYS) + "\n".join(blocks)
     # The section changes by the clock alone when the oldest listed session leaves the window.
-    expiry = min(e.ended_ms for e in every) + activity.ENDED_WINDOW_DAYS * activity.DAY_MS \
+    expiry = min(e.ended_ms for e in every) + activity.ENDED_WINDOW_DAYS * DAY_MS \
         if every else None
     return section("ended_sessions", cap(body)), expiry
 
@@ -651,17 +634,6 @@ def gather(workspace):
     return Gathered(tuple(found) + tuple(users), tuple(problems), min(expiry) if expiry else None)
 
 
-def _folders_and_markdown(folder):
-    """A rules folder, its subfolders (whose mtimes move when a file is added or removed) and
-    every *.md in them."""
-    found = []
-    for current, dirs, files in os.walk(folder):
-        dirs.sort()
-        found.append(current)
-        found += [os.path.join(current, name) for name in sorted(files) if name.endswith(".md")]
-    return found
-
-
 def input_paths(workspace):
     """Every file and folder whose change could change a section, listed before gathering (the
     quiet path compares their tokens at the next start; see quietstart). A folder stands for the
@@ -669,12 +641,16 @@ def input_paths(workspace):
     root, home, top = workspace.root, workspace.home, workspace.toplevel
     paths = [os.path.join(root, HANDOFF_NAME), os.path.join(root, CONFIG_PATH)]
     for file, folder in rule_places(root, home, workspace.codex_home):
-        paths += [file] if file else [folder] + _folders_and_markdown(folder)
-    projects = os.path.join(home, "projects")
-    paths += [os.path.join(home, "settings.json"), projects]
+        if file:
+            paths.append(file)
+        else:
+            folders, files = rule_tree(folder)
+            paths += [folder] + folders + files
+    projects = os.path.join(home, PROJECTS_FOLDER)
+    paths += [os.path.join(home, SETTINGS_FILE), projects]
     memory = checkout_memory_dir(home, root, top)
     if memory:
-        paths += [memory, os.path.join(memory, "MEMORY.md"), os.path.join(memory, HANDOFF_NAME)]
+        paths += [memory, os.path.join(memory, MEMORY_INDEX), os.path.join(memory, HANDOFF_NAME)]
     users, _ = gather_user_config_paths(root)
     paths += users
     if top:
@@ -718,20 +694,14 @@ def _session_inputs(home, top):
     leaves it, but its /proc entry goes). Sessions of other checkouts, and the status rewrites of
     registry files, do not count."""
     from . import registry
-    from .home import SLUG_MAX, slug
+    from .home import transcript_folders
     from .quietstart import exists_only, transcripts
 
     paths = []
     for session in registry.read_sessions(home):
         if gitrepo.toplevel(session.cwd) == top:
-            paths.append(exists_only(os.path.join(home, "sessions", "%d.json" % session.pid)))
+            paths.append(exists_only(registry.entry_path(home, session.pid)))
             if os.path.isdir("/proc/self"):
                 paths.append(exists_only("/proc/%d" % session.pid))
-    prefix = slug(top)[:SLUG_MAX]
-    try:
-        projects = sorted(os.listdir(os.path.join(home, "projects")))
-    except OSError:
-        projects = []
-    paths += [transcripts(os.path.join(home, "projects", n)) for n in projects
-              if n == prefix or n.startswith(prefix + "-") or (len(prefix) == SLUG_MAX and n.startswith(prefix))]
+    paths += [transcripts(folder) for folder in transcript_folders(home, top)]
     return paths

@@ -1,8 +1,7 @@
 """Heads and tails of transcripts (`projects/<slug>/<session>.jsonl`), never whole files.
 
 A transcript is tens of MB of mostly tool output, and a single `Write` record carries a whole file,
-so one line can be many MB. The tail is read through a memory map: lines are found with `rfind`
-(done in C, so skipping a 20 MB record costs milliseconds and holds nothing in Python), small
+so one line can be many MB. The tail is read through a memory map, backwards (peerhooks.jsonl): small
 records are parsed as JSON, and big ones are read only at their head (where the tool name and
 `file_path` sit) and their end (where `timestamp` sits). A record that straddles any read boundary
 does not exist here: we always work on whole lines.
@@ -11,18 +10,17 @@ Since 2.1.332 a transcript also holds `api-request-blob` records that repeat eac
 tool calls included: only `assistant` records say what the session did, so a blob is never read as
 an edit or a tool call (decoded records are checked by type, big ones by the head's type).
 """
-import mmap
 import os
-import sys
 
 from . import home as homes
+from .claude_formats import (BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE,
+                             TRANSCRIPT_SUFFIX, edit_target, tool_uses)
 from .intent import is_substantive
 from .jsonfast import loads
+from .jsonl import lines_backward, open_map, whole_lines_end
 from .records import record as _record  # `record` names a transcript record below
 from .timeutil import iso_to_ms
 
-EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
-PARSE_LINE_LIMIT = 256 * 1024  # records under this are parsed whole; larger are Writes or tool output
 BIG_HEAD_BYTES = 64 * 1024  # a record's tool name and file_path come within its first few hundred bytes
 BIG_TAIL_BYTES = 4 * 1024  # ...and its timestamp within its last few hundred
 TAIL_SCAN_BYTES = 8 * 1024 * 1024  # how far back from the end edits are looked for; said when hit
@@ -32,14 +30,13 @@ HEAD_BYTES = 256 * 1024  # the opening prompt is within the first records
 MAX_EDITED_FILES = 200
 
 _TOOL_USE_MARK = b'"tool_use"'
-REPEAT_RECORD_TYPE = "api-request-blob"  # 2.1.332: a request's message written again
 # Patterns are compiled on first use: `re` costs a hook ~6 ms of start-up under -S, and a warm
 # peers.py run resumes every scan where it stopped without matching anything.
 _REPEAT_TYPE = rb'"type"\s*:\s*"' + REPEAT_RECORD_TYPE.encode() + rb'"'
 _ASSISTANT_ROLE = rb'"role"\s*:\s*"assistant"'
 PROBE_BYTES = 4 * 1024  # the message's role sits within the first few hundred bytes of a record
 _EDIT_IN_BIG = (
-    rb'"name"\s*:\s*"(Write|Edit|MultiEdit|NotebookEdit)"\s*,\s*"input"\s*:\s*\{\s*'
+    rb'"name"\s*:\s*"(' + "|".join(EDIT_TOOLS).encode() + rb')"\s*,\s*"input"\s*:\s*\{\s*'
     rb'"(?:file_path|notebook_path)"\s*:\s*"((?:[^"\\]|\\.)*)"'
 )
 _TIMESTAMP = rb'"timestamp"\s*:\s*"([0-9T:.\-+Z]{19,40})"'
@@ -75,7 +72,7 @@ def transcript_path(home, session_id, cwd, realpaths=None):
     one checkout) resolve it once rather than one lstat per path component each."""
     if not session_id:
         return None
-    filename = session_id + ".jsonl"
+    filename = session_id + TRANSCRIPT_SUFFIX
     realpaths = {} if realpaths is None else realpaths
     if cwd not in realpaths:
         realpaths[cwd] = os.path.realpath(cwd) if cwd else ""
@@ -83,7 +80,7 @@ def transcript_path(home, session_id, cwd, realpaths=None):
         candidate = os.path.join(folder, filename)
         if os.path.isfile(candidate):
             return candidate
-    projects = os.path.join(home, "projects")
+    projects = os.path.join(home, PROJECTS_FOLDER)
     try:
         names = os.listdir(projects)
     except OSError:
@@ -97,98 +94,18 @@ def transcript_path(home, session_id, cwd, realpaths=None):
 
 def transcripts_in(home, folder, since_ms):
     """[(mtime ms, session id, path)] of the top-level transcripts of sessions started in `folder`
-    or below it, modified since since_ms, newest first. Slugs are lossy (`repo/old` and `repo-old`
-    share one), so callers that care confirm the cwd from the transcript's head."""
-    projects = os.path.join(home, "projects")
-    prefix = homes.slug(folder)[:homes.SLUG_MAX]
-    try:
-        names = [n for n in os.listdir(projects)
-                 if n == prefix or n.startswith(prefix + "-") or (len(prefix) == homes.SLUG_MAX and n.startswith(prefix))]
-    except OSError:
-        return []
+    or below it (see home.transcript_folders), modified since since_ms, newest first."""
     found = []
-    for name in names:
-        try:
-            entries = list(os.scandir(os.path.join(projects, name)))
-        except OSError:
-            continue
-        for entry in entries:
-            if not entry.name.endswith(".jsonl"):
-                continue
+    for project in homes.transcript_folders(home, folder):
+        for session_id, entry in homes.transcript_entries(project):
             try:
                 mtime_ms = entry.stat().st_mtime_ns // 1000000
             except OSError:
                 continue
             if mtime_ms >= since_ms:
-                found.append((mtime_ms, entry.name[: -len(".jsonl")], entry.path))
+                found.append((mtime_ms, session_id, entry.path))
     found.sort(reverse=True)
     return found
-
-
-def _open_map(path):
-    """A read-only memory map of a file, or None (missing, empty, unreadable)."""
-    try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size == 0:
-                return None
-            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return None
-
-
-CHUNK_BYTES = 256 * 1024  # copied from the map at a time while looking for line starts
-CHUNK_MAX_BYTES = 4 * 1024 * 1024  # a chunk grows while one record spans it, up to this
-
-
-# Since 3.10 mmap.rfind searches the map in place (memrchr: skipping a 5 MB record costs a fraction
-# of a millisecond); before, it compares one byte at a time, so older versions copy chunks instead.
-MMAP_RFIND_IS_FAST = sys.version_info >= (3, 10)
-
-
-class _NewlineFinder:
-    """Line starts found backwards. Where mmap.rfind is slow, through copied chunks of the map: the
-    chunk is kept, so a run of short records costs one copy, and it grows while a big record spans it."""
-
-    def __init__(self, data):
-        self.data = data
-        self.low = len(data)  # self.chunk == data[self.low:self.low + len(self.chunk)]
-        self.chunk = b""
-        self.size = CHUNK_BYTES
-
-    def previous(self, end):
-        """Offset of the last newline before `end`, or -1."""
-        if MMAP_RFIND_IS_FAST:
-            return self.data.rfind(b"\n", 0, end)
-        while True:
-            if end > self.low:
-                found = self.chunk.rfind(b"\n", 0, end - self.low)
-                if found >= 0:
-                    self.size = CHUNK_BYTES
-                    return self.low + found
-                if self.low == 0:
-                    return -1
-                end = self.low
-                self.size = min(self.size * 2, CHUNK_MAX_BYTES)
-            self.low = max(0, end - self.size)
-            self.chunk = self.data[self.low:end]
-
-
-def _lines_backward(data, lowest_start):
-    """(start, end) of each line from the end of `data` backwards; a line that begins before
-    lowest_start is still yielded whole (its start is searched for), then iteration stops."""
-    finder = _NewlineFinder(data)
-    end = len(data)
-    while end > 0:
-        while end > 0 and data[end - 1:end] in (b"\n", b"\r"):
-            end -= 1
-        if end == 0:
-            return
-        start = finder.previous(end) + 1
-        yield start, end
-        if start < lowest_start:
-            return
-        end = start
 
 
 def json_string(raw):
@@ -214,12 +131,12 @@ def timestamp_of_big(data, start, end):
 def edits_in_record(record):
     """Paths a decoded assistant record writes with an edit tool or a Bash command, in order."""
     paths = []
-    for name, tool_input in _tool_uses(record):
+    for name, tool_input in tool_uses(record):
         if name in EDIT_TOOLS:
-            path = _target_of(tool_input)
+            path = edit_target(tool_input)
             if path:
                 paths.append(path)
-        elif name == "Bash" and isinstance(tool_input.get("command"), str):
+        elif name == BASH_TOOL and isinstance(tool_input.get("command"), str):
             paths.extend(bash_writes(tool_input["command"], record.get("cwd")))
     return paths
 
@@ -263,12 +180,12 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
     the earlier edits fill the list: a transcript only grows, so its old lines say the same."""
     if path and _unchanged_since(path, known):
         return known
-    data = _open_map(path) if path else None
+    data = open_map(path) if path else None
     if data is None:
         return EditScan([], False)
     try:
         inode = _inode(path)
-        complete = data.rfind(b"\n") + 1 if MMAP_RFIND_IS_FAST else _NewlineFinder(data).previous(len(data)) + 1
+        complete = whole_lines_end(data)
         resume = (known is not None and known.inode == inode and 0 < known.scanned_to <= complete
                   and complete - known.scanned_to <= scan_bytes)
         floor = known.scanned_to if resume else 0
@@ -276,7 +193,7 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
             return known
         edits, seen = [], set()
         reached_floor = False
-        for start, end in _lines_backward(data, max(floor, len(data) - scan_bytes)):
+        for start, end in lines_backward(data, max(floor, len(data) - scan_bytes)):
             if start < floor:
                 reached_floor = True
                 break
@@ -413,12 +330,12 @@ TAIL_PROMPT_BYTES = 2 * 1024 * 1024  # how far back the latest prompt is looked 
 def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
     """The last record's time and the latest substantive prompt (a `last-prompt` record or a
     user prompt), from the end of a transcript."""
-    data = _open_map(path) if path else None
+    data = open_map(path) if path else None
     if data is None:
         return Tail(None, None)
     try:
         ended, latest = None, None
-        for start, end in _lines_backward(data, max(0, len(data) - scan_bytes)):
+        for start, end in lines_backward(data, max(0, len(data) - scan_bytes)):
             if end - start > PARSE_LINE_LIMIT:
                 if ended is None:
                     ended = timestamp_of_big(data, start, end)
@@ -461,29 +378,9 @@ ToolScan = _record("ToolScan", [
 TOOL_CALL_SCAN_BYTES = 4 * 1024 * 1024  # the calls wanted are since the last prompt or session start
 
 
-def _tool_uses(record):
-    """(name, input) of each tool_use block of a decoded assistant record, in order."""
-    if not isinstance(record, dict) or record.get("type") != "assistant":
-        return
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return
-    for item in content:
-        if isinstance(item, dict) and item.get("type") == "tool_use":
-            name, tool_input = item.get("name"), item.get("input")
-            if isinstance(name, str) and isinstance(tool_input, dict):
-                yield name, tool_input
-
-
-def _target_of(tool_input):
-    path = tool_input.get("file_path") or tool_input.get("notebook_path")
-    return path if isinstance(path, str) and path else None
-
-
 def _tool_calls_in_record(record):
     """The tool calls of one decoded assistant record, in order, with the record's time and cwd."""
-    uses = list(_tool_uses(record))
+    uses = list(tool_uses(record))
     if not uses:
         return []
     at_ms = iso_to_ms(record.get("timestamp"))
@@ -491,7 +388,7 @@ def _tool_calls_in_record(record):
     calls = []
     for name, tool_input in uses:
         command = tool_input.get("command")
-        calls.append(ToolCall(name, _target_of(tool_input),
+        calls.append(ToolCall(name, edit_target(tool_input),
                               command if isinstance(command, str) and command else None, cwd, at_ms))
     return calls
 
@@ -522,13 +419,13 @@ def tool_calls_since(path, since_ms, scan_bytes=TOOL_CALL_SCAN_BYTES):
     stops after scan_bytes (said in `truncated`). Calls of records too big to parse are the edit
     tools found in the record's head; a huge Bash command is not read.
     """
-    data = _open_map(path) if path else None
+    data = open_map(path) if path else None
     if data is None:
         return ToolScan([], False)
     try:
         calls = []
         lowest = max(0, len(data) - scan_bytes)
-        for start, end in _lines_backward(data, lowest):
+        for start, end in lines_backward(data, lowest):
             if end - start <= PARSE_LINE_LIMIT:
                 line = data[start:end]
                 if _TOOL_USE_MARK not in line:
