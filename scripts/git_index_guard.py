@@ -27,8 +27,8 @@ def main(argv=None):
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
-        from peerhooks import readonly
-        if b"\\u" not in raw and readonly.only_reads(raw):
+        from peerhooks import guard_readonly
+        if b"\\u" not in raw and guard_readonly.only_reads(raw):
             return 0  # git that only reads: decided before importing json or reading a file
         from peerhooks import hook_git_guard, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command

@@ -9,19 +9,19 @@ import os
 import sys
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
-from peerhooks import gitops, guardverdict, hook_cold_start, memory_report, quietstart, report, sections, state
+from peerhooks import cold_start_quiet, cold_start_sections, cold_start_state, gitops, guard_verdict, hook_cold_start, memory_report, peers_report
 from peerhooks.activity import Activity, Ended
 from peerhooks.transcripts import Edit
 
 REPO = "/home/me/work/repo"
 HOME = "/home/me/.claude"
-NOW = state.parse_stamp("2026-11-30T09:15:00Z")
+NOW = cold_start_state.parse_stamp("2026-11-30T09:15:00Z")
 RULES_V1 = "# House rules\nKeep functions small.\nRun the suite before pushing.\n"
 RULES_V2 = "# House rules\nKeep functions small.\nRun the whole suite before pushing.\nNever sweep the shared index.\n"
 
 
 def rule(path, text):
-    return sections.Section(sections.RULE_PREFIX + path, path, text,
+    return cold_start_sections.Section(cold_start_sections.RULE_PREFIX + path, path, text,
                             hashlib.sha256(text.encode()).hexdigest())
 
 
@@ -29,9 +29,9 @@ def workspace_sections(rules_text):
     return [
         rule(REPO + "/CLAUDE.md", rules_text),
         rule(HOME + "/CLAUDE.md", "Answer briefly.\n"),
-        sections.section("memory_index", HOME + "/projects/-home-me-work-repo/memory/MEMORY.md "
+        cold_start_sections.section("memory_index", HOME + "/projects/-home-me-work-repo/memory/MEMORY.md "
                          "(first 40 lines):\n- [Testing](testing.md) - run the suite with -x"),
-        sections.section("recent_commits", "Latest commits on branch main (hash, author, subject):\n"
+        cold_start_sections.section("recent_commits", "Latest commits on branch main (hash, author, subject):\n"
                          "3f9c1e0a7b21  Ada  Parser returns one\n0c4d2e9f1a33  Ada  init"),
     ]
 
@@ -46,19 +46,19 @@ def quiet(key="default"):
 
 def cold_start_samples():
     first = workspace_sections(RULES_V1)
-    full = sections.plan_emission(first, {}, None, state.REASON_ABSENT, quiet())
-    recorded = sections.fingerprints_to_record({}, first, full.printed)
+    full = cold_start_sections.plan_emission(first, {}, None, cold_start_state.REASON_ABSENT, quiet())
+    recorded = cold_start_sections.fingerprints_to_record({}, first, full.printed)
     second = workspace_sections(RULES_V2)
     old_texts = {hashlib.sha256(RULES_V1.encode()).hexdigest(): RULES_V1}
-    diff = sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts)
-    document = state.render_document(state.parse_document(None), "default",
+    diff = cold_start_sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts)
+    document = cold_start_state.render_document(cold_start_state.parse_document(None), "default",
                                      {k: v[:16] + "…" for k, v in recorded.items()}, NOW)
     return {
         "full": full.text.rstrip("\n"),
         "diff": diff.text.rstrip("\n"),
         "quiet": quiet(),
         "state": document.decode().rstrip("\n"),
-        "continues": quietstart.continues_line("fork").rstrip("\n"),
+        "continues": cold_start_quiet.continues_line("fork").rstrip("\n"),
     }
 
 
@@ -89,7 +89,7 @@ def peers_samples():
         session_id="c1", name="shop-c1", cwd=SHOP, status="idle", started_ms=_at(40), last_active_ms=_at(6),
         prompt_count=1, opening=None, before=None, latest="fix the flaky login test on CI",
         edits=[Edit(SHOP + "/tests/test_login.py", _at(7))], edits_truncated=False)
-    text = report.hook_report(ended, None, [busy, idle], SHOP, NOW_MS, messageable=frozenset(["3a"]))
+    text = peers_report.hook_report(ended, None, [busy, idle], SHOP, NOW_MS, messageable=frozenset(["3a"]))
     return {"peers-hook": text.rstrip("\n")}
 
 
@@ -107,13 +107,13 @@ def memory_delta_samples():
 def guard_samples():
     """The guard's reason for a sweeping add and a plain commit, with one peer's edit staged."""
     command = "git add -A && git commit -m 'Add the tutorial'"
-    peers = (guardverdict.Peer("parser-peer", ("/work/app/src/parser.py",), can_message=True),
-             guardverdict.Peer("docs-peer", (), can_message=False))
-    judged = [guardverdict.Judged(op, "/work/app", peers) for op in gitops.parse(command, "/work/app")
+    peers = (guard_verdict.Peer("parser-peer", ("/work/app/src/parser.py",), can_message=True),
+             guard_verdict.Peer("docs-peer", (), can_message=False))
+    judged = [guard_verdict.Judged(op, "/work/app", peers) for op in gitops.parse(command, "/work/app")
               if op.kind != gitops.SAFE]
-    refusals = guardverdict.verdict(judged, frozenset(["/work/app/docs/tutorial.md"]),
+    refusals = guard_verdict.verdict(judged, frozenset(["/work/app/docs/tutorial.md"]),
                                     {"/work/app": ("/work/app/src/parser.py", "/work/app/docs/tutorial.md")})
-    return {"guard-refusal": guardverdict.reason(refusals, command, ["docs/tutorial.md", "src/app.py"])}
+    return {"guard-refusal": guard_verdict.reason(refusals, command, ["docs/tutorial.md", "src/app.py"])}
 
 
 def samples():

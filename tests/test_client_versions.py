@@ -14,7 +14,7 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import history, memory_report, registry, report, stats, transcripts
+from peerhooks import history, memory_report, peers_report, registry, stats, transcripts
 
 SAMPLES = {claudehome.CLI_VERSION: os.path.join(support.REPO, "fixtures", "samples"),
            claudehome.CURRENT_VERSION: os.path.join(support.REPO, "fixtures", "samples", "2.1.332")}
@@ -220,10 +220,10 @@ class StatsOnBothVersionsTest(unittest.TestCase):
 
 class AdviceFollowsTheMessagingSocketTest(unittest.TestCase):
     def test_all_peers_reachable_are_told_to_be_messaged_by_name(self):
-        self.assertIn("SendMessage", report.message_advice(["a-1", "b-2"], {"a-1", "b-2"}))
+        self.assertIn("SendMessage", peers_report.message_advice(["a-1", "b-2"], {"a-1", "b-2"}))
 
     def test_no_peer_reachable_sends_the_model_to_its_user_and_never_to_send_message(self):
-        advice = report.message_advice(["a-1"], set())
+        advice = peers_report.message_advice(["a-1"], set())
         self.assertNotIn("SendMessage", advice)
         self.assertIn("ask your user to coordinate", advice)
         self.assertIn("cannot receive messages", advice)
@@ -231,12 +231,12 @@ class AdviceFollowsTheMessagingSocketTest(unittest.TestCase):
     def test_session_whose_client_cannot_send_is_sent_to_its_user_whoever_its_peers_are(self):
         # measured: 2.1.197 -> 2.1.332 answers `No agent named '…' is currently addressable`, and
         # 2.1.332 -> 2.1.197 `No agent named '…' is reachable`
-        advice = report.message_advice(["a-1"], {"a-1"}, can_send=False)
+        advice = peers_report.message_advice(["a-1"], {"a-1"}, can_send=False)
         self.assertNotIn("SendMessage", advice)
         self.assertIn("cannot send messages", advice)
 
     def test_mixed_peers_name_the_reachable_ones(self):
-        advice = report.message_advice(["a-1", "b-2"], {"b-2"})
+        advice = peers_report.message_advice(["a-1", "b-2"], {"b-2"})
         self.assertIn("can receive messages (b-2)", advice)
         self.assertIn("ask your user to coordinate with them", advice)
 
@@ -343,9 +343,9 @@ class ClientsDocTest(unittest.TestCase):
     def test_doc_quotes_the_advice_and_the_window_the_code_uses(self):
         with open(os.path.join(support.REPO, "docs", "clients.md"), encoding="utf-8") as handle:
             doc = handle.read()
-        self.assertIn("> " + report.MESSAGE_ADVICE + "\n", doc)
-        self.assertIn("> " + report.NO_MESSAGING_ADVICE + "\n", doc)
-        self.assertIn("> " + report.CANNOT_SEND_ADVICE + "\n", doc)
+        self.assertIn("> " + peers_report.MESSAGE_ADVICE + "\n", doc)
+        self.assertIn("> " + peers_report.NO_MESSAGING_ADVICE + "\n", doc)
+        self.assertIn("> " + peers_report.CANNOT_SEND_ADVICE + "\n", doc)
         self.assertIn("at most `FOREIGN_FRESH_MINUTES` minutes", doc)
         self.assertIn("(%d min)" % registry.FOREIGN_FRESH_MINUTES, doc)
 

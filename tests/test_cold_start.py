@@ -16,9 +16,9 @@ from unittest import mock
 
 from support import SCRIPTS, HomeTestCase, payload_bytes
 
-from peerhooks import hook_cold_start, hookio, quietstart, sections, state
+from peerhooks import cold_start_quiet, cold_start_sections, cold_start_state, hook_cold_start, hookio
 
-QUIET_START = quietstart.NO_NEW_MATERIAL.split("%s")[0]
+QUIET_START = cold_start_quiet.NO_NEW_MATERIAL.split("%s")[0]
 SCRIPT = "cold_start.py"
 
 
@@ -52,7 +52,7 @@ class ColdStartCase(HomeTestCase):
     def setUp(self):
         super().setUp()
         self.repo_path = self.repo("repo", {"CLAUDE.md": "Be careful.\n", "README.md": "hi\n"})
-        self.state_file = state.state_path(self.repo_path)
+        self.state_file = cold_start_state.state_path(self.repo_path)
 
     def start(self, source="startup", key=None, cwd=None, args=(), payload=None, **env):
         if key is not None:
@@ -113,7 +113,7 @@ class AnchorScenariosTest(ColdStartCase):
         self.change_rules("Be very careful.\n")
         for key in ("alice", "bob"):
             shown = self.start(key=key).stdout
-            self.assertTrue(shown.startswith(sections.DIFF_HEADER), shown)
+            self.assertTrue(shown.startswith(cold_start_sections.DIFF_HEADER), shown)
             self.assertIn("━━━ Rules ━━━", shown)
             self.assertNotIn("Recent commits", shown)
             self.assertRegex(shown.splitlines()[-1],
@@ -136,7 +136,7 @@ class AnchorScenariosTest(ColdStartCase):
         self.assertEqual(set(json.loads(self.raw_state())), {"agents"})
         self.change_rules("new rule\n")
         second = self.start().stdout
-        self.assertTrue(second.startswith(sections.DIFF_HEADER))
+        self.assertTrue(second.startswith(cold_start_sections.DIFF_HEADER))
         self.assertQuiet(self.start().stdout)
 
 
@@ -174,7 +174,7 @@ class StateFileTest(ColdStartCase):
         write(self.state_file, '{"agents": {"alice": {"sections": {')
         shown = self.start(key="alice").stdout
         folder = os.path.dirname(self.state_file)
-        kept = [n for n in os.listdir(folder) if n.startswith(state.STATE_FILENAME + ".corrupt-")]
+        kept = [n for n in os.listdir(folder) if n.startswith(cold_start_state.STATE_FILENAME + ".corrupt-")]
         self.assertEqual(len(kept), 1)
         self.assertRegex(kept[0], r"\.corrupt-\d{8}T\d{6}Z$")
         self.assertIn("set aside as %s" % kept[0], shown)
@@ -183,7 +183,7 @@ class StateFileTest(ColdStartCase):
     def test_codex_host_keeps_its_state_under_dot_codex(self):
         shown = self.start(args=("--host", "codex")).stdout
         self.assertIn("full orientation", shown)
-        self.assertTrue(os.path.exists(state.state_path(self.repo_path, "codex")))
+        self.assertTrue(os.path.exists(cold_start_state.state_path(self.repo_path, "codex")))
         self.assertFalse(os.path.exists(self.state_file))
         self.assertQuiet(self.start(args=("--host=codex",)).stdout)
 
@@ -220,9 +220,9 @@ class StateFileTest(ColdStartCase):
         project = os.path.join(self.tmp, "project")
         os.makedirs(project)
         self.start(CLAUDE_PROJECT_DIR=project)
-        self.assertTrue(os.path.exists(state.state_path(project)))
+        self.assertTrue(os.path.exists(cold_start_state.state_path(project)))
         self.assertFalse(os.path.exists(self.state_file))
-        self.assertFalse(os.path.exists(state.state_path(self.tmp)))  # the process's cwd
+        self.assertFalse(os.path.exists(cold_start_state.state_path(self.tmp)))  # the process's cwd
 
     def test_a_subdirectory_start_uses_the_checkout_root(self):
         sub = os.path.join(self.repo_path, "src")
@@ -271,7 +271,7 @@ class BadInputTest(ColdStartCase):
         shown = self.start(cwd=plain).stdout
         self.assertIn("━━━ Rules ━━━", shown)
         self.assertNotIn("Recent commits", shown)
-        self.assertTrue(os.path.exists(state.state_path(plain)))
+        self.assertTrue(os.path.exists(cold_start_state.state_path(plain)))
 
     def test_odd_keys(self):
         self.start(key="__proto__")
@@ -282,7 +282,7 @@ class BadInputTest(ColdStartCase):
         long = self.start(key="k" * 200)
         self.assertIn("full orientation", long.stdout)
         self.assertIn("longer than 128", long.stderr)
-        derived = state.derived_key("k" * 200)
+        derived = cold_start_state.derived_key("k" * 200)
         self.assertEqual(sorted(self.agents()), sorted(["Lin", "__proto__", "lin", derived]))
         self.assertIn("no partition yet for agent key 'default'", self.start().stdout)
         self.assertQuiet(self.start().stdout)
@@ -305,7 +305,7 @@ class MaterialTest(ColdStartCase):
             config.append({"key": name, "file": "notes/%s.md" % name, "lines": 45})
         write(os.path.join(self.repo_path, ".claude", "cold-start.json"), json.dumps(config))
         first = self.start().stdout
-        self.assertLess(len(first), sections.BUDGET_CHARS)
+        self.assertLess(len(first), cold_start_sections.BUDGET_CHARS)
         self.assertIn("Left out to stay under 9000 characters (shown at the next start): three.",
                       first)
         second = self.start().stdout
@@ -357,7 +357,7 @@ class ToldTest(ColdStartCase):
         before = self.raw_state()
         self.change_rules("changed before the fork\n")
         fork = self.start(source="fork")
-        self.assertEqual(fork.stdout, quietstart.continues_line("fork"))
+        self.assertEqual(fork.stdout, cold_start_quiet.continues_line("fork"))
         self.assertEqual(self.raw_state(), before)
 
     def test_a_changed_rule_file_is_shown_as_a_diff_not_its_text_or_a_hash(self):
@@ -408,7 +408,7 @@ class ToldTest(ColdStartCase):
                                                                  for n in range(200)))
         full = self.start(key="fresh").stdout
         self.assertTrue(full.startswith("Cold start: full orientation"))
-        self.assertLess(len(full), sections.BUDGET_CHARS)
+        self.assertLess(len(full), cold_start_sections.BUDGET_CHARS)
 
     def test_a_clear_does_not_change_the_ended_sessions_section(self):
         for n in range(3):
@@ -467,7 +467,7 @@ class QuietPathTest(ColdStartCase):
         self.assertTrue(os.path.exists(self.armed_start()))
         payload = hookio.Payload({"session_id": "s", "source": "startup", "cwd": self.repo_path})
         environ = self.claude.env()
-        with mock.patch.object(sections, "gather", side_effect=AssertionError("gathered")):
+        with mock.patch.object(cold_start_sections, "gather", side_effect=AssertionError("gathered")):
             outcome = hook_cold_start.run(payload, [], environ, time.time())
         self.assertQuiet(outcome.stdout)
         self.assertIsNone(outcome.after_delivery)
@@ -493,7 +493,7 @@ class QuietPathTest(ColdStartCase):
     def quiet_without_gathering(self):
         payload = hookio.Payload({"session_id": "s", "source": "startup", "cwd": self.repo_path})
         try:
-            with mock.patch.object(sections, "gather", side_effect=AssertionError("gathered")):
+            with mock.patch.object(cold_start_sections, "gather", side_effect=AssertionError("gathered")):
                 outcome = hook_cold_start.run(payload, [], self.claude.env(), time.time())
         except AssertionError:
             return False
@@ -558,11 +558,11 @@ class HostileFilesTest(ColdStartCase):
 
         def gather():
             try:
-                state.Ledger.open(self.state_file, datetime.now(timezone.utc), timeout=0.05).close()
+                cold_start_state.Ledger.open(self.state_file, datetime.now(timezone.utc), timeout=0.05).close()
                 held.append(False)
-            except state.StateError:
+            except cold_start_state.StateError:
                 held.append(True)
-            return sections.Gathered((sections.section("n", "one"),), ())
+            return cold_start_sections.Gathered((cold_start_sections.section("n", "one"),), ())
 
         outcome = hook_cold_start.fresh_start(self.state_file, "k", gather,
                                               datetime.now(timezone.utc))
@@ -591,7 +591,7 @@ class HostileFilesTest(ColdStartCase):
     def test_deeply_nested_config_settings_and_commits_cache_still_print_the_rest(self):
         for path in (os.path.join(self.repo_path, ".claude", "cold-start.json"),
                      os.path.join(self.claude.home, "settings.json"),
-                     os.path.join(self.claude.home, "peerhooks", sections.COMMITS_CACHE_NAME)):
+                     os.path.join(self.claude.home, "peerhooks", cold_start_sections.COMMITS_CACHE_NAME)):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as handle:
                 handle.write(DEEP)
@@ -750,15 +750,15 @@ NOTES = ("alpha", "beta", "gamma")
 
 
 def _worker(root, key, rounds, barrier, results):
-    path = state.state_path(root)
+    path = cold_start_state.state_path(root)
     for _ in range(rounds):
         barrier.wait()
         seen = []
 
         def gather():
-            found, _ = sections.gather_user_sections(root)
+            found, _ = cold_start_sections.gather_user_sections(root)
             seen.extend(found)
-            return sections.Gathered(tuple(found), ())
+            return cold_start_sections.Gathered(tuple(found), ())
 
         now = datetime.now(timezone.utc).replace(microsecond=0)
         outcome = hook_cold_start.fresh_start(path, key, gather, now)
@@ -801,7 +801,7 @@ class ConcurrencyTest(unittest.TestCase):
         def change(name, version):
             body = "%s version %d" % (name, version)
             write(os.path.join(root, name + ".md"), body)
-            found, _ = sections.gather_user_sections(root)
+            found, _ = cold_start_sections.gather_user_sections(root)
             versions.append((name, [s.body for s in found if s.key == name][0]))
 
         for name in NOTES:
@@ -813,7 +813,7 @@ class ConcurrencyTest(unittest.TestCase):
                                    args=(root, KEYS[n % len(KEYS)], ROUNDS, barrier, results))
                    for n in range(WORKERS)]
         stop, outcome = threading.Event(), {}
-        watcher = threading.Thread(target=_watch, args=(state.state_path(root), stop, outcome))
+        watcher = threading.Thread(target=_watch, args=(cold_start_state.state_path(root), stop, outcome))
         for process in workers:
             process.start()
         watcher.start()
@@ -835,7 +835,7 @@ class ConcurrencyTest(unittest.TestCase):
         self.assertEqual(outcome["lost"], 0, "a partition disappeared")
         self.assertGreater(outcome["reads"], 0)
         self.assertEqual([p for _, p, _ in collected if p], [])
-        with open(state.state_path(root), encoding="utf-8") as handle:
+        with open(cold_start_state.state_path(root), encoding="utf-8") as handle:
             self.assertEqual(sorted(json.load(handle)["agents"]), sorted(KEYS))
         for key in KEYS:
             seen = [item for k, _, shown in collected if k == key for item in shown]
@@ -861,12 +861,12 @@ def _stress_start(root, key, log_fd):
     seen = []
 
     def gather():
-        found, _ = sections.gather_user_sections(root)
+        found, _ = cold_start_sections.gather_user_sections(root)
         seen[:] = found
-        return sections.Gathered(tuple(found), ())
+        return cold_start_sections.Gathered(tuple(found), ())
 
     now = datetime.now(timezone.utc).replace(microsecond=0)
-    outcome = hook_cold_start.fresh_start(state.state_path(root), key, gather, now)
+    outcome = hook_cold_start.fresh_start(cold_start_state.state_path(root), key, gather, now)
     token = os.urandom(6).hex()
     shown = [[s.key, s.body] for s in seen if "━━━ %s ━━━\n%s" % (s.title, s.body) in outcome.stdout]
     _log(log_fd, {"t": "P", "key": key, "id": token, "shown": shown})  # printed: under the lock
@@ -935,7 +935,7 @@ class StressTest(unittest.TestCase):
 
         def change(note, version):
             write(os.path.join(root, note + ".md"), "%s version %d" % (note, version))
-            found, _ = sections.gather_user_sections(root)
+            found, _ = cold_start_sections.gather_user_sections(root)
             bodies[note] = [s.body for s in found if s.key == note][0]
 
         for note in STRESS_NOTES:
@@ -952,7 +952,7 @@ class StressTest(unittest.TestCase):
         workers = [[key, spawn(key)] for key in STRESS_KEYS for _ in range(STRESS_WORKERS_PER_KEY)]
         stop, watched = threading.Event(), {}
         watcher = threading.Thread(target=_stress_watch,
-                                   args=(state.state_path(root), stop, watched))
+                                   args=(cold_start_state.state_path(root), stop, watched))
         watcher.start()
         rng = random.Random(14)
         kills = version = 0
@@ -996,7 +996,7 @@ class StressTest(unittest.TestCase):
                          "a change recorded as shown was shown again")
         self.assertGreater(kills, 20)
         self.assertGreater(figures["starts"], 50)
-        with open(state.state_path(root), encoding="utf-8") as handle:
+        with open(cold_start_state.state_path(root), encoding="utf-8") as handle:
             self.assertEqual(sorted(json.load(handle)["agents"]), sorted(STRESS_KEYS))
 
 if __name__ == "__main__":

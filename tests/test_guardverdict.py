@@ -6,8 +6,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import gitops, guardverdict  # noqa: E402
-from peerhooks.guardverdict import Judged, Peer  # noqa: E402
+from peerhooks import gitops, guard_verdict  # noqa: E402
+from peerhooks.guard_verdict import Judged, Peer  # noqa: E402
 
 CWD = TOP = "/r"
 EDITOR = Peer("editor-7f", ("/r/src/app.py", "/r/docs/guide.md"))
@@ -16,7 +16,7 @@ EDITOR = Peer("editor-7f", ("/r/src/app.py", "/r/docs/guide.md"))
 def judge(command, peers=(EDITOR,), cwd=CWD, staged=None, own=frozenset()):
     judged = [Judged(op, TOP, tuple(peers)) for op in gitops.parse(command, cwd) if op.kind != gitops.SAFE
               and op.cwd]
-    return guardverdict.verdict(judged, own, {TOP: staged} if staged is not None else {TOP: ()})
+    return guard_verdict.verdict(judged, own, {TOP: staged} if staged is not None else {TOP: ()})
 
 
 class WholeTree(unittest.TestCase):
@@ -34,7 +34,7 @@ class WholeTree(unittest.TestCase):
                         "git bisect good HEAD~1", "git update-ref refs/heads/main HEAD~1", "git commit --amend"):
             with self.subTest(command=command):
                 refusals = judge(command, peers=[Peer("p")])
-                self.assertTrue(guardverdict.is_ask(refusals))
+                self.assertTrue(guard_verdict.is_ask(refusals))
 
     def test_dot_in_a_subfolder_is_judged_against_the_peers_changes_inside_it(self):
         self.assertEqual(judge("cd lib && git add .", peers=[EDITOR]), [])
@@ -100,7 +100,7 @@ class PlainCommit(unittest.TestCase):
         refusal, = judge("git commit -m 'fix it'", [self.STAGER], staged=("/r/a.py", "/r/b.py"),
                          own=frozenset(["/r/b.py"]))
         self.assertEqual(refusal.files, ("a.py",))
-        reason = guardverdict.reason([refusal], "git commit -m 'fix it'", ["b.py"])
+        reason = guard_verdict.reason([refusal], "git commit -m 'fix it'", ["b.py"])
         self.assertIn("git commit -m 'fix it' -- b.py", reason)
 
     def test_a_file_both_sessions_changed_does_not_block(self):
@@ -123,7 +123,7 @@ class Reason(unittest.TestCase):
     def test_every_refusal_in_the_line_at_once_and_the_command_cut_to_200_characters(self):
         command = "git add -A && git stash && " + "echo " + "x" * 400
         refusals = judge(command, peers=[Peer("repo-2a"), Peer("repo-9f")])
-        reason = guardverdict.reason(refusals, command, [])
+        reason = guard_verdict.reason(refusals, command, [])
         self.assertEqual(len(refusals), 2)
         self.assertIn("stages every change", reason)
         self.assertIn("stashes every change", reason)
@@ -131,14 +131,14 @@ class Reason(unittest.TestCase):
 
     def test_send_message_only_for_peers_that_can_receive_it_and_never_under_codex(self):
         refusals = judge("git add -A", peers=[Peer("sock", can_message=True), Peer("old")])
-        claude = guardverdict.reason(refusals, "git add -A", ["a.py"])
+        claude = guard_verdict.reason(refusals, "git add -A", ["a.py"])
         self.assertIn("Message sock with SendMessage", claude)
         self.assertIn("old cannot receive messages: coordinate through the user", claude)
         self.assertIn("git add -- a.py", claude)
-        self.assertNotIn("SendMessage", guardverdict.reason(refusals, "git add -A", [], host="codex"))
+        self.assertNotIn("SendMessage", guard_verdict.reason(refusals, "git add -A", [], host="codex"))
 
     def test_a_branch_switch_suggests_a_new_branch_in_a_linked_worktree(self):
-        reason = guardverdict.reason(judge("git checkout main", peers=[Peer("p")]), "git checkout main", [])
+        reason = guard_verdict.reason(judge("git checkout main", peers=[Peer("p")]), "git checkout main", [])
         self.assertIn("git worktree add -b <new-branch> ../<dir>", reason)
 
     def test_an_unknown_directory_is_not_judged(self):

@@ -1,5 +1,5 @@
 """memory_delta.py end to end (payload on stdin, temporary home, real repos and live processes), and
-the pure parts of peerhooks.memory: what changed, who wrote it, what a Bash line writes, the notice."""
+the pure parts of peerhooks.memory_watch: what changed, who wrote it, what a Bash line writes, the notice."""
 import json
 import os
 import subprocess
@@ -8,7 +8,7 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import memory, memory_report
+from peerhooks import memory_report, memory_watch
 
 HOUR_MS = 3600 * 1000
 DAY_MS = 24 * HOUR_MS
@@ -313,37 +313,37 @@ class MemoryDeltaHook(support.HomeTestCase):
 class Changes(unittest.TestCase):
     def test_first_run_takes_files_modified_after_the_start(self):
         listing = {"/m/a.md": (5_000_000_000, 1), "/m/b.md": (1_000_000_000, 1)}
-        changed, removed = memory.changes(listing, None, 2000, gone=lambda p: True)
+        changed, removed = memory_watch.changes(listing, None, 2000, gone=lambda p: True)
         self.assertEqual([c.path for c in changed], ["/m/a.md"])
         self.assertEqual(changed[0].previous_ms, 2000)
         self.assertEqual(removed, [])
 
     def test_a_file_written_during_the_last_run_differs_from_what_was_recorded(self):
-        previous = memory.Stamp(10_000, {"/m/a.md": (9_000_000_000, 10)})
-        changed, _ = memory.changes({"/m/a.md": (9_000_000_000, 12)}, previous, None, gone=lambda p: True)
+        previous = memory_watch.Stamp(10_000, {"/m/a.md": (9_000_000_000, 10)})
+        changed, _ = memory_watch.changes({"/m/a.md": (9_000_000_000, 12)}, previous, None, gone=lambda p: True)
         self.assertEqual([(c.path, c.previous_ms) for c in changed], [("/m/a.md", 9000)])
 
     def test_a_new_file_stamped_by_a_lagging_clock_just_before_the_listing_is_not_lost(self):
-        previous = memory.Stamp(10_000, {})
-        changed, _ = memory.changes({"/m/new.md": (9_990_000_000, 3)}, previous, None, gone=lambda p: True)
+        previous = memory_watch.Stamp(10_000, {})
+        changed, _ = memory_watch.changes({"/m/new.md": (9_990_000_000, 3)}, previous, None, gone=lambda p: True)
         self.assertEqual([c.path for c in changed], ["/m/new.md"])
 
     def test_a_path_no_longer_watched_but_still_on_disk_is_not_removed(self):
-        previous = memory.Stamp(10_000, {"/other/a.md": (1, 1), "/m/b.md": (1, 1)})
-        _, removed = memory.changes({}, previous, None, gone=lambda p: p.startswith("/m/"))
+        previous = memory_watch.Stamp(10_000, {"/other/a.md": (1, 1), "/m/b.md": (1, 1)})
+        _, removed = memory_watch.changes({}, previous, None, gone=lambda p: p.startswith("/m/"))
         self.assertEqual([r.path for r in removed], ["/m/b.md"])
 
     def test_stamps_round_trip_and_foreign_bytes_are_no_stamp(self):
-        stamp = memory.Stamp(123, {"/m/ä.md": (1, 2)})
-        self.assertEqual(memory.decode_stamp(memory.encode_stamp(stamp)), stamp)
+        stamp = memory_watch.Stamp(123, {"/m/ä.md": (1, 2)})
+        self.assertEqual(memory_watch.decode_stamp(memory_watch.encode_stamp(stamp)), stamp)
         for raw in (b"", b"{", b"[]", b'{"version": 9}', b"\xff"):
-            self.assertIsNone(memory.decode_stamp(raw))
+            self.assertIsNone(memory_watch.decode_stamp(raw))
 
     def test_expired_stamps_spare_live_sessions(self):
         now = 100 * DAY_MS
         entries = [("/s/a.json", "a", now - 31 * DAY_MS), ("/s/b.json", "b", now - 31 * DAY_MS),
                    ("/s/c.json", "c", now - DAY_MS)]
-        self.assertEqual(memory.expired_stamps(entries, now, {"b"}), ["/s/a.json"])
+        self.assertEqual(memory_watch.expired_stamps(entries, now, {"b"}), ["/s/a.json"])
 
 
 class Writer(unittest.TestCase):

@@ -13,7 +13,7 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import editindex, report, transcripts
+from peerhooks import editindex, peers_report, transcripts
 
 # Modules whose import costs a hook a large share of its start-up under -S; none is needed on a
 # quiet path (jsonfast decodes with json's C scanner; records replace namedtuple and NamedTuple).
@@ -145,7 +145,7 @@ class DisplayPaths(unittest.TestCase):
                 path = top + "/" + rest
                 expected = through_relpath(path, top)
                 if expected is not None:
-                    self.assertEqual(report.display_path(path, top), expected, (path, top))
+                    self.assertEqual(peers_report.display_path(path, top), expected, (path, top))
 
 
 if __name__ == "__main__":

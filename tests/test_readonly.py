@@ -6,7 +6,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import readonly  # noqa: E402
+from peerhooks import guard_readonly  # noqa: E402
 
 
 def raw(command):
@@ -18,13 +18,13 @@ class OnlyReads(unittest.TestCase):
         for command in ("git status", "git log --oneline | head -5", "git -C src diff && git show HEAD",
                         "/usr/bin/git status", "cat .gitignore", "git --no-pager diff", "git status\ngit log"):
             with self.subTest(command=command):
-                self.assertTrue(readonly.only_reads(raw(command)))
+                self.assertTrue(guard_readonly.only_reads(raw(command)))
 
     def test_anything_else_goes_to_the_full_judgement(self):
         for command in ("git status && git add -A", "git status\ngit add -A", "echo git", "git stash list",
                         "git statusx", '"git" add -A', "a;git add -A", "git"):
             with self.subTest(command=command):
-                self.assertFalse(readonly.only_reads(raw(command)))
+                self.assertFalse(guard_readonly.only_reads(raw(command)))
 
 
 if __name__ == "__main__":

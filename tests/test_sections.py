@@ -12,9 +12,9 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "scripts"))
 
-from peerhooks import quietstart, sections  # noqa: E402
+from peerhooks import cold_start_quiet, cold_start_sections  # noqa: E402
 from peerhooks.home import slug  # noqa: E402
-from peerhooks.sections import Section  # noqa: E402
+from peerhooks.cold_start_sections import Section  # noqa: E402
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org",
            "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.org",
@@ -48,78 +48,78 @@ class PureTest(unittest.TestCase):
     a, b, c = Section("a", "A", "alpha"), Section("b", "B", "beta"), Section("c", "C", "")
 
     def test_fingerprint_is_sha256_of_the_utf8_body(self):
-        self.assertEqual(sections.fingerprint("é"), hashlib.sha256("é".encode()).hexdigest())
+        self.assertEqual(cold_start_sections.fingerprint("é"), hashlib.sha256("é".encode()).hexdigest())
 
     def test_changed_sections_are_new_or_different_in_section_order(self):
-        old = {"a": sections.fingerprint("alpha"), "b": sections.fingerprint("old beta")}
-        self.assertEqual(sections.changed_sections(old, [self.a, self.b, self.c]), ["b"])
-        self.assertEqual(sections.changed_sections({}, [self.b, self.a]), ["b", "a"])
+        old = {"a": cold_start_sections.fingerprint("alpha"), "b": cold_start_sections.fingerprint("old beta")}
+        self.assertEqual(cold_start_sections.changed_sections(old, [self.a, self.b, self.c]), ["b"])
+        self.assertEqual(cold_start_sections.changed_sections({}, [self.b, self.a]), ["b", "a"])
 
     def test_empty_section_is_never_changed(self):
-        self.assertEqual(sections.changed_sections({}, [self.c]), [])
+        self.assertEqual(cold_start_sections.changed_sections({}, [self.c]), [])
 
     def test_record_only_what_was_printed_and_keep_the_rest_pending(self):
         old = {"a": "old-a", "c": "old-c"}
-        recorded = sections.fingerprints_to_record(old, [self.a, self.b, self.c], printed=["b"])
-        self.assertEqual(recorded, {"a": "old-a", "b": sections.fingerprint("beta")})
+        recorded = cold_start_sections.fingerprints_to_record(old, [self.a, self.b, self.c], printed=["b"])
+        self.assertEqual(recorded, {"a": "old-a", "b": cold_start_sections.fingerprint("beta")})
 
     def test_full_emit_prints_every_section_under_banners_with_its_reason(self):
-        emission = sections.plan_emission([self.a, self.b, self.c], {}, None, "no state file yet", QUIET)
+        emission = cold_start_sections.plan_emission([self.a, self.b, self.c], {}, None, "no state file yet", QUIET)
         self.assertEqual(emission.text, "Cold start: full orientation (no state file yet).\n"
                                         "━━━ A ━━━\nalpha\n━━━ B ━━━\nbeta\n")
         self.assertEqual(emission.printed, ("a", "b"))
 
     def test_diff_prints_changed_sections_whole_then_the_baseline(self):
-        old = {"a": sections.fingerprint("alpha")}
-        emission = sections.plan_emission([self.a, self.b], old, "2026-06-11T21:53:36Z", None, QUIET)
+        old = {"a": cold_start_sections.fingerprint("alpha")}
+        emission = cold_start_sections.plan_emission([self.a, self.b], old, "2026-06-11T21:53:36Z", None, QUIET)
         self.assertEqual(emission.text.splitlines(), [
-            sections.DIFF_HEADER, "━━━ B ━━━", "beta",
+            cold_start_sections.DIFF_HEADER, "━━━ B ━━━", "beta",
             "Diff baseline last consumed at 2026-06-11T21:53:36Z (UTC)"])
         self.assertEqual(emission.printed, ("b",))
 
     def test_nothing_changed_is_exactly_one_line(self):
-        old = {"a": sections.fingerprint("alpha")}
-        emission = sections.plan_emission([self.a, self.c], old, "2026-06-11T21:53:36Z", None, QUIET)
+        old = {"a": cold_start_sections.fingerprint("alpha")}
+        emission = cold_start_sections.plan_emission([self.a, self.c], old, "2026-06-11T21:53:36Z", None, QUIET)
         self.assertEqual(emission.text, QUIET + "\n")
         self.assertEqual(emission.printed, ())
 
     def test_full_emit_of_an_empty_workspace_says_so(self):
-        emission = sections.plan_emission([self.c], {}, None, "no state file yet", QUIET)
-        self.assertIn(sections.EMPTY_WORKSPACE, emission.text)
+        emission = cold_start_sections.plan_emission([self.c], {}, None, "no state file yet", QUIET)
+        self.assertIn(cold_start_sections.EMPTY_WORKSPACE, emission.text)
 
     def test_sections_over_budget_are_shown_over_two_starts_none_lost(self):
         big = [Section(k, k.upper(), (k + " line\n") * 500) for k in ("x", "y", "z")]
-        first = sections.plan_emission(big, {}, None, "no state file yet", QUIET)
-        self.assertLess(len(first.text), sections.BUDGET_CHARS)
+        first = cold_start_sections.plan_emission(big, {}, None, "no state file yet", QUIET)
+        self.assertLess(len(first.text), cold_start_sections.BUDGET_CHARS)
         self.assertEqual(first.left_out, ("z",))
         self.assertIn("Left out to stay under 9000 characters (shown at the next start): Z.",
                       first.text)
-        recorded = sections.fingerprints_to_record({}, big, first.printed)
-        second = sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None, QUIET)
+        recorded = cold_start_sections.fingerprints_to_record({}, big, first.printed)
+        second = cold_start_sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None, QUIET)
         self.assertEqual(second.printed, ("z",))
-        self.assertLess(len(second.text), sections.BUDGET_CHARS)
-        recorded = sections.fingerprints_to_record(recorded, big, second.printed)
-        third = sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None, QUIET)
+        self.assertLess(len(second.text), cold_start_sections.BUDGET_CHARS)
+        recorded = cold_start_sections.fingerprints_to_record(recorded, big, second.printed)
+        third = cold_start_sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None, QUIET)
         self.assertEqual(third.text, QUIET + "\n")
 
     def test_a_smaller_later_section_still_fits_after_a_big_one_is_left_out(self):
         wanted = [Section("x", "X", "x" * 5000), Section("y", "Y", "y" * 5000),
                   Section("s", "S", "small")]
-        emission = sections.plan_emission(wanted, {}, None, "r", QUIET)
+        emission = cold_start_sections.plan_emission(wanted, {}, None, "r", QUIET)
         self.assertEqual(emission.printed, ("x", "s"))
         self.assertEqual(emission.left_out, ("y",))
 
     def test_capped_section_always_fits_alone_with_every_user_section_left_out(self):
-        body = sections.cap("w" * 100 + "\n" + "v" * 50000)
-        self.assertLessEqual(len(body), sections.SECTION_MAX_CHARS)
-        others = [Section("u%02d" % n, "u" * sections.MAX_USER_KEY_CHARS, "x" * 6000)
-                  for n in range(sections.MAX_USER_SECTIONS)]
-        emission = sections.plan_emission([Section("big", "Big", body)] + others, {}, None, "r", QUIET)
+        body = cold_start_sections.cap("w" * 100 + "\n" + "v" * 50000)
+        self.assertLessEqual(len(body), cold_start_sections.SECTION_MAX_CHARS)
+        others = [Section("u%02d" % n, "u" * cold_start_sections.MAX_USER_KEY_CHARS, "x" * 6000)
+                  for n in range(cold_start_sections.MAX_USER_SECTIONS)]
+        emission = cold_start_sections.plan_emission([Section("big", "Big", body)] + others, {}, None, "r", QUIET)
         self.assertEqual(emission.printed[:1], ("big",))
-        self.assertLess(len(emission.text), sections.BUDGET_CHARS)
+        self.assertLess(len(emission.text), cold_start_sections.BUDGET_CHARS)
 
     def test_continues_line_is_one_line_naming_the_source(self):
-        line = quietstart.continues_line("compact")
+        line = cold_start_quiet.continues_line("compact")
         self.assertEqual(line.count("\n"), 1)
         self.assertIn("compact", line)
 
@@ -130,12 +130,12 @@ class UserConfigTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.root, True)
 
     def parse(self, value):
-        return sections.parse_user_config(json.dumps(value), self.root)
+        return cold_start_sections.parse_user_config(json.dumps(value), self.root)
 
     def test_valid_entries_resolve_inside_the_workspace(self):
         entries, problem = self.parse([{"key": "plan", "file": "docs/PLAN.md", "lines": 5}])
         self.assertIsNone(problem)
-        self.assertEqual(entries, [sections.UserSection(
+        self.assertEqual(entries, [cold_start_sections.UserSection(
             "plan", os.path.join(self.root, "docs", "PLAN.md"), 5)])
 
     def test_each_kind_of_bad_config_is_one_problem_and_no_entries(self):
@@ -164,7 +164,7 @@ class UserConfigTest(unittest.TestCase):
 
     def test_bad_json_is_reported_in_one_line_and_ignored(self):
         write(os.path.join(self.root, ".claude", "cold-start.json"), "[{")
-        found, problem = sections.gather_user_sections(self.root)
+        found, problem = cold_start_sections.gather_user_sections(self.root)
         self.assertEqual(found, [])
         self.assertIn("ignored", problem)
         self.assertNotIn("\n", problem)
@@ -173,7 +173,7 @@ class UserConfigTest(unittest.TestCase):
         write(os.path.join(self.root, ".claude", "cold-start.json"), json.dumps([
             {"key": "plan", "file": "PLAN.md", "lines": 2}, {"key": "gone", "file": "nope.md"}]))
         write(os.path.join(self.root, "PLAN.md"), "one\ntwo\nthree\n")
-        found, problem = sections.gather_user_sections(self.root)
+        found, problem = cold_start_sections.gather_user_sections(self.root)
         self.assertIsNone(problem)
         self.assertEqual([s.key for s in found], ["plan", "gone"])
         self.assertTrue(found[0].body.endswith("one\ntwo"))
@@ -190,10 +190,10 @@ class GatherTest(unittest.TestCase):
 
     def workspace(self, root=None, toplevel="repo"):
         root = root or self.repo
-        return sections.Workspace(root, self.repo if toplevel == "repo" else toplevel, self.home)
+        return cold_start_sections.Workspace(root, self.repo if toplevel == "repo" else toplevel, self.home)
 
     def gathered(self, **kwargs):
-        return {s.key: s.body for s in sections.gather(self.workspace(**kwargs)).sections}
+        return {s.key: s.body for s in cold_start_sections.gather(self.workspace(**kwargs)).sections}
 
     def memory(self, root=None):
         folder = os.path.join(self.home, "projects", slug(root or self.repo), "memory")
@@ -201,7 +201,7 @@ class GatherTest(unittest.TestCase):
         return folder
 
     def rules(self):
-        return [s for s in sections.gather(self.workspace()).sections if sections.is_rule(s)]
+        return [s for s in cold_start_sections.gather(self.workspace()).sections if cold_start_sections.is_rule(s)]
 
     def test_rule_files_are_sections_of_their_own_workspace_then_home(self):
         write(os.path.join(self.repo, "CLAUDE.md"), "be kind")
@@ -223,17 +223,17 @@ class GatherTest(unittest.TestCase):
     def test_changed_rule_file_changes_only_its_own_fingerprint(self):
         write(os.path.join(self.repo, "CLAUDE.md"), "v1")
         write(os.path.join(self.repo, "CLAUDE.local.md"), "local")
-        before = [sections.fingerprint_of(s) for s in self.rules()]
+        before = [cold_start_sections.fingerprint_of(s) for s in self.rules()]
         write(os.path.join(self.repo, "CLAUDE.md"), "v2")
-        after = [sections.fingerprint_of(s) for s in self.rules()]
+        after = [cold_start_sections.fingerprint_of(s) for s in self.rules()]
         self.assertEqual([a == b for a, b in zip(before, after)], [False, True])
 
     def test_a_rule_file_over_the_limit_is_never_read_and_fingerprinted_by_size_and_mtime(self):
         path = os.path.join(self.repo, "CLAUDE.md")
         with open(path, "wb") as handle:
-            handle.truncate(sections.RULE_TEXT_MAX_BYTES + 1)  # sparse: no disk, but "large"
-        with mock.patch.object(sections, "read_regular", side_effect=AssertionError("read")):
-            first = sections.rule_section(path)
+            handle.truncate(cold_start_sections.RULE_TEXT_MAX_BYTES + 1)  # sparse: no disk, but "large"
+        with mock.patch.object(cold_start_sections, "read_regular", side_effect=AssertionError("read")):
+            first = cold_start_sections.rule_section(path)
         self.assertEqual(first.body, "")
         self.assertEqual(first.digest, self.rules()[0].digest)
         os.utime(path, (5, 5))
@@ -272,14 +272,14 @@ class GatherTest(unittest.TestCase):
 
     def test_head_commit_is_read_from_loose_packed_detached_and_worktree_heads(self):
         expected = git(self.repo, "rev-parse", "HEAD").strip()
-        self.assertEqual(sections.head_commit(self.repo), expected)
+        self.assertEqual(cold_start_sections.head_commit(self.repo), expected)
         git(self.repo, "pack-refs", "--all")
-        self.assertEqual(sections.head_commit(self.repo), expected)
+        self.assertEqual(cold_start_sections.head_commit(self.repo), expected)
         linked = os.path.join(self.tmp, "linked")
         git(self.repo, "worktree", "add", "-q", "--detach", linked)
-        self.assertEqual(sections.head_commit(os.path.realpath(linked)), expected)
+        self.assertEqual(cold_start_sections.head_commit(os.path.realpath(linked)), expected)
         git(self.repo, "checkout", "-q", "--detach")
-        self.assertEqual(sections.head_commit(self.repo), expected)
+        self.assertEqual(cold_start_sections.head_commit(self.repo), expected)
 
     def test_recent_commits_run_no_git_until_head_moves(self):
         first = self.gathered()["recent_commits"]
@@ -299,7 +299,7 @@ class GatherTest(unittest.TestCase):
         self.assertEqual(body.splitlines()[1:], [
             "%s  branch main (main)" % self.repo,
             "%s  branch feature" % os.path.realpath(linked)])
-        from_linked = sections.gather(sections.Workspace(linked, linked, self.home)).sections
+        from_linked = cold_start_sections.gather(cold_start_sections.Workspace(linked, linked, self.home)).sections
         self.assertEqual({s.key: s.body for s in from_linked}["worktrees"], body)
 
     def test_non_repo_workspace_has_no_git_sections_and_runs_no_git(self):

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "scripts"))
 
-from peerhooks import state  # noqa: E402
+from peerhooks import cold_start_state  # noqa: E402
 
 NOW = datetime(2026, 6, 11, 21, 53, 36, tzinfo=timezone.utc)
 
@@ -22,82 +22,82 @@ NOW = datetime(2026, 6, 11, 21, 53, 36, tzinfo=timezone.utc)
 class AgentKeyTest(unittest.TestCase):
     def test_unset_or_blank_variable_is_the_default_partition(self):
         for raw in (None, "", "   ", "\t\n"):
-            self.assertEqual(state.agent_key(raw), state.AgentKey("default", None))
+            self.assertEqual(cold_start_state.agent_key(raw), cold_start_state.AgentKey("default", None))
 
     def test_surrounding_whitespace_is_removed(self):
-        self.assertEqual(state.agent_key("lin ").key, "lin")
-        self.assertEqual(state.agent_key("  lin\n").key, "lin")
+        self.assertEqual(cold_start_state.agent_key("lin ").key, "lin")
+        self.assertEqual(cold_start_state.agent_key("  lin\n").key, "lin")
 
     def test_keys_are_case_sensitive(self):
-        self.assertEqual(state.agent_key("Lin").key, "Lin")
-        self.assertNotEqual(state.agent_key("Lin").key, state.agent_key("lin").key)
+        self.assertEqual(cold_start_state.agent_key("Lin").key, "Lin")
+        self.assertNotEqual(cold_start_state.agent_key("Lin").key, cold_start_state.agent_key("lin").key)
 
     def test_key_over_128_characters_gets_a_partition_of_its_own_named_by_its_hash(self):
-        long_a, long_b = state.agent_key("k" * 200), state.agent_key("k" * 199 + "j")
-        self.assertTrue(long_a.key.startswith(state.DERIVED_KEY_PREFIX))
+        long_a, long_b = cold_start_state.agent_key("k" * 200), cold_start_state.agent_key("k" * 199 + "j")
+        self.assertTrue(long_a.key.startswith(cold_start_state.DERIVED_KEY_PREFIX))
         self.assertNotEqual(long_a.key, long_b.key)
-        self.assertEqual(long_a.key, state.agent_key("k" * 200).key)  # stable
+        self.assertEqual(long_a.key, cold_start_state.agent_key("k" * 200).key)  # stable
         self.assertIn("128", long_a.warning)
         self.assertIn(long_a.key, long_a.warning)
-        self.assertEqual(state.agent_key("k" * 128).key, "k" * 128)
+        self.assertEqual(cold_start_state.agent_key("k" * 128).key, "k" * 128)
 
     def test_key_with_control_characters_gets_a_partition_of_its_own(self):
         keys = set()
         for raw in ("a\tb", "a\x00b", "a\x1bb", "a\x85b"):
-            refused = state.agent_key(raw)
-            self.assertTrue(refused.key.startswith(state.DERIVED_KEY_PREFIX), repr(raw))
+            refused = cold_start_state.agent_key(raw)
+            self.assertTrue(refused.key.startswith(cold_start_state.DERIVED_KEY_PREFIX), repr(raw))
             self.assertIn("control", refused.warning)
             keys.add(refused.key)
         self.assertEqual(len(keys), 4)
 
     def test_key_that_is_not_utf8_gets_a_partition_of_its_own(self):
-        a = state.agent_key(b"caf\xe9".decode("utf-8", "surrogateescape"))
-        b = state.agent_key(b"caf\xe8".decode("utf-8", "surrogateescape"))
+        a = cold_start_state.agent_key(b"caf\xe9".decode("utf-8", "surrogateescape"))
+        b = cold_start_state.agent_key(b"caf\xe8".decode("utf-8", "surrogateescape"))
         self.assertIn("UTF-8", a.warning)
         self.assertNotEqual(a.key, b.key)
         a.key.encode("ascii")
 
     def test_prototype_like_key_is_an_ordinary_key(self):
-        self.assertEqual(state.agent_key("__proto__"), state.AgentKey("__proto__", None))
+        self.assertEqual(cold_start_state.agent_key("__proto__"), cold_start_state.AgentKey("__proto__", None))
 
 
 class PathTest(unittest.TestCase):
     def test_workspace_root_prefers_project_dir_then_toplevel_then_cwd(self):
-        self.assertEqual(state.workspace_root("/p", "/c/sub", "/c"), "/p")
-        self.assertEqual(state.workspace_root(None, "/c/sub", "/c"), "/c")
-        self.assertEqual(state.workspace_root(None, "/c/sub", None), "/c/sub")
+        self.assertEqual(cold_start_state.workspace_root("/p", "/c/sub", "/c"), "/p")
+        self.assertEqual(cold_start_state.workspace_root(None, "/c/sub", "/c"), "/c")
+        self.assertEqual(cold_start_state.workspace_root(None, "/c/sub", None), "/c/sub")
 
     def test_stamps_round_trip_and_anything_else_is_none(self):
-        self.assertEqual(state.parse_stamp(state.format_stamp(NOW)), NOW)
+        self.assertEqual(cold_start_state.parse_stamp(cold_start_state.format_stamp(NOW)), NOW)
         for text in (None, 5, "", "2026-06-11 21:53:36Z", "2026-13-11T21:53:36Z",
                      "2026-06-11T21:53:36Z\n"):
-            self.assertIsNone(state.parse_stamp(text), text)
+            self.assertIsNone(cold_start_state.parse_stamp(text), text)
 
     def test_state_path_per_host(self):
-        self.assertEqual(state.state_path("/w"),
+        self.assertEqual(cold_start_state.state_path("/w"),
                          os.path.join("/w", ".claude", "state", "last-cold-start-emit.json"))
-        self.assertEqual(state.state_path("/w", "codex"),
+        self.assertEqual(cold_start_state.state_path("/w", "codex"),
                          os.path.join("/w", ".codex", "state", "last-cold-start-emit.json"))
 
 
 class DocumentTest(unittest.TestCase):
     def test_absent_legacy_corrupt_and_unknown_shapes_are_told_apart(self):
-        self.assertEqual(state.parse_document(None).problem, "absent")
-        self.assertEqual(state.parse_document(b'{"sections": {}, "last_emit_at": "x"}').problem,
+        self.assertEqual(cold_start_state.parse_document(None).problem, "absent")
+        self.assertEqual(cold_start_state.parse_document(b'{"sections": {}, "last_emit_at": "x"}').problem,
                          "legacy")
         for raw in (b"{", b"", b"\xff\xfe", b"[]", b'{"agents": []}', b'{"other": 1}'):
-            self.assertEqual(state.parse_document(raw).problem, "corrupt", raw)
-        self.assertIsNone(state.parse_document(b'{"agents": {}}').problem)
+            self.assertEqual(cold_start_state.parse_document(raw).problem, "corrupt", raw)
+        self.assertIsNone(cold_start_state.parse_document(b'{"agents": {}}').problem)
 
     def test_malformed_own_partition_means_no_partition(self):
-        document = state.parse_document(b'{"agents": {"a": {"sections": [], "last_emit_at": 1}}}')
-        baseline = state.baseline_for(document, "a")
+        document = cold_start_state.parse_document(b'{"agents": {"a": {"sections": [], "last_emit_at": 1}}}')
+        baseline = cold_start_state.baseline_for(document, "a")
         self.assertIsNone(baseline.partition)
         self.assertIn("'a'", baseline.full_reason)
 
     def merged(self, agents, key, sections):
-        document = state.parse_document(json.dumps({"agents": agents}, indent=2).encode())
-        return json.loads(state.render_document(document, key, sections, NOW))["agents"]
+        document = cold_start_state.parse_document(json.dumps({"agents": agents}, indent=2).encode())
+        return json.loads(cold_start_state.render_document(document, key, sections, NOW))["agents"]
 
     def test_merge_replaces_own_partition_and_keeps_others_untouched(self):
         odd = {"sections": "not ours to judge"}
@@ -110,7 +110,7 @@ class DocumentTest(unittest.TestCase):
 
     def test_partitions_not_written_for_90_days_are_pruned(self):
         def stamp(days):
-            return state.format_stamp(NOW - timedelta(days=days))
+            return cold_start_state.format_stamp(NOW - timedelta(days=days))
         agents = {"old": {"sections": {}, "last_emit_at": stamp(91)},
                   "recent": {"sections": {}, "last_emit_at": stamp(89)},
                   "garbled": {"sections": {}, "last_emit_at": "yesterday"}}
@@ -119,24 +119,24 @@ class DocumentTest(unittest.TestCase):
 
     def test_our_own_writes_look_like_json_dumps_with_indent_2(self):
         agents = {"a": {"sections": {"x": "1"}, "last_emit_at": "2026-06-11T21:53:36Z"}}
-        written = state.render_document(state.parse_document(None), "a", {"x": "1"}, NOW)
+        written = cold_start_state.render_document(cold_start_state.parse_document(None), "a", {"x": "1"}, NOW)
         self.assertEqual(written.decode(), json.dumps({"agents": agents}, indent=2) + "\n")
 
     def test_unchanged_partition_is_not_rewritten_until_it_nears_pruning(self):
-        recent = state.Partition({"rules": "1"}, state.format_stamp(NOW - timedelta(days=29)))
-        old = state.Partition({"rules": "1"}, state.format_stamp(NOW - timedelta(days=30)))
-        self.assertFalse(state.needs_record(recent, {"rules": "1"}, NOW))
-        self.assertTrue(state.needs_record(recent, {"rules": "2"}, NOW))
-        self.assertTrue(state.needs_record(recent, {}, NOW))
-        self.assertTrue(state.needs_record(old, {"rules": "1"}, NOW))
-        self.assertTrue(state.needs_record(None, {}, NOW))
+        recent = cold_start_state.Partition({"rules": "1"}, cold_start_state.format_stamp(NOW - timedelta(days=29)))
+        old = cold_start_state.Partition({"rules": "1"}, cold_start_state.format_stamp(NOW - timedelta(days=30)))
+        self.assertFalse(cold_start_state.needs_record(recent, {"rules": "1"}, NOW))
+        self.assertTrue(cold_start_state.needs_record(recent, {"rules": "2"}, NOW))
+        self.assertTrue(cold_start_state.needs_record(recent, {}, NOW))
+        self.assertTrue(cold_start_state.needs_record(old, {"rules": "1"}, NOW))
+        self.assertTrue(cold_start_state.needs_record(None, {}, NOW))
 
 
 class LedgerTest(unittest.TestCase):
     def setUp(self):
         self.root = tempfile.mkdtemp(prefix="state-test-")
         self.addCleanup(shutil.rmtree, self.root, True)
-        self.path = state.state_path(self.root)
+        self.path = cold_start_state.state_path(self.root)
 
     def write_raw(self, data):
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
@@ -144,15 +144,15 @@ class LedgerTest(unittest.TestCase):
             handle.write(data)
 
     def record(self, key, sections, now=NOW):
-        with state.Ledger.open(self.path, now) as ledger:
+        with cold_start_state.Ledger.open(self.path, now) as ledger:
             ledger.record(key, sections)
 
     def baseline(self, key):
-        with state.Ledger.open(self.path, NOW) as ledger:
+        with cold_start_state.Ledger.open(self.path, NOW) as ledger:
             return ledger.baseline(key)
 
     def test_absent_file_gives_full_emit_reason(self):
-        self.assertEqual(self.baseline("default").full_reason, state.REASON_ABSENT)
+        self.assertEqual(self.baseline("default").full_reason, cold_start_state.REASON_ABSENT)
 
     def test_written_file_has_exactly_the_documented_shape(self):
         self.record("default", {"rules": "ab" * 32})
@@ -161,7 +161,7 @@ class LedgerTest(unittest.TestCase):
         self.assertEqual(document, {"agents": {"default": {
             "sections": {"rules": "ab" * 32}, "last_emit_at": "2026-06-11T21:53:36Z"}}})
         self.assertEqual(self.baseline("default").partition,
-                         state.Partition({"rules": "ab" * 32}, "2026-06-11T21:53:36Z"))
+                         cold_start_state.Partition({"rules": "ab" * 32}, "2026-06-11T21:53:36Z"))
 
     def test_state_folder_gets_a_gitignore_that_ignores_everything(self):
         self.record("default", {})
@@ -187,8 +187,8 @@ class LedgerTest(unittest.TestCase):
 
     def test_legacy_shape_gives_full_emit_and_is_rebuilt_without_its_data(self):
         self.write_raw(b'{"sections": {"rules": "old"}, "last_emit_at": "2026-01-01T00:00:00Z"}')
-        with state.Ledger.open(self.path, NOW) as ledger:
-            self.assertEqual(ledger.baseline("default").full_reason, state.REASON_LEGACY)
+        with cold_start_state.Ledger.open(self.path, NOW) as ledger:
+            self.assertEqual(ledger.baseline("default").full_reason, cold_start_state.REASON_LEGACY)
             ledger.record("default", {"rules": "new"})
         with open(self.path, encoding="utf-8") as handle:
             self.assertEqual(json.load(handle), {"agents": {"default": {
@@ -196,7 +196,7 @@ class LedgerTest(unittest.TestCase):
 
     def test_corrupt_file_is_quarantined_with_a_utc_stamp_and_reported(self):
         self.write_raw(b'{"agents": {"a": ')
-        with state.Ledger.open(self.path, NOW) as ledger:
+        with cold_start_state.Ledger.open(self.path, NOW) as ledger:
             reason = ledger.baseline("a").full_reason
             ledger.record("a", {"rules": "1"})
         quarantined = self.path + ".corrupt-20260611T215336Z"
@@ -208,18 +208,18 @@ class LedgerTest(unittest.TestCase):
     def test_second_quarantine_in_the_same_second_does_not_overwrite_the_first(self):
         for body in (b"first", b"second"):
             self.write_raw(body)
-            state.Ledger.open(self.path, NOW).close()
+            cold_start_state.Ledger.open(self.path, NOW).close()
         folder = os.path.dirname(self.path)
         kept = sorted(n for n in os.listdir(folder) if ".corrupt-" in n)
         self.assertEqual(len(kept), 2)
 
     def test_lock_held_by_another_start_times_out_with_state_error(self):
-        with state.Ledger.open(self.path, NOW):
+        with cold_start_state.Ledger.open(self.path, NOW):
             started = time.monotonic()
-            with self.assertRaises(state.StateError):
-                state.Ledger.open(self.path, NOW, timeout=0.05)
+            with self.assertRaises(cold_start_state.StateError):
+                cold_start_state.Ledger.open(self.path, NOW, timeout=0.05)
             self.assertLess(time.monotonic() - started, 1.0)
-        state.Ledger.open(self.path, NOW, timeout=0.05).close()  # released on exit
+        cold_start_state.Ledger.open(self.path, NOW, timeout=0.05).close()  # released on exit
 
     def test_temp_file_left_by_a_killed_writer_is_removed_by_the_next_write(self):
         os.makedirs(os.path.dirname(self.path))
@@ -234,9 +234,9 @@ class LedgerTest(unittest.TestCase):
         with open(os.path.join(self.root, ".claude", "state"), "w") as handle:
             handle.write("a file where the folder should be")
         with self.assertRaises(OSError):
-            state.Ledger.open(self.path, NOW)
-        self.assertEqual(state.read_baseline(self.path, "default").full_reason,
-                         state.REASON_CORRUPT_KEPT)
+            cold_start_state.Ledger.open(self.path, NOW)
+        self.assertEqual(cold_start_state.read_baseline(self.path, "default").full_reason,
+                         cold_start_state.REASON_CORRUPT_KEPT)
 
 
 class OtherStateFilesTest(unittest.TestCase):
@@ -253,9 +253,9 @@ class OtherStateFilesTest(unittest.TestCase):
         return [n for n in os.listdir(self.folder) if ".corrupt-" in n]
 
     def readers(self):
-        from peerhooks import atomic, memory
+        from peerhooks import memory_watch, statefiles
 
-        return (atomic.read_json_object, memory.read_stamp)
+        return (statefiles.read_json_object, memory_watch.read_stamp)
 
     def test_deep_nesting_reads_as_nothing_and_is_set_aside(self):
         for read in self.readers():
@@ -275,33 +275,33 @@ class OtherStateFilesTest(unittest.TestCase):
             self.assertFalse(os.path.exists(self.path))
 
     def test_a_symlink_is_not_followed_for_reading_or_writing(self):
-        from peerhooks import atomic
+        from peerhooks import statefiles
 
         target = os.path.join(self.folder, "elsewhere.json")
         with open(target, "w") as handle:
             handle.write('{"mine": true}')
         os.symlink(target, self.path)
-        self.assertIsNone(atomic.read_json_object(self.path))
+        self.assertIsNone(statefiles.read_json_object(self.path))
         os.symlink(target, self.path)
-        atomic.write_json(self.path, {"ours": 1})
+        statefiles.write_json(self.path, {"ours": 1})
         self.assertFalse(os.path.islink(self.path))
         with open(target) as handle:
             self.assertEqual(handle.read(), '{"mine": true}')
 
     def test_nan_and_huge_numbers_are_unusable(self):
-        from peerhooks import atomic
+        from peerhooks import statefiles
 
         for raw in (b'{"a": NaN}', b'{"a": ' + b"9" * 5000 + b"}", b'{"a": "\xff"}'):
             with open(self.path, "wb") as handle:
                 handle.write(raw)
-            self.assertIsNone(atomic.read_json_object(self.path), raw)
+            self.assertIsNone(statefiles.read_json_object(self.path), raw)
 
     def test_a_bom_is_accepted(self):
-        from peerhooks import atomic
+        from peerhooks import statefiles
 
         with open(self.path, "wb") as handle:
             handle.write(b'\xef\xbb\xbf{"a": 1}')
-        self.assertEqual(atomic.read_json_object(self.path), {"a": 1})
+        self.assertEqual(statefiles.read_json_object(self.path), {"a": 1})
 
 
 # ---- writers killed mid-write ----------------------------------------------------------------
@@ -311,7 +311,7 @@ def _crash_writer(path, seed):
     rng = random.Random(seed)
     while True:
         sections = {"s%d" % i: "%064x" % rng.getrandbits(256) for i in range(rng.randint(1, 400))}
-        with state.Ledger.open(path, NOW) as ledger:
+        with cold_start_state.Ledger.open(path, NOW) as ledger:
             ledger.record("writer", sections)
 
 
@@ -319,8 +319,8 @@ class CrashTest(unittest.TestCase):
     def test_writer_killed_at_random_points_never_leaves_a_torn_or_empty_file(self):
         root = tempfile.mkdtemp(prefix="state-crash-")
         self.addCleanup(shutil.rmtree, root, True)
-        path = state.state_path(root)
-        with state.Ledger.open(path, NOW) as ledger:
+        path = cold_start_state.state_path(root)
+        with cold_start_state.Ledger.open(path, NOW) as ledger:
             ledger.record("survivor", {"rules": "1"})
         context = multiprocessing.get_context("fork")
         rng = random.Random(7)
@@ -335,7 +335,7 @@ class CrashTest(unittest.TestCase):
             self.assertTrue(raw, "empty after kill %d" % attempt)
             agents = json.loads(raw.decode("utf-8"))["agents"]
             self.assertEqual(agents["survivor"]["sections"], {"rules": "1"})
-        with state.Ledger.open(path, NOW, timeout=0.5) as ledger:  # the dead writer's lock is gone
+        with cold_start_state.Ledger.open(path, NOW, timeout=0.5) as ledger:  # the dead writer's lock is gone
             self.assertIsNotNone(ledger.baseline("survivor").partition)
 
 

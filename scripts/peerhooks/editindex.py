@@ -9,7 +9,7 @@ import os
 
 from . import home as homes
 from . import transcripts
-from .atomic import read_json_object, write_json
+from .statefiles import read_json_object, write_json
 from .claude_formats import DAY_MS
 from .transcripts import Edit, EditScan
 

@@ -10,7 +10,7 @@ Pure: the command line is read by peerhooks.cmdline; what only the checkout can 
 a branch? is `Makefile` a file?) is asked of a Lookup the caller passes.
   parse(command, cwd, context, lookup) -> [Operation]
   expand_alias(op, aliases, toplevel)  -> [Operation]   (the caller reads `git config` once)
-The verdict on the operations is peerhooks.guardverdict.
+The verdict on the operations is peerhooks.guard_verdict.
 """
 import posixpath
 

@@ -12,7 +12,7 @@ import mmap
 import os
 
 from . import home as homes
-from .atomic import read_json_object, write_json
+from .statefiles import read_json_object, write_json
 from .claude_formats import DAY_MS, HISTORY_FILE
 from .intent import is_substantive, one_line
 from .jsonfast import loads

@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-from . import gitrepo, hookio, quietstart
+from . import cold_start_quiet, gitrepo, hookio
 
 FRESH_SOURCES = ("startup", "clear")  # the two sources that begin an empty context
 KEY_VARIABLE = "LI_PLUS_AGENT_KEY"
@@ -42,7 +42,7 @@ def parse_args(argv):
         if word.startswith("--host="):
             words.insert(0, word[len("--host="):])
             word = "--host"
-        if word == "--host" and words and words[0] in quietstart.HOST_FOLDERS:
+        if word == "--host" and words and words[0] in cold_start_quiet.HOST_FOLDERS:
             host = words.pop(0)
         elif word == FULL_FLAG:
             full = True
@@ -77,21 +77,21 @@ def full_command(root, host):
 
 
 def quiet_line(key, root, host):
-    return quietstart.NO_NEW_MATERIAL % (key, full_command(root, host))
+    return cold_start_quiet.NO_NEW_MATERIAL % (key, full_command(root, host))
 
 
 def plan(found, baseline, quiet, old_texts=None, budget=None):
-    from . import sections
+    from . import cold_start_sections
 
     partition = baseline.partition
-    return sections.plan_emission(
+    return cold_start_sections.plan_emission(
         found,
         partition.sections if partition else {},
         partition.last_emit_at if partition else None,
         baseline.full_reason,
         quiet,
         old_texts,
-        budget or sections.BUDGET_CHARS,
+        budget or cold_start_sections.BUDGET_CHARS,
     )
 
 
@@ -106,14 +106,14 @@ def workspace_root(folder, environ):
 
 
 def resolve_workspace(folder, environ, session_id, now, host):
-    """The sections.Workspace of a start; under Codex its rule files are Codex's own."""
-    from . import sections
+    """The cold_start_sections.Workspace of a start; under Codex its rule files are Codex's own."""
+    from . import cold_start_sections
     from .home import claude_home, codex_home
 
     root, toplevel = workspace_root(folder, environ)
     if root is None:
         return None
-    return sections.Workspace(root, toplevel, claude_home(environ), int(now * 1000), session_id,
+    return cold_start_sections.Workspace(root, toplevel, claude_home(environ), int(now * 1000), session_id,
                               codex_home(environ) if host == "codex" else None)
 
 
@@ -127,73 +127,73 @@ def run(payload, argv, environ, now):
         # no payload to speak of: silence rather than a guess in the context
         return hookio.Outcome(warnings=problems)
     if source not in FRESH_SOURCES:
-        return hookio.Outcome(stdout=quietstart.continues_line(source), warnings=problems)
+        return hookio.Outcome(stdout=cold_start_quiet.continues_line(source), warnings=problems)
 
     root, _ = workspace_root(payload.cwd, environ)
     if root is None:
         problems.append("no cwd in the payload and no CLAUDE_PROJECT_DIR; nothing to compare")
         return hookio.Outcome(warnings=problems)
-    key = quietstart.agent_key(environ.get(KEY_VARIABLE))
+    key = cold_start_quiet.agent_key(environ.get(KEY_VARIABLE))
     if key.warning:
         problems.append(key.warning)
-    path = quietstart.state_path(root, args.host)
+    path = cold_start_quiet.state_path(root, args.host)
     quiet = quiet_line(key.key, root, args.host)
-    if quietstart.is_quiet(path, key.key, int(now * 1000), payload.session_id):
+    if cold_start_quiet.is_quiet(path, key.key, int(now * 1000), payload.session_id):
         return hookio.Outcome(stdout=quiet + "\n", warnings=problems)  # nothing read has changed
 
     from datetime import datetime, timezone
 
-    from . import sections
+    from . import cold_start_sections
 
     workspace = resolve_workspace(payload.cwd, environ, payload.session_id, now, args.host)
     start = datetime.fromtimestamp(int(now), timezone.utc)
-    return fresh_start(path, key.key, lambda: sections.gather(workspace), start, problems, quiet,
-                       workspace.home, lambda: sections.input_paths(workspace))
+    return fresh_start(path, key.key, lambda: cold_start_sections.gather(workspace), start, problems, quiet,
+                       workspace.home, lambda: cold_start_sections.input_paths(workspace))
 
 
 def by_hand(args, environ, now):
     """`--full [folder]`: every section of the workspace, as a fresh key would get it; nothing
     is read from or written to the state file."""
-    from . import sections, state
+    from . import cold_start_sections, cold_start_state
 
     workspace = resolve_workspace(args.folder or os.getcwd(), environ, None, now, args.host)
     if workspace is None:
         return hookio.Outcome(hookio.EXIT_USAGE, stderr="cold_start.py: no such folder\n")
-    gathered = sections.gather(workspace)
+    gathered = cold_start_sections.gather(workspace)
     reason = "asked for with %s; nothing recorded" % FULL_FLAG
-    emission = plan(gathered.sections, state.Baseline(None, reason), "", budget=MANUAL_BUDGET)
+    emission = plan(gathered.sections, cold_start_state.Baseline(None, reason), "", budget=MANUAL_BUDGET)
     return hookio.Outcome(stdout=emission.text, warnings=gathered.problems)
 
 
 def _old_texts(home, found, baseline):
     """The kept copies of the rule files that changed for this key, for their diffs."""
-    from . import sections
+    from . import cold_start_sections
 
     old = baseline.partition.sections if baseline.partition else {}
     wanted = [old[s.key] for s in found
-              if sections.is_rule(s) and s.key in old and old[s.key] != sections.fingerprint_of(s)]
+              if cold_start_sections.is_rule(s) and s.key in old and old[s.key] != cold_start_sections.fingerprint_of(s)]
     if not wanted:
         return {}
-    from . import rulecopies
+    from . import cold_start_rules
 
-    return rulecopies.load(home, wanted)
+    return cold_start_rules.load(home, wanted)
 
 
 def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inputs=None):
     """Lock, read the key's partition, gather the sections and compare; the Outcome prints the
     changed sections and, once they are delivered, records them and releases the lock.
-    gather: () -> sections.Gathered, called under the lock. inputs: () -> the paths the gathering
+    gather: () -> cold_start_sections.Gathered, called under the lock. inputs: () -> the paths the gathering
     depends on; when given and nothing is left pending, the quiet path is armed for the key."""
-    from . import sections, state
+    from . import cold_start_sections, cold_start_state
 
     problems = list(problems)
-    quiet = quiet or quietstart.NO_NEW_MATERIAL % (key, FULL_FLAG)
+    quiet = quiet or cold_start_quiet.NO_NEW_MATERIAL % (key, FULL_FLAG)
     try:
-        ledger = state.Ledger.open(path, now)
-    except (OSError, state.StateError) as error:
+        ledger = cold_start_state.Ledger.open(path, now)
+    except (OSError, cold_start_state.StateError) as error:
         problems.append("state not recorded (%s); this material will be shown again" % error)
         gathered = gather()
-        baseline = state.read_baseline(path, key)
+        baseline = cold_start_state.read_baseline(path, key)
         found = gathered.sections
         return hookio.Outcome(stdout=plan(found, baseline, quiet,
                                           _old_texts(home, found, baseline) if home else {}).text,
@@ -201,7 +201,7 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inpu
     try:
         baseline = ledger.baseline(key)
         since_ns = time.time_ns()
-        taken = quietstart.tokens(inputs(), since_ns) if inputs else None
+        taken = cold_start_quiet.tokens(inputs(), since_ns) if inputs else None
         gathered = gather()
         found = gathered.sections
         problems.extend(gathered.problems)
@@ -215,24 +215,24 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inpu
             if not delivered:
                 return ()
             old = baseline.partition.sections if baseline.partition else {}
-            new = sections.fingerprints_to_record(old, found, emission.printed)
+            new = cold_start_sections.fingerprints_to_record(old, found, emission.printed)
             stamp = baseline.partition.last_emit_at if baseline.partition else None
-            if state.needs_record(baseline.partition, new, now):
+            if cold_start_state.needs_record(baseline.partition, new, now):
                 try:
                     ledger.record(key, new)
-                except (OSError, state.StateError) as error:
+                except (OSError, cold_start_state.StateError) as error:
                     return ("state not recorded (%s); this material will be shown again" % error,)
-                stamp = state.format_stamp(now)
+                stamp = cold_start_state.format_stamp(now)
             if inputs is not None:
                 settled = taken is not None and not emission.left_out and not gathered.problems
                 _arm_quiet_path(path, key, taken if settled else None, stamp, gathered, now,
                                 since_ns)
         shown = set(emission.printed)
-        rules = [s for s in found if sections.is_rule(s) and s.key in shown]
+        rules = [s for s in found if cold_start_sections.is_rule(s) and s.key in shown]
         if rules and home:
-            from . import rulecopies
+            from . import cold_start_rules
 
-            rulecopies.keep(home, rules, now.timestamp())
+            cold_start_rules.keep(home, rules, now.timestamp())
         return ()
 
     return hookio.Outcome(stdout=emission.text, warnings=problems, after_delivery=record)
@@ -242,17 +242,17 @@ def _arm_quiet_path(path, key, taken, stamp, gathered, now, since_ns):
     """Under the lock, after the state was written: remember what this comparison read, so the
     next start of the key can tell "nothing changed" from stats alone (None forgets it). Best
     effort: without it the next start compares in full."""
-    from . import state
+    from . import cold_start_state
 
     now_ms = int(now.timestamp() * 1000)
     line = None
-    recorded = state.parse_stamp(stamp)
+    recorded = cold_start_state.parse_stamp(stamp)
     if taken is not None and recorded is not None:
-        expiries = [int((recorded + state.RESTAMP_AFTER).timestamp() * 1000)]  # a re-stamp is due
+        expiries = [int((recorded + cold_start_state.RESTAMP_AFTER).timestamp() * 1000)]  # a re-stamp is due
         if gathered.valid_until_ms is not None:
             expiries.append(gathered.valid_until_ms)
-        line = quietstart.entry_line(key, min(expiries), quietstart.token(path), since_ns, taken)
+        line = cold_start_quiet.entry_line(key, min(expiries), cold_start_quiet.token(path), since_ns, taken)
     try:
-        quietstart.remember(path, key, line, now_ms)
+        cold_start_quiet.remember(path, key, line, now_ms)
     except OSError:
         pass

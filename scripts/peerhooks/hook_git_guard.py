@@ -2,7 +2,7 @@
 on, who else is live there (or, for the stash and refs, in any worktree of the repository), and —
 only when a verdict needs them — the peers' changes and the staged index.
 
-The decisions are pure (peerhooks.gitops classifies, peerhooks.guardverdict judges);
+The decisions are pure (peerhooks.gitops classifies, peerhooks.guard_verdict judges);
 scripts/git_index_guard.py is the front door, kept tiny because a script is compiled on every run.
 
 How a refusal reaches the client: Claude Code reads a JSON `permissionDecision` on stdout, `deny`
@@ -16,7 +16,7 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 """
 import os
 
-from . import cmdline, gitops, gitrepo, guardverdict, home, hookio, registry
+from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, registry
 from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 
 MODE_VARIABLE = "PEERHOOKS_GUARD"
@@ -62,8 +62,8 @@ def run(payload, argv, environ, now):
     refusals = guard.verdict(judged)
     if not refusals:
         return hookio.QUIET
-    text = guardverdict.reason(refusals, command, guard.own_files(judged), host)
-    return _outcome(text, guardverdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
+    text = guard_verdict.reason(refusals, command, guard.own_files(judged), host)
+    return _outcome(text, guard_verdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
 
 
 def _host(argv):
@@ -221,7 +221,7 @@ def _real(op):
     specs = []
     for spec in op.paths:
         if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
-            spec = spec._replace(root=os.path.realpath(guardverdict.resolve(spec, op.cwd)), relative="")
+            spec = spec._replace(root=os.path.realpath(guard_verdict.resolve(spec, op.cwd)), relative="")
         specs.append(spec)
     target = os.path.realpath(op.target) if op.target else op.target
     return op._replace(paths=tuple(specs), target=target)
@@ -272,7 +272,7 @@ class _Guard:
                     pending.extend(o for o in gitops.expand_alias(op, self._aliases(top), top, self.context,
                                                                   self.lookup) if o.kind != gitops.SAFE and o.cwd)
                 continue
-            judged.append(guardverdict.Judged(_real(op), top, self._peers_at_stake(op, top)))
+            judged.append(guard_verdict.Judged(_real(op), top, self._peers_at_stake(op, top)))
         return judged
 
     def _peers_at_stake(self, op, top):
@@ -284,7 +284,7 @@ class _Guard:
             chosen = [(s, t) for s, t in live if t is not None and gitrepo.git_common_dir(t) == common]
         else:
             chosen = [(s, t) for s, t in live if t == top]
-        return tuple(guardverdict.Peer(s.name or "session %s" % s.short_id, (), s.can_message,
+        return tuple(guard_verdict.Peer(s.name or "session %s" % s.short_id, (), s.can_message,
                                        s.status != IDLE_STATUS, t) for s, t in chosen)
 
     def _aliases(self, top):
@@ -303,7 +303,7 @@ class _Guard:
         for item in judged:
             if item.peers and item.operation.kind == gitops.COMMIT_INDEX and item.toplevel not in staged:
                 staged[item.toplevel] = gitrepo.staged_paths(item.toplevel, timeout=GIT_TIMEOUT_SECONDS)
-        return guardverdict.verdict(judged, frozenset(self._own_changes()) if needs_changes else frozenset(), staged)
+        return guard_verdict.verdict(judged, frozenset(self._own_changes()) if needs_changes else frozenset(), staged)
 
     def _read_changes(self):
         """{session id: realpaths its transcript (and its subagents') shows it changed}."""
@@ -331,7 +331,7 @@ class _Guard:
         if self.changes is None or not judged:
             return []
         top = judged[0].toplevel
-        return [guardverdict.relative(p, top) for p in self._own_changes() if p.startswith(top + "/")]
+        return [guard_verdict.relative(p, top) for p in self._own_changes() if p.startswith(top + "/")]
 
     def print_mode(self):
         if self.ancestors is None:

@@ -2,13 +2,13 @@
 looked, once each. The quiet path (nothing changed) is a stat per watched file and one stamp read;
 memory_report runs only when something did change.
 """
-from . import gitrepo, hookio, memory
+from . import gitrepo, hookio, memory_watch
 from . import home as homes
 
 
 def run(payload, argv, environ, now):
     session_id = payload.session_id
-    if not memory.is_safe_session_id(session_id):
+    if not memory_watch.is_safe_session_id(session_id):
         return hookio.QUIET
     cwd = payload.working_folder(environ)
     home = homes.claude_home(environ)
@@ -17,11 +17,11 @@ def run(payload, argv, environ, now):
     project_root = homes.project_root(cwd, checkout)
     memory_folder = homes.memory_dir(home, project_root)
     now_ms = int(now * 1000)  # read before listing: anything written after it shows next time
-    seen = memory.look(home, state_folder, session_id, memory_folder, checkout, now_ms)
-    if memory.unchanged(seen):
+    seen = memory_watch.look(home, state_folder, session_id, memory_folder, checkout, now_ms)
+    if memory_watch.unchanged(seen):
         return hookio.QUIET
     if seen.previous is None:
-        memory.sweep_stamps(state_folder, home, now_ms)
+        memory_watch.sweep_stamps(state_folder, home, now_ms)
     from . import memory_report
 
     text = memory_report.notice(seen, memory_report.Where(
@@ -34,7 +34,7 @@ def run(payload, argv, environ, now):
         if not delivered:
             return ()
         try:
-            memory.write_stamp(seen.stamp_path, memory.Stamp(seen.listed_at_ms, seen.listing))
+            memory_watch.write_stamp(seen.stamp_path, memory_watch.Stamp(seen.listed_at_ms, seen.listing))
         except OSError as error:
             return ("cannot record what was shown: %s" % error,)
         return ()

@@ -64,14 +64,14 @@ def run(payload, argv, environ, now):
     now_ms = int(now * 1000)
     if options.get("hook"):
         return hookio.Outcome(stdout=session_start_report(payload, environ, now_ms))
-    from . import listing
+    from . import peers_by_hand
 
-    return hookio.Outcome(stdout=listing.run(options, environ, now_ms))
+    return hookio.Outcome(stdout=peers_by_hand.run(options, environ, now_ms))
 
 
 def session_start_report(payload, environ, now_ms):
     """The SessionStart text: the last finished session here and each live peer."""
-    from . import activity, gitrepo, history, names, registry, report
+    from . import activity, gitrepo, history, names, peers_report, registry
     from .home import claude_home
 
     home = claude_home(environ)
@@ -86,6 +86,6 @@ def session_start_report(payload, environ, now_ms):
         home, top, live, registry.own_ids(sessions, payload.session_id, ancestors), now_ms, summaries,
         all_live=all_live)
     own = registry.own_entry(sessions, payload.session_id, ancestors)
-    return report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
+    return peers_report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
                               messageable=frozenset(s.session_id for s in live if s.can_message),
                               can_send=own is None or own.can_message)

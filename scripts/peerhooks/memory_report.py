@@ -1,6 +1,6 @@
 """memory_delta.py's slow path: who wrote each changed file, what it is about, and the notice.
 
-Runs only when the listing differs from the session's stamp (see memory.py). Who wrote a file comes
+Runs only when the listing differs from the session's stamp (see memory_watch.py). Who wrote a file comes
 from transcript tails, each read once and only back to the earliest moment that matters: this
 session's own write (an edit tool on that exact path, or a Bash command writing it) after the file's
 previous change hides it, unless a peer wrote it later still (this session created it, a peer then
@@ -10,7 +10,7 @@ file's `originSessionId` names, else "another session".
 import os
 import time
 
-from . import memory
+from . import memory_watch
 from .claude_formats import BASH_TOOL, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX, short_id
 from .intent import one_line
 from .records import record
@@ -237,8 +237,8 @@ def session_start_ms(sessions, session_id, ancestors, own_transcript):
     entry = registry.own_entry(sessions, session_id, ancestors)
     if entry is not None and entry.session_id == session_id and entry.started_at_ms is not None:
         return entry.started_at_ms
-    for record in transcripts.head_records(own_transcript) if own_transcript else ():
-        started = iso_to_ms(record.get("timestamp"))
+    for head_record in transcripts.head_records(own_transcript) if own_transcript else ():
+        started = iso_to_ms(head_record.get("timestamp"))
         if started is not None:
             return started
     return None
@@ -346,7 +346,7 @@ def notice(seen, where):
         since_ms = session_start_ms(sessions, where.session_id, ancestors, own_transcript)
         if since_ms is None:
             since_ms = seen.listed_at_ms  # nothing tells when this session began: start from now
-    changed, removed = memory.changes(seen.listing, seen.previous, since_ms,
+    changed, removed = memory_watch.changes(seen.listing, seen.previous, since_ms,
                                       gone=lambda path: not os.path.lexists(path))
     changed = [change for change in changed
                if not announced_by_the_client(change.path, seen.previous, where.memory_folder)]

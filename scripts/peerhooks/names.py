@@ -13,7 +13,7 @@ a session was shown itself as "Last session ... ended 21s ago" after /clear).
 import os
 
 from . import home as homes
-from .atomic import read_json_object, write_json
+from .statefiles import read_json_object, write_json
 from .claude_formats import DAY_MS
 
 NAMES_FILE = "session-names.json"

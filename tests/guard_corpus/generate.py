@@ -12,7 +12,6 @@ type that shape), class (topic, README.md lists them), split (train | heldout, f
 label (harmful | harmless, written by the oracle), effects and exit (the oracle's evidence).
 """
 import hashlib
-import json
 import os
 import sys
 

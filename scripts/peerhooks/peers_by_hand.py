@@ -7,7 +7,7 @@ one project usually sit side by side there); --here is this checkout with its la
 import json
 import os
 
-from . import activity, gitrepo, history, registry, report
+from . import activity, gitrepo, history, peers_report, registry
 from .home import claude_home
 
 MANUAL_BUDGET = 100000  # a person at a terminal can read more than a model's context should get
@@ -47,7 +47,7 @@ def collect(options, environ, now_ms):
 def as_text(checkouts, now_ms, messageable=frozenset()):
     parts = []
     for checkout in checkouts:
-        body = report.hook_report(checkout.ended, checkout.handoff, checkout.peers, checkout.top,
+        body = peers_report.hook_report(checkout.ended, checkout.handoff, checkout.peers, checkout.top,
                                   now_ms, budget=MANUAL_BUDGET, messageable=messageable)
         if body:
             parts.append("== %s ==\n%s" % (checkout.top or "(not in a git checkout)", body))

@@ -253,7 +253,7 @@ def _live_session_ids(registry):
 def remember(state_file, key, line, now_ms):
     """Replace the key's line (None removes it) in the inputs file, dropping expired lines; called
     under the state lock, after the state file was written."""
-    from .atomic import write_atomically
+    from .statefiles import write_atomically
 
     prefix = key + "\t"
     kept = []

@@ -9,7 +9,7 @@ against. Copies not shown for 90 days are removed (the state file forgets such a
 import hashlib
 import os
 
-from .atomic import write_atomically
+from .statefiles import write_atomically
 from .home import state_dir
 from .safefiles import read_regular
 

@@ -119,14 +119,14 @@ def read_stamp(path):
         return None
     stamp = decode_stamp(raw) if len(raw) <= MAX_STAMP_BYTES else None
     if stamp is None:
-        from .atomic import quarantine
+        from .statefiles import quarantine
 
         quarantine(path)
     return stamp
 
 
 def write_stamp(path, stamp):
-    from .atomic import write_atomically  # tempfile is not needed on the silent path
+    from .statefiles import write_atomically  # tempfile is not needed on the silent path
 
     write_atomically(path, encode_stamp(stamp))
 

@@ -16,11 +16,11 @@ import os
 from typing import NamedTuple, Optional, Tuple
 
 from . import gitrepo
-from .atomic import UnusableJSON, parse_json, write_atomically
+from .statefiles import UnusableJSON, parse_json, write_atomically
 from .claude_formats import DAY_MS, HANDOFF_NAME, MEMORY_INDEX, PROJECTS_FOLDER, SETTINGS_FILE, rule_tree
 from .claude_formats import rule_places as claude_rule_places
 from .home import checkout_memory_dir, state_dir
-from .rulecopies import MAX_COPY_BYTES
+from .cold_start_rules import MAX_COPY_BYTES
 from .safefiles import read_regular, read_text_head
 
 BUDGET_CHARS = 9000  # Claude Code cuts hook output at 10,000 characters into a preview
@@ -583,7 +583,7 @@ def gather_ended_sessions(workspace):
 def ended_lines(ended, top):
     """One finished session: name, end time (UTC), latest prompt, files edited."""
     from .intent import one_line
-    from .report import display_path
+    from .peers_report import display_path
     from .timeutil import ms_to_utc
 
     done = ended.activity
@@ -695,7 +695,7 @@ def _session_inputs(home, top):
     registry files, do not count."""
     from . import registry
     from .home import transcript_folders
-    from .quietstart import exists_only, transcripts
+    from .cold_start_quiet import exists_only, transcripts
 
     paths = []
     for session in registry.read_sessions(home):

@@ -30,8 +30,8 @@ from datetime import datetime, timedelta, timezone
 from json.decoder import scanstring
 from typing import Mapping, NamedTuple, Optional, Tuple
 
-from .atomic import TEMP_SUFFIX, UnusableJSON, parse_json, quarantine, write_atomically
-from .quietstart import (  # noqa: F401 - the key and the path are decided there, for the quiet path
+from .statefiles import TEMP_SUFFIX, UnusableJSON, parse_json, quarantine, write_atomically
+from .cold_start_quiet import (  # noqa: F401 - the key and the path are decided there, for the quiet path
     DEFAULT_KEY, DERIVED_KEY_PREFIX, HOST_FOLDERS, MAX_KEY_CHARS, STATE_FILENAME, AgentKey,
     agent_key, derived_key, state_path)
 from .safefiles import NotRegular, create_new, open_lock_file, private_folder, read_regular
@@ -452,7 +452,7 @@ class Ledger:
         self.raw, self.document = written, parse_document(written)
 
     def _keep_copy(self):
-        from .atomic import quarantine_name
+        from .statefiles import quarantine_name
 
         target = quarantine_name(self.path, _timestamp(self.now))
         candidate, n = target, 1
