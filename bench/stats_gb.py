@@ -24,7 +24,7 @@ import uuid
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
 
-from peerhooks import stats  # noqa: E402
+from peerhooks import stats, stats_figures, stats_scan  # noqa: E402
 
 DAY_MS = 86400 * 1000
 SESSIONS = 64
@@ -153,7 +153,7 @@ def build(root, total_bytes, seed=7):
 
 
 def _read_all(home):
-    for path, _, _, _ in stats.transcripts(home):
+    for path, _, _, _ in stats_scan.transcripts(home):
         with open(path, "rb") as handle:
             while handle.read(16 * 1024 * 1024):
                 pass
@@ -176,14 +176,14 @@ def main(argv=None):
         timings = []
         for _ in range(args.repeat):
             began = time.perf_counter()
-            scan = stats.scan_home(home, NOW_MS - 30 * DAY_MS)
+            scan = stats_scan.scan_home(home, NOW_MS - 30 * DAY_MS)
             timings.append(time.perf_counter() - began)
         best = min(timings)
         gigabytes = scan.bytes_read / 1e9
         print("scanned %d sessions, %.2f GB: best %.2f s, median %.2f s -> %.2f s per GB"
               % (len(scan.sessions), gigabytes, best, sorted(timings)[len(timings) // 2], best / gigabytes))
-        rep = stats.summarize(scan.sessions, stats.checkout_keys(scan.sessions),
-                              stats.window(NOW_MS, 30), scan.malformed, scan.bytes_read)
+        rep = stats_figures.summarize(scan.sessions, stats.checkout_keys(scan.sessions),
+                              stats_figures.window(NOW_MS, 30), scan.malformed, scan.bytes_read)
         print("sessions=%d peer_messages=%d listing=%d handoffs=%d malformed=%d"
               % (rep.sessions, rep.peer_messages, rep.listing_sessions, rep.handoff_sessions, rep.malformed))
     finally:

@@ -14,7 +14,7 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import history, memory_report, peers_report, registry, stats, transcripts
+from peerhooks import history, memory_report, peers_report, registry, stats, stats_scan, timeutil, transcripts
 
 SAMPLES = {claudehome.CLI_VERSION: os.path.join(support.REPO, "fixtures", "samples"),
            claudehome.CURRENT_VERSION: os.path.join(support.REPO, "fixtures", "samples", "2.1.332")}
@@ -192,7 +192,7 @@ class StatsOnBothVersionsTest(unittest.TestCase):
     def test_fork_and_its_parent_are_two_sessions_each_starting_when_it_was_made(self):
         root = tempfile.mkdtemp(prefix="peerhooks-versions-")
         self.addCleanup(shutil.rmtree, root, True)
-        scan = stats.scan_home(sample_home(claudehome.CURRENT_VERSION, root), 0)
+        scan = stats_scan.scan_home(sample_home(claudehome.CURRENT_VERSION, root), 0)
         starts = sorted(s.first_ms for s in scan.sessions)
         self.assertEqual(len(starts), 5)
         self.assertEqual(len(set(starts)), 5)  # the fork starts when it was made, not with its parent
@@ -207,12 +207,12 @@ class StatsOnBothVersionsTest(unittest.TestCase):
             if name.startswith("transcript-") and name.endswith(".jsonl"):
                 with self.subTest(name):
                     path = sample(claudehome.CURRENT_VERSION, name)
-                    fast, malformed, _ = stats.scan_transcript(path, "x", "-p")
-                    slow = stats.SessionScan("x", "-p", None, 0, 0)
+                    fast, malformed, _ = stats_scan.scan_transcript(path, "x", "-p")
+                    slow = stats_scan.SessionScan("x", "-p", None, 0, 0)
                     with open(path, "rb") as handle:
                         for line in handle:
                             record = json.loads(line)
-                            stats.note_record(record, stats.iso_to_ms(record.get("timestamp")), slow, set())
+                            stats_scan.note_record(record, timeutil.iso_to_ms(record.get("timestamp")), slow, set())
                     self.assertEqual(malformed, 0)
                     self.assertEqual((fast.sends, fast.received, fast.listings),
                                      (slow.sends, slow.received, slow.listings))

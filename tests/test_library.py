@@ -10,8 +10,8 @@ import unittest
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
-from peerhooks import (activity, claude_formats, gitrepo, history, home, hookio, intent, jsonl, registry, render,
-                       transcripts)
+from peerhooks import (activity, claude_formats, gitrepo, history, home, hookio, intent, jsonl, names, registry,
+                       render, transcripts)
 from peerhooks.timeutil import iso_to_ms
 
 
@@ -178,6 +178,30 @@ class Registry(support.HomeTestCase):
         ids = registry.own_ids([mine, other], "after-clear", frozenset([os.getppid()]))
         self.assertEqual(ids, {"after-clear", "before-clear"})
         self.assertEqual(registry.own_ids([mine, other], None, frozenset()), set())
+
+
+class RememberedNames(unittest.TestCase):
+    """A session seen before its registry entry existed is remembered by its possible processes."""
+
+    def live(self, session_id, pid, start, name="repo-1f"):
+        return registry.Session(pid, session_id, "/repo", name, None, None, None, None, None, None, start)
+
+    def test_possible_processes_stop_below_another_sessions_process(self):
+        chain = [(30, "300"), (20, None), (10, "100"), (5, "50")]  # sh, ?, claude, an outer claude
+        self.assertEqual(names.possible_processes(chain, {5}), [[30, "300"], [10, "100"]])
+
+    def test_an_id_seen_before_its_registry_entry_is_an_earlier_context_once_its_process_has_another(self):
+        table = names.with_unregistered({}, "old-id", [[30, "300"], [10, "100"]], 1000)
+        self.assertEqual(names.earlier_contexts(table, [self.live("new-id", 10, "100")]), {"old-id"})
+        self.assertEqual(names.earlier_contexts(table, [self.live("new-id", 10, "999")]), set())
+        self.assertEqual(names.earlier_contexts(table, [self.live("old-id", 10, "100")]), set())
+
+    def test_a_registry_entry_replaces_the_possible_processes_and_never_the_reverse(self):
+        table = names.with_unregistered({}, "old-id", [[10, "100"]], 1000)
+        table = names.merged(table, [self.live("old-id", 10, "100", name="repo-2a")], 2000)
+        self.assertEqual(table["old-id"], ["repo-2a", 2000, 10, "100"])
+        self.assertIsNone(names.with_unregistered(table, "old-id", [[30, "300"]], 3000))
+        self.assertIsNone(names.with_unregistered({}, "old-id", [], 3000))
 
 
 class Checkouts(support.HomeTestCase):

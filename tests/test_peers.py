@@ -347,6 +347,18 @@ class Issue14(support.HomeTestCase):
         self.assertEqual(out.count("Last session"), 1)
         self.assertIn("after the clear, new work here", out)
 
+    def test_after_clear_a_session_that_started_before_its_registry_entry_is_not_its_own_last_session(self):
+        # 2.1.332 at times writes the registry entry only after SessionStart:startup has run. This
+        # test process is the session's (the hook's ancestor), as Claude Code is in production.
+        old_id, new_id = "01d00000-0000-4000-8000-000000000000", "c1ea2000-0000-4000-8000-000000000001"
+        self.claude.write_session_files(old_id, self.repo_path, ["the work before the clear command ran"])
+        self.hook(old_id)  # startup: no registry entry yet
+        self.claude.registry_entry(os.getpid(), new_id, self.repo_path, name="myself",
+                                   proc_start_value=claudehome.proc_start(os.getpid()))
+        out = self.hook(new_id)  # after /clear: the registry has this process under the new id
+        self.assertNotIn("Last session", out)
+        self.assertNotIn("the work before the clear command ran", out)
+
     def cli_last(self):
         return support.run_script("peers.py", None, self.claude.env(), cwd=self.repo_path,
                                   args=["--last"]).stdout

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
 sys.path.insert(0, HERE)
 
 from peerhooks import home as homes  # noqa: E402
-from peerhooks import stats  # noqa: E402
+from peerhooks import stats, stats_figures, stats_render, stats_scan  # noqa: E402
 from peerhooks.timeutil import iso_to_ms  # noqa: E402
 from support import make_repo  # noqa: E402
 
@@ -151,7 +151,7 @@ def refusal_text(command):
 
 def decode_everything(path):
     """The slow oracle: decode every record and ask note_record about each."""
-    session = stats.SessionScan("oracle", "-p", None, 0, 0)
+    session = stats_scan.SessionScan("oracle", "-p", None, 0, 0)
     names, times, cwd = set(), [], None
     with open(path, "rb") as handle:
         for line in handle:
@@ -166,79 +166,79 @@ def decode_everything(path):
                 times.append(when)
             if cwd is None and isinstance(record.get("cwd"), str):
                 cwd = record["cwd"]
-            stats.note_record(record, when, session, names)
+            stats_scan.note_record(record, when, session, names)
     return session, names, times, cwd
 
 
 class ArithmeticTest(unittest.TestCase):
     def test_overlapping_intervals_peak_at_their_overlap(self):
-        self.assertEqual(stats.peak_concurrency([(0, 10), (5, 15), (12, 20), (30, 40)]), 2)
+        self.assertEqual(stats_figures.peak_concurrency([(0, 10), (5, 15), (12, 20), (30, 40)]), 2)
 
     def test_touching_intervals_count_as_alive_together(self):
-        self.assertEqual(stats.peak_concurrency([(0, 10), (10, 20)]), 2)
+        self.assertEqual(stats_figures.peak_concurrency([(0, 10), (10, 20)]), 2)
 
     def test_no_intervals_peak_at_zero(self):
-        self.assertEqual(stats.peak_concurrency([]), 0)
+        self.assertEqual(stats_figures.peak_concurrency([]), 0)
 
     def test_interval_spanning_midnight_counts_on_both_days(self):
         days = [(0, DAY), (DAY, 2 * DAY)]
         spans = [(DAY - HOUR, DAY + HOUR), (DAY - 2 * HOUR, DAY - 90 * MINUTE), (DAY + 2 * HOUR, DAY + 3 * HOUR)]
-        self.assertEqual(stats.daily_peaks(spans, days), [1, 1])
+        self.assertEqual(stats_figures.daily_peaks(spans, days), [1, 1])
 
     def test_day_peak_ignores_sessions_of_other_days(self):
-        self.assertEqual(stats.daily_peaks([(0, HOUR), (0, HOUR)], [(DAY, 2 * DAY)]), [0])
+        self.assertEqual(stats_figures.daily_peaks([(0, HOUR), (0, HOUR)], [(DAY, 2 * DAY)]), [0])
 
     def test_percentile_is_nearest_rank(self):
         values = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
-        self.assertEqual(stats.percentile(values, 0.9), 90)
-        self.assertEqual(stats.percentile([5, 1, 3], 0.9), 5)
-        self.assertEqual(stats.percentile([], 0.9), 0)
+        self.assertEqual(stats_figures.percentile(values, 0.9), 90)
+        self.assertEqual(stats_figures.percentile([5, 1, 3], 0.9), 5)
+        self.assertEqual(stats_figures.percentile([], 0.9), 0)
 
     def test_median_of_even_count_is_the_mean_of_the_middle_two(self):
-        self.assertEqual(stats.median([4, 1]), 2.5)
-        self.assertEqual(stats.median([]), 0)
+        self.assertEqual(stats_figures.median([4, 1]), 2.5)
+        self.assertEqual(stats_figures.median([]), 0)
 
     def test_window_is_calendar_days_ending_today(self):
-        win = stats.window(at("2026-11-30 12:00"), 3, UTC)
+        win = stats_figures.window(at("2026-11-30 12:00"), 3, UTC)
         self.assertEqual(win.labels, ("2026-11-28", "2026-11-29", "2026-11-30"))
         self.assertEqual(win.start_ms, at("2026-11-28 00:00"))
         self.assertEqual(win.day_bounds()[-1][1:], (at("2026-11-30 00:00"), at("2026-11-30 12:00")))
 
     def test_window_needs_at_least_one_day(self):
         with self.assertRaises(ValueError):
-            stats.window(at("2026-11-30 12:00"), 0, UTC)
+            stats_figures.window(at("2026-11-30 12:00"), 0, UTC)
 
     def test_message_to_a_name_or_id_the_session_spawned_is_to_its_own_subagent(self):
         own = frozenset({"helper", "a1b2c3"})
-        self.assertTrue(stats.is_own_subagent("helper", own))
-        self.assertTrue(stats.is_own_subagent("a1b2c3", own))
-        self.assertTrue(stats.is_own_subagent("*", own))
-        self.assertFalse(stats.is_own_subagent("repo-1f", own))
-        self.assertFalse(stats.is_own_subagent(None, own))
+        self.assertTrue(stats_figures.is_own_subagent("helper", own))
+        self.assertTrue(stats_figures.is_own_subagent("a1b2c3", own))
+        self.assertTrue(stats_figures.is_own_subagent("*", own))
+        self.assertFalse(stats_figures.is_own_subagent("repo-1f", own))
+        self.assertFalse(stats_figures.is_own_subagent(None, own))
 
 
 class RecordRulesTest(unittest.TestCase):
     def test_recipient_is_read_from_to_or_from_the_older_recipient_field(self):
-        self.assertEqual(stats.recipient_of({"to": "repo-1f", "message": "hi"}), "repo-1f")
-        self.assertEqual(stats.recipient_of({"type": "message", "recipient": "researcher"}), "researcher")
-        self.assertIsNone(stats.recipient_of({"message": "hi"}))
+        self.assertEqual(stats_scan.recipient_of({"to": "repo-1f", "message": "hi"}), "repo-1f")
+        self.assertEqual(stats_scan.recipient_of({"type": "message", "recipient": "researcher"}), "researcher")
+        self.assertIsNone(stats_scan.recipient_of({"message": "hi"}))
 
     def test_claude_agents_counts_as_listing_only_as_a_command(self):
-        self.assertTrue(stats.lists_sessions("Bash", {"command": "claude agents"}))
-        self.assertTrue(stats.lists_sessions("Bash", {"command": "cd /repo && claude  agents --json"}))
-        self.assertFalse(stats.lists_sessions("Bash", {"command": "grep -r 'claude agentsmith' ."}))
-        self.assertFalse(stats.lists_sessions("Read", {"command": "claude agents"}))
-        self.assertTrue(stats.lists_sessions("ListAgents", {}))
+        self.assertTrue(stats_scan.lists_sessions("Bash", {"command": "claude agents"}))
+        self.assertTrue(stats_scan.lists_sessions("Bash", {"command": "cd /repo && claude  agents --json"}))
+        self.assertFalse(stats_scan.lists_sessions("Bash", {"command": "grep -r 'claude agentsmith' ."}))
+        self.assertFalse(stats_scan.lists_sessions("Read", {"command": "claude agents"}))
+        self.assertTrue(stats_scan.lists_sessions("ListAgents", {}))
 
     def test_refusal_needs_an_error_result_from_a_hook_with_the_guard_phrase(self):
-        self.assertTrue(stats.is_guard_refusal(True, refusal_text("git add -A")))
-        self.assertFalse(stats.is_guard_refusal(False, refusal_text("git add -A")))
-        self.assertFalse(stats.is_guard_refusal(True, "grep: peerhooks git guard: no such file"))
+        self.assertTrue(stats_scan.is_guard_refusal(True, refusal_text("git add -A")))
+        self.assertFalse(stats_scan.is_guard_refusal(False, refusal_text("git add -A")))
+        self.assertFalse(stats_scan.is_guard_refusal(True, "grep: peerhooks git guard: no such file"))
 
     def test_handoff_is_matched_by_file_name_on_any_platform(self):
-        self.assertTrue(stats.is_handoff_path("/home/me/repo/HANDOFF.md"))
-        self.assertTrue(stats.is_handoff_path("C:\\work\\repo\\handoff.md"))
-        self.assertFalse(stats.is_handoff_path("/home/me/repo/HANDOFF.md.bak"))
+        self.assertTrue(stats_scan.is_handoff_path("/home/me/repo/HANDOFF.md"))
+        self.assertTrue(stats_scan.is_handoff_path("C:\\work\\repo\\handoff.md"))
+        self.assertFalse(stats_scan.is_handoff_path("/home/me/repo/HANDOFF.md.bak"))
 
     def test_checkout_is_looked_up_once_per_cwd(self):
         calls = []
@@ -247,9 +247,9 @@ class RecordRulesTest(unittest.TestCase):
             calls.append(path)
             return "/top"
 
-        sessions = [stats.SessionScan("s%d" % i, "-p", HERE, 0, 1) for i in range(3)]
-        sessions.append(stats.SessionScan("gone", "-p", "/no/such/dir/anymore", 0, 1))
-        sessions.append(stats.SessionScan("nocwd", "-proj", None, 0, 1))
+        sessions = [stats_scan.SessionScan("s%d" % i, "-p", HERE, 0, 1) for i in range(3)]
+        sessions.append(stats_scan.SessionScan("gone", "-p", "/no/such/dir/anymore", 0, 1))
+        sessions.append(stats_scan.SessionScan("nocwd", "-proj", None, 0, 1))
         keys = stats.checkout_keys(sessions, toplevel)
         self.assertEqual(calls, [HERE])
         self.assertEqual(keys["s0"], "/top")
@@ -259,25 +259,25 @@ class RecordRulesTest(unittest.TestCase):
 
 class SummaryTest(unittest.TestCase):
     def setUp(self):
-        self.win = stats.window(at("2026-11-30 12:00"), 3, UTC)
+        self.win = stats_figures.window(at("2026-11-30 12:00"), 3, UTC)
 
     def test_sessions_outside_the_window_do_not_count(self):
-        old = stats.SessionScan("old", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-20 11:00"))
-        rep = stats.summarize([old], {}, self.win)
+        old = stats_scan.SessionScan("old", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-20 11:00"))
+        rep = stats_figures.summarize([old], {}, self.win)
         self.assertEqual(rep.sessions, 0)
-        self.assertIn("no sessions in the last 3 days", stats.render_text(rep))
+        self.assertIn("no sessions in the last 3 days", stats_render.render_text(rep))
 
     def test_session_started_before_the_window_counts_but_its_old_messages_do_not(self):
-        long = stats.SessionScan("long", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-28 11:00"))
-        long.sends.extend([stats.Send(at("2026-11-21 10:00"), "peer"), stats.Send(at("2026-11-28 10:00"), "peer")])
-        rep = stats.summarize([long], {}, self.win)
+        long = stats_scan.SessionScan("long", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-28 11:00"))
+        long.sends.extend([stats_scan.Send(at("2026-11-21 10:00"), "peer"), stats_scan.Send(at("2026-11-28 10:00"), "peer")])
+        rep = stats_figures.summarize([long], {}, self.win)
         self.assertEqual((rep.sessions, rep.peer_messages, rep.messaging_sessions), (1, 1, 1))
 
     def test_same_checkout_peak_counts_only_sessions_of_one_checkout(self):
         spans = [("a1", "/a"), ("a2", "/a"), ("b1", "/b")]
-        sessions = [stats.SessionScan(sid, "-p", None, at("2026-11-29 10:00"), at("2026-11-29 11:00"))
+        sessions = [stats_scan.SessionScan(sid, "-p", None, at("2026-11-29 10:00"), at("2026-11-29 11:00"))
                     for sid, _ in spans]
-        rep = stats.summarize(sessions, dict(spans), self.win)
+        rep = stats_figures.summarize(sessions, dict(spans), self.win)
         self.assertEqual((rep.peak_max, rep.checkout_peak_max, rep.checkouts), (3, 2, 2))
 
 
@@ -343,7 +343,7 @@ class ScanTest(unittest.TestCase):
         m1.tool(at("2026-11-30 00:40"), "Write", {"file_path": repo_b + "/notes.md",
                                                   "content": '"SendMessage" and claude agents\n' * 100})
         m1.tool(at("2026-11-30 00:50"), "Write", {"file_path": repo_b + "/HANDOFF.md",
-                                                  "content": "x" * (2 * stats.PARSE_LINE_LIMIT)})
+                                                  "content": "x" * (2 * stats_scan.PARSE_LINE_LIMIT)})
         m1.say(at("2026-11-30 01:00"))
         # Its subagent's transcript: not a session, and its tool calls are not the session's.
         sub = fx.subagent(m1, "a7f3c9d2e1b0")
@@ -393,10 +393,10 @@ class ScanTest(unittest.TestCase):
         self.assertEqual((rep.subagent_messaging_sessions, rep.subagent_messages), (2, 2))
 
     def test_message_repeated_in_api_request_blobs_is_counted_once(self):
-        self.assertEqual(len(stats.scan_transcript(self.a1.path, "a1", "-p")[0].sends), 2)
+        self.assertEqual(len(stats_scan.scan_transcript(self.a1.path, "a1", "-p")[0].sends), 2)
 
     def test_message_the_client_could_not_deliver_is_not_counted_as_sent(self):
-        recipients = [s.recipient for s in stats.scan_transcript(self.a1.path, "a1", "-p")[0].sends]
+        recipients = [s.recipient for s in stats_scan.scan_transcript(self.a1.path, "a1", "-p")[0].sends]
         self.assertNotIn("repo-a-3", recipients)
 
     def test_message_from_another_session_is_counted_once_as_received(self):
@@ -412,26 +412,26 @@ class ScanTest(unittest.TestCase):
     def test_malformed_records_are_skipped_and_counted(self):
         # two garbage lines in the corrupt file, and A2's record cut short at the end
         self.assertEqual(self.report.malformed, 3)
-        self.assertTrue(stats.render_text(self.report).rstrip().endswith("skipped 3 malformed records"))
+        self.assertTrue(stats_render.render_text(self.report).rstrip().endswith("skipped 3 malformed records"))
 
     def test_transcript_untouched_since_the_window_began_is_not_read(self):
         late = self.fx.session("/somewhere/else")
         late.prompt(at("2026-11-30 09:00")).say(at("2026-11-30 10:00"))
         stamp = at("2026-11-01 00:00") / 1000.0
         os.utime(late.path, (stamp, stamp))
-        scan = stats.scan_home(self.fx.home, at("2026-11-28 00:00"))
+        scan = stats_scan.scan_home(self.fx.home, at("2026-11-28 00:00"))
         self.assertNotIn(late.session_id, [s.session_id for s in scan.sessions])
         os.remove(late.path)
 
     def test_head_only_scan_finds_what_decoding_every_record_finds(self):
-        paths = [p for p, _, _, _ in stats.transcripts(self.fx.home)]
+        paths = [p for p, _, _, _ in stats_scan.transcripts(self.fx.home)]
         checked = 0
         for path in paths:
             with open(path, "rb") as handle:
                 start = handle.read(64)
             if start and b"not json" not in start:
                 with self.subTest(path):
-                    fast, _, _ = stats.scan_transcript(path, "oracle", "-p")
+                    fast, _, _ = stats_scan.scan_transcript(path, "oracle", "-p")
                     slow, names, _, _ = decode_everything(path)
                     self.assertEqual((fast.listings, fast.sends, fast.refusals, fast.handoffs, fast.received),
                                      (slow.listings, slow.sends, slow.refusals, slow.handoffs, slow.received))
@@ -441,19 +441,19 @@ class ScanTest(unittest.TestCase):
     def test_answers_do_not_depend_on_the_read_buffer_size(self):
         # with a buffer smaller than most records, every record takes the long-line path
         since = at("2026-11-28 00:00")
-        whole = stats.scan_home(self.fx.home, since)
-        saved = stats.BUFFER_BYTES
+        whole = stats_scan.scan_home(self.fx.home, since)
+        saved = stats_scan.BUFFER_BYTES
         try:
             for size in (4096, 64 * 1024):
-                stats.BUFFER_BYTES = size
+                stats_scan.BUFFER_BYTES = size
                 with self.subTest(buffer=size):
-                    self.assertEqual(stats.scan_home(self.fx.home, since), whole)
+                    self.assertEqual(stats_scan.scan_home(self.fx.home, since), whole)
                     self.assertEqual(stats.report(self.fx.home, self.NOW, 3, UTC), self.report)
         finally:
-            stats.BUFFER_BYTES = saved
+            stats_scan.BUFFER_BYTES = saved
 
     def test_text_report_names_every_figure(self):
-        text = stats.render_text(self.report)
+        text = stats_render.render_text(self.report)
         for expected in (
             "Sessions in the last 3 days: 5, in 3 checkouts",
             "daily peak over the 2 days with sessions: median 2.5, max 4",
@@ -470,7 +470,7 @@ class ScanTest(unittest.TestCase):
             self.assertIn(expected, text)
 
     def test_json_report_holds_the_same_figures(self):
-        data = json.loads(stats.render_json(self.report))
+        data = json.loads(stats_render.render_json(self.report))
         self.assertEqual(data["sessions"], 5)
         self.assertEqual(data["alive_at_once"], {"median": 2.5, "max": 4})
         self.assertEqual(data["peer_messages"], 1)
@@ -478,6 +478,16 @@ class ScanTest(unittest.TestCase):
         self.assertEqual(data["per_day"][0], {"day": "2026-11-29", "peak": 4, "checkout_peak": 2,
                                               "messages": 1, "refusals": 1})
         self.assertEqual(data["malformed_records"], 3)
+
+    def test_samples_in_the_doc_are_what_the_code_prints(self):
+        with open(os.path.join(os.path.dirname(HERE), "docs", "stats.md"), encoding="utf-8") as handle:
+            doc = handle.read()
+        self.assertIn("<!-- sample: text -->\n```\n%s```" % stats_render.render_text(self.report), doc)
+        shown = json.loads(doc.split("<!-- sample: json -->\n```\n", 1)[1].split("```", 1)[0])
+        printed = json.loads(stats_render.render_json(self.report))
+        for data in (shown, printed):
+            data.pop("bytes_read")  # the fixture's size depends on the temporary folder's path
+        self.assertEqual(shown, printed)
 
 
 class ForkTest(unittest.TestCase):
@@ -511,7 +521,7 @@ class FastPathTest(unittest.TestCase):
     """The scan looks only at the head of each line; it must find what decoding every record finds."""
 
     def assert_agrees_with_full_decode(self, path):
-        fast, malformed, _ = stats.scan_transcript(path, "oracle", "-p")
+        fast, malformed, _ = stats_scan.scan_transcript(path, "oracle", "-p")
         slow, names, times, cwd = decode_everything(path)
         self.assertEqual(malformed, 0)
         self.assertEqual((fast.first_ms, fast.last_ms, fast.cwd), (times[0], times[-1], cwd))
@@ -561,18 +571,18 @@ class HeadAndTailTest(unittest.TestCase):
     def setUp(self):
         self.root = tempfile.mkdtemp(prefix="peerhooks-stats-ends-")
         self.addCleanup(shutil.rmtree, self.root, True)
-        self.saved = stats.BUFFER_BYTES
+        self.saved = stats_scan.BUFFER_BYTES
         self.addCleanup(setattr, stats, "BUFFER_BYTES", self.saved)
 
     def test_first_time_is_found_past_many_records_without_one(self):
         t = FixtureHome(self.root).session("/r")
         snapshot = {"type": "file-history-snapshot", "messageId": "m", "isSnapshotUpdate": False,
                     "snapshot": {"messageId": "m", "trackedFileBackups": {}, "timestamp": iso(at("2026-11-01 00:00"))}}
-        t.raw((json.dumps(snapshot, separators=(",", ":")) + "\n") * (stats.HEAD_RECORDS + 30))
+        t.raw((json.dumps(snapshot, separators=(",", ":")) + "\n") * (stats_scan.HEAD_RECORDS + 30))
         t.prompt(at("2026-11-29 10:00")).say(at("2026-11-29 11:00"))
         for size in (self.saved, 4096):
-            stats.BUFFER_BYTES = size
-            session, malformed, _ = stats.scan_transcript(t.path, "s", "-r")
+            stats_scan.BUFFER_BYTES = size
+            session, malformed, _ = stats_scan.scan_transcript(t.path, "s", "-r")
             self.assertEqual((session.first_ms, session.last_ms, malformed),
                              (at("2026-11-29 10:00"), at("2026-11-29 11:00"), 0))
 
@@ -580,22 +590,22 @@ class HeadAndTailTest(unittest.TestCase):
         t = FixtureHome(self.root).session("/r")
         t.prompt(at("2026-11-29 10:00")).say(at("2026-11-29 11:00"))
         t.raw('{"type":"last-prompt","lastPrompt":"done for today","leafUuid":"u","sessionId":"s"}\n')
-        session, _, _ = stats.scan_transcript(t.path, "s", "-r")
+        session, _, _ = stats_scan.scan_transcript(t.path, "s", "-r")
         self.assertEqual(session.last_ms, at("2026-11-29 11:00"))
 
     def test_last_record_bigger_than_the_tail_read_is_timed_not_counted_malformed(self):
         t = FixtureHome(self.root).session("/r")
-        t.prompt(at("2026-11-29 10:00")).say(at("2026-11-29 11:00"), "z" * (stats.TAIL_BYTES + 1000))
-        session, malformed, _ = stats.scan_transcript(t.path, "s", "-r")
+        t.prompt(at("2026-11-29 10:00")).say(at("2026-11-29 11:00"), "z" * (stats_scan.TAIL_BYTES + 1000))
+        session, malformed, _ = stats_scan.scan_transcript(t.path, "s", "-r")
         self.assertEqual((session.last_ms, malformed), (at("2026-11-29 11:00"), 0))
 
     def test_first_and_last_records_bigger_than_the_buffer_give_the_times(self):
-        stats.BUFFER_BYTES = 4096
+        stats_scan.BUFFER_BYTES = 4096
         t = FixtureHome(self.root).session("/r")
         t.prompt(at("2026-11-29 10:00"), "please " + "x" * 20000)
         t.tool(at("2026-11-29 10:30"), "Write", {"file_path": "/r/HANDOFF.md", "content": "y" * 20000})
         t.say(at("2026-11-29 11:00"), "z" * 20000)
-        session, _, _ = stats.scan_transcript(t.path, "s", "-r")
+        session, _, _ = stats_scan.scan_transcript(t.path, "s", "-r")
         self.assertEqual((session.first_ms, session.last_ms, session.cwd, session.handoffs),
                          (at("2026-11-29 10:00"), at("2026-11-29 11:00"), "/r", [at("2026-11-29 10:30")]))
 
@@ -619,7 +629,7 @@ class EmptyHomeTest(unittest.TestCase):
             path = fx.session("/r").path
             os.makedirs(os.path.dirname(path), exist_ok=True)
             open(path, "wb").close()
-            scan = stats.scan_home(fx.home, 0)
+            scan = stats_scan.scan_home(fx.home, 0)
             self.assertEqual((scan.sessions, scan.malformed), ([], 0))
         finally:
             shutil.rmtree(root, ignore_errors=True)

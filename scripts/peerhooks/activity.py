@@ -187,7 +187,7 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         if latest is not None and latest == opening:
             opening = None
         activity = Activity(
-            session_id=session_id, name=entry[0] if entry else short_id(session_id), cwd=head.cwd,
+            session_id=session_id, name=entry[0] if entry and entry[0] else short_id(session_id), cwd=head.cwd,
             status=None, started_ms=head.started_at_ms, last_active_ms=ended_ms,
             prompt_count=summary.count if summary else 0, opening=opening, before=None,
             latest=latest, edits=kept_edits(scan.edits, top), edits_truncated=scan.truncated,

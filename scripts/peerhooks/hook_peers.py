@@ -3,8 +3,6 @@
 One entry, run(payload, argv, environ, now): `--hook` is the SessionStart hook (the payload names
 the session and its folder); every other mode is by hand and reads no payload.
 """
-import os
-
 from . import hookio
 
 USAGE = """\
@@ -77,15 +75,19 @@ def session_start_report(payload, environ, now_ms):
     home = claude_home(environ)
     top = gitrepo.toplevel(payload.working_folder(environ))
     sessions = registry.read_sessions(home)
-    ancestors = registry.ancestor_pids()
+    chain = registry.ancestor_chain()
+    ancestors = frozenset(chain)
     live = registry.peers_in_checkout(home, top, payload.session_id, ancestors, sessions)
     names.remember(home, sessions, now_ms)
+    own = registry.own_entry(sessions, payload.session_id, ancestors)
+    if own is None and payload.session_id:  # started before its registry entry was written
+        names.remember_unregistered(home, payload.session_id, names.possible_processes(
+            [(pid, registry.proc_start_of(pid)) for pid in chain], {s.pid for s in sessions}), now_ms)
     summaries = history.load(home, now_ms)
     all_live = [s for s in sessions if registry.is_alive(s)]
     checkout = activity.describe_checkout(
         home, top, live, registry.own_ids(sessions, payload.session_id, ancestors), now_ms, summaries,
         all_live=all_live)
-    own = registry.own_entry(sessions, payload.session_id, ancestors)
     return peers_report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
-                              messageable=frozenset(s.session_id for s in live if s.can_message),
-                              can_send=own is None or own.can_message)
+                                    messageable=frozenset(s.session_id for s in live if s.can_message),
+                                    can_send=own is None or own.can_message)

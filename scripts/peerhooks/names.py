@@ -9,6 +9,12 @@ The process is remembered too (pid and its start time): `/clear` gives a running
 and rewrites its registry entry, so its old id looks like a finished session. An id whose process
 is still live is the earlier context of that live session, not a session that ended (issue 14:
 a session was shown itself as "Last session ... ended 21s ago" after /clear).
+
+A session can start before its registry entry exists: 2.1.332 at times writes it only after
+SessionStart:startup has run (seen in about one start in six in the e2e runs), so peers.py saw no
+process for its own id, and after /clear that id read as an ended session. Then peers.py
+remembers its id with the processes it may run in (its own ancestors that are no other session's),
+until a later read of the registry gives the one process.
 """
 import os
 
@@ -25,9 +31,17 @@ def _path(home):
 
 
 def _valid(entry):
-    """[name, seen ms] (before processes were kept) or [name, seen ms, pid, process start]."""
-    return (isinstance(entry, list) and len(entry) in (2, 4) and isinstance(entry[0], str)
-            and isinstance(entry[1], int) and not isinstance(entry[1], bool))
+    """[name, seen ms] (before processes were kept), [name, seen ms, pid, process start], or
+    [name, seen ms, [[pid, process start], ...]] (a session seen before its registry entry)."""
+    return (isinstance(entry, list) and len(entry) in (2, 3, 4) and isinstance(entry[0], str)
+            and isinstance(entry[1], int) and not isinstance(entry[1], bool)
+            and (len(entry) != 3 or _valid_processes(entry[2])))
+
+
+def _valid_processes(processes):
+    return isinstance(processes, list) and all(
+        isinstance(p, list) and len(p) == 2 and isinstance(p[0], int) and isinstance(p[1], str)
+        for p in processes)
 
 
 def load_table(home):
@@ -37,8 +51,8 @@ def load_table(home):
 
 
 def load(home):
-    """{session id: name} of every remembered session."""
-    return {k: v[0] for k, v in load_table(home).items()}
+    """{session id: name} of every remembered session whose name is known."""
+    return {k: v[0] for k, v in load_table(home).items() if v[0]}
 
 
 def process_of(entry):
@@ -61,14 +75,44 @@ def earlier_contexts(table, live):
     live_ids = {s.session_id for s in live}
     found = set()
     for session_id, entry in table.items():
+        if session_id in live_ids:
+            continue
+        if len(entry) == 3:  # seen before its registry entry: any of its possible processes
+            if any(tuple(p) in by_process for p in entry[2]):
+                found.add(session_id)
+            continue
         process = process_of(entry)
-        if session_id in live_ids or process is None:
+        if process is None:
             continue
         if process[1] is not None and process in by_process:
             found.add(session_id)
         elif process[1] is None and (process[0], entry[0]) in by_pid_name:
             found.add(session_id)
     return found
+
+
+def possible_processes(ancestors, registered_pids):
+    """The processes a session without a registry entry may run in: its hook's ancestors, as
+    [pid, process start], nearest first, up to the first that is another session's (a session
+    started from inside another's shell must not pass for that one's earlier context).
+    ancestors: [(pid, process start or None)] nearest first; those without a start are left out."""
+    processes = []
+    for pid, start in ancestors:
+        if pid in registered_pids:
+            break
+        if start is not None:
+            processes.append([pid, start])
+    return processes
+
+
+def with_unregistered(known, session_id, processes, now_ms):
+    """The table with a session that has no registry entry yet remembered by its possible
+    processes; None when nothing changes (already known, or no process to remember)."""
+    if not processes or session_id in known:
+        return None
+    table = dict(known)
+    table[session_id] = ["", now_ms, processes]
+    return table
 
 
 def merged(known, sessions, now_ms):
@@ -87,7 +131,15 @@ def merged(known, sessions, now_ms):
 
 def remember(home, sessions, now_ms):
     """Add the names of registry sessions; best effort (a lost name only costs a bare id later)."""
-    table = merged(read_json_object(_path(home)) or {}, sessions, now_ms)
+    _save(home, merged(read_json_object(_path(home)) or {}, sessions, now_ms))
+
+
+def remember_unregistered(home, session_id, processes, now_ms):
+    """Remember a session that has no registry entry yet by the processes it may run in."""
+    _save(home, with_unregistered(read_json_object(_path(home)) or {}, session_id, processes, now_ms))
+
+
+def _save(home, table):
     if table is None:
         return
     try:

@@ -140,6 +140,13 @@ def _proc_stat_fields(pid):
     return raw[close + 2:].split()
 
 
+def proc_start_of(pid):
+    """The start time of a process as Claude Code writes it in `procStart` (field 22 of
+    /proc/<pid>/stat), or None where there is no /proc or the process is gone."""
+    fields = _proc_stat_fields(pid)
+    return fields[19] if fields is not None and len(fields) >= 20 else None
+
+
 def _alive_windows(pid):
     """Windows: ask the kernel; os.kill(pid, 0) would send Ctrl+C to the process there."""
     import ctypes  # only reached on Windows
@@ -254,14 +261,23 @@ MAX_ANCESTRY = 64
 def ancestor_pids():
     """Pids of this process's ancestors (not itself). Linux reads /proc; elsewhere only the parent
     and, through `ps`, its ancestors."""
-    ancestors = set()
+    return frozenset(ancestor_chain())
+
+
+def ancestor_chain():
+    """This process's ancestors' pids, nearest (the parent) first."""
     if os.path.isdir(PROC):
-        pid = os.getppid()
-        while pid and pid > 1 and pid not in ancestors and len(ancestors) < MAX_ANCESTRY:
-            ancestors.add(pid)
-            pid = _parent_pid(pid)
-        return frozenset(ancestors)
-    return frozenset(_ancestors_from_ps())
+        return _walk_up(_parent_pid)
+    return _ancestors_from_ps()
+
+
+def _walk_up(parent_of):
+    chain = []
+    pid = os.getppid()
+    while pid and pid > 1 and pid not in chain and len(chain) < MAX_ANCESTRY:
+        chain.append(pid)
+        pid = parent_of(pid)
+    return chain
 
 
 def _ancestors_from_ps():
@@ -273,18 +289,13 @@ def _ancestors_from_ps():
             stdin=subprocess.DEVNULL, timeout=2,
         ).stdout.decode("ascii", errors="replace")
     except (OSError, subprocess.SubprocessError):
-        return {os.getppid()}
+        return [os.getppid()]
     parents = {}
     for line in out.splitlines():
         parts = line.split()
         if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
             parents[int(parts[0])] = int(parts[1])
-    ancestors = set()
-    pid = os.getppid()
-    while pid and pid > 1 and pid not in ancestors and len(ancestors) < MAX_ANCESTRY:
-        ancestors.add(pid)
-        pid = parents.get(pid, 0)
-    return ancestors
+    return _walk_up(lambda pid: parents.get(pid, 0))
 
 
 def is_self(session, session_id, ancestors):

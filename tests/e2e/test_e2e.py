@@ -185,11 +185,14 @@ class Sandboxed:
 
 
 def for_each_version(template, versions=VERSIONS):
-    """One TestCase per Claude Code version from a scenario template, into this module's names."""
+    """One TestCase per Claude Code version from a scenario template, into the template's module
+    (so other e2e modules decorate their templates with it too)."""
+    module = sys.modules[template.__module__]
     for version in versions:
         name = "%s_%s" % (template.__name__, version.replace(".", "_"))
-        globals()[name] = type(name, (template, unittest.TestCase),
-                               {"version": version, "__module__": __name__, "__doc__": template.__doc__})
+        setattr(module, name, type(name, (template, unittest.TestCase),
+                                   {"version": version, "__module__": template.__module__,
+                                    "__doc__": template.__doc__}))
     return template
 
 

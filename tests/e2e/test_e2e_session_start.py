@@ -7,7 +7,8 @@ Oracles as in test_e2e.py: the stub API's request log (the model's view) and the
 - A CLAUDE.md edited mid-session: the client's own "modified" note and memory_delta's notice are
   not both given.
 
-Skips with the reason printed where npm, tmux or the CLI are missing, except under CI=true.
+Runs on each driven Claude Code version (for_each_version, as in test_e2e.py). Skips with the
+reason printed where npm, tmux or the CLI are missing, except under CI=true.
 """
 import os
 import sys
@@ -15,25 +16,29 @@ import time
 import unittest
 
 from .claude_cli import Sandbox, require_e2e_tools
-from .test_e2e import HOOK_SCRIPTS, REPO, hook_output, install_peerhooks, make_checkout, turn_context
+from .test_e2e import (HOOK_SCRIPTS, REPO, for_each_version, hook_output, install_peerhooks,
+                       make_checkout, turn_context)
 
-CLI = None
 QUIET_PREFIX = "No new orientation material"
 LAST_SESSION = "Last session in this checkout"
 
 
 def setUpModule():
-    global CLI
     missing = [name for name in HOOK_SCRIPTS if not os.path.exists(os.path.join(REPO, "scripts", name))]
     if missing:
         raise unittest.SkipTest("peerhooks is not complete yet (missing: %s)" % ", ".join(missing))
-    CLI = require_e2e_tools()
 
 
-class SessionStartTold(unittest.TestCase):
+@for_each_version
+class SessionStartTold:
+    """A template: one TestCase per Claude Code version (SessionStartTold_2_1_332, ...); each test
+    has its own sandbox, since each starts its sessions from nothing."""
+
+    version = None  # set per generated class
+
     def setUp(self):
         self.started = time.monotonic()
-        self.sandbox = Sandbox(CLI)
+        self.sandbox = Sandbox(require_e2e_tools(self.version), self.version)
         self.addCleanup(self.sandbox.close)
         install_peerhooks(self.sandbox)
 
