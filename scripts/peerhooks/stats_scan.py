@@ -27,6 +27,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
+from .claude_formats import HANDOFF_NAME as HANDOFF_FILE
+from .claude_formats import (EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE, SUBAGENTS_FOLDER,
+                             TRANSCRIPT_SUFFIX)
 from .gitops import REFUSAL_MARK
 from .timeutil import iso_to_ms
 from .transcripts import BIG_HEAD_BYTES, BIG_TAIL_BYTES, json_string, timestamp_of_big
@@ -36,8 +39,8 @@ BUFFER_BYTES = 1024 * 1024  # one buffer, reused: fresh big reads page-fault, an
 TAIL_BYTES = 256 * 1024  # the last records, read again for the last time (a `last-prompt` has none)
 HEAD_RECORDS = 20  # the first records carry cwd; past this many without it, group by project folder
 # (the first time is looked for until found: the first record of a transcript may have none)
-PARSE_LINE_LIMIT = 256 * 1024  # a head/tail record larger than this is a Write or tool output: its
-# time is read by pattern from its end or head (transcripts.timestamp_of_big), not decoded
+# A head/tail record larger than claude_formats.PARSE_LINE_LIMIT is a Write or tool output: its time
+# is read by pattern from its end or head (transcripts.timestamp_of_big), not decoded.
 # Where, in a record's line, the things that matter sit. Claude Code writes one content block per
 # record, compact JSON, keys in a fixed order: `{..."cwd":...,"gitBranch":...,"message":{...,
 # "content":[{"type":"tool_use","id":...,"name":"Write","input":{"file_path":...` and
@@ -59,14 +62,12 @@ HOOK_ERROR_PHRASE = "PreToolUse"
 LIST_TOOLS = ("ListAgents",)  # Claude Code's tool that lists other sessions, where the build has it
 SEND_TOOLS = ("SendMessage",)
 SPAWN_TOOLS = ("Agent", "Task")  # `Task` is the subagent tool's older name
-EDIT_TOOLS = ("Write", "Edit", "MultiEdit")
-HANDOFF_NAME = "handoff.md"  # compared case-insensitively
+HANDOFF_NAME = HANDOFF_FILE.lower()  # compared case-insensitively
 # SendMessage named its recipient `recipient` (2.1.2x-3x team tools) and `to` (later builds); an
 # Agent call names its subagent with `name` (team members); its id is the subagents/agent-<id> file.
 RECIPIENT_FIELDS = ("to", "recipient", "target", "to_member")
 # Records that are what a session said or was told; 2.1.332's `api-request-blob` repeats them.
 COUNTED_RECORD_TYPES = ("assistant", "user")
-REPEAT_RECORD_TYPE = "api-request-blob"
 # How a message from another session reaches a session (2.1.332): a user record whose content is
 # `Another Claude session sent a message:\n<cross-session-message from="uds:…" from-name="…" …>`.
 RECEIVED_MARK = "<cross-session-message"
@@ -563,7 +564,7 @@ def _quoted_after(data, key, lo, hi):
 def subagent_ids(folder, session_id):
     """Ids of the subagents a session spawned, from `<session>/subagents/agent-<id>.jsonl`."""
     try:
-        names = os.listdir(os.path.join(folder, session_id, "subagents"))
+        names = os.listdir(os.path.join(folder, session_id, SUBAGENTS_FOLDER))
     except OSError:
         return []
     return [m.group(1) for m in map(_SUBAGENT_FILE.match, names) if m]
@@ -590,7 +591,7 @@ def scan_transcript(path, session_id, project, own_ids=()):
 
 def transcripts(home):
     """(path, session id, project folder name, folder) of each top-level transcript."""
-    projects = os.path.join(home, "projects")
+    projects = os.path.join(home, PROJECTS_FOLDER)
     try:
         folders = sorted(os.listdir(projects))
     except OSError:
@@ -602,8 +603,8 @@ def transcripts(home):
         except OSError:
             continue
         for name in names:
-            if name.endswith(".jsonl"):
-                yield os.path.join(folder, name), name[: -len(".jsonl")], project, folder
+            if name.endswith(TRANSCRIPT_SUFFIX):
+                yield os.path.join(folder, name), name[: -len(TRANSCRIPT_SUFFIX)], project, folder
 
 
 def scan_home(home, since_ms):
