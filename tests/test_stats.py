@@ -482,8 +482,8 @@ class ScanTest(unittest.TestCase):
     def test_samples_in_the_doc_are_what_the_code_prints(self):
         with open(os.path.join(os.path.dirname(HERE), "docs", "stats.md"), encoding="utf-8") as handle:
             doc = handle.read()
-        self.assertIn("<!-- sample: text -->\n```\n%s```" % stats_render.render_text(self.report), doc)
-        shown = json.loads(doc.split("<!-- sample: json -->\n```\n", 1)[1].split("```", 1)[0])
+        self.assertIn("<!-- sample: stats-text -->\n```\n%s```" % stats_render.render_text(self.report), doc)
+        shown = json.loads(doc.split("<!-- sample: stats-json -->\n```\n", 1)[1].split("```", 1)[0])
         printed = json.loads(stats_render.render_json(self.report))
         for data in (shown, printed):
             data.pop("bytes_read")  # the fixture's size depends on the temporary folder's path
