@@ -101,7 +101,7 @@ def _basic_string(quoted):
 def quoted_tables(text, table, key):
     """{name: value} for each `[<table>."<name>"]` holding a string `key`; {} when there are none."""
     try:
-        import tomllib
+        import tomllib  # novermin (3.11+; the ImportError below falls back to the line reader)
     except ImportError:
         return quoted_tables_by_lines(text, table, key)
     try:
