@@ -252,6 +252,17 @@ class History(support.HomeTestCase):
                                      "project": "/r", "sessionId": "s1"}).encode() + b"\n")
         self.assertEqual(list(history.load(self.claude.home, now)), ["s1"])
 
+    def test_an_unchanged_history_answers_from_the_index_as_the_first_read_did(self):
+        now = claudehome.now_ms()
+        self.claude.append_history("old", "/r", "a prompt from long ago in this repo", now - 30 * 86400000)
+        self.claude.append_history("s1", "/r", "first prompt of the session here", now - 1000)
+        first = history.load(self.claude.home, now)
+        again = history.load(self.claude.home, now)  # from the index's rows, built only when asked
+        self.assertEqual((again["s1"].count, again["s1"].opening), (first["s1"].count, first["s1"].opening))
+        self.assertEqual(set(again), set(first))
+        self.assertIsNone(again.get("old"))
+        self.assertIsNone(again.get("never-seen"))
+
     def test_second_load_reads_only_appended_lines(self):
         now = claudehome.now_ms()
         self.claude.append_history("s1", "/r", "first prompt of the session here", now - 1000)

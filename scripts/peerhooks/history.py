@@ -141,8 +141,47 @@ def read_backward_within(data, end, cutoff_ms):
 _Index = record("_Index", [
     "device", "inode", "offset",  # ints: the file the index read, and how far
     "signature",  # hex of the bytes before offset
-    "summaries",  # {session id: SessionPrompts}
+    "rows",  # {session id: the stored row of its SessionPrompts}, decoded only when asked for
 ])
+
+
+class IndexedSummaries:
+    """{session id: SessionPrompts} within the window, built from the index's rows only for the
+    sessions asked about: a start asks about its peers and one finished session, and a large home's
+    index holds hundreds (building them all was most of what peers.py's cost grew by with the home).
+    A row that is not one reads as no summary."""
+
+    __slots__ = ("_rows", "_cutoff_ms", "_built")
+
+    def __init__(self, rows, cutoff_ms):
+        self._rows, self._cutoff_ms, self._built = rows, cutoff_ms, {}
+
+    def get(self, session_id, default=None):
+        if session_id not in self._built:
+            row = self._rows.get(session_id)
+            try:
+                summary = SessionPrompts.from_json(session_id, row) if row is not None else None
+            except (ValueError, TypeError):
+                summary = None
+            if summary is not None and (summary.last_ms is None or summary.last_ms < self._cutoff_ms):
+                summary = None
+            self._built[session_id] = summary
+        built = self._built[session_id]
+        return default if built is None else built
+
+    def __getitem__(self, session_id):
+        summary = self.get(session_id)
+        if summary is None:
+            raise KeyError(session_id)
+        return summary
+
+    def __iter__(self):
+        return iter(self.materialized())
+
+    def materialized(self):
+        """Every summary in the window, as a dict."""
+        found = {sid: self.get(sid) for sid in self._rows}
+        return {sid: summary for sid, summary in found.items() if summary is not None}
 
 
 def _index_path(home):
@@ -154,18 +193,19 @@ def _load_index(home):
     if data is None or data.get("version") != INDEX_VERSION:
         return None
     try:
-        summaries = {sid: SessionPrompts.from_json(sid, row) for sid, row in data["sessions"].items()}
+        rows = data["sessions"]
+        if not isinstance(rows, dict):
+            return None
         return _Index(int(data["device"]), int(data["inode"]), int(data["offset"]),
-                      str(data["signature"]), summaries)
+                      str(data["signature"]), rows)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def _save_index(home, index):
+def _save_index(home, device, inode, offset, signature, summaries):
     body = {
-        "version": INDEX_VERSION, "device": index.device, "inode": index.inode,
-        "offset": index.offset, "signature": index.signature,
-        "sessions": {sid: s.to_json() for sid, s in index.summaries.items()},
+        "version": INDEX_VERSION, "device": device, "inode": inode, "offset": offset,
+        "signature": signature, "sessions": {sid: s.to_json() for sid, s in summaries.items()},
     }
     try:
         write_json(_index_path(home), body)
@@ -198,16 +238,16 @@ def load(home, now_ms, window_days=WINDOW_DAYS):
             and _signature(data, index.offset) == index.signature
         )
         if reusable and index.offset == complete:
-            return prune(index.summaries, now_ms, window_days)
+            return IndexedSummaries(index.rows, now_ms - window_days * DAY_MS)
         if reusable:
-            summaries = index.summaries
+            summaries = IndexedSummaries(index.rows, 0).materialized()
             new_lines = (parse_line(raw) for raw in _lines_forward(data, index.offset, complete))
             apply_lines(summaries, [line for line in new_lines if line is not None])
         else:
             summaries = {}
             apply_lines(summaries, read_backward_within(data, complete, now_ms - window_days * DAY_MS))
         summaries = prune(summaries, now_ms, window_days)
-        _save_index(home, _Index(stat.st_dev, stat.st_ino, complete, _signature(data, complete), summaries))
+        _save_index(home, stat.st_dev, stat.st_ino, complete, _signature(data, complete), summaries)
         return summaries
     finally:
         data.close()
