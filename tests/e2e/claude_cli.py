@@ -28,6 +28,8 @@ import tempfile
 import time
 import unittest
 
+from . import npmcache
+from .npmcache import CACHE_ROOT, Unavailable  # noqa: F401  (Unavailable: raised and caught by users)
 from .stub_api import StubAPI, body_session_id, current_prompt
 
 CLI_PACKAGE = "@anthropic-ai/claude-code"
@@ -35,8 +37,6 @@ CURRENT_VERSION = "2.1.332"  # the registry's `latest` on 2026-11-30: what users
 OLDEST_VERSION = "2.1.197"  # the oldest supported; the first facts of claude-code.md were seen on it
 VERSIONS = (CURRENT_VERSION, OLDEST_VERSION)
 CLI_VERSION = CURRENT_VERSION  # the default where one version is enough
-CACHE_ROOT = os.environ.get("PEERHOOKS_E2E_CACHE") or os.path.join(
-    os.path.expanduser("~"), ".cache", "peerhooks-e2e")
 # Any string works against the stub; its last 20 characters go into customApiKeyResponses.approved.
 API_KEY = "sk-ant-e2e-0000000000000000000000000000"
 # As root, --dangerously-skip-permissions is refused; these are the tools the stub model calls
@@ -49,7 +49,6 @@ ALLOWED_TOOLS = "Bash Write Edit Agent SendMessage ListAgents"
 PERMISSION_MODE = "acceptEdits"
 QUIET_ENV = {"DISABLE_TELEMETRY": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
              "DISABLE_AUTOUPDATER": "1"}
-NPM_INSTALL_TIMEOUT_S = 300  # ~245 MB native binary; a few seconds here, slower on a cold cache
 PRINT_TIMEOUT_S = 90
 TURN_TIMEOUT_S = 60
 START_TIMEOUT_S = 30
@@ -60,10 +59,6 @@ STOP_GRACE_S = 5  # after SIGTERM, how long a CLI gets to exit before SIGKILL
 POLL_S = 0.1
 SCREEN_TAIL_LINES = 15
 SETUP_HINT = "bash .ci/e2e-setup (downloads ~250 MB per Claude Code version), or run under CI=true"
-
-
-class Unavailable(Exception):
-    """A tool the e2e tests need is missing; the message says which and how to get it."""
 
 
 def cli_dir(version=CLI_VERSION):
@@ -88,25 +83,7 @@ def ensure_cli(version=CLI_VERSION):
     path = cli_path(version)
     if os.path.exists(path) and _installed_version(path) == version:
         return path
-    npm = shutil.which("npm")
-    if npm is None:
-        raise Unavailable("npm is not installed (needed to install %s@%s)" % (CLI_PACKAGE, version))
-    os.makedirs(CACHE_ROOT, exist_ok=True)
-    staging = tempfile.mkdtemp(prefix="claude-%s.installing-" % version, dir=CACHE_ROOT)
-    try:
-        result = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", staging,
-             "%s@%s" % (CLI_PACKAGE, version)],
-            capture_output=True, text=True, timeout=NPM_INSTALL_TIMEOUT_S)
-        staged_cli = os.path.join(staging, "node_modules", ".bin", "claude")
-        if result.returncode != 0 or _installed_version(staged_cli) != version:
-            tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
-            raise Unavailable("npm install %s@%s failed: %s" % (CLI_PACKAGE, version, " | ".join(tail)))
-        shutil.rmtree(cli_dir(version), ignore_errors=True)
-        os.rename(staging, cli_dir(version))
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return path
+    return npmcache.install(CLI_PACKAGE, version, cli_dir(version), "claude", _installed_version)
 
 
 def cached_cli(version):

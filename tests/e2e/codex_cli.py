@@ -19,7 +19,9 @@ import threading
 import time
 import unittest
 
+from . import npmcache
 from .codex_stub import CodexStub
+from .npmcache import CACHE_ROOT, Unavailable
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if REPO not in sys.path:
@@ -28,18 +30,11 @@ from installer import codextrust  # noqa: E402  (the trust-hash recipe lives wit
 
 CODEX_PACKAGE = "@openai/codex"
 CODEX_VERSION = "0.171.0"  # the version every fact in docs/codex.md was seen on
-CACHE_ROOT = os.environ.get("PEERHOOKS_E2E_CACHE") or os.path.join(
-    os.path.expanduser("~"), ".cache", "peerhooks-e2e")
 KEY_VARIABLE = "PEERHOOKS_STUB_KEY"  # config.toml's env_key: Codex wants a key, the stub takes any
-NPM_INSTALL_TIMEOUT_S = 300
 EXEC_TIMEOUT_S = 120
 APP_SERVER_TIMEOUT_S = 60  # hooks/list answers in well under a second here  # one `codex exec` takes ~1 s here; generous for a loaded 2-core machine
 # Variables of the caller's that could point a run at a real home, service or agent key.
 FOREIGN_PREFIXES = ("CODEX", "CLAUDE", "OPENAI", "ANTHROPIC", "LI_PLUS", "PEERHOOKS")
-
-
-class Unavailable(Exception):
-    """Codex is missing; the message says how to get it."""
 
 
 def codex_dir(version=CODEX_VERSION):
@@ -61,25 +56,7 @@ def installed_version(path):
 
 def install(version=CODEX_VERSION):
     """npm-install the pinned client into the cache, atomically (a failed install leaves nothing)."""
-    npm = shutil.which("npm")
-    if npm is None:
-        raise Unavailable("npm is not installed (needed to install %s@%s)" % (CODEX_PACKAGE, version))
-    os.makedirs(CACHE_ROOT, exist_ok=True)
-    staging = tempfile.mkdtemp(prefix="codex-%s.installing-" % version, dir=CACHE_ROOT)
-    try:
-        result = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", staging,
-             "%s@%s" % (CODEX_PACKAGE, version)],
-            capture_output=True, text=True, timeout=NPM_INSTALL_TIMEOUT_S)
-        staged = os.path.join(staging, "node_modules", ".bin", "codex")
-        if result.returncode != 0 or installed_version(staged) != version:
-            tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
-            raise Unavailable("npm install %s@%s failed: %s" % (CODEX_PACKAGE, version, " | ".join(tail)))
-        shutil.rmtree(codex_dir(version), ignore_errors=True)
-        os.rename(staging, codex_dir(version))
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return codex_path(version)
+    return npmcache.install(CODEX_PACKAGE, version, codex_dir(version), "codex", installed_version)
 
 
 def require_codex(environ=None):

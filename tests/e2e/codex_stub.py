@@ -15,11 +15,11 @@ has none) the reply is plain text and the turn ends.
 """
 import json
 import re
-import threading
 import uuid
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import List, Optional
+from dataclasses import dataclass
+from typing import Optional
+
+from .loopback import JsonHandler, LoggedRequest, LoopbackStub
 
 MARKER = re.compile(r"\[\[bash:(.*?)\]\]", re.DOTALL)
 SHELL_TOOL = "exec_command"
@@ -123,53 +123,11 @@ def sse_stream(reply, model):
     return b"".join(out)
 
 
-@dataclass
-class LoggedRequest:
-    method: str
-    path: str
-    body: object  # the parsed JSON body, or the raw text when it was not JSON
-    reply: Optional[Reply] = None
+def _describe_reply(reply):
+    return {"text": reply.text, "command": reply.command}
 
 
-@dataclass
-class _Log:
-    path: str
-    entries: List[LoggedRequest] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, entry):
-        with self.lock:
-            self.entries.append(entry)
-            with open(self.path, "a", encoding="utf-8") as handle:
-                reply = entry.reply
-                handle.write(json.dumps({
-                    "method": entry.method, "path": entry.path, "body": entry.body,
-                    "reply": None if reply is None else {"text": reply.text, "command": reply.command},
-                }) + "\n")
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    log = None  # set on the subclass made per server
-
-    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
-        pass  # the JSONL log is the record
-
-    def _body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            return json.loads(raw.decode("utf-8")) if raw else None
-        except ValueError:
-            return raw.decode("utf-8", errors="replace")
-
-    def _send(self, status, content_type, data):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
+class _Handler(JsonHandler):
     def _handle(self):
         body = self._body()
         route = self.path.split("?", 1)[0]
@@ -184,39 +142,16 @@ class _Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = _handle
 
 
-class CodexStub:
+class CodexStub(LoopbackStub):
     """A running Responses API stub on 127.0.0.1 at a free port (context manager, or start/stop)."""
 
     def __init__(self, log_path):
-        self._log = _Log(log_path)
-        handler = type("CodexStubHandler", (_Handler,), {"log": self._log})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        super().__init__(log_path, _Handler, _describe_reply)
 
     @property
     def base_url(self):
         """What config.toml's base_url takes: Codex appends /responses."""
-        return "http://127.0.0.1:%d/v1" % self._server.server_address[1]
-
-    @property
-    def requests(self):
-        with self._log.lock:
-            return list(self._log.entries)
+        return "http://127.0.0.1:%d/v1" % self.port
 
     def response_bodies(self):
         return [r.body for r in self.requests if r.reply is not None]
-
-    def start(self):
-        self._thread.start()
-        return self
-
-    def stop(self):
-        self._server.shutdown()
-        self._server.server_close()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()

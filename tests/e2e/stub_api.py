@@ -18,11 +18,11 @@ prompt has none) the reply is plain text and the turn ends.
 import json
 import os
 import re
-import threading
 import uuid
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import List, Optional
+from dataclasses import dataclass
+from typing import Optional
+
+from .loopback import JsonHandler, LoggedRequest, LoopbackStub
 
 # `<<<...>>>` is consumed whole, so a block may itself contain `]]` (an agent prompt with markers).
 MARKER = re.compile(r"\[\[(bash|write|edit|agent|send|list-agents):?((?:<<<.*?>>>|.)*?)\]\]", re.DOTALL)
@@ -167,59 +167,13 @@ def whole_message(reply, model):
             "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
 
 
-@dataclass
-class LoggedRequest:
-    method: str
-    path: str
-    body: object  # the parsed JSON body, or the raw text when it was not JSON
-    reply: Optional[Reply] = None  # what the stub model answered, for /v1/messages
+def _describe_reply(reply):
+    return {"text": reply.text,
+            "tool_call": None if reply.tool_call is None else {"name": reply.tool_call.name,
+                                                               "input": reply.tool_call.input}}
 
 
-@dataclass
-class _Log:
-    path: str
-    entries: List[LoggedRequest] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, entry):
-        with self.lock:
-            self.entries.append(entry)
-            with open(self.path, "a", encoding="utf-8") as handle:
-                reply = entry.reply
-                handle.write(json.dumps({
-                    "method": entry.method, "path": entry.path, "body": entry.body,
-                    "reply": None if reply is None else {
-                        "text": reply.text,
-                        "tool_call": None if reply.tool_call is None else {
-                            "name": reply.tool_call.name, "input": reply.tool_call.input}},
-                }) + "\n")
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    log = None  # set on the subclass made per server
-
-    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
-        pass  # the JSONL log is the record; stderr chatter would only bury test output
-
-    def _body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            return json.loads(raw.decode("utf-8")) if raw else None
-        except ValueError:
-            return raw.decode("utf-8", errors="replace")
-
-    def _send(self, status, content_type, data):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _send_json(self, value):
-        self._send(200, "application/json", json.dumps(value).encode("utf-8"))
-
+class _Handler(JsonHandler):
     def _handle(self):
         body = self._body()
         route = self.path.split("?", 1)[0]
@@ -245,28 +199,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
 
-class StubAPI:
-    """A running stub on 127.0.0.1 at a free port. Use as a context manager, or start()/stop()."""
+class StubAPI(LoopbackStub):
+    """A running Messages API stub on 127.0.0.1 at a free port. Use as a context manager, or
+    start()/stop()."""
 
     def __init__(self, log_path):
-        self._log = _Log(log_path)
-        handler = type("StubHandler", (_Handler,), {"log": self._log})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        super().__init__(log_path, _Handler, _describe_reply)
 
     @property
     def base_url(self):
-        return "http://127.0.0.1:%d" % self._server.server_address[1]
-
-    @property
-    def log_path(self):
-        return self._log.path
-
-    @property
-    def requests(self):
-        with self._log.lock:
-            return list(self._log.entries)
+        return "http://127.0.0.1:%d" % self.port
 
     def message_bodies(self):
         """Bodies of the /v1/messages calls that offered tools: the main loop's and subagents'
@@ -274,20 +216,6 @@ class StubAPI:
         return [r.body for r in self.requests
                 if r.path.split("?", 1)[0] == "/v1/messages" and isinstance(r.body, dict)
                 and r.body.get("tools")]
-
-    def start(self):
-        self._thread.start()
-        return self
-
-    def stop(self):
-        self._server.shutdown()
-        self._server.server_close()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
 
 
 def body_session_id(body):

@@ -1,0 +1,38 @@
+"""The pinned clients' cache: one folder per npm package version under ~/.cache/peerhooks-e2e
+(PEERHOOKS_E2E_CACHE moves it), shared by the Claude Code and Codex helpers and by .ci/e2e-setup."""
+import os
+import shutil
+import subprocess
+import tempfile
+
+CACHE_ROOT = os.environ.get("PEERHOOKS_E2E_CACHE") or os.path.join(
+    os.path.expanduser("~"), ".cache", "peerhooks-e2e")
+NPM_INSTALL_TIMEOUT_S = 300  # ~250 MB native binary; a few seconds here, slower on a cold cache
+
+
+class Unavailable(Exception):
+    """A tool the e2e tests need is missing; the message says which and how to get it."""
+
+
+def install(package, version, folder, executable, installed_version):
+    """npm-install package@version into folder, atomically: a failed or interrupted install never
+    leaves a half folder that later runs would trust. installed_version(path) -> the version the
+    executable reports, checked before the staged folder replaces the old one."""
+    npm = shutil.which("npm")
+    if npm is None:
+        raise Unavailable("npm is not installed (needed to install %s@%s)" % (package, version))
+    os.makedirs(CACHE_ROOT, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix="%s.installing-" % os.path.basename(folder), dir=CACHE_ROOT)
+    try:
+        result = subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--prefix", staging, "%s@%s" % (package, version)],
+            capture_output=True, text=True, timeout=NPM_INSTALL_TIMEOUT_S)
+        staged = os.path.join(staging, "node_modules", ".bin", executable)
+        if result.returncode != 0 or installed_version(staged) != version:
+            tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
+            raise Unavailable("npm install %s@%s failed: %s" % (package, version, " | ".join(tail)))
+        shutil.rmtree(folder, ignore_errors=True)
+        os.rename(staging, folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return os.path.join(folder, "node_modules", ".bin", executable)
