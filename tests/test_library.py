@@ -100,6 +100,12 @@ class Slugs(unittest.TestCase):
     def test_claude_config_dir_wins_over_home(self):
         self.assertEqual(home.claude_home({"CLAUDE_CONFIG_DIR": "/x/cfg"}), "/x/cfg")
 
+    def test_the_given_environments_home_is_used_not_this_processes(self):
+        given = {"HOME": "/given/home"}
+        self.assertEqual(home.claude_home(given), "/given/home/.claude")
+        self.assertEqual(home.codex_home(given), "/given/home/.codex")
+        self.assertEqual(home.claude_home(dict(given, CLAUDE_CONFIG_DIR="~/cfg")), "/given/home/cfg")
+
 
 
 class LongSlugs(support.HomeTestCase):

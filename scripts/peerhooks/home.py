@@ -19,8 +19,15 @@ def _client_home(environ, variable, default_folder):
     environ = environ if environ is not None else os.environ
     configured = environ.get(variable)
     if configured:
-        return os.path.abspath(os.path.expanduser(configured))
-    return os.path.join(os.path.expanduser("~"), default_folder)
+        return os.path.abspath(_expand_user(configured, environ))
+    return os.path.join(user_home(environ), default_folder)
+
+
+def _expand_user(path, environ):
+    """`~` and `~/…` from the given environment's HOME (os.path.expanduser reads this process's)."""
+    if path == "~" or path.startswith("~/"):
+        return user_home(environ) + path[1:]
+    return os.path.expanduser(path)
 
 
 def claude_home(environ=None):
