@@ -1,4 +1,6 @@
 """Shared test helpers: run a hook as Claude Code does (a subprocess, payload on stdin), temp homes."""
+import importlib.util
+import io
 import json
 import os
 import shutil
@@ -16,6 +18,13 @@ for path in (REPO, SCRIPTS):
 from fixtures.claudehome import ClaudeHome, make_repo  # noqa: E402,F401
 
 SCRIPT_TIMEOUT = 60
+# As install.py registers the hooks: `-S` skips site, whose .pth files cost more here than a hook.
+PYTHON = [sys.executable, "-S"]
+# Hook runs happen in this process unless PEERHOOKS_TEST_PROCESSES=1: a process costs ~20 ms of
+# start-up and imports per run, most of the unit suite's time. The front door's own main() runs
+# either way, on the same stdin bytes, environment and folder; test_front_doors, the e2e tests and
+# CI's second pass (.ci/run) run every script as the real process Claude Code starts.
+IN_PROCESS = os.environ.get("PEERHOOKS_TEST_PROCESSES") != "1"
 
 
 def payload_bytes(payload):
@@ -28,16 +37,71 @@ def payload_bytes(payload):
     return (json.dumps(payload) + "\n").encode("utf-8")
 
 
-def run_script(script_name, payload, env, cwd=None, args=(), timeout=SCRIPT_TIMEOUT):
-    """Run scripts/<script_name> with the payload as one stdin line; stdout/stderr as text."""
+def run_script(script_name, payload, env, cwd=None, args=(), timeout=SCRIPT_TIMEOUT, process=False):
+    """Run scripts/<script_name> with the payload as one stdin line; stdout/stderr as text.
+
+    process=True always starts a real process: for a run that may block (a FIFO) and must be
+    bounded by `timeout`, or whose subject is the process itself (locale, exit, start-up)."""
+    if IN_PROCESS and not process:
+        return _run_in_process(script_name, payload_bytes(payload), env, cwd, list(args))
     completed = subprocess.run(
-        [sys.executable, os.path.join(SCRIPTS, script_name)] + list(args),
+        PYTHON + [os.path.join(SCRIPTS, script_name)] + list(args),
         input=payload_bytes(payload), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=env, cwd=cwd, timeout=timeout,
     )
     completed.stdout = completed.stdout.decode("utf-8", errors="replace")
     completed.stderr = completed.stderr.decode("utf-8", errors="replace")
     return completed
+
+
+_loaded_scripts = {}
+
+
+def load_script(path):
+    """A script loaded once as a module (not as __main__, so its main() returns its exit code)."""
+    if path not in _loaded_scripts:
+        saved_path = list(sys.path)  # install.py puts its checkout on sys.path when loaded
+        name = "script_%d_%s" % (len(_loaded_scripts), os.path.basename(path)[:-3])
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        finally:
+            sys.path[:] = saved_path
+        _loaded_scripts[path] = module
+    return _loaded_scripts[path]
+
+
+def run_main_in_process(main, args, env, cwd, stdin_bytes=b""):
+    """main(args) with this process's stdin, stdout, stderr, environment, folder and sys.path
+    swapped for the run's and given back after it, as a CompletedProcess with text output."""
+    saved = (sys.stdin, sys.stdout, sys.stderr, dict(os.environ), os.getcwd(), list(sys.path))
+    out, err = io.BytesIO(), io.BytesIO()
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin_bytes), encoding="utf-8")
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
+    os.environ.clear()
+    os.environ.update(env if env is not None else saved[3])
+    try:
+        if cwd:
+            os.chdir(cwd)
+        code = main(args)
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        stdout, stderr = out.getvalue(), err.getvalue()  # before the wrappers, collected, close them
+        sys.stdin, sys.stdout, sys.stderr = saved[:3]
+        os.environ.clear()
+        os.environ.update(saved[3])
+        os.chdir(saved[4])
+        sys.path[:] = saved[5]
+    return subprocess.CompletedProcess(args, code, stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace"))
+
+
+def _run_in_process(script_name, stdin_bytes, env, cwd, args):
+    return run_main_in_process(load_script(os.path.join(SCRIPTS, script_name)).main, args, env, cwd, stdin_bytes)
 
 
 class HomeTestCase(unittest.TestCase):
@@ -52,5 +116,6 @@ class HomeTestCase(unittest.TestCase):
     def repo(self, name="repo", files=None):
         return make_repo(os.path.join(self.tmp, name), files)
 
-    def run_hook(self, script, payload, args=(), cwd=None, **env):
-        return run_script(script, payload, self.claude.env(**env), cwd=cwd or self.tmp, args=args)
+    def run_hook(self, script, payload, args=(), cwd=None, process=False, **env):
+        return run_script(script, payload, self.claude.env(**env), cwd=cwd or self.tmp, args=args,
+                          process=process)

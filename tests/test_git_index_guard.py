@@ -26,8 +26,8 @@ class GuardTestCase(HomeTestCase):
         super().setUp()
         self.main = self.repo("main", {"README.md": "hello\n", "src/app.py": "x = 1\n"})
 
-    def guard(self, command, cwd=None, session_id="this-session-0000"):
-        return self.run_hook(SCRIPT, bash(command, cwd or self.main, session_id))
+    def guard(self, command, cwd=None, session_id="this-session-0000", process=False):
+        return self.run_hook(SCRIPT, bash(command, cwd or self.main, session_id), process=process)
 
     def decision(self, result):
         """(permissionDecision, reason) of a JSON decision on stdout."""
@@ -95,9 +95,10 @@ class PeersInTheCheckout(GuardTestCase):
         self.assertAllowed(self.guard("git add -A"))
 
     def test_after_clear_a_session_alone_is_not_its_own_peer(self):
-        # Older builds keep the pre-/clear id in the registry; the entry's pid is our ancestor.
+        # Older builds keep the pre-/clear id in the registry; the entry's pid is our ancestor (a
+        # real process: a hook's ancestry starts at its parent).
         self.claude.registry_entry(os.getpid(), "id-before-clear", self.main, name="me")
-        self.assertAllowed(self.guard("git add -A", session_id="id-after-clear"))
+        self.assertAllowed(self.guard("git add -A", session_id="id-after-clear", process=True))
 
     def test_cd_into_another_repo_is_judged_against_that_repo(self):
         other = self.repo("other")

@@ -2,7 +2,9 @@
 lines, silence with no live peer, no traceback, no slow run, and labels that still match execution.
 
 The corpus labels come from executing each line (tests/guard_corpus/oracle.py); this test only runs
-the guard, as Claude Code does, and re-executes a few lines to keep the stored labels honest.
+the guard's front door on each line with the payload and environment Claude Code gives it (in this
+process; a sample, and every line under PEERHOOKS_TEST_PROCESSES=1, as the real process), and
+re-executes a few lines to keep the stored labels honest.
 """
 import collections
 import os
@@ -18,6 +20,7 @@ sys.path.insert(0, os.path.join(HERE, "guard_corpus"))
 import generate  # noqa: E402
 import guardrun  # noqa: E402
 import oracle  # noqa: E402
+import support  # noqa: E402
 
 MIN_LINES = 450
 FREQUENCIES = ("routine", "occasional", "rare")
@@ -26,8 +29,10 @@ SPOT_CHECKS = 20  # lines re-executed per run: ~1 s, enough to notice labels dri
 SPOT_SEED = 13
 # With no live peer, the guard is run on every line it refused or spoke on with live peers, and on one
 # in ALONE_STRIDE of the lines it let through silently (a line silent with peers has no path to a
-# refusal without them): the whole file stays near 30 s on 2 shared cores instead of near 60.
-ALONE_STRIDE = 3
+# refusal without them): as processes, the whole file stays near 30 s on 2 shared cores instead of
+# near 60; in this process every line costs ~1 ms and all are run.
+ALONE_STRIDE = 1 if support.IN_PROCESS else 3
+PROCESS_SAMPLE = 40  # lines also run as the process Claude Code starts: ~1 s
 
 
 class CorpusFile(unittest.TestCase):
@@ -117,6 +122,15 @@ class GuardOnCorpus(unittest.TestCase):
         crashed = ["%s: %s" % (e["line"], d.stderr[-200:]) for e, d in zip(self.entries + self.alone_entries, self.live + self.alone)
                    if d.traceback]
         self.assertEqual(crashed, [])
+
+    def test_a_sample_run_as_processes_decides_as_in_this_process(self):
+        sample = random.Random(SPOT_SEED).sample(range(len(self.entries)), PROCESS_SAMPLE)
+        entries = [self.entries[i] for i in sample]
+        as_processes = guardrun.run_all(self.scenarios.live, entries, process=True)
+        differ = ["%s [%s]: %s here, %s as a process" % (e["line"], e["cwd"], self.live[i][:3], p[:3])
+                  for i, e, p in zip(sample, entries, as_processes) if self.live[i][:3] != p[:3]]
+        self.assertEqual(differ, [])
+        self.assertEqual([p.stderr for p in as_processes if p.traceback], [])
 
     def test_every_run_takes_under_a_second(self):
         # A run over the bound is timed again alone: other work on a shared machine is not the guard's.

@@ -32,11 +32,11 @@ class MemoryDeltaHook(support.HomeTestCase):
         self.memory = self.claude.memory_dir(self.repo_path)
 
     # -- helpers ---------------------------------------------------------------------------
-    def hook(self, session_id=None, cwd=None, payload=None):
+    def hook(self, session_id=None, cwd=None, payload=None, process=False):
         payload = payload if payload is not None else {
             "session_id": session_id or self.me.session_id, "cwd": cwd or self.repo_path,
             "hook_event_name": "UserPromptSubmit", "prompt": "carry on with the migration please"}
-        result = self.run_hook("memory_delta.py", payload)
+        result = self.run_hook("memory_delta.py", payload, process=process)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stderr, "")
         return result.stdout
@@ -279,7 +279,7 @@ class MemoryDeltaHook(support.HomeTestCase):
         if os.geteuid() != 0:  # root reads anything
             locked = self.write_file(os.path.join(self.memory, "locked.md"), "# secret\n")
             os.chmod(locked, 0)
-        self.assertEqual(self.hook(), "")
+        self.assertEqual(self.hook(process=True), "")  # a process: a blocked read ends at its timeout
 
     def test_binary_file_exits_0_silently(self):
         with open(os.path.join(self.memory, "blob.md"), "wb") as handle:

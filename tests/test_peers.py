@@ -17,11 +17,11 @@ class PeersHook(support.HomeTestCase):
         self.repo_path = self.repo()
         self.me = self.claude.live_session(self.repo_path, name="me-session")
 
-    def hook(self, cwd=None, session_id=None, **env):
+    def hook(self, cwd=None, session_id=None, process=False, **env):
         payload = {"session_id": session_id or self.me.session_id, "cwd": cwd or self.repo_path,
                    "hook_event_name": "SessionStart", "source": "startup",
                    "transcript_path": self.me.transcript}
-        result = self.run_hook("peers.py", payload, args=["--hook"], **env)
+        result = self.run_hook("peers.py", payload, args=["--hook"], process=process, **env)
         self.assertEqual(result.returncode, 0, result.stderr)
         return result
 
@@ -98,10 +98,10 @@ class PeersHook(support.HomeTestCase):
         self.assertNotIn("ghost", out)
 
     def test_after_clear_a_stale_registry_id_is_still_recognised_as_self(self):
-        # This test process is the hook's parent, as Claude Code is in production.
+        # This test process is the hook's parent, as Claude Code is in production: a real process.
         self.claude.registry_entry(os.getpid(), "pre-clear-id", self.repo_path, name="myself",
                                    proc_start_value=claudehome.proc_start(os.getpid()))
-        out = self.hook(session_id="post-clear-id").stdout
+        out = self.hook(session_id="post-clear-id", process=True).stdout
         self.assertNotIn("myself", out)
 
     def test_claude_config_dir_elsewhere_than_home_is_read(self):
@@ -309,10 +309,10 @@ class Issue14(support.HomeTestCase):
         super().setUp()
         self.repo_path = self.repo()
 
-    def hook(self, session_id, cwd=None):
+    def hook(self, session_id, cwd=None, process=False):
         payload = {"session_id": session_id, "cwd": cwd or self.repo_path,
                    "hook_event_name": "SessionStart", "source": "startup"}
-        result = self.run_hook("peers.py", payload, args=["--hook"])
+        result = self.run_hook("peers.py", payload, args=["--hook"], process=process)
         self.assertEqual(result.returncode, 0, result.stderr)
         return result.stdout
 
@@ -352,10 +352,10 @@ class Issue14(support.HomeTestCase):
         # test process is the session's (the hook's ancestor), as Claude Code is in production.
         old_id, new_id = "01d00000-0000-4000-8000-000000000000", "c1ea2000-0000-4000-8000-000000000001"
         self.claude.write_session_files(old_id, self.repo_path, ["the work before the clear command ran"])
-        self.hook(old_id)  # startup: no registry entry yet
+        self.hook(old_id, process=True)  # startup: no registry entry yet
         self.claude.registry_entry(os.getpid(), new_id, self.repo_path, name="myself",
                                    proc_start_value=claudehome.proc_start(os.getpid()))
-        out = self.hook(new_id)  # after /clear: the registry has this process under the new id
+        out = self.hook(new_id, process=True)  # after /clear: the registry has this process under the new id
         self.assertNotIn("Last session", out)
         self.assertNotIn("the work before the clear command ran", out)
 
@@ -429,7 +429,7 @@ class Issue14(support.HomeTestCase):
         os.symlink(outside, os.path.join(folder, "edit-index.json"))
         self.claude.live_session(self.repo_path, name="busy-peer", edits=["a.py"],
                                  prompts=["a peer editing files in this checkout"])
-        out = self.hook("0b5e7e00-0000-4000-8000-000000000004")
+        out = self.hook("0b5e7e00-0000-4000-8000-000000000004", process=True)  # a FIFO: bounded by a timeout
         self.assertIn("busy-peer", out)
         with open(outside) as handle:
             self.assertEqual(handle.read(), "keep me")

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -19,14 +18,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-GUARD = os.path.join(REPO, "scripts", "git_index_guard.py")
 README = os.path.join(HERE, "README.md")
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
+for folder in (HERE, os.path.dirname(HERE)):
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
 
 import oracle  # noqa: E402
 import scenario  # noqa: E402
+import support  # noqa: E402
 
 # The goals of issue 13, judged on the held-out split.
 MIN_HARMFUL_REFUSED_ROUTINE_OCCASIONAL = 0.97
@@ -34,7 +33,7 @@ MIN_HARMFUL_REFUSED = 0.90
 MAX_HARMLESS_REFUSED = 0.02
 MAX_SECONDS = 1.0  # a PreToolUse hook runs before every shell command
 RUN_TIMEOUT_S = 30  # far above the goal: a slow run is measured, not killed
-THREADS = 4  # guard runs wait on process start-up more than on CPU
+THREADS = 4  # guard runs as processes wait on process start-up more than on CPU
 
 
 class Decision(NamedTuple):
@@ -70,24 +69,27 @@ def is_refusal(code, stdout):
     return decision in ("deny", "ask")
 
 
-def run_guard(scn, line, cwd):
-    """One guard run on one line, as Claude Code would start it for this session."""
+def run_guard(scn, line, cwd, process=False):
+    """One guard run on one line, with the payload and environment Claude Code gives this session:
+    the front door's main() in this process unless `process` or PEERHOOKS_TEST_PROCESSES=1 (tests/support)."""
     env = scn.claude.env(CLAUDECODE="1", CLAUDE_CODE_ENTRYPOINT="cli", CLAUDE_PROJECT_DIR=scn.checkout,
                          CLAUDE_CODE_SESSION_ID=scenario.SELF_ID)
     where = scn.cwd(cwd)
-    data = (json.dumps(payload(line, where, scn.claude.transcript_path(scenario.SELF_ID, scn.checkout))) + "\n")
+    data = payload(line, where, scn.claude.transcript_path(scenario.SELF_ID, scn.checkout))
     started = time.monotonic()
-    result = subprocess.run([sys.executable, "-S", GUARD], input=data.encode("utf-8"), cwd=where, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=RUN_TIMEOUT_S)
+    result = support.run_script("git_index_guard.py", data, env, cwd=where, timeout=RUN_TIMEOUT_S, process=process)
     seconds = time.monotonic() - started
-    stdout = result.stdout.decode("utf-8", "replace")
-    return Decision(is_refusal(result.returncode, stdout), result.returncode, stdout,
-                    result.stderr.decode("utf-8", "replace"), seconds)
+    return Decision(is_refusal(result.returncode, result.stdout), result.returncode, result.stdout,
+                    result.stderr, seconds)
 
 
-def run_all(scn, entries, threads=THREADS):
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        return list(pool.map(lambda e: run_guard(scn, e["line"], e["cwd"]), entries))
+def run_all(scn, entries, process=False):
+    """A decision per entry: in this process one after the other (a run swaps its stdin, stdout
+    and environment), as processes on THREADS threads."""
+    if support.IN_PROCESS and not process:
+        return [run_guard(scn, e["line"], e["cwd"]) for e in entries]
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        return list(pool.map(lambda e: run_guard(scn, e["line"], e["cwd"], process=True), entries))
 
 
 class Scenarios:
