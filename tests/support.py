@@ -72,6 +72,16 @@ def load_script(path):
     return _loaded_scripts[path]
 
 
+def _set_environment(wanted):
+    """os.environ made equal to `wanted`, touching only the variables that differ (each change is
+    a putenv: clearing and refilling the whole environment cost ~1 s over the suite)."""
+    for name in [name for name in os.environ if name not in wanted]:
+        del os.environ[name]
+    for name, value in wanted.items():
+        if os.environ.get(name) != value:
+            os.environ[name] = value
+
+
 def run_main_in_process(main, args, env, cwd, stdin_bytes=b""):
     """main(args) with this process's stdin, stdout, stderr, environment, folder and sys.path
     swapped for the run's and given back after it, as a CompletedProcess with text output."""
@@ -80,8 +90,7 @@ def run_main_in_process(main, args, env, cwd, stdin_bytes=b""):
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin_bytes), encoding="utf-8")
     sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
     sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
-    os.environ.clear()
-    os.environ.update(env if env is not None else saved[3])
+    _set_environment(env if env is not None else saved[3])
     try:
         if cwd:
             os.chdir(cwd)
@@ -93,8 +102,7 @@ def run_main_in_process(main, args, env, cwd, stdin_bytes=b""):
             stream.flush()
         stdout, stderr = out.getvalue(), err.getvalue()  # before the wrappers, collected, close them
         sys.stdin, sys.stdout, sys.stderr = saved[:3]
-        os.environ.clear()
-        os.environ.update(saved[3])
+        _set_environment(saved[3])
         os.chdir(saved[4])
         sys.path[:] = saved[5]
     return subprocess.CompletedProcess(args, code, stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace"))
