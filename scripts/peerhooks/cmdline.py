@@ -18,7 +18,7 @@ What it opens, as Bash would run it:
 import posixpath
 
 from .records import record
-from .shell import PIPES, REDIRECTIONS, SEPARATORS, Word, tokenize
+from .shell import PIPES, REDIRECTIONS, SEPARATORS, Word, tokenize, variable_name_end
 
 # Past this depth of `bash -c` inside `eval` inside `$( … )`, the interpreter stops looking.
 MAX_DEPTH = 8
@@ -27,23 +27,11 @@ SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"])
 SHELL_VALUE_OPTIONS = frozenset(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
 RESERVED_WORDS = frozenset(["!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until",
                             "{", "}", "esac", "coproc"])
-_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_NAME_CHARS = _NAME_START | frozenset("0123456789")
-
-
-def _name_end(text, pos):
-    """Where a shell variable name starting at pos ends (pos when there is none)."""
-    if pos >= len(text) or text[pos] not in _NAME_START:
-        return pos
-    end = pos + 1
-    while end < len(text) and text[end] in _NAME_CHARS:
-        end += 1
-    return end
 
 
 def is_assignment(value):
     """`NAME=value`, `NAME+=value`, `NAME[i]=value`: an assignment, not a command word."""
-    end = _name_end(value, 0)
+    end = variable_name_end(value, 0)
     if end == 0:
         return False
     if value.startswith("[", end):
@@ -189,7 +177,7 @@ def _substitute_variables(value, known):
             return "".join(parts)
         braced = value.startswith("{", dollar + 1)
         start = dollar + 2 if braced else dollar + 1
-        end = _name_end(value, start)
+        end = variable_name_end(value, start)
         if end == start or braced and not value.startswith("}", end):
             return None
         found = known.get(value[start:end])

@@ -81,16 +81,22 @@ class _NextSpecial:
         return end
 
 
-def _name_end(text, pos):
-    """Where a parameter name starting at pos ends (pos itself when there is none)."""
-    if pos < len(text) and text[pos] in _SPECIAL_PARAMETERS:
-        return pos + 1
+def variable_name_end(text, pos):
+    """Where a shell variable name (letters, digits, `_`; not a digit first) starting at pos ends
+    (pos itself when there is none)."""
     if pos >= len(text) or text[pos] not in _NAME_START:
         return pos
     end = pos + 1
     while end < len(text) and text[end] in _NAME_CHARS:
         end += 1
     return end
+
+
+def _name_end(text, pos):
+    """Where a parameter name starting at pos ends: a variable's, or one special parameter (`$?`)."""
+    if pos < len(text) and text[pos] in _SPECIAL_PARAMETERS:
+        return pos + 1
+    return variable_name_end(text, pos)
 
 
 def has_brace_list(value):

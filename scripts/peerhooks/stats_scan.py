@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .claude_formats import HANDOFF_NAME as HANDOFF_FILE
-from .claude_formats import (EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE, SUBAGENTS_FOLDER,
-                             TRANSCRIPT_SUFFIX)
+from .claude_formats import EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE, SUBAGENTS_FOLDER
 from .gitops import REFUSAL_MARK
+from .home import transcript_entries
 from .timeutil import iso_to_ms
 from .transcripts import BIG_HEAD_BYTES, BIG_TAIL_BYTES, json_string, timestamp_of_big
 
@@ -598,13 +598,8 @@ def transcripts(home):
         return
     for project in folders:
         folder = os.path.join(projects, project)
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            continue
-        for name in names:
-            if name.endswith(TRANSCRIPT_SUFFIX):
-                yield os.path.join(folder, name), name[: -len(TRANSCRIPT_SUFFIX)], project, folder
+        for session_id, entry in sorted(transcript_entries(folder), key=lambda found: found[1].name):
+            yield entry.path, session_id, project, folder
 
 
 def scan_home(home, since_ms):
