@@ -16,7 +16,8 @@ from unittest import mock
 
 from support import SCRIPTS, HomeTestCase, payload_bytes
 
-from peerhooks import cold_start_quiet, cold_start_sections, cold_start_state, hook_cold_start, hookio
+from peerhooks import (cold_start_gather, cold_start_git, cold_start_quiet, cold_start_sections, cold_start_state,
+                       cold_start_user, hook_cold_start, hookio)
 
 QUIET_START = cold_start_quiet.NO_NEW_MATERIAL.split("%s")[0]
 SCRIPT = "cold_start.py"
@@ -467,7 +468,7 @@ class QuietPathTest(ColdStartCase):
         self.assertTrue(os.path.exists(self.armed_start()))
         payload = hookio.Payload({"session_id": "s", "source": "startup", "cwd": self.repo_path})
         environ = self.claude.env()
-        with mock.patch.object(cold_start_sections, "gather", side_effect=AssertionError("gathered")):
+        with mock.patch.object(cold_start_gather, "gather", side_effect=AssertionError("gathered")):
             outcome = hook_cold_start.run(payload, [], environ, time.time())
         self.assertQuiet(outcome.stdout)
         self.assertIsNone(outcome.after_delivery)
@@ -493,7 +494,7 @@ class QuietPathTest(ColdStartCase):
     def quiet_without_gathering(self):
         payload = hookio.Payload({"session_id": "s", "source": "startup", "cwd": self.repo_path})
         try:
-            with mock.patch.object(cold_start_sections, "gather", side_effect=AssertionError("gathered")):
+            with mock.patch.object(cold_start_gather, "gather", side_effect=AssertionError("gathered")):
                 outcome = hook_cold_start.run(payload, [], self.claude.env(), time.time())
         except AssertionError:
             return False
@@ -562,7 +563,7 @@ class HostileFilesTest(ColdStartCase):
                 held.append(False)
             except cold_start_state.StateError:
                 held.append(True)
-            return cold_start_sections.Gathered((cold_start_sections.section("n", "one"),), ())
+            return cold_start_gather.Gathered((cold_start_sections.section("n", "one"),), ())
 
         outcome = hook_cold_start.fresh_start(self.state_file, "k", gather,
                                               datetime.now(timezone.utc))
@@ -591,7 +592,7 @@ class HostileFilesTest(ColdStartCase):
     def test_deeply_nested_config_settings_and_commits_cache_still_print_the_rest(self):
         for path in (os.path.join(self.repo_path, ".claude", "cold-start.json"),
                      os.path.join(self.claude.home, "settings.json"),
-                     os.path.join(self.claude.home, "peerhooks", cold_start_sections.COMMITS_CACHE_NAME)):
+                     os.path.join(self.claude.home, "peerhooks", cold_start_git.COMMITS_CACHE_NAME)):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as handle:
                 handle.write(DEEP)
@@ -756,9 +757,9 @@ def _worker(root, key, rounds, barrier, results):
         seen = []
 
         def gather():
-            found, _ = cold_start_sections.gather_user_sections(root)
+            found, _ = cold_start_user.gather_user_sections(root)
             seen.extend(found)
-            return cold_start_sections.Gathered(tuple(found), ())
+            return cold_start_gather.Gathered(tuple(found), ())
 
         now = datetime.now(timezone.utc).replace(microsecond=0)
         outcome = hook_cold_start.fresh_start(path, key, gather, now)
@@ -801,7 +802,7 @@ class ConcurrencyTest(unittest.TestCase):
         def change(name, version):
             body = "%s version %d" % (name, version)
             write(os.path.join(root, name + ".md"), body)
-            found, _ = cold_start_sections.gather_user_sections(root)
+            found, _ = cold_start_user.gather_user_sections(root)
             versions.append((name, [s.body for s in found if s.key == name][0]))
 
         for name in NOTES:
@@ -863,9 +864,9 @@ def _stress_start(root, key, log_fd):
     seen = []
 
     def gather():
-        found, _ = cold_start_sections.gather_user_sections(root)
+        found, _ = cold_start_user.gather_user_sections(root)
         seen[:] = found
-        return cold_start_sections.Gathered(tuple(found), ())
+        return cold_start_gather.Gathered(tuple(found), ())
 
     now = datetime.now(timezone.utc).replace(microsecond=0)
     outcome = hook_cold_start.fresh_start(cold_start_state.state_path(root), key, gather, now)
@@ -937,7 +938,7 @@ class StressTest(unittest.TestCase):
 
         def change(note, version):
             write(os.path.join(root, note + ".md"), "%s version %d" % (note, version))
-            found, _ = cold_start_sections.gather_user_sections(root)
+            found, _ = cold_start_user.gather_user_sections(root)
             bodies[note] = [s.body for s in found if s.key == note][0]
 
         for note in STRESS_NOTES:

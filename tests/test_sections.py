@@ -1,4 +1,5 @@
-"""Cold-start sections: what changed, the output budget, rendering, and the gatherers."""
+"""Cold-start sections: what changed, the output budget, rendering, and the gatherers
+(cold_start_sections, cold_start_gather, cold_start_files, cold_start_git, cold_start_user)."""
 import hashlib
 import json
 import os
@@ -12,7 +13,8 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "scripts"))
 
-from peerhooks import cold_start_quiet, cold_start_sections  # noqa: E402
+from peerhooks import cold_start_files, cold_start_gather, cold_start_git  # noqa: E402
+from peerhooks import cold_start_quiet, cold_start_sections, cold_start_user  # noqa: E402
 from peerhooks.home import slug  # noqa: E402
 from peerhooks.cold_start_sections import Section  # noqa: E402
 
@@ -112,8 +114,8 @@ class PureTest(unittest.TestCase):
     def test_capped_section_always_fits_alone_with_every_user_section_left_out(self):
         body = cold_start_sections.cap("w" * 100 + "\n" + "v" * 50000)
         self.assertLessEqual(len(body), cold_start_sections.SECTION_MAX_CHARS)
-        others = [Section("u%02d" % n, "u" * cold_start_sections.MAX_USER_KEY_CHARS, "x" * 6000)
-                  for n in range(cold_start_sections.MAX_USER_SECTIONS)]
+        others = [Section("u%02d" % n, "u" * cold_start_user.MAX_USER_KEY_CHARS, "x" * 6000)
+                  for n in range(cold_start_user.MAX_USER_SECTIONS)]
         emission = cold_start_sections.plan_emission([Section("big", "Big", body)] + others, {}, None, "r", QUIET)
         self.assertEqual(emission.printed[:1], ("big",))
         self.assertLess(len(emission.text), cold_start_sections.BUDGET_CHARS)
@@ -130,12 +132,12 @@ class UserConfigTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.root, True)
 
     def parse(self, value):
-        return cold_start_sections.parse_user_config(json.dumps(value), self.root)
+        return cold_start_user.parse_user_config(json.dumps(value), self.root)
 
     def test_valid_entries_resolve_inside_the_workspace(self):
         entries, problem = self.parse([{"key": "plan", "file": "docs/PLAN.md", "lines": 5}])
         self.assertIsNone(problem)
-        self.assertEqual(entries, [cold_start_sections.UserSection(
+        self.assertEqual(entries, [cold_start_user.UserSection(
             "plan", os.path.join(self.root, "docs", "PLAN.md"), 5)])
 
     def test_each_kind_of_bad_config_is_one_problem_and_no_entries(self):
@@ -164,7 +166,7 @@ class UserConfigTest(unittest.TestCase):
 
     def test_bad_json_is_reported_in_one_line_and_ignored(self):
         write(os.path.join(self.root, ".claude", "cold-start.json"), "[{")
-        found, problem = cold_start_sections.gather_user_sections(self.root)
+        found, problem = cold_start_user.gather_user_sections(self.root)
         self.assertEqual(found, [])
         self.assertIn("ignored", problem)
         self.assertNotIn("\n", problem)
@@ -173,7 +175,7 @@ class UserConfigTest(unittest.TestCase):
         write(os.path.join(self.root, ".claude", "cold-start.json"), json.dumps([
             {"key": "plan", "file": "PLAN.md", "lines": 2}, {"key": "gone", "file": "nope.md"}]))
         write(os.path.join(self.root, "PLAN.md"), "one\ntwo\nthree\n")
-        found, problem = cold_start_sections.gather_user_sections(self.root)
+        found, problem = cold_start_user.gather_user_sections(self.root)
         self.assertIsNone(problem)
         self.assertEqual([s.key for s in found], ["plan", "gone"])
         self.assertTrue(found[0].body.endswith("one\ntwo"))
@@ -190,10 +192,10 @@ class GatherTest(unittest.TestCase):
 
     def workspace(self, root=None, toplevel="repo"):
         root = root or self.repo
-        return cold_start_sections.Workspace(root, self.repo if toplevel == "repo" else toplevel, self.home)
+        return cold_start_gather.Workspace(root, self.repo if toplevel == "repo" else toplevel, self.home)
 
     def gathered(self, **kwargs):
-        return {s.key: s.body for s in cold_start_sections.gather(self.workspace(**kwargs)).sections}
+        return {s.key: s.body for s in cold_start_gather.gather(self.workspace(**kwargs)).sections}
 
     def memory(self, root=None):
         folder = os.path.join(self.home, "projects", slug(root or self.repo), "memory")
@@ -201,7 +203,7 @@ class GatherTest(unittest.TestCase):
         return folder
 
     def rules(self):
-        return [s for s in cold_start_sections.gather(self.workspace()).sections if cold_start_sections.is_rule(s)]
+        return [s for s in cold_start_gather.gather(self.workspace()).sections if cold_start_sections.is_rule(s)]
 
     def test_rule_files_are_sections_of_their_own_workspace_then_home(self):
         write(os.path.join(self.repo, "CLAUDE.md"), "be kind")
@@ -231,9 +233,9 @@ class GatherTest(unittest.TestCase):
     def test_a_rule_file_over_the_limit_is_never_read_and_fingerprinted_by_size_and_mtime(self):
         path = os.path.join(self.repo, "CLAUDE.md")
         with open(path, "wb") as handle:
-            handle.truncate(cold_start_sections.RULE_TEXT_MAX_BYTES + 1)  # sparse: no disk, but "large"
-        with mock.patch.object(cold_start_sections, "read_regular", side_effect=AssertionError("read")):
-            first = cold_start_sections.rule_section(path)
+            handle.truncate(cold_start_files.RULE_TEXT_MAX_BYTES + 1)  # sparse: no disk, but "large"
+        with mock.patch.object(cold_start_files, "read_regular", side_effect=AssertionError("read")):
+            first = cold_start_files.rule_section(path)
         self.assertEqual(first.body, "")
         self.assertEqual(first.digest, self.rules()[0].digest)
         os.utime(path, (5, 5))
@@ -272,14 +274,14 @@ class GatherTest(unittest.TestCase):
 
     def test_head_commit_is_read_from_loose_packed_detached_and_worktree_heads(self):
         expected = git(self.repo, "rev-parse", "HEAD").strip()
-        self.assertEqual(cold_start_sections.head_commit(self.repo), expected)
+        self.assertEqual(cold_start_git.head_commit(self.repo), expected)
         git(self.repo, "pack-refs", "--all")
-        self.assertEqual(cold_start_sections.head_commit(self.repo), expected)
+        self.assertEqual(cold_start_git.head_commit(self.repo), expected)
         linked = os.path.join(self.tmp, "linked")
         git(self.repo, "worktree", "add", "-q", "--detach", linked)
-        self.assertEqual(cold_start_sections.head_commit(os.path.realpath(linked)), expected)
+        self.assertEqual(cold_start_git.head_commit(os.path.realpath(linked)), expected)
         git(self.repo, "checkout", "-q", "--detach")
-        self.assertEqual(cold_start_sections.head_commit(self.repo), expected)
+        self.assertEqual(cold_start_git.head_commit(self.repo), expected)
 
     def test_recent_commits_run_no_git_until_head_moves(self):
         first = self.gathered()["recent_commits"]
@@ -299,7 +301,7 @@ class GatherTest(unittest.TestCase):
         self.assertEqual(body.splitlines()[1:], [
             "%s  branch main (main)" % self.repo,
             "%s  branch feature" % os.path.realpath(linked)])
-        from_linked = cold_start_sections.gather(cold_start_sections.Workspace(linked, linked, self.home)).sections
+        from_linked = cold_start_gather.gather(cold_start_gather.Workspace(linked, linked, self.home)).sections
         self.assertEqual({s.key: s.body for s in from_linked}["worktrees"], body)
 
     def test_non_repo_workspace_has_no_git_sections_and_runs_no_git(self):

@@ -106,15 +106,15 @@ def workspace_root(folder, environ):
 
 
 def resolve_workspace(folder, environ, session_id, now, host):
-    """The cold_start_sections.Workspace of a start; under Codex its rule files are Codex's own."""
-    from . import cold_start_sections
+    """The cold_start_gather.Workspace of a start; under Codex its rule files are Codex's own."""
+    from . import cold_start_gather
     from .home import claude_home, codex_home
 
     root, toplevel = workspace_root(folder, environ)
     if root is None:
         return None
-    return cold_start_sections.Workspace(root, toplevel, claude_home(environ), int(now * 1000), session_id,
-                              codex_home(environ) if host == "codex" else None)
+    return cold_start_gather.Workspace(root, toplevel, claude_home(environ), int(now * 1000), session_id,
+                                       codex_home(environ) if host == "codex" else None)
 
 
 def run(payload, argv, environ, now):
@@ -143,23 +143,23 @@ def run(payload, argv, environ, now):
 
     from datetime import datetime, timezone
 
-    from . import cold_start_sections
+    from . import cold_start_gather
 
     workspace = resolve_workspace(payload.cwd, environ, payload.session_id, now, args.host)
     start = datetime.fromtimestamp(int(now), timezone.utc)
-    return fresh_start(path, key.key, lambda: cold_start_sections.gather(workspace), start, problems, quiet,
-                       workspace.home, lambda: cold_start_sections.input_paths(workspace))
+    return fresh_start(path, key.key, lambda: cold_start_gather.gather(workspace), start, problems, quiet,
+                       workspace.home, lambda: cold_start_gather.input_paths(workspace))
 
 
 def by_hand(args, environ, now):
     """`--full [folder]`: every section of the workspace, as a fresh key would get it; nothing
     is read from or written to the state file."""
-    from . import cold_start_sections, cold_start_state
+    from . import cold_start_gather, cold_start_state
 
     workspace = resolve_workspace(args.folder or os.getcwd(), environ, None, now, args.host)
     if workspace is None:
         return hookio.Outcome(hookio.EXIT_USAGE, stderr="cold_start.py: no such folder\n")
-    gathered = cold_start_sections.gather(workspace)
+    gathered = cold_start_gather.gather(workspace)
     reason = "asked for with %s; nothing recorded" % FULL_FLAG
     emission = plan(gathered.sections, cold_start_state.Baseline(None, reason), "", budget=MANUAL_BUDGET)
     return hookio.Outcome(stdout=emission.text, warnings=gathered.problems)
@@ -182,7 +182,7 @@ def _old_texts(home, found, baseline):
 def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inputs=None):
     """Lock, read the key's partition, gather the sections and compare; the Outcome prints the
     changed sections and, once they are delivered, records them and releases the lock.
-    gather: () -> cold_start_sections.Gathered, called under the lock. inputs: () -> the paths the gathering
+    gather: () -> cold_start_gather.Gathered, called under the lock. inputs: () -> the paths the gathering
     depends on; when given and nothing is left pending, the quiet path is armed for the key."""
     from . import cold_start_sections, cold_start_state
 
