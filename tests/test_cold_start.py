@@ -770,6 +770,8 @@ def _worker(root, key, rounds, barrier, results):
 
 
 def _watch(path, stop, outcome):
+    """Read the state file until stopped: how often it was read, unparseable, or held fewer partitions
+    than it once did."""
     reads = invalid = lost = 0
     most = 0
     while not stop.is_set():
@@ -883,27 +885,6 @@ def _stress_worker(root, key, log_path):
         _stress_start(root, key, log_fd)
 
 
-def _stress_watch(path, stop, outcome):
-    reads = invalid = lost = 0
-    most = 0
-    while not stop.is_set():
-        try:
-            with open(path, "rb") as handle:
-                raw = handle.read()
-        except FileNotFoundError:
-            continue
-        reads += 1
-        try:
-            agents = json.loads(raw.decode("utf-8"))["agents"]
-        except (ValueError, KeyError):
-            invalid += 1
-            continue
-        if len(agents) < most:
-            lost += 1
-        most = max(most, len(agents))
-    outcome.update(reads=reads, invalid=invalid, lost=lost)
-
-
 def stress_figures(records, final_bodies):
     """From the log: starts, changes missed at the end, and changes shown twice, split into those
     explained by a kill between printing and recording and the rest."""
@@ -954,7 +935,7 @@ class StressTest(unittest.TestCase):
 
         workers = [[key, spawn(key)] for key in STRESS_KEYS for _ in range(STRESS_WORKERS_PER_KEY)]
         stop, watched = threading.Event(), {}
-        watcher = threading.Thread(target=_stress_watch,
+        watcher = threading.Thread(target=_watch,
                                    args=(cold_start_state.state_path(root), stop, watched))
         watcher.start()
         rng = random.Random(14)
