@@ -69,27 +69,19 @@ def cli_path(version=CLI_VERSION):
     return os.path.join(cli_dir(version), "node_modules", ".bin", "claude")
 
 
-def _installed_version(path):
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.split()[0] if out.returncode == 0 and out.stdout.split() else None
-
-
 def ensure_cli(version=CLI_VERSION):
     """The path of the pinned CLI, installing it into the cache when absent (atomic: a failed or
     interrupted install never leaves a half folder that later runs would trust)."""
     path = cli_path(version)
-    if os.path.exists(path) and _installed_version(path) == version:
+    if os.path.exists(path) and npmcache.installed_version(path) == version:
         return path
-    return npmcache.install(CLI_PACKAGE, version, cli_dir(version), "claude", _installed_version)
+    return npmcache.install(CLI_PACKAGE, version, cli_dir(version), "claude")
 
 
 def cached_cli(version):
     """The CLI's path when that version is already in the cache, else None (never downloads)."""
     path = cli_path(version)
-    return path if os.path.exists(path) and _installed_version(path) == version else None
+    return path if os.path.exists(path) and npmcache.installed_version(path) == version else None
 
 
 _SKIPS_PRINTED = set()

@@ -45,18 +45,9 @@ def codex_path(version=CODEX_VERSION):
     return os.path.join(codex_dir(version), "node_modules", ".bin", "codex")
 
 
-def installed_version(path):
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    words = out.stdout.split()  # "codex-cli 0.171.0"
-    return words[-1] if out.returncode == 0 and words else None
-
-
 def install(version=CODEX_VERSION):
     """npm-install the pinned client into the cache, atomically (a failed install leaves nothing)."""
-    return npmcache.install(CODEX_PACKAGE, version, codex_dir(version), "codex", installed_version)
+    return npmcache.install(CODEX_PACKAGE, version, codex_dir(version), "codex")
 
 
 def require_codex(environ=None):
@@ -64,7 +55,7 @@ def require_codex(environ=None):
     line saying how to enable them; under CI=true it is installed, and missing is a failure."""
     environ = os.environ if environ is None else environ
     path = codex_path()
-    if os.path.exists(path) and installed_version(path) == CODEX_VERSION:
+    if os.path.exists(path) and npmcache.installed_version(path) == CODEX_VERSION:
         return path
     if environ.get("CI") == "true":
         try:

@@ -14,10 +14,22 @@ class Unavailable(Exception):
     """A tool the e2e tests need is missing; the message says which and how to get it."""
 
 
-def install(package, version, folder, executable, installed_version):
+def installed_version(path):
+    """The version an installed client reports for `--version` (`2.1.332 (Claude Code)`,
+    `codex-cli 0.171.0`): its first word made of digits and dots; None when it cannot say."""
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    return next((w for w in out.stdout.split() if w[:1].isdigit() and w.replace(".", "").isdigit()), None)
+
+
+def install(package, version, folder, executable):
     """npm-install package@version into folder, atomically: a failed or interrupted install never
-    leaves a half folder that later runs would trust. installed_version(path) -> the version the
-    executable reports, checked before the staged folder replaces the old one."""
+    leaves a half folder that later runs would trust. The version the staged executable reports is
+    checked before the staged folder replaces the old one."""
     npm = shutil.which("npm")
     if npm is None:
         raise Unavailable("npm is not installed (needed to install %s@%s)" % (package, version))
