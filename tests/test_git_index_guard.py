@@ -164,6 +164,30 @@ class StagedByAPeer(GuardTestCase):
         git(self.main, "reset", "-q", "--", "a.py")
         self.assertAllowed(self.guard("git commit -m x", session_id=self.own_id))
 
+    def test_a_commit_with_no_message_aborts_so_it_passes_unless_the_checkout_supplies_one(self):
+        for command in ("git commit", "git commit --no-edit", "git commit -a --no-edit"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command, session_id=self.own_id))
+        self.assertRefused(self.guard("git commit --amend --no-edit", session_id=self.own_id), "stager")
+        self.assertRefused(self.guard("git commit -c HEAD", session_id=self.own_id), "a.py")
+
+    def test_a_merge_message_or_a_commit_msg_hook_gives_the_commit_its_message(self):
+        git_dir = os.path.join(self.main, ".git")
+        with open(os.path.join(git_dir, "MERGE_MSG"), "w") as handle:
+            handle.write("Merge branch 'x'\n")
+        self.assertRefused(self.guard("git commit --no-edit", session_id=self.own_id), "a.py", "stager")
+        os.remove(os.path.join(git_dir, "MERGE_MSG"))
+        hook = os.path.join(git_dir, "hooks", "commit-msg")
+        with open(hook, "w") as handle:
+            handle.write('#!/bin/sh\necho from-hook >> "$1"\n')
+        self.assertAllowed(self.guard("git commit", session_id=self.own_id))  # not executable: git skips it
+        os.chmod(hook, 0o755)
+        self.assertRefused(self.guard("git commit", session_id=self.own_id), "a.py")
+
+    def test_all_with_paths_is_refused_by_git_itself_so_it_passes(self):
+        self.assertAllowed(self.guard("git commit -am wip -- b.py", session_id=self.own_id))
+        self.assertRefused(self.guard("git commit -am wip", session_id=self.own_id), "stager")
+
 
 class PeersChanges(GuardTestCase):
     """What a peer changed includes its Bash writes, its subagents' edits and more than 12 files."""

@@ -22,7 +22,7 @@ def judge(command, peers=(EDITOR,), cwd=CWD, staged=None, own=frozenset()):
 class WholeTree(unittest.TestCase):
     def test_whole_tree_forms_are_denied_with_a_peer_and_pass_alone(self):
         for command in ("git add -A", "git commit -am x", "git stash", "git clean -fd", "git checkout .",
-                        "git rm -r --cached .", "git commit -m x .", "git reset", "git commit --no-edit -a"):
+                        "git rm -r --cached .", "git commit -m x .", "git reset", "git commit -a -C HEAD"):
             with self.subTest(command=command):
                 refusals = judge(command, peers=[Peer("p")])
                 self.assertEqual(len(refusals), 1)

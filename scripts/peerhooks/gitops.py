@@ -152,10 +152,18 @@ APPLY_LONG = ("--stat --numstat --summary --check --index --cached --intent-to-a
 APPLY_VALUES = frozenset(["-p", "-C", "--exclude", "--include", "--directory", "--whitespace",
                           "--build-fake-ancestor"])
 PATCH_OPTIONS = frozenset(["-p", "--patch", "-i", "--interactive"])
-# A commit takes its message from one of these; without one git asks an editor, and an agent's shell
-# has none to answer it (Claude Code's Bash runs git with no terminal), so the commit aborts.
-MESSAGE_OPTIONS = frozenset(["-m", "--message", "-F", "--file", "-C", "--reuse-message", "--fixup", "--squash"])
-MESSAGE_FLAGS = frozenset(["--no-edit", "--amend"])
+# A commit takes its message from one of these (`-c` and --amend reuse a commit's); without one git
+# asks an editor, and an agent's shell has none to answer it (Claude Code's Bash runs git with
+# GIT_EDITOR=true and no terminal), so the message stays empty and git aborts. `--no-edit` is not a
+# source: it only skips the editor, and alone it aborts the same way (git 2.39: "Aborting commit due
+# to empty commit message"). What else gives git a message is in the checkout (Lookup.message_waiting).
+MESSAGE_OPTIONS = frozenset(["-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c",
+                             "--reedit-message", "--fixup", "--squash",
+                             "-t", "--template"])  # a template is kept as the message by --cleanup=verbatim
+MESSAGE_FLAGS = frozenset(["--amend", "--allow-empty-message"])
+# git refuses `-a` together with any path ("paths '…' with -a does not make sense"), with -i, -o or
+# --pathspec-from-file ("cannot be used together") before it reads the index: nothing is committed.
+ALL_CONFLICTS = frozenset(["-i", "--include", "-o", "--only", "--pathspec-from-file"])
 
 # A single operand that looks like a revision rather than a path (`git reset main`, `git checkout
 # v1.2`) when the checkout cannot be asked: HEAD and friends, `~ ^ @{` suffixes, hashes, versions,
@@ -218,6 +226,12 @@ class Lookup:
 
     def same_commit(self, first, second, cwd):
         """True when both revisions name the same commit (`update-ref` to the value it has)."""
+        return False
+
+    def message_waiting(self, cwd):
+        """True when git finds a commit message without one on the command line: a merge or squash
+        left MERGE_MSG / SQUASH_MSG, a prepare-commit-msg or commit-msg hook may write one, or a
+        commit.template may be kept. This default says no, as a checkout with none of them does."""
         return False
 
 
@@ -588,9 +602,13 @@ def _classify_commit(rest, run):
     if "--dry-run" in args.flags:
         return run.op(SAFE)
     message = args.values.get("-m") or args.values.get("--message")
-    if not MESSAGE_OPTIONS & set(args.values) and not args.flags & MESSAGE_FLAGS:
+    everything = args.flags & {"-a", "--all"}
+    if everything and (args.flags & ALL_CONFLICTS or any(not w.expanded for w in args.path_words)):
+        return run.op(SAFE)  # git refuses -a with paths, -i, -o or a pathspec file: nothing happens
+    if not MESSAGE_OPTIONS & set(args.values) and not args.flags & MESSAGE_FLAGS and \
+            not run.lookup.message_waiting(run.cwd):
         return run.op(SAFE)  # no message: git opens an editor, and with none to answer it aborts
-    if args.flags & {"-a", "--all"}:
+    if everything:
         return run.op(COMMIT_ALL, message=message)
     if "--amend" in args.flags:
         return run.op(AMEND, message=message)
