@@ -220,6 +220,20 @@ class PeersChanges(GuardTestCase):
         self.claude.append_records(self.peer.session_id, self.main, records)
         self.assertRefused(self.guard("git add old"), "busy-peer", "old/first.py")
 
+    def test_git_rm_leaves_a_peers_untracked_file_alone_but_not_its_tracked_one(self):
+        for name in ("new.py", "app.py"):
+            with open(os.path.join(self.main, "src", name), "a") as handle:
+                handle.write("# the peer's\n")
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "new.py"), next(self.at),
+                        tool="Write")])
+        self.assertAllowed(self.guard("git rm --cached -r src"))  # src/app.py is tracked, nobody's
+        self.assertAllowed(self.guard("git rm -f src/new.py"))  # untracked: git matches nothing
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "app.py"), next(self.at))])
+        self.assertRefused(self.guard("git rm --cached -r src"), "busy-peer", "src/app.py")
+        self.assertRefused(self.guard("git rm -rf src"), "src/app.py")
+
     def test_a_pathspec_through_a_symlink_to_the_checkout_is_judged_as_the_checkout(self):
         self.claude.append_records(self.peer.session_id, self.main, [
             edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "a.py"), next(self.at))])

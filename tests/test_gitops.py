@@ -442,6 +442,17 @@ class ParseTable(unittest.TestCase):
             with self.subTest(command=command):
                 self.assertEqual(gitops.parse(command, CWD, context, MergeUnderWay())[0].kind, kind)
 
+    def test_git_rm_acts_only_on_the_index_entries_its_pathspecs_match(self):
+        class Index(gitops.Lookup):
+            def index_entries(self, pathspecs, cwd):
+                return [p + "/a.yaml" for p in pathspecs if p == "config"]
+        context = gitops.cmdline.Context()
+        op, = gitops.parse("git rm --cached -r config", CWD, context, Index())
+        self.assertEqual((op.kind, op.entries), ("remove-paths", frozenset(["config/a.yaml"])))
+        self.assertEqual(gitops.parse("git rm -f untracked.txt", CWD, context, Index())[0].kind, "safe")
+        self.assertIsNone(gitops.parse("git rm --cached -r config", CWD)[0].entries)  # not asked: unknown
+        self.assertIsNone(gitops.parse("git rm -f $(cat list)", CWD, context, Index())[0].entries)
+
     def test_the_commit_message_is_kept_for_the_advice(self):
         self.assertEqual(gitops.parse("git commit -m 'fix: x'", CWD)[0].message, "fix: x")
 

@@ -68,6 +68,16 @@ class Paths(unittest.TestCase):
             with self.subTest(command=command):
                 self.assertEqual(len(judge(command)), 1)
 
+    def test_git_rm_is_judged_on_the_index_entries_it_matches(self):
+        peer = Peer("p", ("/r/config/peer.yaml", "/r/config/base.yaml"))
+        op, = gitops.parse("git rm --cached -r config", CWD)
+        untracked_only = op._replace(entries=frozenset(["config/app.yaml"]))
+        self.assertEqual(guard_verdict.verdict([Judged(untracked_only, TOP, (peer,))]), [])
+        tracked = op._replace(entries=frozenset(["config/app.yaml", "config/base.yaml"]))
+        refusal, = guard_verdict.verdict([Judged(tracked, TOP, (peer,))])
+        self.assertEqual(refusal.files, ("config/base.yaml",))
+        self.assertEqual(len(guard_verdict.verdict([Judged(op, TOP, (peer,))])), 1)  # entries unknown
+
     def test_relative_paths_follow_cd_and_top_pathspecs(self):
         self.assertEqual(len(judge("cd lib && git add ../src")), 1)
         self.assertEqual(len(judge("git add :/src", cwd="/r/lib")), 1)

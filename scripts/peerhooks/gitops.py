@@ -228,6 +228,11 @@ class Lookup:
         """True when both revisions name the same commit (`update-ref` to the value it has)."""
         return False
 
+    def index_entries(self, pathspecs, cwd):
+        """The index entries the pathspecs (as written, relative to cwd) match, toplevel-relative;
+        None when the checkout cannot tell (then every path under them counts)."""
+        return None
+
     def message_waiting(self, cwd):
         """True when git finds a commit message without one on the command line: a merge or squash
         left MERGE_MSG / SQUASH_MSG, a prepare-commit-msg or commit-msg hook may write one, or a
@@ -247,8 +252,8 @@ Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (Fa
     wildcard (`'*.py'`, `*` crosses `/`); shell_glob: the shell expands it first, one directory
     level per `/`; known: False when it holds an expansion only the shell knows.""")
 
-Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target",
-                   ((), False, None, (), False, None, None), """One git run and what it does. `cwd` is the
+Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
+                   "entries", ((), False, None, (), False, None, None, None), """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
 
@@ -256,7 +261,9 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     alias, alias_args: for ALIAS, the subcommand word to look up and its arguments.
     relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
     clean, which act on the working directory only. message: a commit's message, for advice.
-    target: the worktree path of REMOVE_WORKTREE.""")
+    target: the worktree path of REMOVE_WORKTREE.
+    entries: for `git rm`, the index entries (toplevel-relative) its pathspecs match, the only files
+    it acts on; None when the checkout was not asked.""")
 
 
 # -- parse -----------------------------------------------------------------------------------------
@@ -730,7 +737,17 @@ def _classify_rm(rest, run):
         return run.op(SAFE)
     if not args.flags & {"-f", "--force", "--cached"}:
         return run.op(SAFE)  # git refuses to remove a file that differs from HEAD or the index
-    return _by_paths(REMOVE_PATHS, args.path_words, run, args)
+    op = _by_paths(REMOVE_PATHS, args.path_words, run, args)
+    if op.kind != REMOVE_PATHS or op.runtime or run.private_index or not all(p.known for p in op.paths):
+        return op
+    # git rm matches its pathspecs against the index and removes only those entries (with -f, their
+    # files too): an untracked file under `git rm -r --cached config` stays as it is (git 2.39).
+    entries = run.lookup.index_entries([p.text for p in op.paths], run.cwd)
+    if entries is None:
+        return op
+    if not entries:
+        return run.op(SAFE)  # "pathspec did not match any files": git removes nothing
+    return op._replace(entries=frozenset(entries))
 
 
 def _classify_mv(rest, run):

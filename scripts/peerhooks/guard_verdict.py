@@ -134,7 +134,8 @@ def _judge_paths(op, kind, top, peers, own):
         return Refusal(op._replace(kind=whole), peers, EFFECTS[whole], NARROW[whole])
     at_stake, files = [], []
     for peer in peers:
-        hits = [c for c in peer.changes if c not in own and any(covers(s, c, top) for s in op.paths)]
+        hits = [c for c in peer.changes if c not in own and any(covers(s, c, top) for s in op.paths)
+                and (op.entries is None or relative(c, top) in op.entries)]
         if hits:
             at_stake.append(peer)
             files.extend(relative(c, top) for c in hits if relative(c, top) not in files)

@@ -36,7 +36,8 @@ MESSAGE_HOOKS = ("prepare-commit-msg", "commit-msg")
 # Aliases expanded in one line; ordinary operations are never capped (issue 13: a cap of 64 let
 # `git add -A` through after 64 harmless adds), only the alias worklist, which a line could grow.
 MAX_ALIAS_EXPANSIONS = 64
-# The whole hook stays near a second: git is asked at most twice (aliases, the index), each bounded.
+# The whole hook stays well under a second: git is asked only for what one form needs (aliases, the
+# index, a revision, rm's index entries), each call bounded.
 GIT_TIMEOUT_SECONDS = 0.4
 
 
@@ -147,6 +148,13 @@ class CheckoutLookup(gitops.Lookup):
     def same_commit(self, first, second, cwd):
         commit = _commit_of(cwd, first)
         return commit not in (None, NO_COMMIT) and commit == _commit_of(cwd, second)
+
+    def index_entries(self, pathspecs, cwd):
+        if not cwd or not pathspecs or any(p.startswith("-") for p in pathspecs):
+            return None
+        out = gitrepo.run_git(cwd, ["ls-files", "-z", "--full-name", "--"] + list(pathspecs),
+                              timeout=GIT_TIMEOUT_SECONDS)
+        return None if out is None else [name for name in out.split("\0") if name]
 
     def message_waiting(self, cwd):
         top = gitrepo.toplevel(cwd) if cwd else None
