@@ -184,6 +184,26 @@ class StagedByAPeer(GuardTestCase):
         os.chmod(hook, 0o755)
         self.assertRefused(self.guard("git commit", session_id=self.own_id), "a.py")
 
+    def test_stash_apply_passes_unless_the_entry_holds_a_staged_file(self):
+        with open(os.path.join(self.main, "README.md"), "a") as handle:
+            handle.write("stashed\n")
+        git(self.main, "reset", "-q")  # an entry made with files staged holds them too
+        git(self.main, "stash", "push", "-q", "--", "README.md")
+        git(self.main, "add", "a.py", "b.py")
+        self.assertAllowed(self.guard("git stash apply", session_id=self.own_id))
+        self.assertRefused(self.guard("git stash apply --index", session_id=self.own_id), "stager")
+        self.assertRefused(self.guard("git stash pop", session_id=self.own_id), "stager")
+        app = os.path.join(self.main, "src", "app.py")
+        with open(app, "a") as handle:
+            handle.write("stashed too\n")
+        git(self.main, "reset", "-q")
+        git(self.main, "stash", "push", "-q", "--", "src/app.py")
+        with open(app, "a") as handle:
+            handle.write("staged since\n")
+        git(self.main, "add", "a.py", "b.py", "src/app.py")  # git would merge the entry into it
+        self.assertRefused(self.guard("git stash apply", session_id=self.own_id), "src/app.py", "stager")
+        self.assertAllowed(self.guard("git stash apply stash@{1}", session_id=self.own_id))
+
     def test_all_with_paths_is_refused_by_git_itself_so_it_passes(self):
         self.assertAllowed(self.guard("git commit -am wip -- b.py", session_id=self.own_id))
         self.assertRefused(self.guard("git commit -am wip", session_id=self.own_id), "stager")

@@ -453,6 +453,20 @@ class ParseTable(unittest.TestCase):
         self.assertIsNone(gitops.parse("git rm --cached -r config", CWD)[0].entries)  # not asked: unknown
         self.assertIsNone(gitops.parse("git rm -f $(cat list)", CWD, context, Index())[0].entries)
 
+    def test_stash_apply_asks_the_checkout_for_the_entrys_files(self):
+        class Stash(gitops.Lookup):
+            def stash_files(self, entry, cwd):
+                return {None: ["src/models.py"], "stash@{1}": ["a.py", "b.py"]}.get(entry)
+        context = gitops.cmdline.Context()
+        self.assertEqual(gitops.parse("git stash apply", CWD, context, Stash())[0].entries,
+                         frozenset(["src/models.py"]))
+        self.assertEqual(gitops.parse("git stash apply stash@{1}", CWD, context, Stash())[0].entries,
+                         frozenset(["a.py", "b.py"]))
+        for command in ("git stash apply --index", "git stash apply $ENTRY", "git stash apply 7"):
+            with self.subTest(command=command):
+                op, = gitops.parse(command, CWD, context, Stash())
+                self.assertEqual((op.kind, op.entries), ("stash-apply", None))
+
     def test_the_commit_message_is_kept_for_the_advice(self):
         self.assertEqual(gitops.parse("git commit -m 'fix: x'", CWD)[0].message, "fix: x")
 

@@ -46,6 +46,25 @@ class WholeTree(unittest.TestCase):
         self.assertEqual(len(judge("git stash pop", peers=[EDITOR])), 1)
 
 
+class StashApply(unittest.TestCase):
+    def apply(self, files, staged):
+        op = gitops.parse("git stash apply", CWD)[0]._replace(entries=None if files is None else frozenset(files))
+        return guard_verdict.verdict([Judged(op, TOP, (EDITOR,))], frozenset(), {TOP: staged})
+
+    def test_an_entry_touching_no_staged_file_applies(self):
+        # git refuses to apply over unstaged changes and untracked files in the way, keeps the entry
+        self.assertEqual(self.apply(["src/models.py"], ["/r/src/util.py"]), [])
+
+    def test_an_entry_holding_a_staged_file_asks_naming_it(self):
+        refusal, = self.apply(["src/util.py", "src/models.py"], ["/r/src/util.py"])
+        self.assertTrue(refusal.ask)
+        self.assertEqual(refusal.files, ("src/util.py",))
+
+    def test_unknown_files_or_an_unreadable_index_ask(self):
+        self.assertTrue(guard_verdict.is_ask(self.apply(None, [])))
+        self.assertTrue(guard_verdict.is_ask(self.apply(["src/models.py"], None)))
+
+
 class Paths(unittest.TestCase):
     def test_a_folder_holding_a_peers_change_is_refused_naming_peer_and_file(self):
         refusal, = judge("git add src")

@@ -26,7 +26,7 @@ STAGE_ALL = "stage-all"          # add -A / -u / . / :/ / '*'
 COMMIT_ALL = "commit-all"        # commit -a, commit .
 STASH_ALL = "stash-all"          # stash, stash push/save without paths
 STASH_STACK = "stash-stack"      # stash drop/clear/pop: the stack is shared by every worktree
-STASH_APPLY = "stash-apply"      # stash apply: re-applies an entry that may be a peer's here
+STASH_APPLY = "stash-apply"      # stash apply: merges an entry into the files it holds
 RESET_ALL = "reset-all"          # reset --hard/--merge/--keep/--soft, reset <rev>, read-tree
 UNSTAGE_ALL = "unstage-all"      # pathless reset, reset ., restore --staged .
 DISCARD_ALL = "discard-all"      # checkout ., restore ., checkout-index -a
@@ -233,6 +233,11 @@ class Lookup:
         None when the checkout cannot tell (then every path under them counts)."""
         return None
 
+    def stash_files(self, entry, cwd):
+        """The files a stash entry (None: the latest) holds, toplevel-relative: its tracked changes
+        with renames split into both names, and its untracked files. None when it cannot tell."""
+        return None
+
     def message_waiting(self, cwd):
         """True when git finds a commit message without one on the command line: a merge or squash
         left MERGE_MSG / SQUASH_MSG, a prepare-commit-msg or commit-msg hook may write one, or a
@@ -262,8 +267,8 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
     clean, which act on the working directory only. message: a commit's message, for advice.
     target: the worktree path of REMOVE_WORKTREE.
-    entries: for `git rm`, the index entries (toplevel-relative) its pathspecs match, the only files
-    it acts on; None when the checkout was not asked.""")
+    entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
+    for `git rm` the index entries its pathspecs match, for `stash apply` the files the entry holds.""")
 
 
 # -- parse -----------------------------------------------------------------------------------------
@@ -638,7 +643,7 @@ def _classify_stash(rest, run):
     if verb in ("drop", "clear", "pop"):
         return run.op(STASH_STACK)
     if verb == "apply":
-        return run.op(STASH_APPLY)
+        return _stash_apply(rest, run)
     if verb == "branch":
         return run.op(MOVE_HEAD)
     if verb == "save":
@@ -649,6 +654,20 @@ def _classify_stash(rest, run):
     if _patch_mode(args, run):
         return run.op(SAFE)
     return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True)
+
+
+def _stash_apply(rest, run):
+    """`git stash apply` merges the entry into the files it holds and keeps the entry. git 2.39 stops
+    before writing when one of them has unstaged changes or is an untracked file in the way, so the
+    only uncommitted work it can reach is work staged in a file the entry holds: it merges into it,
+    conflicts in it, or (with --index) unstages it. The entry's files come from the checkout; with
+    --index (which also replays the entry's index) they are not asked and it is judged as before."""
+    args = _split(rest, STASH_LONG, STASH_VALUES)
+    operands = args.path_words
+    if "--index" in args.flags or len(operands) > 1 or any(w.expanded for w in operands):
+        return run.op(STASH_APPLY)
+    files = run.lookup.stash_files(operands[0].value if operands else None, run.cwd)
+    return run.op(STASH_APPLY, entries=None if files is None else frozenset(files))
 
 
 def _classify_reset(rest, run):

@@ -37,7 +37,7 @@ MESSAGE_HOOKS = ("prepare-commit-msg", "commit-msg")
 # `git add -A` through after 64 harmless adds), only the alias worklist, which a line could grow.
 MAX_ALIAS_EXPANSIONS = 64
 # The whole hook stays well under a second: git is asked only for what one form needs (aliases, the
-# index, a revision, rm's index entries), each call bounded.
+# index, a revision, rm's index entries, a stash entry's files), each call bounded.
 GIT_TIMEOUT_SECONDS = 0.4
 
 
@@ -153,6 +153,14 @@ class CheckoutLookup(gitops.Lookup):
         if not cwd or not pathspecs or any(p.startswith("-") for p in pathspecs):
             return None
         out = gitrepo.run_git(cwd, ["ls-files", "-z", "--full-name", "--"] + list(pathspecs),
+                              timeout=GIT_TIMEOUT_SECONDS)
+        return None if out is None else [name for name in out.split("\0") if name]
+
+    def stash_files(self, entry, cwd):
+        if not cwd or entry is not None and entry.startswith("-"):
+            return None
+        out = gitrepo.run_git(cwd, ["stash", "show", "--name-only", "-z", "--no-renames", "--no-relative",
+                                    "--include-untracked"] + ([entry] if entry is not None else []),
                               timeout=GIT_TIMEOUT_SECONDS)
         return None if out is None else [name for name in out.split("\0") if name]
 
@@ -328,7 +336,9 @@ class _Guard:
                       for j in judged]
         staged = {}
         for item in judged:
-            if item.peers and item.operation.kind == gitops.COMMIT_INDEX and item.toplevel not in staged:
+            reads_index = item.operation.kind == gitops.COMMIT_INDEX or (
+                item.operation.kind == gitops.STASH_APPLY and item.operation.entries is not None)
+            if item.peers and reads_index and item.toplevel not in staged:
                 staged[item.toplevel] = gitrepo.staged_paths(item.toplevel, timeout=GIT_TIMEOUT_SECONDS)
         return guard_verdict.verdict(judged, frozenset(self._own_changes()) if needs_changes else frozenset(), staged)
 
