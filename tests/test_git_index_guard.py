@@ -165,6 +165,50 @@ class StagedByAPeer(GuardTestCase):
         git(self.main, "reset", "-q", "--", "a.py")
         self.assertAllowed(self.guard("git commit -m x", session_id=self.own_id))
 
+    def test_a_commit_with_no_message_aborts_so_it_passes_unless_the_checkout_supplies_one(self):
+        for command in ("git commit", "git commit --no-edit", "git commit -a --no-edit"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command, session_id=self.own_id))
+        self.assertRefused(self.guard("git commit --amend --no-edit", session_id=self.own_id), "stager")
+        self.assertRefused(self.guard("git commit -c HEAD", session_id=self.own_id), "a.py")
+
+    def test_a_merge_message_or_a_commit_msg_hook_gives_the_commit_its_message(self):
+        git_dir = os.path.join(self.main, ".git")
+        with open(os.path.join(git_dir, "MERGE_MSG"), "w") as handle:
+            handle.write("Merge branch 'x'\n")
+        self.assertRefused(self.guard("git commit --no-edit", session_id=self.own_id), "a.py", "stager")
+        os.remove(os.path.join(git_dir, "MERGE_MSG"))
+        hook = os.path.join(git_dir, "hooks", "commit-msg")
+        with open(hook, "w") as handle:
+            handle.write('#!/bin/sh\necho from-hook >> "$1"\n')
+        self.assertAllowed(self.guard("git commit", session_id=self.own_id))  # not executable: git skips it
+        os.chmod(hook, 0o755)
+        self.assertRefused(self.guard("git commit", session_id=self.own_id), "a.py")
+
+    def test_stash_apply_passes_unless_the_entry_holds_a_staged_file(self):
+        with open(os.path.join(self.main, "README.md"), "a") as handle:
+            handle.write("stashed\n")
+        git(self.main, "reset", "-q")  # an entry made with files staged holds them too
+        git(self.main, "stash", "push", "-q", "--", "README.md")
+        git(self.main, "add", "a.py", "b.py")
+        self.assertAllowed(self.guard("git stash apply", session_id=self.own_id))
+        self.assertRefused(self.guard("git stash apply --index", session_id=self.own_id), "stager")
+        self.assertRefused(self.guard("git stash pop", session_id=self.own_id), "stager")
+        app = os.path.join(self.main, "src", "app.py")
+        with open(app, "a") as handle:
+            handle.write("stashed too\n")
+        git(self.main, "reset", "-q")
+        git(self.main, "stash", "push", "-q", "--", "src/app.py")
+        with open(app, "a") as handle:
+            handle.write("staged since\n")
+        git(self.main, "add", "a.py", "b.py", "src/app.py")  # git would merge the entry into it
+        self.assertRefused(self.guard("git stash apply", session_id=self.own_id), "src/app.py", "stager")
+        self.assertAllowed(self.guard("git stash apply stash@{1}", session_id=self.own_id))
+
+    def test_all_with_paths_is_refused_by_git_itself_so_it_passes(self):
+        self.assertAllowed(self.guard("git commit -am wip -- b.py", session_id=self.own_id))
+        self.assertRefused(self.guard("git commit -am wip", session_id=self.own_id), "stager")
+
 
 class PeersChanges(GuardTestCase):
     """What a peer changed includes its Bash writes, its subagents' edits and more than 12 files."""
@@ -196,6 +240,20 @@ class PeersChanges(GuardTestCase):
                                 next(self.at)) for i in range(20)]
         self.claude.append_records(self.peer.session_id, self.main, records)
         self.assertRefused(self.guard("git add old"), "busy-peer", "old/first.py")
+
+    def test_git_rm_leaves_a_peers_untracked_file_alone_but_not_its_tracked_one(self):
+        for name in ("new.py", "app.py"):
+            with open(os.path.join(self.main, "src", name), "a") as handle:
+                handle.write("# the peer's\n")
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "new.py"), next(self.at),
+                        tool="Write")])
+        self.assertAllowed(self.guard("git rm --cached -r src"))  # src/app.py is tracked, nobody's
+        self.assertAllowed(self.guard("git rm -f src/new.py"))  # untracked: git matches nothing
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "app.py"), next(self.at))])
+        self.assertRefused(self.guard("git rm --cached -r src"), "busy-peer", "src/app.py")
+        self.assertRefused(self.guard("git rm -rf src"), "src/app.py")
 
     def test_a_pathspec_through_a_symlink_to_the_checkout_is_judged_as_the_checkout(self):
         self.claude.append_records(self.peer.session_id, self.main, [

@@ -57,7 +57,20 @@ TABLE = [
     ("git commit -ma", "commit-index"),
     ("git commit -m x", "commit-index"),
     ("git commit", "safe"),
-    ("git commit --no-edit", "commit-index"),
+    ("git commit --no-edit", "safe"),  # --no-edit only skips the editor: no message, git aborts
+    ("git commit --no-edit --allow-empty-message", "commit-index"),
+    ("git commit -c HEAD", "commit-index"),  # reuses HEAD's message; the editor (true) keeps it
+    ("git commit --reedit-message=HEAD", "commit-index"),
+    ("git commit --fixup HEAD", "commit-index"),
+    ("git commit -t msg.txt", "commit-index"),  # a template is kept by --cleanup=verbatim
+    ("git commit -am wip -- src", "safe"),  # git refuses -a with paths
+    ("git commit -a -m x a.py", "safe"),
+    ("git commit --amend -a -m x a.py", "safe"),
+    ("git commit -a -i -m x", "safe"),  # git refuses -a with -i, -o or a pathspec file
+    ("git commit -a -o -m x", "safe"),
+    ("git commit -a -m x --pathspec-from-file=list", "safe"),
+    ("git commit -a -m x --", "commit-all"),  # `--` with no path after it: still -a alone
+    ("git commit -a -m x $FILES", "commit-all"),  # an unquoted empty variable leaves no path
     ("git commit --amend --no-edit", "commit-amend"),
     ("git commit -m x -- b.py", "commit-paths"),
     ("git commit -m x b.py", "commit-paths"),
@@ -418,6 +431,41 @@ class ParseTable(unittest.TestCase):
         context = gitops.cmdline.Context()
         self.assertEqual(gitops.parse("git checkout release-1.2", CWD, context, Refs())[0].kind, "move-head")
         self.assertEqual(gitops.parse("git checkout Makefile", CWD, context, Refs())[0].kind, "discard-paths")
+
+    def test_a_commit_without_a_message_is_judged_when_the_checkout_holds_one(self):
+        class MergeUnderWay(gitops.Lookup):
+            def message_waiting(self, cwd):
+                return True  # MERGE_MSG, SQUASH_MSG, a commit-msg hook or a template
+        context = gitops.cmdline.Context()
+        for command, kind in (("git commit", "commit-index"), ("git commit --no-edit", "commit-index"),
+                              ("git commit -a", "commit-all"), ("git commit -a -- a.py", "safe")):
+            with self.subTest(command=command):
+                self.assertEqual(gitops.parse(command, CWD, context, MergeUnderWay())[0].kind, kind)
+
+    def test_git_rm_acts_only_on_the_index_entries_its_pathspecs_match(self):
+        class Index(gitops.Lookup):
+            def index_entries(self, pathspecs, cwd):
+                return [p + "/a.yaml" for p in pathspecs if p == "config"]
+        context = gitops.cmdline.Context()
+        op, = gitops.parse("git rm --cached -r config", CWD, context, Index())
+        self.assertEqual((op.kind, op.entries), ("remove-paths", frozenset(["config/a.yaml"])))
+        self.assertEqual(gitops.parse("git rm -f untracked.txt", CWD, context, Index())[0].kind, "safe")
+        self.assertIsNone(gitops.parse("git rm --cached -r config", CWD)[0].entries)  # not asked: unknown
+        self.assertIsNone(gitops.parse("git rm -f $(cat list)", CWD, context, Index())[0].entries)
+
+    def test_stash_apply_asks_the_checkout_for_the_entrys_files(self):
+        class Stash(gitops.Lookup):
+            def stash_files(self, entry, cwd):
+                return {None: ["src/models.py"], "stash@{1}": ["a.py", "b.py"]}.get(entry)
+        context = gitops.cmdline.Context()
+        self.assertEqual(gitops.parse("git stash apply", CWD, context, Stash())[0].entries,
+                         frozenset(["src/models.py"]))
+        self.assertEqual(gitops.parse("git stash apply stash@{1}", CWD, context, Stash())[0].entries,
+                         frozenset(["a.py", "b.py"]))
+        for command in ("git stash apply --index", "git stash apply $ENTRY", "git stash apply 7"):
+            with self.subTest(command=command):
+                op, = gitops.parse(command, CWD, context, Stash())
+                self.assertEqual((op.kind, op.entries), ("stash-apply", None))
 
     def test_the_commit_message_is_kept_for_the_advice(self):
         self.assertEqual(gitops.parse("git commit -m 'fix: x'", CWD)[0].message, "fix: x")

@@ -104,10 +104,6 @@ class GuardOnCorpus(unittest.TestCase):
         self.assertEqual(failures, [], "GUARD GOALS NOT MET on held-out corpus lines (issue 13; the thresholds "
                                        "are the goals, do not lower them): " + "; ".join(failures))
 
-    # Known gap, issue 13 left open: 5 of 106 held-out harmless lines are refused (4.7%, goal <= 2%),
-    # most of them lines git itself refuses in that checkout. The goal stays as it is: once the guard
-    # meets it this test "unexpectedly succeeds", which fails the suite until the decorator goes.
-    @unittest.expectedFailure
     def test_issue_13_harmless_goal_is_met_on_the_held_out_lines(self):
         failures = self._goal_failures(about_harmful=False)
         self.assertEqual(failures, [], "GUARD GOAL NOT MET on held-out corpus lines (issue 13; the threshold "

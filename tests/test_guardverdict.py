@@ -22,7 +22,7 @@ def judge(command, peers=(EDITOR,), cwd=CWD, staged=None, own=frozenset()):
 class WholeTree(unittest.TestCase):
     def test_whole_tree_forms_are_denied_with_a_peer_and_pass_alone(self):
         for command in ("git add -A", "git commit -am x", "git stash", "git clean -fd", "git checkout .",
-                        "git rm -r --cached .", "git commit -m x .", "git reset", "git commit --no-edit -a"):
+                        "git rm -r --cached .", "git commit -m x .", "git reset", "git commit -a -C HEAD"):
             with self.subTest(command=command):
                 refusals = judge(command, peers=[Peer("p")])
                 self.assertEqual(len(refusals), 1)
@@ -46,6 +46,25 @@ class WholeTree(unittest.TestCase):
         self.assertEqual(len(judge("git stash pop", peers=[EDITOR])), 1)
 
 
+class StashApply(unittest.TestCase):
+    def apply(self, files, staged):
+        op = gitops.parse("git stash apply", CWD)[0]._replace(entries=None if files is None else frozenset(files))
+        return guard_verdict.verdict([Judged(op, TOP, (EDITOR,))], frozenset(), {TOP: staged})
+
+    def test_an_entry_touching_no_staged_file_applies(self):
+        # git refuses to apply over unstaged changes and untracked files in the way, keeps the entry
+        self.assertEqual(self.apply(["src/models.py"], ["/r/src/util.py"]), [])
+
+    def test_an_entry_holding_a_staged_file_asks_naming_it(self):
+        refusal, = self.apply(["src/util.py", "src/models.py"], ["/r/src/util.py"])
+        self.assertTrue(refusal.ask)
+        self.assertEqual(refusal.files, ("src/util.py",))
+
+    def test_unknown_files_or_an_unreadable_index_ask(self):
+        self.assertTrue(guard_verdict.is_ask(self.apply(None, [])))
+        self.assertTrue(guard_verdict.is_ask(self.apply(["src/models.py"], None)))
+
+
 class Paths(unittest.TestCase):
     def test_a_folder_holding_a_peers_change_is_refused_naming_peer_and_file(self):
         refusal, = judge("git add src")
@@ -67,6 +86,16 @@ class Paths(unittest.TestCase):
                         "git restore --staged src", "git rm -rf src", "git checkout -- docs"):
             with self.subTest(command=command):
                 self.assertEqual(len(judge(command)), 1)
+
+    def test_git_rm_is_judged_on_the_index_entries_it_matches(self):
+        peer = Peer("p", ("/r/config/peer.yaml", "/r/config/base.yaml"))
+        op, = gitops.parse("git rm --cached -r config", CWD)
+        untracked_only = op._replace(entries=frozenset(["config/app.yaml"]))
+        self.assertEqual(guard_verdict.verdict([Judged(untracked_only, TOP, (peer,))]), [])
+        tracked = op._replace(entries=frozenset(["config/app.yaml", "config/base.yaml"]))
+        refusal, = guard_verdict.verdict([Judged(tracked, TOP, (peer,))])
+        self.assertEqual(refusal.files, ("config/base.yaml",))
+        self.assertEqual(len(guard_verdict.verdict([Judged(op, TOP, (peer,))])), 1)  # entries unknown
 
     def test_relative_paths_follow_cd_and_top_pathspecs(self):
         self.assertEqual(len(judge("cd lib && git add ../src")), 1)

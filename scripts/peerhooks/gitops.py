@@ -26,7 +26,7 @@ STAGE_ALL = "stage-all"          # add -A / -u / . / :/ / '*'
 COMMIT_ALL = "commit-all"        # commit -a, commit .
 STASH_ALL = "stash-all"          # stash, stash push/save without paths
 STASH_STACK = "stash-stack"      # stash drop/clear/pop: the stack is shared by every worktree
-STASH_APPLY = "stash-apply"      # stash apply: re-applies an entry that may be a peer's here
+STASH_APPLY = "stash-apply"      # stash apply: merges an entry into the files it holds
 RESET_ALL = "reset-all"          # reset --hard/--merge/--keep/--soft, reset <rev>, read-tree
 UNSTAGE_ALL = "unstage-all"      # pathless reset, reset ., restore --staged .
 DISCARD_ALL = "discard-all"      # checkout ., restore ., checkout-index -a
@@ -152,10 +152,18 @@ APPLY_LONG = ("--stat --numstat --summary --check --index --cached --intent-to-a
 APPLY_VALUES = frozenset(["-p", "-C", "--exclude", "--include", "--directory", "--whitespace",
                           "--build-fake-ancestor"])
 PATCH_OPTIONS = frozenset(["-p", "--patch", "-i", "--interactive"])
-# A commit takes its message from one of these; without one git asks an editor, and an agent's shell
-# has none to answer it (Claude Code's Bash runs git with no terminal), so the commit aborts.
-MESSAGE_OPTIONS = frozenset(["-m", "--message", "-F", "--file", "-C", "--reuse-message", "--fixup", "--squash"])
-MESSAGE_FLAGS = frozenset(["--no-edit", "--amend"])
+# A commit takes its message from one of these (`-c` and --amend reuse a commit's); without one git
+# asks an editor, and an agent's shell has none to answer it (Claude Code's Bash runs git with
+# GIT_EDITOR=true and no terminal), so the message stays empty and git aborts. `--no-edit` is not a
+# source: it only skips the editor, and alone it aborts the same way (git 2.39: "Aborting commit due
+# to empty commit message"). What else gives git a message is in the checkout (Lookup.message_waiting).
+MESSAGE_OPTIONS = frozenset(["-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c",
+                             "--reedit-message", "--fixup", "--squash",
+                             "-t", "--template"])  # a template is kept as the message by --cleanup=verbatim
+MESSAGE_FLAGS = frozenset(["--amend", "--allow-empty-message"])
+# git refuses `-a` together with any path ("paths '…' with -a does not make sense"), with -i, -o or
+# --pathspec-from-file ("cannot be used together") before it reads the index: nothing is committed.
+ALL_CONFLICTS = frozenset(["-i", "--include", "-o", "--only", "--pathspec-from-file"])
 
 # A single operand that looks like a revision rather than a path (`git reset main`, `git checkout
 # v1.2`) when the checkout cannot be asked: HEAD and friends, `~ ^ @{` suffixes, hashes, versions,
@@ -220,6 +228,22 @@ class Lookup:
         """True when both revisions name the same commit (`update-ref` to the value it has)."""
         return False
 
+    def index_entries(self, pathspecs, cwd):
+        """The index entries the pathspecs (as written, relative to cwd) match, toplevel-relative;
+        None when the checkout cannot tell (then every path under them counts)."""
+        return None
+
+    def stash_files(self, entry, cwd):
+        """The files a stash entry (None: the latest) holds, toplevel-relative: its tracked changes
+        with renames split into both names, and its untracked files. None when it cannot tell."""
+        return None
+
+    def message_waiting(self, cwd):
+        """True when git finds a commit message without one on the command line: a merge or squash
+        left MERGE_MSG / SQUASH_MSG, a prepare-commit-msg or commit-msg hook may write one, or a
+        commit.template may be kept. This default says no, as a checkout with none of them does."""
+        return False
+
 
 def _moves_to_nothing(run, revisions):
     """A HEAD mover whose revision names no commit: git stops before touching anything."""
@@ -233,8 +257,8 @@ Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (Fa
     wildcard (`'*.py'`, `*` crosses `/`); shell_glob: the shell expands it first, one directory
     level per `/`; known: False when it holds an expansion only the shell knows.""")
 
-Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target",
-                   ((), False, None, (), False, None, None), """One git run and what it does. `cwd` is the
+Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
+                   "entries", ((), False, None, (), False, None, None, None), """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
 
@@ -242,7 +266,9 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     alias, alias_args: for ALIAS, the subcommand word to look up and its arguments.
     relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
     clean, which act on the working directory only. message: a commit's message, for advice.
-    target: the worktree path of REMOVE_WORKTREE.""")
+    target: the worktree path of REMOVE_WORKTREE.
+    entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
+    for `git rm` the index entries its pathspecs match, for `stash apply` the files the entry holds.""")
 
 
 # -- parse -----------------------------------------------------------------------------------------
@@ -588,9 +614,13 @@ def _classify_commit(rest, run):
     if "--dry-run" in args.flags:
         return run.op(SAFE)
     message = args.values.get("-m") or args.values.get("--message")
-    if not MESSAGE_OPTIONS & set(args.values) and not args.flags & MESSAGE_FLAGS:
+    everything = args.flags & {"-a", "--all"}
+    if everything and (args.flags & ALL_CONFLICTS or any(not w.expanded for w in args.path_words)):
+        return run.op(SAFE)  # git refuses -a with paths, -i, -o or a pathspec file: nothing happens
+    if not MESSAGE_OPTIONS & set(args.values) and not args.flags & MESSAGE_FLAGS and \
+            not run.lookup.message_waiting(run.cwd):
         return run.op(SAFE)  # no message: git opens an editor, and with none to answer it aborts
-    if args.flags & {"-a", "--all"}:
+    if everything:
         return run.op(COMMIT_ALL, message=message)
     if "--amend" in args.flags:
         return run.op(AMEND, message=message)
@@ -613,7 +643,7 @@ def _classify_stash(rest, run):
     if verb in ("drop", "clear", "pop"):
         return run.op(STASH_STACK)
     if verb == "apply":
-        return run.op(STASH_APPLY)
+        return _stash_apply(rest, run)
     if verb == "branch":
         return run.op(MOVE_HEAD)
     if verb == "save":
@@ -624,6 +654,20 @@ def _classify_stash(rest, run):
     if _patch_mode(args, run):
         return run.op(SAFE)
     return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True)
+
+
+def _stash_apply(rest, run):
+    """`git stash apply` merges the entry into the files it holds and keeps the entry. git 2.39 stops
+    before writing when one of them has unstaged changes or is an untracked file in the way, so the
+    only uncommitted work it can reach is work staged in a file the entry holds: it merges into it,
+    conflicts in it, or (with --index) unstages it. The entry's files come from the checkout; with
+    --index (which also replays the entry's index) they are not asked and it is judged as before."""
+    args = _split(rest, STASH_LONG, STASH_VALUES)
+    operands = args.path_words
+    if "--index" in args.flags or len(operands) > 1 or any(w.expanded for w in operands):
+        return run.op(STASH_APPLY)
+    files = run.lookup.stash_files(operands[0].value if operands else None, run.cwd)
+    return run.op(STASH_APPLY, entries=None if files is None else frozenset(files))
 
 
 def _classify_reset(rest, run):
@@ -712,7 +756,17 @@ def _classify_rm(rest, run):
         return run.op(SAFE)
     if not args.flags & {"-f", "--force", "--cached"}:
         return run.op(SAFE)  # git refuses to remove a file that differs from HEAD or the index
-    return _by_paths(REMOVE_PATHS, args.path_words, run, args)
+    op = _by_paths(REMOVE_PATHS, args.path_words, run, args)
+    if op.kind != REMOVE_PATHS or op.runtime or run.private_index or not all(p.known for p in op.paths):
+        return op
+    # git rm matches its pathspecs against the index and removes only those entries (with -f, their
+    # files too): an untracked file under `git rm -r --cached config` stays as it is (git 2.39).
+    entries = run.lookup.index_entries([p.text for p in op.paths], run.cwd)
+    if entries is None:
+        return op
+    if not entries:
+        return run.op(SAFE)  # "pathspec did not match any files": git removes nothing
+    return op._replace(entries=frozenset(entries))
 
 
 def _classify_mv(rest, run):

@@ -83,7 +83,7 @@ def verdict(judged, own_changes=frozenset(), staged_of=None):
     """Every refusal for the judged operations, in order (empty: let the line run).
 
     own_changes: realpaths this session changed. staged_of: {toplevel: realpaths in its index, or
-    None when git could not tell}, read only for a plain commit."""
+    None when git could not tell}, read only for a plain commit and a stash apply."""
     staged_of = staged_of or {}
     refusals, pushed, added = [], set(), {}
     for item in judged:
@@ -110,6 +110,8 @@ def _judge(op, top, peers, own, staged_of, pushed, added):
     if kind in (g.STASH_STACK, g.STASH_APPLY) and top in pushed and "clear" not in op.command \
             and "stash@{" not in op.command.replace("stash@{0}", ""):
         return None  # popping or dropping the entry the same line pushed
+    if kind == g.STASH_APPLY and op.entries is not None:
+        return _judge_stash_apply(op, top, peers, staged_of.get(top, ()))
     if kind in ASK_KINDS:
         if kind == g.REMOVE_WORKTREE and op.target and not any(p.checkout == op.target for p in peers):
             return None
@@ -134,7 +136,8 @@ def _judge_paths(op, kind, top, peers, own):
         return Refusal(op._replace(kind=whole), peers, EFFECTS[whole], NARROW[whole])
     at_stake, files = [], []
     for peer in peers:
-        hits = [c for c in peer.changes if c not in own and any(covers(s, c, top) for s in op.paths)]
+        hits = [c for c in peer.changes if c not in own and any(covers(s, c, top) for s in op.paths)
+                and (op.entries is None or relative(c, top) in op.entries)]
         if hits:
             at_stake.append(peer)
             files.extend(relative(c, top) for c in hits if relative(c, top) not in files)
@@ -164,6 +167,19 @@ def _judge_plain_commit(op, top, peers, own, staged, added):
     own_staged = [p for p in staged if p in mine]
     return Refusal(op, at_stake, effect, NARROW[g.COMMIT_INDEX], files=tuple(files))._replace(
         operation=op._replace(paths=tuple(g.Pathspec(p, None, relative(p, top)) for p in own_staged)))
+
+
+def _judge_stash_apply(op, top, peers, staged):
+    """A stash apply whose files are known reaches uncommitted work only where a file it holds is
+    staged (gitops._stash_apply says why): refused (ask) then, whoever staged it."""
+    if staged is None:
+        return Refusal(op, peers, "the index could not be read in time to tell what the entry would merge into",
+                       ASK_ADVICE[g.STASH_APPLY], ask=True)
+    files = [relative(p, top) for p in staged if relative(p, top) in op.entries]
+    if not files:
+        return None
+    effect = "it would merge a stash entry into staged files, which may be a peer's: %s" % _listed(files)
+    return Refusal(op, peers, effect, ASK_ADVICE[g.STASH_APPLY], ask=True, files=tuple(files))
 
 
 def _literal_paths(op, top):

@@ -27,10 +27,17 @@ IDLE_STATUS = "idle"
 # What git leaves in a checkout's own git folder while an operation is under way.
 IN_PROGRESS_MARKS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply",
                      "BISECT_LOG")
+# What gives `git commit` a message when the line has none (git 2.39): the message a merge or a
+# `merge --squash` left in the checkout's git folder, and hooks that may write one (git runs
+# prepare-commit-msg and commit-msg before it aborts on an empty message; git skips a hook file that
+# is not executable).
+MESSAGE_FILES = ("MERGE_MSG", "SQUASH_MSG")
+MESSAGE_HOOKS = ("prepare-commit-msg", "commit-msg")
 # Aliases expanded in one line; ordinary operations are never capped (issue 13: a cap of 64 let
 # `git add -A` through after 64 harmless adds), only the alias worklist, which a line could grow.
 MAX_ALIAS_EXPANSIONS = 64
-# The whole hook stays near a second: git is asked at most twice (aliases, the index), each bounded.
+# The whole hook stays well under a second: git is asked only for what one form needs (aliases, the
+# index, a revision, rm's index entries, a stash entry's files), each call bounded.
 GIT_TIMEOUT_SECONDS = 0.4
 
 
@@ -142,6 +149,33 @@ class CheckoutLookup(gitops.Lookup):
         commit = _commit_of(cwd, first)
         return commit not in (None, NO_COMMIT) and commit == _commit_of(cwd, second)
 
+    def index_entries(self, pathspecs, cwd):
+        if not cwd or not pathspecs or any(p.startswith("-") for p in pathspecs):
+            return None
+        out = gitrepo.run_git(cwd, ["ls-files", "-z", "--full-name", "--"] + list(pathspecs),
+                              timeout=GIT_TIMEOUT_SECONDS)
+        return None if out is None else [name for name in out.split("\0") if name]
+
+    def stash_files(self, entry, cwd):
+        if not cwd or entry is not None and entry.startswith("-"):
+            return None
+        out = gitrepo.run_git(cwd, ["stash", "show", "--name-only", "-z", "--no-renames", "--no-relative",
+                                    "--include-untracked"] + ([entry] if entry is not None else []),
+                              timeout=GIT_TIMEOUT_SECONDS)
+        return None if out is None else [name for name in out.split("\0") if name]
+
+    def message_waiting(self, cwd):
+        top = gitrepo.toplevel(cwd) if cwd else None
+        own = gitrepo.git_dir(top) if top else None
+        common = gitrepo.git_common_dir(top) if top else None
+        if own is None or common is None:
+            return True  # cannot tell: judge the commit as one that happens
+        if any(os.path.lexists(os.path.join(own, name)) for name in MESSAGE_FILES):
+            return True
+        if _config_set(cwd, "commit", "template") or _config_set(cwd, "core", "hookspath"):
+            return True  # a template (kept under --cleanup=verbatim), or hooks elsewhere that may write one
+        return any(os.access(os.path.join(common, "hooks", name), os.X_OK) for name in MESSAGE_HOOKS)
+
     def in_progress(self, cwd):
         top = gitrepo.toplevel(cwd) if cwd else None
         own = gitrepo.git_dir(top) if top else None
@@ -177,7 +211,8 @@ def _config_set(cwd, section, key):
     top = gitrepo.toplevel(cwd) if cwd else None
     common = gitrepo.git_common_dir(top) if top else None
     for path in (os.path.join(common, "config") if common else None,
-                 os.path.join(os.path.expanduser("~"), ".gitconfig")):
+                 os.path.join(os.path.expanduser("~"), ".gitconfig"),
+                 os.path.join(os.path.expanduser("~"), ".config", "git", "config")):
         if path and _config_file_sets(path, section, key):
             return True
     return False
@@ -301,7 +336,9 @@ class _Guard:
                       for j in judged]
         staged = {}
         for item in judged:
-            if item.peers and item.operation.kind == gitops.COMMIT_INDEX and item.toplevel not in staged:
+            reads_index = item.operation.kind == gitops.COMMIT_INDEX or (
+                item.operation.kind == gitops.STASH_APPLY and item.operation.entries is not None)
+            if item.peers and reads_index and item.toplevel not in staged:
                 staged[item.toplevel] = gitrepo.staged_paths(item.toplevel, timeout=GIT_TIMEOUT_SECONDS)
         return guard_verdict.verdict(judged, frozenset(self._own_changes()) if needs_changes else frozenset(), staged)
 
