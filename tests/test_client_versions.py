@@ -281,6 +281,21 @@ class PeersHookPerVersionTest(support.HomeTestCase):
         self.assertNotIn("SendMessage", out)
         self.assertIn("cannot send messages", out)
 
+    def test_before_its_registry_entry_a_session_can_send_only_if_its_client_set_the_socket_variable(self):
+        # Both versions at times write the registry entry after SessionStart has run; 2.1.332 sets
+        # CLAUDE_CODE_MESSAGING_SOCKET in every hook's environment, 2.1.197 does not.
+        self.claude.live_session(self.repo_path, name="repo-9a", prompts=["port the exporter to v2"],
+                                 version=claudehome.CURRENT_VERSION)
+        payload = {"session_id": "not-registered-yet", "cwd": self.repo_path, "source": "startup",
+                   "hook_event_name": "SessionStart"}
+        oldest = self.run_hook("peers.py", payload, args=["--hook"]).stdout
+        self.assertIn("repo-9a", oldest)
+        self.assertNotIn("SendMessage", oldest)
+        self.assertIn("cannot send messages", oldest)
+        current = self.run_hook("peers.py", payload, args=["--hook"],
+                                CLAUDE_CODE_MESSAGING_SOCKET="/tmp/cc-socks/1.sock").stdout
+        self.assertIn("message it by name with SendMessage", current)
+
     def test_fork_is_told_of_live_peers_like_a_new_session(self):
         self.claude.live_session(self.repo_path, name="repo-9a", prompts=["port the exporter to v2"],
                                  version=claudehome.CURRENT_VERSION)

@@ -6,6 +6,7 @@ import subprocess
 import unittest
 
 from support import HomeTestCase
+from fixtures import claudehome
 from fixtures.claudehome import bash_record, edit_record, now_ms
 
 SCRIPT = "git_index_guard.py"
@@ -47,6 +48,15 @@ class GuardTestCase(HomeTestCase):
 
 
 class PeersInTheCheckout(GuardTestCase):
+    def test_sendmessage_is_advised_only_when_this_sessions_client_can_send(self):
+        self.claude.live_session(self.main, name="main-peer", version=claudehome.CURRENT_VERSION)
+        payload = bash("git add -A", self.main)
+        _, oldest = self.decision(self.run_hook(SCRIPT, payload))  # no socket variable, no entry
+        self.assertNotIn("SendMessage", oldest)
+        self.assertIn("cannot send messages: coordinate with them through the user", oldest)
+        _, current = self.decision(self.run_hook(SCRIPT, payload, CLAUDE_CODE_MESSAGING_SOCKET="/tmp/cc-socks/1.sock"))
+        self.assertIn("Message main-peer with SendMessage", current)
+
     def test_add_all_is_refused_naming_the_peer_and_the_narrow_form(self):
         self.claude.live_session(self.main, name="main-peer")
         result = self.guard("git add -A")

@@ -166,6 +166,13 @@ class Reason(unittest.TestCase):
         self.assertIn("git add -- a.py", claude)
         self.assertNotIn("SendMessage", guard_verdict.reason(refusals, "git add -A", [], host="codex"))
 
+    def test_a_session_that_cannot_send_is_sent_to_its_user_whoever_can_receive(self):
+        refusals = judge("git add -A", peers=[Peer("sock", can_message=True)])
+        reason = guard_verdict.reason(refusals, "git add -A", ["a.py"], can_send=False)
+        self.assertNotIn("SendMessage", reason)
+        self.assertIn("This session's Claude Code cannot send messages: coordinate with them through the user",
+                      reason)
+
     def test_a_branch_switch_suggests_a_new_branch_in_a_linked_worktree(self):
         reason = guard_verdict.reason(judge("git checkout main", peers=[Peer("p")]), "git checkout main", [])
         self.assertIn("git worktree add -b <new-branch> ../<dir>", reason)

@@ -238,9 +238,10 @@ def is_ask(refusals):
     return bool(refusals) and all(r.ask for r in refusals)
 
 
-def reason(refusals, command, own_files, host="claude"):
+def reason(refusals, command, own_files, host="claude", can_send=True):
     """The text the model (deny) or the human (ask) reads: every refusal in the line, what to do
-    instead with this session's own files and message filled in, and how to reach the peers."""
+    instead with this session's own files and message filled in, and how to reach the peers
+    (`can_send`: whether this session can send SendMessage at all)."""
     echo = " ".join(command.split())
     if len(echo) > COMMAND_ECHO_CHARS:
         echo = echo[:COMMAND_ECHO_CHARS - 1] + "…"
@@ -252,7 +253,7 @@ def reason(refusals, command, own_files, host="claude"):
         instead = refusal.instead.format(own=own, message=message)
         lines.append("- `%s`: %s. Instead: %s" % (_short(refusal.operation.command), refusal.effect, instead))
         peers.extend(p for p in refusal.peers if p.name not in [q.name for q in peers])
-    lines.append(_peers_line(peers, host))
+    lines.append(_peers_line(peers, host, can_send))
     return "\n".join(lines)
 
 
@@ -269,10 +270,13 @@ def _short(command):
     return command if len(command) <= 80 else command[:79] + "…"
 
 
-def _peers_line(peers, host):
+def _peers_line(peers, host, can_send):
     names = ", ".join(p.name for p in peers)
     if host == "codex":
         return "Live peers at stake: %s. Coordinate with them through the user." % names
+    if not can_send:
+        return ("Live peers at stake: %s. This session's Claude Code cannot send messages: coordinate with "
+                "them through the user." % names)
     reachable = [p.name for p in peers if p.can_message]
     others = [p.name for p in peers if not p.can_message]
     parts = ["Live peers at stake: %s." % names]

@@ -69,7 +69,7 @@ def run(payload, argv, environ, now):
     refusals = guard.verdict(judged)
     if not refusals:
         return hookio.QUIET
-    text = guard_verdict.reason(refusals, command, guard.own_files(judged), host)
+    text = guard_verdict.reason(refusals, command, guard.own_files(judged), host, guard.can_send(environ))
     return _outcome(text, guard_verdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
 
 
@@ -370,8 +370,14 @@ class _Guard:
         top = judged[0].toplevel
         return [guard_verdict.relative(p, top) for p in self._own_changes() if p.startswith(top + "/")]
 
-    def print_mode(self):
+    def _own_entry(self):
         if self.ancestors is None:
             self.ancestors = registry.ancestor_pids()
-        own = registry.own_entry(self.sessions, self.session_id, self.ancestors)
+        return registry.own_entry(self.sessions, self.session_id, self.ancestors)
+
+    def print_mode(self):
+        own = self._own_entry()
         return own is not None and own.entrypoint in PRINT_MODE_ENTRYPOINTS
+
+    def can_send(self, environ):
+        return registry.can_send(self._own_entry(), environ)
