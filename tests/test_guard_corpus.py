@@ -33,6 +33,26 @@ SPOT_SEED = 13
 # near 60; in this process every line costs ~1 ms and all are run.
 ALONE_STRIDE = 1 if support.IN_PROCESS else 3
 PROCESS_SAMPLE = 40  # lines also run as the process Claude Code starts: ~1 s
+# Every line where the guard's decision and the oracle's label differ, with why. A new disagreement
+# fails the suite, and so does one that goes away (take it off the list): the goals above are shares,
+# this is the line-by-line record behind them.
+KNOWN_DISAGREEMENTS = {
+    ("git checkout -f main", "."): "harmful, let through: a forced checkout of the current branch discards "
+                                   "the tree, judged as a no-op switch",
+    ('FILES="src lib"; git add $FILES', "."): "harmful, let through: the unquoted expansion is not split into "
+                                              "two pathspecs",
+    ("git checkout-index -f -a --prefix=''", "."): "harmful, let through: an empty prefix is taken for one "
+                                                   "that writes elsewhere",
+    ('cd "$(dirname "$0")"/.. 2>/dev/null; git add -A', "docs"): "harmful, let through: the directory is "
+                                                                 "unknowable ($0 of the tool's shell)",
+    ("git diff --name-only | grep docs | xargs git add", "."): "harmless, refused: paths computed at run "
+                                                              "time are refused on purpose while a peer is live",
+    ("git diff > /tmp/all.patch && git checkout . && git apply /tmp/all.patch", "."): "harmless, refused: "
+        "harmless only because the apply succeeds, which the guard cannot know",
+    ("git stash show -p | git apply -R", "."): "harmless, refused: a patch on stdin may touch any file",
+    ("printf 'n\\nn\\nn\\nn\\nn\\nn\\n' | git add -p", "."): "harmless, refused: answers piped into "
+                                                                          "-p are not read",
+}
 
 
 class CorpusFile(unittest.TestCase):
@@ -108,6 +128,13 @@ class GuardOnCorpus(unittest.TestCase):
         failures = self._goal_failures(about_harmful=False)
         self.assertEqual(failures, [], "GUARD GOAL NOT MET on held-out corpus lines (issue 13; the threshold "
                                        "is the goal, do not lower it): " + "; ".join(failures))
+
+    def test_the_guard_and_the_oracle_disagree_only_on_the_known_lines(self):
+        disagree = {(e["line"], e["cwd"]): "%s, %s" % (e["label"], "refused" if d.refused else "let through")
+                    for e, d in zip(self.entries, self.live) if d.refused != (e["label"] == "harmful")}
+        self.assertEqual(sorted(set(disagree) - set(KNOWN_DISAGREEMENTS)), [], "new disagreements")
+        self.assertEqual(sorted(set(KNOWN_DISAGREEMENTS) - set(disagree)), [],
+                         "fixed: take these off KNOWN_DISAGREEMENTS")
 
     def test_with_no_live_peer_every_line_is_silent(self):
         loud = ["%s [%s]: exit %d %r" % (e["line"], e["cwd"], d.exit, d.stdout[:80])
