@@ -71,23 +71,23 @@ class RegistryShapesTest(unittest.TestCase):
         entry = registry.parse_entry(sample_json(claudehome.CURRENT_VERSION, "registry-print.json"))
         self.assertTrue(entry.can_message)
 
-    def test_fixture_entry_has_the_shape_of_the_sample(self):
+    def current_home_with_a_peer(self):
+        """A 2.1.332 home with one live session; (home, that session)."""
         root = tempfile.mkdtemp(prefix="peerhooks-versions-")
         self.addCleanup(shutil.rmtree, root, True)
         home = claudehome.ClaudeHome(root, version=claudehome.CURRENT_VERSION)
         self.addCleanup(home.close)
-        peer = home.live_session(os.path.join(root, "repo"))
+        return home, home.live_session(os.path.join(root, "repo"))
+
+    def test_fixture_entry_has_the_shape_of_the_sample(self):
+        _, peer = self.current_home_with_a_peer()
         with open(peer.registry_file, encoding="utf-8") as handle:
             written = json.load(handle)
         real = sample_json(claudehome.CURRENT_VERSION, "registry-interactive.json")
         self.assertLessEqual(set(real) - {"status", "updatedAt", "statusUpdatedAt"}, set(written))
 
     def test_key_files_beside_the_entries_are_not_sessions(self):
-        root = tempfile.mkdtemp(prefix="peerhooks-versions-")
-        self.addCleanup(shutil.rmtree, root, True)
-        home = claudehome.ClaudeHome(root, version=claudehome.CURRENT_VERSION)
-        self.addCleanup(home.close)
-        peer = home.live_session(os.path.join(root, "repo"))
+        home, peer = self.current_home_with_a_peer()
         keys = [n for n in os.listdir(os.path.join(home.home, "sessions")) if n.endswith(".key")]
         self.assertEqual(len(keys), 1)
         self.assertEqual(os.stat(os.path.join(home.home, "sessions", keys[0])).st_mode & 0o777, 0o600)

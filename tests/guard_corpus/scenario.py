@@ -126,6 +126,16 @@ def _git(cwd, env, *args):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def _new_repo(path, env, files, message):
+    """A repository on `main` whose one commit holds `files` ({relative path: content})."""
+    os.makedirs(path)
+    _git(path, env, "init", "-q", "-b", "main")
+    for relative, content in files.items():
+        _write(path, relative, content)
+    _git(path, env, "add", "--all")
+    _git(path, env, "commit", "-q", "-m", message)
+
+
 def _write(root, relative, content):
     path = os.path.join(root, relative)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -171,12 +181,7 @@ def build(home, live=True):
     scenario = Scenario(home, claude)
     app, work = scenario.checkout, os.path.join(home, "work")
 
-    os.makedirs(app)
-    _git(app, env, "init", "-q", "-b", "main")
-    for relative, content in TRACKED.items():
-        _write(app, relative, content)
-    _git(app, env, "add", "--all")
-    _git(app, env, "commit", "-q", "-m", "Initial import")
+    _new_repo(app, env, TRACKED, "Initial import")
     for number, (relative, line) in enumerate(HISTORY):  # depth for bisect, HEAD~3 and the like
         _write(app, relative, TRACKED[relative] + line)
         _git(app, env, "commit", "-q", "-am", "History %d: %s" % (number + 1, relative))
@@ -210,12 +215,7 @@ def build(home, live=True):
         _write(scenario.self_wt, relative, content)
 
     other = os.path.join(work, "other")
-    os.makedirs(other)
-    _git(other, env, "init", "-q", "-b", "main")
-    for relative, content in OTHER_REPO_FILES.items():
-        _write(other, relative, content)
-    _git(other, env, "add", "--all")
-    _git(other, env, "commit", "-q", "-m", "Other repo")
+    _new_repo(other, env, OTHER_REPO_FILES, "Other repo")
     _write(other, "main.go", "package main\n\nfunc main() {}\n")
     os.symlink(os.path.join("work", "app"), os.path.join(home, "app-link"))
 
