@@ -601,6 +601,11 @@ class HostileFilesTest(ColdStartCase):
         self.assertIn("━━━ Recent commits ━━━", result.stdout)
         self.assertIn("cold-start.json", result.stderr)
         self.assertQuiet(self.start().stdout)
+        config, settings, cache = [open(p, "rb").read() for p in (
+            os.path.join(self.repo_path, ".claude", "cold-start.json"), os.path.join(self.claude.home, "settings.json"),
+            os.path.join(self.claude.home, "peerhooks", cold_start_git.COMMITS_CACHE_NAME))]
+        self.assertEqual((config, settings), (DEEP, DEEP))  # the user's files: told, never moved or rewritten
+        self.assertIsInstance(json.loads(cache), dict)  # our cache: replaced whole by the start that ran git
 
     def symlinked(self, name, target_is_folder=True):
         other = self.repo("other", {"work.txt": "untracked work\n"})
@@ -676,6 +681,10 @@ class HostileFilesTest(ColdStartCase):
         first = self.start(key=key)
         self.assertIn("not valid UTF-8", first.stderr)
         self.assertQuiet(self.start(key=key).stdout)
+        write(os.path.join(self.repo_path, "CLAUDE.md"), "Be careful.\nRun the tests first.\n")
+        changed = self.start(key=key).stdout
+        self.assertIn("━━━ Rules ━━━", changed)
+        self.assertIn("+Run the tests first.", changed)
 
     def foreign(self, raw_entry):
         """A state file with our partition, a sibling, and one foreign entry (raw bytes)."""

@@ -296,6 +296,18 @@ class MemoryDeltaHook(support.HomeTestCase):
         self.assertIn("feedback_db.md", result.stdout)
         self.assertEqual(len(result.stderr.splitlines()), 1)
 
+    def test_a_symlink_in_place_of_the_stamp_is_neither_read_nor_written_through(self):
+        folder = os.path.join(self.claude.home, "peerhooks", "memory-delta")
+        os.makedirs(folder)
+        outside = self.write_file(os.path.join(self.tmp, "outside.json"), "keep me")
+        os.symlink(outside, os.path.join(folder, self.me.session_id + ".json"))
+        self.peer_writes("feedback_db.md", "Integration tests must hit a real database")
+        self.assertIn("feedback_db.md", self.hook())  # the link is no stamp: the first run's listing
+        self.assertEqual(self.hook(), "")  # and the stamp this run recorded is a file of its own
+        with open(outside) as handle:
+            self.assertEqual(handle.read(), "keep me")
+        self.assertFalse(os.path.islink(os.path.join(folder, self.me.session_id + ".json")))
+
     def test_stamps_of_sessions_gone_for_thirty_days_are_swept_on_a_first_run(self):
         folder = os.path.join(self.claude.home, "peerhooks", "memory-delta")
         os.makedirs(folder)
