@@ -341,6 +341,26 @@ class Decisions(GuardTestCase):
             self.assertAllowed(self.guard(command))
 
 
+class WholeTreeSpellings(GuardTestCase):
+    """Spellings that discard or sweep up the whole tree though they look narrow or harmless."""
+
+    def setUp(self):
+        super().setUp()
+        for name in ("src/app.py", "lib/util.py", "docs/a.md", "docs/b.md"):
+            os.makedirs(os.path.dirname(os.path.join(self.main, name)), exist_ok=True)
+            with open(os.path.join(self.main, name), "a") as handle:
+                handle.write("changed\n")
+        self.claude.live_session(self.main, name="main-peer", edits=[os.path.join(self.main, "src/app.py"),
+                                                                     os.path.join(self.main, "lib/util.py")])
+
+    def test_an_unquoted_variable_is_split_into_paths(self):
+        self.assertRefused(self.guard('FILES="src lib"; git add $FILES'), "main-peer", "src/app.py", "lib/util.py")
+        self.assertRefused(self.guard('F="docs lib"; git commit -m x $F'), "lib/util.py")
+        self.assertAllowed(self.guard('FILES=docs/a.md; git add "$FILES"'))
+        self.assertAllowed(self.guard('FILES="docs/a.md docs/b.md"; git add $FILES'))
+        self.assertRefused(self.guard('F="docs/a.md docs/b.md"; IFS=,; git add $F'), "computed when it runs")
+
+
 class Aliases(GuardTestCase):
     def test_an_alias_is_judged_by_its_expansion(self):
         git(self.main, "config", "alias.aa", "add --all")

@@ -364,6 +364,8 @@ TABLE = [
     ("GIT_INDEX_FILE=/tmp/i git add -A", "safe"),
     ("cd \"$(git rev-parse --show-toplevel)\" && git add -A", "safe stage-all@?"),
     ("F=src/a.py; git add \"$F\"", "stage-paths"),
+    ("F=; git add $F", "safe"),  # an unquoted empty variable is no word: `git add` alone
+    ("G='git -C /r'; $G add -A", "stage-all@/r"),  # split into the command's words
     # -- unbalanced input is read as far as it goes ----------------------------------------------
     ("git add -A 'unclosed", "stage-paths"),  # `-A unclosed`: path-limited
     ("git add \"unclosed", "stage-paths"),
@@ -431,6 +433,27 @@ class ParseTable(unittest.TestCase):
         context = gitops.cmdline.Context()
         self.assertEqual(gitops.parse("git checkout release-1.2", CWD, context, Refs())[0].kind, "move-head")
         self.assertEqual(gitops.parse("git checkout Makefile", CWD, context, Refs())[0].kind, "discard-paths")
+
+    def test_an_unquoted_variable_holding_blanks_is_several_paths_and_a_quoted_one_is_one(self):
+        def paths(command):
+            op = gitops.parse(command, CWD)[-1]
+            return op.kind, [p.relative for p in op.paths], op.runtime
+        self.assertEqual(paths('FILES="src lib"; git add $FILES'), ("stage-paths", ["src", "lib"], False))
+        self.assertEqual(paths('FILES="src lib"; git add "$FILES"'), ("stage-paths", ["src lib"], False))
+        self.assertEqual(paths('F="a.py  b.py"; git commit -m x $F'), ("commit-paths", ["a.py", "b.py"], False))
+        self.assertEqual(paths('D=docs; F="a.md b.md"; git add $D/$F'), ("stage-paths", ["docs/a.md", "b.md"], False))
+        self.assertEqual(paths('F="src lib"; git add -- ${F}'), ("stage-paths", ["src", "lib"], False))
+        self.assertEqual(paths('export F="src lib"; git add $F'), ("stage-paths", ["src", "lib"], False))
+        glob = gitops.parse('F="src/*.py lib"; git add $F', CWD)[-1].paths[0]
+        self.assertTrue(glob.shell_glob)  # the shell expands the glob a variable yields
+
+    def test_an_expansion_only_the_shell_can_split_is_computed_at_run_time(self):
+        for command in ('F="src lib"; IFS=,; git add $F', 'IFS=: F=src:lib; git add $F',
+                        'export IFS=,; F=a,b; git add $F', 'FILES=(src lib); git add $FILES',
+                        'FILES=(src lib); git add "${FILES[@]}"', "git add $FILES",
+                        'for f in src lib; do git add $f; done'):
+            with self.subTest(command=command):
+                self.assertTrue(gitops.parse(command, CWD)[-1].runtime)
 
     def test_a_commit_without_a_message_is_judged_when_the_checkout_holds_one(self):
         class MergeUnderWay(gitops.Lookup):
