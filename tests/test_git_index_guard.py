@@ -353,6 +353,17 @@ class WholeTreeSpellings(GuardTestCase):
         self.claude.live_session(self.main, name="main-peer", edits=[os.path.join(self.main, "src/app.py"),
                                                                      os.path.join(self.main, "lib/util.py")])
 
+    def test_a_forced_checkout_asks_even_of_the_branch_checked_out(self):
+        for command in ("git checkout -f main", "git checkout --force main", "git switch -f main",
+                        "git switch --discard-changes main"):
+            with self.subTest(command=command):
+                decision, reason = self.decision(self.guard(command))
+                self.assertEqual(decision, "ask")
+                self.assertIn("main-peer", reason)
+        self.assertAllowed(self.guard("git checkout main"))  # the branch checked out: nothing changes
+        self.assertAllowed(self.guard("git checkout -f -- docs/a.md"))  # the path form names no peer's file
+        self.assertRefused(self.guard("git checkout -f -- src/app.py"), "src/app.py")
+
     def test_an_unquoted_variable_is_split_into_paths(self):
         self.assertRefused(self.guard('FILES="src lib"; git add $FILES'), "main-peer", "src/app.py", "lib/util.py")
         self.assertRefused(self.guard('F="docs lib"; git commit -m x $F'), "lib/util.py")

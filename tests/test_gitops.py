@@ -150,6 +150,19 @@ TABLE = [
     ("git switch main", "move-head"),
     ("git switch -c feature", "move-head"),
     ("git switch", "safe"),
+    ("git switch -f", "safe"),  # "fatal: missing branch or commit argument"
+    ("git switch --detach", "move-head"),
+    # -f / --force / --discard-changes throw away local changes and the index, even on the current branch
+    ("git checkout -f main", "reset-all"),
+    ("git checkout --force main", "reset-all"),
+    ("git checkout -f HEAD", "reset-all"),
+    ("git checkout -qf feature", "reset-all"),
+    ("git checkout -f -- a.py", "discard-paths"),
+    ("git checkout -f main -- a.py", "discard-paths"),
+    ("git switch -f main", "reset-all"),
+    ("git switch --discard-changes main", "reset-all"),
+    ("git switch --force feature", "reset-all"),
+    ("git switch -f -c feature", "move-head"),
     # -- clean -----------------------------------------------------------------------------------
     ("git clean -f", "clean-all"),
     ("git clean -fd", "clean-all"),
@@ -433,6 +446,22 @@ class ParseTable(unittest.TestCase):
         context = gitops.cmdline.Context()
         self.assertEqual(gitops.parse("git checkout release-1.2", CWD, context, Refs())[0].kind, "move-head")
         self.assertEqual(gitops.parse("git checkout Makefile", CWD, context, Refs())[0].kind, "discard-paths")
+
+    def test_a_forced_checkout_of_the_current_branch_discards_and_a_plain_one_does_nothing(self):
+        class OnMain(gitops.Lookup):
+            def is_current(self, revision, cwd):
+                return revision in ("HEAD", "@", "main")
+
+            def names_no_commit(self, revisions, cwd):
+                return "nosuch" in revisions
+        context = gitops.cmdline.Context()
+        for command, kind in (("git checkout main", "safe"), ("git switch main", "safe"),
+                              ("git switch -q main", "safe"), ("git checkout -f main", "reset-all"),
+                              ("git checkout --force main", "reset-all"), ("git switch -f main", "reset-all"),
+                              ("git switch --discard-changes main", "reset-all"),
+                              ("git checkout -f nosuch", "safe"), ("git switch -f nosuch", "safe")):
+            with self.subTest(command=command):
+                self.assertEqual([op.kind for op in gitops.parse(command, CWD, context, OnMain())], [kind])
 
     def test_an_unquoted_variable_holding_blanks_is_several_paths_and_a_quoted_one_is_one(self):
         def paths(command):
