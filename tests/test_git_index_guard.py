@@ -364,6 +364,14 @@ class WholeTreeSpellings(GuardTestCase):
         self.assertAllowed(self.guard("git checkout -f -- docs/a.md"))  # the path form names no peer's file
         self.assertRefused(self.guard("git checkout -f -- src/app.py"), "src/app.py")
 
+    def test_checkout_index_with_an_empty_prefix_writes_over_the_tree(self):
+        for command in ("git checkout-index -f -a --prefix=''", "git checkout-index -f -a --prefix=",
+                        "git checkout-index -a -f --prefix=./"):
+            with self.subTest(command=command):
+                self.assertRefused(self.guard(command), "main-peer")
+        self.assertAllowed(self.guard("git checkout-index --prefix=/tmp/export/ -a"))
+        self.assertAllowed(self.guard("git checkout-index -a -f", cwd=os.path.join(self.main, "docs")))
+
     def test_an_unquoted_variable_is_split_into_paths(self):
         self.assertRefused(self.guard('FILES="src lib"; git add $FILES'), "main-peer", "src/app.py", "lib/util.py")
         self.assertRefused(self.guard('F="docs lib"; git commit -m x $F'), "lib/util.py")

@@ -368,6 +368,16 @@ TABLE = [
     ("git bisect log", "safe"),
     ("git read-tree HEAD", "reset-all"),
     ("git checkout-index -a -f", "discard-all"),
+    # an empty prefix, or one naming the toplevel with a `/`, writes over the working tree itself
+    ("git checkout-index -f -a --prefix=''", "discard-all"),
+    ("git checkout-index -f -a --prefix=", "discard-all"),
+    ('git checkout-index -f -a --prefix ""', "discard-all"),
+    ("git checkout-index -f -a --prefix=./", "discard-all"),
+    ("P=; git checkout-index -a -f --prefix=$P", "discard-all"),
+    ("git checkout-index -f --prefix= a.py", "discard-paths"),
+    ("git checkout-index --prefix=/tmp/export/ -a", "safe"),
+    ("git checkout-index -f -a --prefix=export/", "safe"),
+    ("git checkout-index -f -a --prefix=snapshot-", "safe"),  # prepended to each name: snapshot-a.py
     ("git update-ref refs/heads/main HEAD~1", "write-refs"),
     ("git symbolic-ref HEAD refs/heads/x", "write-refs"),
     ("git symbolic-ref --short HEAD", "safe"),
@@ -462,6 +472,15 @@ class ParseTable(unittest.TestCase):
                               ("git checkout -f nosuch", "safe"), ("git switch -f nosuch", "safe")):
             with self.subTest(command=command):
                 self.assertEqual([op.kind for op in gitops.parse(command, CWD, context, OnMain())], [kind])
+
+    def test_checkout_index_all_acts_on_the_working_directory_and_its_prefix_is_read_from_the_toplevel(self):
+        self.assertTrue(gitops.parse("cd docs && git checkout-index -a -f", CWD)[-1].relative)
+        context = gitops.cmdline.Context(toplevel=lambda path: TOP)
+        for prefix, kind in (("../r/", "discard-all"), ("/r/", "discard-all"), ("/r/sub/../", "discard-all"),
+                             ("../elsewhere/", "safe"), ("/tmp/export/", "safe"), ("../r", "safe")):
+            with self.subTest(prefix=prefix):
+                op = gitops.parse("git checkout-index -a -f --prefix=" + prefix, CWD + "/sub", context)[-1]
+                self.assertEqual(op.kind, kind)
 
     def test_an_unquoted_variable_holding_blanks_is_several_paths_and_a_quoted_one_is_one(self):
         def paths(command):

@@ -833,13 +833,33 @@ def _classify_read_tree(rest, run):
 def _classify_checkout_index(rest, run):
     args = _split(rest, "--all --force --index --quiet --no-create --stdin --temp --prefix --stage",
                   frozenset(["--prefix", "--stage"]))
-    if args.flags & {"--temp"} or any(k == "--prefix" for k in args.values):
+    if args.flags & {"--temp"} or "--prefix" in args.values and not _prefix_is_the_tree(args.values["--prefix"], run):
         return run.op(SAFE)
     if args.flags & {"-a", "--all"}:
-        return run.op(DISCARD_ALL)
+        return run.op(DISCARD_ALL, relative=True)  # from a subfolder, -a checks out the entries under it
     if "--stdin" in args.flags:
         return run.op(DISCARD_PATHS, (), True)
     return _by_paths(DISCARD_PATHS, args.path_words, run, args)
+
+
+def _prefix_is_the_tree(prefix, run):
+    """True when `checkout-index --prefix=<prefix>` writes over the working tree itself. git 2.39
+    writes each entry at <prefix><its path>, read from the toplevel: an empty prefix (`--prefix=`,
+    `--prefix ''`) writes where no prefix does, and so does one that names the toplevel with a
+    trailing `/` (`./`, `../app/`, its absolute path); `export/` writes under export/, `foo` makes
+    `fooREADME.md`. A prefix only the running shell knows is taken as somewhere else, as before."""
+    if "$" in prefix or "`" in prefix or prefix.startswith("~"):
+        prefix = cmdline.expand(Word(prefix, expanded=True), run.cwd, run.context, run.variables)
+        if prefix is None:
+            return False
+    if not prefix:
+        return True
+    if not prefix.endswith("/"):
+        return False
+    if not prefix.startswith("/") and ".." not in prefix.split("/"):
+        return posixpath.normpath(prefix) == "."
+    top = run.context.toplevel(run.cwd) if run.context.toplevel is not None and run.cwd else None
+    return top is not None and posixpath.normpath(posixpath.join(top, prefix)) == top
 
 
 def _classify_refs(rest, run, reading_operands):
