@@ -86,6 +86,58 @@ class Expansions(unittest.TestCase):
         self.assertEqual(cmdline.expand(tokenize("${HOME}/x")[0], "/r", CONTEXT), "/home/me/x")
 
 
+class FieldSplitting(unittest.TestCase):
+    """An unquoted expansion is split into words at blanks (then globbed); a quoted one is one word."""
+
+    def test_a_variable_the_line_set_is_split_in_any_commands_arguments(self):
+        self.assertEqual(runs('FILES="src lib"; git add $FILES')[-1][:2], ("git", ["add", "src", "lib"]))
+        self.assertEqual(runs('F="a.py b.py"; rm -f $F')[-1][:2], ("rm", ["-f", "a.py", "b.py"]))
+        self.assertEqual(runs('F="a b"; git add "$F"')[-1][:2], ("git", ["add", "$F"]))  # one word, expanded where read
+
+    def test_a_command_word_holding_blanks_runs_its_first_word(self):
+        self.assertEqual(runs('G="git -C /x"; $G add -A')[-1], ("git", ["-C", "/x", "add", "-A"], "/r/sub"))
+
+    def test_an_unquoted_empty_variable_is_no_word(self):
+        self.assertEqual(runs("E=; git add $E")[-1][:2], ("git", ["add"]))
+        self.assertEqual(runs('E=; git add "$E"')[-1][:2], ("git", ["add", "$E"]))
+
+    def test_fields_of_one_word(self):
+        def fields(text, **variables):
+            return cmdline.fields(tokenize(text)[0], "/r", CONTEXT, variables)
+        self.assertEqual(fields("$F", F=" src  lib "), ["src", "lib"])
+        self.assertEqual(fields('"$F"', F=" src  lib "), [" src  lib "])
+        self.assertEqual(fields('x$F-"y z"', F="a b"), ["xa", "b-y z"])
+        self.assertEqual(fields("$F/x", F=""), ["/x"])
+        self.assertEqual(fields("$F", F=""), [])
+        self.assertEqual(fields("~/$F", F="a b"), ["/home/me/a", "b"])
+        self.assertIsNone(fields("$F", F="a b", IFS=","))  # the line set IFS: only the shell knows
+        self.assertEqual(fields('"$F"', F="a b", IFS=","), ["a b"])  # quoted: IFS does not matter
+        self.assertIsNone(fields("$UNSET"))
+
+    def test_expand_is_none_for_an_unquoted_value_that_makes_several_words(self):
+        self.assertIsNone(cmdline.expand(tokenize("$F")[0], "/r", CONTEXT, {"F": "a b"}))
+        self.assertEqual(cmdline.expand(tokenize('"$F"')[0], "/r", CONTEXT, {"F": "a b"}), "a b")
+
+    def test_assignments_are_not_split_and_an_array_is_not_known(self):
+        found = cmdline.commands('A=$B; git add $A', "/r", CONTEXT)
+        self.assertEqual([w.value for w in found[-1].args], ["add", "$A"])
+        found = cmdline.commands('B="x y"; A=$B; git add $A', "/r", CONTEXT)
+        self.assertEqual([w.value for w in found[-1].args], ["add", "x", "y"])
+        found = cmdline.commands("A=(x y); git add $A", "/r", CONTEXT)
+        self.assertNotIn("A", dict(found[-1].variables))
+
+    def test_declaration_builtins_assign_and_ifs_set_anywhere_is_remembered(self):
+        for line in ('declare F="a b"; git add $F', 'local F="a b"; git add $F', 'readonly F="a b"; git add $F'):
+            self.assertEqual(runs(line)[-1][:2], ("git", ["add", "a", "b"]), line)
+        found = cmdline.commands("IFS=$'\\n'; F='a b'; git add $F", "/r", CONTEXT)
+        self.assertIn("IFS", dict(found[-1].variables))
+        self.assertEqual([w.value for w in found[-1].args], ["add", "$F"])
+
+    def test_write_targets_follow_the_split(self):
+        self.assertEqual(cmdline.write_targets('F="a.py b.py"; touch $F', "/repo"),
+                         [("/repo/a.py", False), ("/repo/b.py", False)])
+
+
 class WriteTargets(unittest.TestCase):
     def targets(self, line, cwd="/repo"):
         return cmdline.write_targets(line, cwd, "/home/me")

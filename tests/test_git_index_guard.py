@@ -341,6 +341,45 @@ class Decisions(GuardTestCase):
             self.assertAllowed(self.guard(command))
 
 
+class WholeTreeSpellings(GuardTestCase):
+    """Spellings that discard or sweep up the whole tree though they look narrow or harmless."""
+
+    def setUp(self):
+        super().setUp()
+        for name in ("src/app.py", "lib/util.py", "docs/a.md", "docs/b.md"):
+            os.makedirs(os.path.dirname(os.path.join(self.main, name)), exist_ok=True)
+            with open(os.path.join(self.main, name), "a") as handle:
+                handle.write("changed\n")
+        self.claude.live_session(self.main, name="main-peer", edits=[os.path.join(self.main, "src/app.py"),
+                                                                     os.path.join(self.main, "lib/util.py")])
+
+    def test_a_forced_checkout_asks_even_of_the_branch_checked_out(self):
+        for command in ("git checkout -f main", "git checkout --force main", "git switch -f main",
+                        "git switch --discard-changes main"):
+            with self.subTest(command=command):
+                decision, reason = self.decision(self.guard(command))
+                self.assertEqual(decision, "ask")
+                self.assertIn("main-peer", reason)
+        self.assertAllowed(self.guard("git checkout main"))  # the branch checked out: nothing changes
+        self.assertAllowed(self.guard("git checkout -f -- docs/a.md"))  # the path form names no peer's file
+        self.assertRefused(self.guard("git checkout -f -- src/app.py"), "src/app.py")
+
+    def test_checkout_index_with_an_empty_prefix_writes_over_the_tree(self):
+        for command in ("git checkout-index -f -a --prefix=''", "git checkout-index -f -a --prefix=",
+                        "git checkout-index -a -f --prefix=./"):
+            with self.subTest(command=command):
+                self.assertRefused(self.guard(command), "main-peer")
+        self.assertAllowed(self.guard("git checkout-index --prefix=/tmp/export/ -a"))
+        self.assertAllowed(self.guard("git checkout-index -a -f", cwd=os.path.join(self.main, "docs")))
+
+    def test_an_unquoted_variable_is_split_into_paths(self):
+        self.assertRefused(self.guard('FILES="src lib"; git add $FILES'), "main-peer", "src/app.py", "lib/util.py")
+        self.assertRefused(self.guard('F="docs lib"; git commit -m x $F'), "lib/util.py")
+        self.assertAllowed(self.guard('FILES=docs/a.md; git add "$FILES"'))
+        self.assertAllowed(self.guard('FILES="docs/a.md docs/b.md"; git add $FILES'))
+        self.assertRefused(self.guard('F="docs/a.md docs/b.md"; IFS=,; git add $F'), "computed when it runs")
+
+
 class Aliases(GuardTestCase):
     def test_an_alias_is_judged_by_its_expansion(self):
         git(self.main, "config", "alias.aa", "add --all")

@@ -150,6 +150,19 @@ TABLE = [
     ("git switch main", "move-head"),
     ("git switch -c feature", "move-head"),
     ("git switch", "safe"),
+    ("git switch -f", "safe"),  # "fatal: missing branch or commit argument"
+    ("git switch --detach", "move-head"),
+    # -f / --force / --discard-changes throw away local changes and the index, even on the current branch
+    ("git checkout -f main", "reset-all"),
+    ("git checkout --force main", "reset-all"),
+    ("git checkout -f HEAD", "reset-all"),
+    ("git checkout -qf feature", "reset-all"),
+    ("git checkout -f -- a.py", "discard-paths"),
+    ("git checkout -f main -- a.py", "discard-paths"),
+    ("git switch -f main", "reset-all"),
+    ("git switch --discard-changes main", "reset-all"),
+    ("git switch --force feature", "reset-all"),
+    ("git switch -f -c feature", "move-head"),
     # -- clean -----------------------------------------------------------------------------------
     ("git clean -f", "clean-all"),
     ("git clean -fd", "clean-all"),
@@ -355,6 +368,16 @@ TABLE = [
     ("git bisect log", "safe"),
     ("git read-tree HEAD", "reset-all"),
     ("git checkout-index -a -f", "discard-all"),
+    # an empty prefix, or one naming the toplevel with a `/`, writes over the working tree itself
+    ("git checkout-index -f -a --prefix=''", "discard-all"),
+    ("git checkout-index -f -a --prefix=", "discard-all"),
+    ('git checkout-index -f -a --prefix ""', "discard-all"),
+    ("git checkout-index -f -a --prefix=./", "discard-all"),
+    ("P=; git checkout-index -a -f --prefix=$P", "discard-all"),
+    ("git checkout-index -f --prefix= a.py", "discard-paths"),
+    ("git checkout-index --prefix=/tmp/export/ -a", "safe"),
+    ("git checkout-index -f -a --prefix=export/", "safe"),
+    ("git checkout-index -f -a --prefix=snapshot-", "safe"),  # prepended to each name: snapshot-a.py
     ("git update-ref refs/heads/main HEAD~1", "write-refs"),
     ("git symbolic-ref HEAD refs/heads/x", "write-refs"),
     ("git symbolic-ref --short HEAD", "safe"),
@@ -364,6 +387,8 @@ TABLE = [
     ("GIT_INDEX_FILE=/tmp/i git add -A", "safe"),
     ("cd \"$(git rev-parse --show-toplevel)\" && git add -A", "safe stage-all@?"),
     ("F=src/a.py; git add \"$F\"", "stage-paths"),
+    ("F=; git add $F", "safe"),  # an unquoted empty variable is no word: `git add` alone
+    ("G='git -C /r'; $G add -A", "stage-all@/r"),  # split into the command's words
     # -- unbalanced input is read as far as it goes ----------------------------------------------
     ("git add -A 'unclosed", "stage-paths"),  # `-A unclosed`: path-limited
     ("git add \"unclosed", "stage-paths"),
@@ -431,6 +456,52 @@ class ParseTable(unittest.TestCase):
         context = gitops.cmdline.Context()
         self.assertEqual(gitops.parse("git checkout release-1.2", CWD, context, Refs())[0].kind, "move-head")
         self.assertEqual(gitops.parse("git checkout Makefile", CWD, context, Refs())[0].kind, "discard-paths")
+
+    def test_a_forced_checkout_of_the_current_branch_discards_and_a_plain_one_does_nothing(self):
+        class OnMain(gitops.Lookup):
+            def is_current(self, revision, cwd):
+                return revision in ("HEAD", "@", "main")
+
+            def names_no_commit(self, revisions, cwd):
+                return "nosuch" in revisions
+        context = gitops.cmdline.Context()
+        for command, kind in (("git checkout main", "safe"), ("git switch main", "safe"),
+                              ("git switch -q main", "safe"), ("git checkout -f main", "reset-all"),
+                              ("git checkout --force main", "reset-all"), ("git switch -f main", "reset-all"),
+                              ("git switch --discard-changes main", "reset-all"),
+                              ("git checkout -f nosuch", "safe"), ("git switch -f nosuch", "safe")):
+            with self.subTest(command=command):
+                self.assertEqual([op.kind for op in gitops.parse(command, CWD, context, OnMain())], [kind])
+
+    def test_checkout_index_all_acts_on_the_working_directory_and_its_prefix_is_read_from_the_toplevel(self):
+        self.assertTrue(gitops.parse("cd docs && git checkout-index -a -f", CWD)[-1].relative)
+        context = gitops.cmdline.Context(toplevel=lambda path: TOP)
+        for prefix, kind in (("../r/", "discard-all"), ("/r/", "discard-all"), ("/r/sub/../", "discard-all"),
+                             ("../elsewhere/", "safe"), ("/tmp/export/", "safe"), ("../r", "safe")):
+            with self.subTest(prefix=prefix):
+                op = gitops.parse("git checkout-index -a -f --prefix=" + prefix, CWD + "/sub", context)[-1]
+                self.assertEqual(op.kind, kind)
+
+    def test_an_unquoted_variable_holding_blanks_is_several_paths_and_a_quoted_one_is_one(self):
+        def paths(command):
+            op = gitops.parse(command, CWD)[-1]
+            return op.kind, [p.relative for p in op.paths], op.runtime
+        self.assertEqual(paths('FILES="src lib"; git add $FILES'), ("stage-paths", ["src", "lib"], False))
+        self.assertEqual(paths('FILES="src lib"; git add "$FILES"'), ("stage-paths", ["src lib"], False))
+        self.assertEqual(paths('F="a.py  b.py"; git commit -m x $F'), ("commit-paths", ["a.py", "b.py"], False))
+        self.assertEqual(paths('D=docs; F="a.md b.md"; git add $D/$F'), ("stage-paths", ["docs/a.md", "b.md"], False))
+        self.assertEqual(paths('F="src lib"; git add -- ${F}'), ("stage-paths", ["src", "lib"], False))
+        self.assertEqual(paths('export F="src lib"; git add $F'), ("stage-paths", ["src", "lib"], False))
+        glob = gitops.parse('F="src/*.py lib"; git add $F', CWD)[-1].paths[0]
+        self.assertTrue(glob.shell_glob)  # the shell expands the glob a variable yields
+
+    def test_an_expansion_only_the_shell_can_split_is_computed_at_run_time(self):
+        for command in ('F="src lib"; IFS=,; git add $F', 'IFS=: F=src:lib; git add $F',
+                        'export IFS=,; F=a,b; git add $F', 'FILES=(src lib); git add $FILES',
+                        'FILES=(src lib); git add "${FILES[@]}"', "git add $FILES",
+                        'for f in src lib; do git add $f; done'):
+            with self.subTest(command=command):
+                self.assertTrue(gitops.parse(command, CWD)[-1].runtime)
 
     def test_a_commit_without_a_message_is_judged_when_the_checkout_holds_one(self):
         class MergeUnderWay(gitops.Lookup):

@@ -64,6 +64,18 @@ class Words(unittest.TestCase):
         self.assertFalse(only_word("'~'").expanded)
         self.assertEqual(only_word("$").value, "$")
 
+    def test_unquoted_expansions_are_marked_where_they_start(self):
+        self.assertEqual(only_word("$F").unquoted, (0,))
+        self.assertEqual(only_word('"$F"').unquoted, ())
+        self.assertEqual(only_word('"$A"/$B').unquoted, (3,))
+        self.assertEqual(only_word("x`pwd`$(pwd)").unquoted, (1, 6))
+        self.assertEqual(only_word("'$F'").unquoted, ())
+
+    def test_an_array_assignment_is_one_word(self):
+        self.assertEqual([t.value for t in tokenize("A=(src lib) B+=(x)")], ["A=(src lib)", "B+=(x)"])
+        self.assertTrue(tokenize("A=(src lib)")[0].expanded)
+        self.assertEqual([getattr(t, "text", None) for t in tokenize("echo (x)")][1], "(")
+
 
 class Operators(unittest.TestCase):
     def test_separators(self):

@@ -13,7 +13,9 @@ What it opens, as Bash would run it:
   command, exec, nohup, xargs, find -exec, ... and `VAR=value` assignments;
 - nested shells: `bash -c '…'`, `eval …`, a heredoc or here-string fed to a shell (`bash <<EOF`);
 - directories: `cd`, `pushd`/`popd`, `env -C`, and words whose value is knowable here: `~`, `$HOME`,
-  `$PWD`, `$(pwd)`, `$(git rev-parse --show-toplevel)` and variables the line itself assigned.
+  `$PWD`, `$(pwd)`, `$(git rev-parse --show-toplevel)` and variables the line itself assigned;
+- words as Bash expands them: what an unquoted expansion yields is split at blanks into several
+  words (`F="src lib"; git add $F` adds two paths, `"$F"` one), unknown when the line sets IFS.
 """
 import posixpath
 
@@ -25,6 +27,8 @@ MAX_DEPTH = 8
 
 SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"])
 SHELL_VALUE_OPTIONS = frozenset(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
+# Builtins whose `NAME=value` operands assign variables (export also passes them on).
+DECLARATIONS = frozenset(["export", "declare", "typeset", "local", "readonly"])
 RESERVED_WORDS = frozenset(["!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until",
                             "{", "}", "esac", "coproc"])
 
@@ -137,55 +141,128 @@ _TOPLEVEL_SUBSTITUTIONS = ("$(git rev-parse --show-toplevel)", "`git rev-parse -
 _PWD_SUBSTITUTIONS = ("$(pwd)", "`pwd`", "$(pwd -P)", "$(pwd -L)")
 
 
+# Bash's default IFS: the blanks at which what an unquoted expansion yields is split into words.
+IFS_BLANKS = " \t\n"
+# A line that sets IFS (`IFS=,`, `export IFS=…`) splits unquoted expansions at characters only the
+# running shell knows: their words are then unknown here.
+IFS = "IFS"
+
+
 def expand(word, cwd, context=Context(), variables=None):
     """The value a word will have when it runs, or None when only the running shell can know it
-    (a variable the line did not set, a command substitution other than pwd / the toplevel)."""
+    (a variable the line did not set, a command substitution other than pwd / the toplevel) or
+    when it runs as other than one word (an unquoted `$F` holding blanks)."""
+    found = fields(word, cwd, context, variables)
+    return found[0] if found is not None and len(found) == 1 else None
+
+
+def fields(word, cwd, context=Context(), variables=None):
+    """The words one written word becomes when it runs, as Bash expands it: its expansions replaced
+    by their values, and what an unquoted expansion yields split at blanks (`F="src lib"; git add
+    $F` adds two paths, `"$F"` one path; an unquoted empty `$F` is no word at all). None when a
+    value is known only to the running shell, or when the line set IFS and an expansion is unquoted."""
+    if not word.expanded:
+        return [word.value]
+    pieces = _pieces(word, cwd, context, variables)
+    if pieces is None:
+        return None
+    if not any(split for _text, split in pieces):
+        return ["".join(text for text, _split in pieces)]
+    if variables and IFS in variables:
+        return None
+    return _split_fields(pieces)
+
+
+def assigned_value(word, cwd, context=Context(), variables=None):
+    """The value `NAME=word` gives NAME (an assignment is never split into words), or None when it
+    cannot be known here, an array `NAME=(…)` included."""
+    if word.expanded and word.value.startswith("("):
+        return None
     if not word.expanded:
         return word.value
-    value = word.value
-    if value == "~" or value.startswith("~/"):
-        if not context.home:
-            return None
-        value = context.home + value[1:]
-    for text in _TOPLEVEL_SUBSTITUTIONS:
-        if text in value:
-            top = context.toplevel(cwd) if context.toplevel is not None and cwd else None
-            if top is None:
-                return None
-            value = value.replace(text, top)
-    for text in _PWD_SUBSTITUTIONS:
-        if text in value:
-            if cwd is None:
-                return None
-            value = value.replace(text, cwd)
+    pieces = _pieces(word, cwd, context, variables)
+    return None if pieces is None else "".join(text for text, _split in pieces)
+
+
+def _pieces(word, cwd, context, variables):
+    """The word's value as [(text, split)]: literal text and what each expansion yields, split
+    when the expansion is unquoted. None when an expansion is unknowable here."""
+    value, unquoted = word.value, word.unquoted
     known = dict(variables or {})
     known.setdefault("HOME", context.home)
     known.setdefault("PWD", cwd)
-    value = _substitute_variables(value, known)
-    if value is None or "$" in value or "`" in value:
-        return None
-    return value
-
-
-def _substitute_variables(value, known):
-    """`$NAME` and `${NAME}` replaced by their known values; None when one is not known."""
-    parts, pos = [], 0
-    while True:
-        dollar = value.find("$", pos)
-        if dollar < 0:
-            parts.append(value[pos:])
-            return "".join(parts)
-        braced = value.startswith("{", dollar + 1)
-        start = dollar + 2 if braced else dollar + 1
-        end = variable_name_end(value, start)
-        if end == start or braced and not value.startswith("}", end):
+    pieces, pos = [], 0
+    if value == "~" or value.startswith("~/"):
+        if not context.home:
             return None
-        found = known.get(value[start:end])
+        pieces.append((context.home, False))
+        pos = 1
+    while True:
+        dollar, backtick = value.find("$", pos), value.find("`", pos)
+        start = min(dollar, backtick) if dollar >= 0 and backtick >= 0 else max(dollar, backtick)
+        if start < 0:
+            if pos < len(value):
+                pieces.append((value[pos:], False))
+            return pieces
+        if start > pos:
+            pieces.append((value[pos:start], False))
+        found = _expansion_at(value, start, cwd, context, known)
         if found is None:
             return None
-        parts.append(value[pos:dollar])
-        parts.append(found)
-        pos = end + 1 if braced else end
+        text, pos = found
+        pieces.append((text, start in unquoted))
+
+
+def _expansion_at(value, start, cwd, context, known):
+    """(what the expansion starting at `start` yields, where it ends), or None when unknowable."""
+    for text in _TOPLEVEL_SUBSTITUTIONS:
+        if value.startswith(text, start):
+            top = context.toplevel(cwd) if context.toplevel is not None and cwd else None
+            return None if top is None else (top, start + len(text))
+    for text in _PWD_SUBSTITUTIONS:
+        if value.startswith(text, start):
+            return None if cwd is None else (cwd, start + len(text))
+    if value[start] != "$":
+        return None
+    braced = value.startswith("{", start + 1)
+    name_start = start + 2 if braced else start + 1
+    end = variable_name_end(value, name_start)
+    if end == name_start or braced and not value.startswith("}", end):
+        return None
+    found = known.get(value[name_start:end])
+    if found is None:
+        return None
+    return found, end + 1 if braced else end
+
+
+def _split_fields(pieces):
+    """Bash's field splitting with the default IFS: blanks in what an unquoted expansion yields
+    end a word; literal text and quoted expansions never do."""
+    found, current, started = [], [], False
+    for text, split in pieces:
+        if not split:
+            current.append(text)
+            started = True
+            continue
+        if not text:
+            continue
+        blanks_first, blanks_last = text[0] in IFS_BLANKS, text[-1] in IFS_BLANKS
+        parts = [p for p in text.replace("\t", " ").replace("\n", " ").split(" ") if p]
+        if blanks_first and started:
+            found.append("".join(current))
+            current, started = [], False
+        for position, part in enumerate(parts):
+            if position:
+                found.append("".join(current))
+                current = []
+            current.append(part)
+            started = True
+        if parts and blanks_last:
+            found.append("".join(current))
+            current, started = [], False
+    if started:
+        found.append("".join(current))
+    return found
 
 
 def resolve(word, cwd, context=Context(), variables=None):
@@ -288,12 +365,13 @@ class _Walker:
         (`cat <<EOF`, `echo …`), so `… | bash` can be read as the script it runs."""
         env = list(dirs.exported.items())
         adds_words = False
+        words = self._split_words(words, dirs)
         index = 0
         while index < len(words):
             value = words[index].value
             if is_assignment(value):
                 name, _eq, assigned = value.partition("=")
-                env.append((name.rstrip("+"), words[index]._replace(value=assigned)))
+                env.append((name.rstrip("+"), words[index]._replace(value=assigned, unquoted=())))
                 index += 1
             elif value in RESERVED_WORDS:
                 index += 1
@@ -308,7 +386,7 @@ class _Walker:
         if index >= len(words):
             if env and not writes:
                 for name, word in env:  # `F=x; git add "$F"`: the line's own variables
-                    dirs.variables[name] = expand(word, dirs.cwd, self.context, dirs.variables)
+                    self._assign(dirs, name, word)
             if writes:
                 self.found.append(Command("", (), dirs.cwd, tuple(env), False, False, tuple(writes), depth))
             return
@@ -318,13 +396,14 @@ class _Walker:
             known = expand(name_word, dirs.cwd, self.context, dirs.variables)
             name = posixpath.basename(known) if known and " " not in known else ""
         arguments = tuple(words[index + 1:])
-        if name == "export":
+        if name in DECLARATIONS:
             for word in arguments:
                 if is_assignment(word.value):
                     variable, _eq, assigned = word.value.partition("=")
-                    value = word._replace(value=assigned)
-                    dirs.variables[variable] = expand(value, dirs.cwd, self.context, dirs.variables)
-                    dirs.exported[variable] = value
+                    value = word._replace(value=assigned, unquoted=())
+                    self._assign(dirs, variable.rstrip("+"), value)
+                    if name == "export":
+                        dirs.exported[variable] = value
         if name == "find":
             self._find_exec(arguments, dirs, depth)
         variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
@@ -342,6 +421,30 @@ class _Walker:
         elif name == "eval":
             self.walk(tokenize(" ".join(w.value for w in arguments)), dirs, depth + 1)
         return _printed(name, arguments, stdin_text)
+
+    def _split_words(self, words, dirs):
+        """The words as they run: a word with an unquoted expansion whose value is known and makes
+        other than one word (`F="src lib"; git add $F`) is replaced by the words it makes. The
+        assignments in front of the command are never split; a word whose value is unknown, or one
+        word, stays as written (to be expanded where it is read)."""
+        if not any(word.unquoted for word in words):
+            return words
+        result, leading = [], True
+        for word in words:
+            leading = leading and is_assignment(word.value)
+            made = None if leading or not word.unquoted or word.brace else fields(
+                word, dirs.cwd, self.context, dirs.variables)
+            if made is None or len(made) == 1:
+                result.append(word)
+            else:
+                result.extend(Word(value, any(c in value for c in "*?[") or word.glob) for value in made)
+        return result
+
+    def _assign(self, dirs, name, word):
+        """Record a variable the line assigns. IFS is kept even when its value is unknown: its
+        presence is what tells fields() that blanks may no longer be where words split."""
+        value = assigned_value(word, dirs.cwd, self.context, dirs.variables)
+        dirs.variables[name] = "" if value is None and name == IFS else value
 
     def _prefix(self, words, index, name, dirs):
         """Skip one prefix command (`sudo -u x`, `env -C dir`, `timeout 5`, `xargs -0`) and its

@@ -90,8 +90,8 @@ merge-base for-each-ref show-ref show-branch name-rev whatchanged range-diff dif
 diff-index check-ignore check-attr var version help fetch count-objects annotate cherry
 """.split())
 
-# Words that move HEAD and rewrite the tree under every session.
-HEAD_MOVERS = frozenset(["switch", "rebase", "merge", "pull", "cherry-pick", "revert", "am"])
+# Words that move HEAD and rewrite the tree under every session (switch has its own classifier).
+HEAD_MOVERS = frozenset(["rebase", "merge", "pull", "cherry-pick", "revert", "am"])
 # Of those, the ones that only add commits on top of the branch: git refuses to start them when a
 # file they change has local changes (merge and pull also when anything is staged), so a peer's
 # work and commits stay as they are. A rebasing pull rewrites the branch and is not among them.
@@ -135,6 +135,13 @@ CHECKOUT_LONG = ("--orphan --detach --force --conflict --pathspec-from-file --pa
                  "--no-overlay --ignore-skip-worktree-bits --progress --recurse-submodules "
                  "--ignore-other-worktrees --overwrite-ignore")
 CHECKOUT_VALUES = frozenset(["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"])
+SWITCH_LONG = ("--create --force-create --detach --guess --no-guess --force --discard-changes --merge "
+               "--conflict --quiet --progress --no-progress --track --no-track --orphan "
+               "--ignore-other-worktrees --recurse-submodules --no-recurse-submodules")
+SWITCH_VALUES = frozenset(["-c", "-C", "--create", "--force-create", "--orphan", "--conflict"])
+# `git switch -f` (alias of --discard-changes), like `git checkout -f <branch>`, throws away local
+# changes to tracked files and the index, even when the branch is the one checked out (git 2.39).
+DISCARDING_SWITCH = frozenset(["-f", "--force", "--discard-changes"])
 RESTORE_LONG = ("--source --staged --worktree --conflict --pathspec-from-file --pathspec-file-nul "
                 "--patch --quiet --progress --ours --theirs --merge --overlay --no-overlay "
                 "--ignore-unmerged --ignore-skip-worktree-bits --recurse-submodules")
@@ -555,12 +562,10 @@ def git_operation(words, run):
         return classify(rest, run)
     if subcommand in HEAD_MOVERS:
         values = {w.value.partition("=")[0] for w in rest}
-        if not rest and subcommand == "switch" or values & CARRY_ON_OPTIONS:
+        if values & CARRY_ON_OPTIONS:
             return run.op(SAFE)
         if values & {"--abort", "--skip"} and not run.lookup.in_progress(run.cwd):
             return run.op(SAFE)  # nothing under way: git says so and changes nothing
-        if subcommand == "switch" and len(rest) == 1 and run.lookup.is_current(rest[0].value, run.cwd):
-            return run.op(SAFE)
         if subcommand in ADDING_COMMITS and not values & {"--abort", "--skip"}:
             words = {w.value for w in rest}
             rebases = words & REBASE_OPTIONS or subcommand == "pull" and "--no-rebase" not in words and \
@@ -570,7 +575,7 @@ def git_operation(words, run):
         rebasing = subcommand == "rebase" or subcommand == "pull"
         if rebasing and not values & {"--autostash"} and run.lookup.refuses_to_rebase(run.cwd):
             return run.op(SAFE)  # "cannot rebase: You have unstaged changes": nothing moves
-        if subcommand in ("rebase", "switch") and not values & CREATING_OPTIONS and _moves_to_nothing(
+        if subcommand == "rebase" and not values & CREATING_OPTIONS and _moves_to_nothing(
                 run, [w.value for w in rest if not w.value.startswith("-") or w.value == "-"]):
             return run.op(SAFE)
         return run.op(MOVE_HEAD)
@@ -717,14 +722,34 @@ def _classify_checkout(rest, run):
         return run.op(SAFE, runtime=args.from_file)  # `git checkout` alone changes nothing
     elif _is_revision(args.operands[0], run):
         if len(args.operands) == 1:
-            if run.lookup.is_current(args.operands[0].value, run.cwd) or _moves_to_nothing(
-                    run, [args.operands[0].value]):
-                return run.op(SAFE)  # the branch already checked out, or no such commit: nothing moves
-            return run.op(MOVE_HEAD)
+            revision = args.operands[0].value
+            current = run.lookup.is_current(revision, run.cwd)
+            if not current and _moves_to_nothing(run, [revision]):
+                return run.op(SAFE)  # no such commit: git stops before touching anything
+            if args.flags & {"-f", "--force"}:
+                return run.op(RESET_ALL)  # -f throws away local changes and the index, even on the current branch
+            return run.op(SAFE if current else MOVE_HEAD)
         path_words = args.operands[1:]
     else:
         path_words = args.operands
     return _by_paths(DISCARD_PATHS, path_words, run, args)
+
+
+def _classify_switch(rest, run):
+    args = _split(rest, SWITCH_LONG, SWITCH_VALUES)
+    if args.flags & CREATING_OPTIONS:
+        return run.op(MOVE_HEAD)
+    operands = [w.value for w in args.operands]
+    detach = "--detach" in args.flags
+    if not operands and not detach:
+        return run.op(SAFE)  # "fatal: missing branch or commit argument"
+    discards = bool(args.flags & DISCARDING_SWITCH)
+    current = len(operands) == 1 and not detach and run.lookup.is_current(operands[0], run.cwd)
+    if current and not discards:
+        return run.op(SAFE)
+    if not current and _moves_to_nothing(run, operands):
+        return run.op(SAFE)
+    return run.op(RESET_ALL if discards else MOVE_HEAD)
 
 
 def _classify_restore(rest, run):
@@ -808,13 +833,33 @@ def _classify_read_tree(rest, run):
 def _classify_checkout_index(rest, run):
     args = _split(rest, "--all --force --index --quiet --no-create --stdin --temp --prefix --stage",
                   frozenset(["--prefix", "--stage"]))
-    if args.flags & {"--temp"} or any(k == "--prefix" for k in args.values):
+    if args.flags & {"--temp"} or "--prefix" in args.values and not _prefix_is_the_tree(args.values["--prefix"], run):
         return run.op(SAFE)
     if args.flags & {"-a", "--all"}:
-        return run.op(DISCARD_ALL)
+        return run.op(DISCARD_ALL, relative=True)  # from a subfolder, -a checks out the entries under it
     if "--stdin" in args.flags:
         return run.op(DISCARD_PATHS, (), True)
     return _by_paths(DISCARD_PATHS, args.path_words, run, args)
+
+
+def _prefix_is_the_tree(prefix, run):
+    """True when `checkout-index --prefix=<prefix>` writes over the working tree itself. git 2.39
+    writes each entry at <prefix><its path>, read from the toplevel: an empty prefix (`--prefix=`,
+    `--prefix ''`) writes where no prefix does, and so does one that names the toplevel with a
+    trailing `/` (`./`, `../app/`, its absolute path); `export/` writes under export/, `foo` makes
+    `fooREADME.md`. A prefix only the running shell knows is taken as somewhere else, as before."""
+    if "$" in prefix or "`" in prefix or prefix.startswith("~"):
+        prefix = cmdline.expand(Word(prefix, expanded=True), run.cwd, run.context, run.variables)
+        if prefix is None:
+            return False
+    if not prefix:
+        return True
+    if not prefix.endswith("/"):
+        return False
+    if not prefix.startswith("/") and ".." not in prefix.split("/"):
+        return posixpath.normpath(prefix) == "."
+    top = run.context.toplevel(run.cwd) if run.context.toplevel is not None and run.cwd else None
+    return top is not None and posixpath.normpath(posixpath.join(top, prefix)) == top
 
 
 def _classify_refs(rest, run, reading_operands):
@@ -840,6 +885,7 @@ def _classify_worktree(rest, run):
 
 _CLASSIFIERS = {"add": _classify_add, "stage": _classify_add, "commit": _classify_commit,
                 "stash": _classify_stash, "reset": _classify_reset, "checkout": _classify_checkout,
+                "switch": _classify_switch,
                 "restore": _classify_restore, "clean": _classify_clean, "rm": _classify_rm,
                 "mv": _classify_mv, "apply": _classify_apply, "bisect": _classify_bisect,
                 "read-tree": _classify_read_tree, "checkout-index": _classify_checkout_index,

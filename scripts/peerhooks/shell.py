@@ -11,7 +11,8 @@ unclosed `$(`) yields the words that can be read; no string makes it raise.
 """
 from .records import record
 
-Word = record("Word", "value glob expanded substitutions brace heredoc", (False, False, (), False, None), """One shell word after quote removal.
+Word = record("Word", "value glob expanded substitutions brace heredoc unquoted", (False, False, (), False, None, ()),
+              """One shell word after quote removal.
 
     `value` keeps the text of expansions as written (`$HOME`, `$(pwd)`), so `expanded` says
     whether the value is what the program will really receive. `glob` is set by an unquoted
@@ -20,6 +21,8 @@ Word = record("Word", "value glob expanded substitutions brace heredoc", (False,
     `brace` is set by an unquoted `{a,b}` or `{1..3}`, which the shell expands into several words.
     `heredoc` is set on a heredoc's delimiter word: the body, which becomes the command's stdin
     (an unquoted delimiter's body also runs its substitutions, added to `substitutions`).
+    `unquoted` holds the offsets in `value` where an unquoted expansion starts (`$F`, `${F}`, `$(…)`,
+    a backtick): Bash splits what those yield into several words at blanks, and `"$F"` it does not.
     """)
 Operator = record("Operator", "text")
 # A token is a Word or an Operator. No `re` and no `typing` here: under `python3 -S` they cost
@@ -111,6 +114,17 @@ def has_brace_list(value):
             return True
         start = value.find("{", start + 1)
     return False
+
+
+def _is_array_assignment(built):
+    """True when the word read so far is `NAME=` or `NAME+=` and unquoted: a `(` then opens an array."""
+    if built.quoted or built.expanded or len(built.parts) != 1:
+        return False
+    head = built.parts[0]
+    end = variable_name_end(head, 0)
+    return end > 0 and head[end:] in ("=", "+=")
+
+
 _ANSI_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f",
                  "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
@@ -132,11 +146,15 @@ class _WordBuilder:
         self.quoted = False
         self.substitutions = []
         self.brace = False
+        self.unquoted = []
+
+    def mark_unquoted_expansion(self):
+        self.unquoted.append(sum(len(part) for part in self.parts))
 
     def word(self):
         value = "".join(self.parts)
         brace = self.brace and has_brace_list(value)
-        return Word(value, self.glob, self.expanded, tuple(self.substitutions), brace)
+        return Word(value, self.glob, self.expanded, tuple(self.substitutions), brace, None, tuple(self.unquoted))
 
 
 class _Lexer:
@@ -284,9 +302,16 @@ class _Lexer:
                     built.quoted = True
                     self.pos += 2
                 elif char == "$":
+                    built.mark_unquoted_expansion()
                     self._read_dollar(built)
                 elif char == "`":
+                    built.mark_unquoted_expansion()
                     self._read_backticks(built)
+                elif char == "(" and _is_array_assignment(built):
+                    start = self.pos
+                    self.pos = self._matching_close(start + 1, "(", ")")
+                    built.parts.append(text[start:self.pos])
+                    built.expanded = True  # `A=(x y)`: an array, whose elements no word value holds
                 elif char in "<>" and not built.parts and text.startswith("(", self.pos + 1):
                     start = self.pos
                     self.pos += 2

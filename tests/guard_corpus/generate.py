@@ -181,6 +181,20 @@ def entries():
                  "git diff --name-only | grep docs | xargs git add"]:
         add("occasional" if "xargs" in line or "$(" in line else "rare", "runtime-paths", line)
 
+    # variables the line sets: an unquoted one is split into words at blanks, a quoted one is one word
+    for line in ['DIRS="src lib"; git add $DIRS', 'paths="lib/format.py lib/helpers.py"; git add $paths && git commit -m "lib tweaks"',
+                 'FILES="docs/tutorial.md docs/usage.md"; git add $FILES', 'FILES="docs/tutorial.md docs/usage.md"; git add "$FILES"',
+                 'FILES="src lib"; git add "$FILES"', 'F="src/app.py src/api.py"; git commit -m wip -- $F',
+                 'F=src/app.py; git commit -m "Print a greeting" -- "$F"', 'TARGETS="src/ lib/"; git stash push -- $TARGETS',
+                 'MINE="src/app.py docs/usage.md"; git add $MINE && git commit -m "Update" -- $MINE',
+                 'export FILES="src lib" && git add $FILES', 'IFS=,; F="src,lib"; git add $F',
+                 'CHANGED="src/routes.py src/api.py"; git checkout -- $CHANGED', 'OWN="tests/test_feature.py docs/tutorial.md"; git add -- $OWN',
+                 'FILES="src lib"; for f in $FILES; do git add "$f"; done',
+                 'FILES="docs/tutorial.md docs/usage.md"; for f in $FILES; do git add "$f"; done',
+                 'GIT="git -C $HOME/work/app"; $GIT add -A', 'EXCLUDE=""; git add $EXCLUDE src/app.py']:
+        add("rare", "runtime-paths", line)
+    add("rare", "runtime-paths", 'FILES="../lib ../src"; git add $FILES', "docs")
+
     # -- a directory knowable but not resolved --------------------------------------------------
     for line in ['cd "$(git rev-parse --show-toplevel)" && git add -A', 'cd "$(git rev-parse --show-toplevel)" && git add -A && git commit -m wip',
                  "cd $(git rev-parse --show-toplevel) && git add .", "cd ~/work/app && git add -A",
@@ -245,6 +259,24 @@ def entries():
                  "git reflog expire --expire-unreachable=now --all", "git am --abort", "git rebase --abort",
                  "git merge --abort", "git cherry-pick --abort", "git worktree prune", "git sparse-checkout set src"]:
         add("rare", "outside-model", line)
+
+    # a forced checkout throws away local changes even on the current branch; its path form does not
+    for line in ["git checkout --force main", "git checkout -f release-1.2", "git switch --discard-changes main",
+                 "git switch -f main", "git checkout -f HEAD", "git checkout -qf main", "git checkout -f",
+                 "git switch --discard-changes release-1.2", "git fetch && git checkout -f origin/main",
+                 "git switch -q main", "git switch main && git status"]:
+        add("occasional", "whole-tree", line)
+    for line in ["git checkout -f -- src/app.py", "git checkout -f main -- docs/usage.md"]:
+        add("occasional", "own-paths", line)
+    add("occasional", "folder-pathspec", "git checkout -f -- lib/format.py")
+    # checkout-index writes at <prefix><path>: an empty prefix (or the toplevel's) is the tree itself
+    for line in ["git checkout-index -f -a --prefix=", 'git checkout-index -a -f --prefix ""', "git checkout-index -a -f --prefix=./",
+                 "git checkout-index -a -f --prefix=$HOME/work/app/", "git checkout-index -a --prefix=/tmp/export/",
+                 "git checkout-index -a -f --prefix=/tmp/snap/ && ls /tmp/snap", "git checkout-index -f -a --prefix=export/",
+                 "git checkout-index -f --prefix= src/app.py", "git checkout-index -f --prefix= lib/format.py"]:
+        add("rare", "outside-model", line)
+    for cwd in ("docs", "src"):
+        add("rare", "outside-model", "git checkout-index -f -a --prefix=''", cwd)
 
     # -- stash and refs shared by every worktree ----------------------------------------------------
     for line in ["git stash pop", "git stash drop", "git stash clear", "git stash apply", "git stash pop stash@{0}",
