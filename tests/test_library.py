@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 import unittest
+from unittest import mock
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
@@ -422,6 +423,26 @@ class IncrementalEditScans(support.HomeTestCase):
         scan = editindex.recent_edits_of(home_dir, [path], now + 2000)[path]
         self.assertEqual([e.path for e in scan.edits], ["/r/b.py", "/r/a.py"])
         self.assertEqual([e.path for e in editindex.load(home_dir)[path][0].edits], ["/r/b.py", "/r/a.py"])
+
+
+    def test_the_index_is_parsed_once_per_version_of_its_file(self):
+        from peerhooks import editindex
+
+        now = claudehome.now_ms()
+        path = self.transcript(["/r/a.py"], now)
+        home_dir = self.claude.home
+        editindex.recent_edits_of(home_dir, [path], now)  # writes the index
+        parsed = []
+        real = editindex.read_json_object
+        with mock.patch.object(editindex, "read_json_object", side_effect=lambda p: parsed.append(p) or real(p)):
+            editindex.recent_edits_of(home_dir, [path], now + 1000)
+            editindex.recent_edits_of(home_dir, [path], now + 1000)
+            self.assertEqual(len(parsed), 1)
+            index_file = os.path.join(home_dir, "peerhooks", editindex.INDEX_NAME)
+            with open(index_file, "w", encoding="utf-8") as handle:  # someone else's version of it
+                handle.write('{"version": %d, "transcripts": {}}' % editindex.INDEX_VERSION)
+            self.assertEqual(editindex.load(home_dir), {})
+            self.assertEqual(len(parsed), 2)
 
 
 class TranscriptsWithCopiedChunks(Transcripts):

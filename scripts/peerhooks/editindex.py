@@ -38,12 +38,30 @@ def _encode(scan, used_ms):
     return [scan.inode, scan.scanned_to, scan.truncated, [[e.path, e.at_ms] for e in scan.edits], used_ms]
 
 
+# {index path: ((inode, mtime ns, size), rows)}: a peers.py start asks twice (its live peers, then
+# its last finished session), and the index is parsed once for each version of the file; a file
+# replaced (every write is a rename) or edited has another inode, time or size and is read anew.
+_parsed = {}
+
+
 def _rows(home):
     """{transcript path: stored row}, undecoded: a run decodes only the rows it asks about (a
     start asks about a dozen of up to MAX_ENTRIES)."""
-    data = read_json_object(_path(home)) or {}
+    path = _path(home)
+    try:
+        stat = os.lstat(path)
+        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = None
+    known = _parsed.get(path)
+    if version is not None and known is not None and known[0] == version:
+        return known[1]
+    data = read_json_object(path) or {}
     rows = data.get("transcripts") if data.get("version") == INDEX_VERSION else None
-    return rows if isinstance(rows, dict) else {}
+    rows = rows if isinstance(rows, dict) else {}
+    if version is not None:
+        _parsed[path] = (version, rows)
+    return rows
 
 
 def _decoded(rows, updated=None):
