@@ -113,6 +113,23 @@ def script_path_in(command, plugin_root=None):
     return None
 
 
+def _bytecode_is_current(path, size):
+    """True when this Python's cached bytecode of `path` was compiled from the file as it is now:
+    the test the import system makes (magic number, timestamp mode, source mtime and size)."""
+    import importlib.util
+
+    try:
+        with open(importlib.util.cache_from_source(path), "rb") as handle:
+            header = handle.read(16)
+        mtime = int(os.stat(path).st_mtime)
+    except (OSError, NotImplementedError, ValueError):
+        return False
+    return (len(header) == 16 and header[:4] == importlib.util.MAGIC_NUMBER
+            and int.from_bytes(header[4:8], "little") == 0  # not a hash-based pyc
+            and int.from_bytes(header[8:12], "little") == mtime & 0xFFFFFFFF
+            and int.from_bytes(header[12:16], "little") == size & 0xFFFFFFFF)
+
+
 def interpreter_in(command):
     try:
         words = shlex.split(command)
@@ -130,6 +147,8 @@ def compile_problem(path):
         return "%s does not exist" % path
     except OSError as error:
         return "cannot read %s: %s" % (path, error.strerror or error)
+    if _bytecode_is_current(path, len(source)):
+        return None  # Python wrote it from this very source, which it does only when the source compiles
     try:
         compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as error:

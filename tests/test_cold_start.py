@@ -857,9 +857,9 @@ class ConcurrencyTest(unittest.TestCase):
 
 # ---- starts killed at random -----------------------------------------------------------------
 
-# 1.5 s (~40 kills, ~3,000 starts) keeps the unit suite quick; CI (.ci/run) runs 6 s (~150 kills,
-# ~12,000 starts), which stays under 20 s on a loaded 2-core machine.
-STRESS_SECONDS = float(os.environ.get("PEERHOOKS_STRESS_SECONDS") or 1.5)
+# 1 s (~25 kills, ~1,500 starts) keeps the unit suite quick; CI (.ci/run) runs 6 s (~150 kills,
+# ~10,000 starts), which stays under 20 s on a loaded 2-core machine.
+STRESS_SECONDS = float(os.environ.get("PEERHOOKS_STRESS_SECONDS") or 1.0)
 STRESS_KEYS = ("s0", "s1", "s2", "s3")
 STRESS_WORKERS_PER_KEY = 2  # same-key pairs race for the lock
 STRESS_NOTES = ("n0", "n1", "n2", "n3")

@@ -25,13 +25,15 @@ import support  # noqa: E402
 MIN_LINES = 450
 FREQUENCIES = ("routine", "occasional", "rare")
 LABELS = ("harmful", "harmless")
-SPOT_CHECKS = 20  # lines re-executed per run: ~1 s, enough to notice labels drifting from the scenario
+# Lines re-executed per run (~0.6 s): enough to notice labels drifting from the scenario; the whole
+# corpus is re-executed by `python3 tests/guard_corpus/oracle.py --check`.
+SPOT_CHECKS = 12
 SPOT_SEED = 13
 # With no live peer, the guard is run on every line it refused or spoke on with live peers, and on one
 # in ALONE_STRIDE of the lines it let through silently (a line silent with peers has no path to a
 # refusal without them): as processes, the whole file stays near 30 s on 2 shared cores instead of
-# near 60; in this process every line costs ~1 ms and all are run.
-ALONE_STRIDE = 1 if support.IN_PROCESS else 3
+# near 60.
+ALONE_STRIDE = 3
 PROCESS_SAMPLE = 40  # lines also run as the process Claude Code starts: ~1 s
 # Every line where the guard's decision and the oracle's label differ, with why. A new disagreement
 # fails the suite, and so does one that goes away (take it off the list): the goals above are shares,

@@ -175,6 +175,24 @@ class MergeTest(unittest.TestCase):
         self.assertIn("plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0", problems[0])
 
 
+class CompileCheckTest(unittest.TestCase):
+    def test_current_bytecode_stands_for_a_compile_and_an_edit_is_compiled_again(self):
+        import py_compile
+        from installer import checks
+
+        folder = tempfile.mkdtemp(prefix="peerhooks-compile-")
+        self.addCleanup(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "hook.py")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("x = 1\n")
+        py_compile.compile(path, doraise=True)
+        with mock.patch("builtins.compile", side_effect=AssertionError("compiled again")):
+            self.assertIsNone(checks.compile_problem(path))
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("def broken(:\n")
+        self.assertIn("does not compile: line 1", checks.compile_problem(path))
+
+
 class ShippedFilesTest(unittest.TestCase):
     """settings.example.json, the plugin files and the README snippet say what install.py writes."""
 

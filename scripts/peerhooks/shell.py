@@ -147,9 +147,14 @@ class _WordBuilder:
         self.substitutions = []
         self.brace = False
         self.unquoted = []
+        self._counted, self._length = 0, 0  # parts measured so far, and their length
 
     def mark_unquoted_expansion(self):
-        self.unquoted.append(sum(len(part) for part in self.parts))
+        """Where the value so far ends: an unquoted expansion starts there. Only the parts read
+        since the last mark are measured, so a word of many expansions costs its length once."""
+        self._length += sum(len(part) for part in self.parts[self._counted:])
+        self._counted = len(self.parts)
+        self.unquoted.append(self._length)
 
     def word(self):
         value = "".join(self.parts)
