@@ -29,6 +29,11 @@ def write(path, text):
         handle.write(text)
 
 
+def read_bytes(path):
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
 @contextlib.contextmanager
 def read_only(folder):
     """A folder nobody may write to, root included (chmod for users, chattr +i for root)."""
@@ -601,7 +606,7 @@ class HostileFilesTest(ColdStartCase):
         self.assertIn("━━━ Recent commits ━━━", result.stdout)
         self.assertIn("cold-start.json", result.stderr)
         self.assertQuiet(self.start().stdout)
-        config, settings, cache = [open(p, "rb").read() for p in (
+        config, settings, cache = [read_bytes(p) for p in (
             os.path.join(self.repo_path, ".claude", "cold-start.json"), os.path.join(self.claude.home, "settings.json"),
             os.path.join(self.claude.home, "peerhooks", cold_start_git.COMMITS_CACHE_NAME))]
         self.assertEqual((config, settings), (DEEP, DEEP))  # the user's files: told, never moved or rewritten
