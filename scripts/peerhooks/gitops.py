@@ -18,9 +18,6 @@ from . import cmdline
 from .records import record
 from .shell import Word, tokenize
 
-# Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
-REFUSAL_MARK = "peerhooks git guard"
-
 # What an operation does.
 STAGE_ALL = "stage-all"          # add -A / -u / . / :/ / '*'
 COMMIT_ALL = "commit-all"        # commit -a, commit .

@@ -12,7 +12,8 @@ import posixpath
 from . import gitops as g
 from .records import record
 
-REFUSAL_MARK = g.REFUSAL_MARK
+# Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
+REFUSAL_MARK = "peerhooks git guard"
 COMMAND_ECHO_CHARS = 200  # the command is echoed so the model knows which one; never a whole script
 MAX_FILES_SHOWN = 8  # files named per refusal; the rest are counted
 MAX_OWN_FILES = 12  # own files filled into a suggested command

@@ -29,7 +29,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .claude_formats import HANDOFF_NAME as HANDOFF_FILE
 from .claude_formats import EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE, SUBAGENTS_FOLDER
-from .gitops import REFUSAL_MARK
+from .guard_verdict import REFUSAL_MARK
 from .home import transcript_entries
 from .timeutil import iso_to_ms
 from .transcripts import BIG_HEAD_BYTES, BIG_TAIL_BYTES, json_string, timestamp_of_big
