@@ -11,7 +11,8 @@ unclosed `$(`) yields the words that can be read; no string makes it raise.
 """
 from .records import record
 
-Word = record("Word", "value glob expanded substitutions brace heredoc unquoted", (False, False, (), False, None, ()),
+Word = record("Word", "value glob expanded substitutions brace heredoc unquoted span",
+              (False, False, (), False, None, (), None),
               """One shell word after quote removal.
 
     `value` keeps the text of expansions as written (`$HOME`, `$(pwd)`), so `expanded` says
@@ -23,6 +24,8 @@ Word = record("Word", "value glob expanded substitutions brace heredoc unquoted"
     (an unquoted delimiter's body also runs its substitutions, added to `substitutions`).
     `unquoted` holds the offsets in `value` where an unquoted expansion starts (`$F`, `${F}`, `$(…)`,
     a backtick): Bash splits what those yield into several words at blanks, and `"$F"` it does not.
+    `span` is (start, end) of the word as written in the text tokenize() was given (None for a word
+    made by expansion), so a suggestion can keep every other byte of a line as it was.
     """)
 Operator = record("Operator", "text")
 # A token is a Word or an Operator. No `re` and no `typing` here: under `python3 -S` they cost
@@ -156,10 +159,11 @@ class _WordBuilder:
         self._counted = len(self.parts)
         self.unquoted.append(self._length)
 
-    def word(self):
+    def word(self, span=None):
         value = "".join(self.parts)
         brace = self.brace and has_brace_list(value)
-        return Word(value, self.glob, self.expanded, tuple(self.substitutions), brace, None, tuple(self.unquoted))
+        return Word(value, self.glob, self.expanded, tuple(self.substitutions), brace, None, tuple(self.unquoted),
+                    span)
 
 
 class _Lexer:
@@ -192,11 +196,13 @@ class _Lexer:
                 end = text.find(NEWLINE, self.pos)
                 self.pos = len(text) if end < 0 else end
             elif char in "<>" and text.startswith("(", self.pos + 1):
-                self._add_word(tokens, self._read_word())  # process substitution
+                start = self.pos
+                self._add_word(tokens, self._read_word(), start)  # process substitution
             else:
                 operator = self._operator_at(self.pos)
                 if operator is None:
-                    self._add_word(tokens, self._read_word())
+                    start = self.pos
+                    self._add_word(tokens, self._read_word(), start)
                     continue
                 self.pos += len(operator)
                 if operator == "(":
@@ -215,8 +221,8 @@ class _Lexer:
                 return operator
         return None
 
-    def _add_word(self, tokens, built):
-        word = built.word()
+    def _add_word(self, tokens, built, start):
+        word = built.word((start, self.pos))
         if self.heredoc_operator is not None:
             self.pending_heredocs.append((len(tokens), word.value, self.heredoc_operator == "<<-", built.quoted))
             self.heredoc_operator = None
