@@ -218,6 +218,17 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
         data.close()
 
 
+def tail_contains(path, needle, scan_bytes):
+    """Whether the last scan_bytes of a transcript hold these bytes (one search in C, no parse)."""
+    data = open_map(path) if path else None
+    if data is None:
+        return False
+    try:
+        return data.find(needle, max(0, len(data) - scan_bytes)) >= 0
+    finally:
+        data.close()
+
+
 def _unchanged_since(path, known):
     """Whether a transcript ends exactly where an earlier scan of it stopped (same file, that size,
     a whole last line), which the scan below would find by mapping the file: a quiet peer then
