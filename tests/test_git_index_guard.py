@@ -474,6 +474,126 @@ class BadInput(GuardTestCase):
             self.assertAllowed(self.run_raw(payload))
 
 
+class AcrossClear(GuardTestCase):
+    """Issue 18: a session is the chain of ids its process had across /clear. Before, the cleared
+    session's earlier transcript stopped counting, and a peer's plain commit took its staged file."""
+
+    def setUp(self):
+        super().setUp()
+        staged = os.path.join(self.main, "src", "export.py")
+        with open(staged, "w") as handle:
+            handle.write("def export():\n    return []\n")
+        git(self.main, "add", "src/export.py")
+        self.process = self.claude.spawn()
+        self.before = "a-before-clear-0000"
+        self.claude.write_session_files(self.before, self.main, prompts=["add the CSV export to orders"],
+                                        edits=[staged])
+        self.claude.registry_entry(self.process.pid, self.before, self.main, name="shop-2c")
+        self.start_session(self.before, "startup")
+        self.after = "a-after-clear-00000"
+        self.claude.write_session_files(self.after, self.main, prompts=[])  # the new, nearly empty transcript
+        self.claude.registry_entry(self.process.pid, self.after, self.main, name="shop-2c")  # rewritten
+        self.start_session(self.after, "clear")
+
+    def start_session(self, session_id, source):
+        """peers.py at the session's SessionStart, as the client runs it (it remembers the process)."""
+        payload = {"session_id": session_id, "hook_event_name": "SessionStart", "source": source,
+                   "cwd": self.main, "transcript_path": self.claude.transcript_path(session_id, self.main)}
+        self.assertEqual(self.run_hook("peers.py", payload, args=["--hook"]).returncode, 0)
+
+    def test_a_peers_commit_that_would_take_the_cleared_sessions_staged_file_is_still_refused(self):
+        decision, reason = self.decision(self.guard("git commit -m 'my change'"))
+        self.assertEqual(decision, "deny")
+        self.assertTrue(reason.startswith("peerhooks git guard: shop-2c has src/export.py staged; "
+                                          "`git commit -m 'my change'` would commit it as this session's."), reason)
+
+    def test_peers_py_still_lists_the_cleared_sessions_files(self):
+        payload = {"session_id": "b-other-session-000", "hook_event_name": "SessionStart", "source": "startup",
+                   "cwd": self.main}
+        text = self.run_hook("peers.py", payload, args=["--hook"]).stdout
+        self.assertIn("shop-2c", text)
+        self.assertIn("editing: src/export.py", text)
+
+    def test_the_cleared_session_is_not_its_own_peer(self):
+        payload = bash("git commit -m mine -- README.md", self.main, session_id=self.after)
+        self.assertAllowed(self.run_hook(SCRIPT, payload))
+
+
+class Subagents(GuardTestCase):
+    """Issue 18: a subagent's call is judged against its main thread and its live siblings, and the
+    main thread's against its live subagents (public incidents coolify #68, agentic-dev-team #1571)."""
+
+    SESSION = "s-main-session-0000"
+
+    def setUp(self):
+        super().setUp()
+        self.transcript = self.claude.transcript_path(self.SESSION, self.main)
+        self.write("src/main_work.py")
+        self.claude.write_session_files(self.SESSION, self.main, prompts=["split the work between two agents"],
+                                        edits=[os.path.join(self.main, "src/main_work.py")])
+        process = self.claude.spawn()
+        self.claude.registry_entry(process.pid, self.SESSION, self.main, name="shop-7a")
+
+    def write(self, rel):
+        path = os.path.join(self.main, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as handle:
+            handle.write("# unfinished\n")
+        return path
+
+    def subagent(self, agent_id, rel, meta):
+        folder = os.path.join(self.transcript[:-len(".jsonl")], "subagents")
+        os.makedirs(folder, exist_ok=True)
+        record = edit_record(self.SESSION, self.main, self.write(rel), now_ms(), tool="Write")
+        with open(os.path.join(folder, "agent-%s.jsonl" % agent_id), "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(dict(record, isSidechain=True, agentId=agent_id)) + "\n")
+        with open(os.path.join(folder, "agent-%s.meta.json" % agent_id), "w", encoding="utf-8") as handle:
+            json.dump(meta, handle)
+
+    def call(self, command, agent_id=None):
+        payload = bash(command, self.main, session_id=self.SESSION)
+        payload["transcript_path"] = self.transcript
+        if agent_id:
+            payload.update(agent_id=agent_id, agent_type="general-purpose")
+        return self.run_hook(SCRIPT, payload)
+
+    def test_a_subagents_sweep_is_refused_naming_its_siblings_and_its_main_threads_files(self):
+        self.subagent("a1111111111111111", "src/first.py", {"agentType": "general-purpose",
+                                                            "description": "first half", "toolUseId": "toolu_1"})
+        self.subagent("b2222222222222222", "src/second.py", {"agentType": "general-purpose",
+                                                             "description": "second half", "toolUseId": "toolu_2"})
+        decision, reason = self.decision(self.call("git add -A && git commit -m 'first half'", "a1111111111111111"))
+        self.assertEqual(decision, "deny")
+        self.assertIn("shop-7a/subagent-b2222222 (second half): src/second.py [untracked]", reason)
+        self.assertIn("shop-7a (main thread): src/main_work.py [untracked]", reason)
+        # the commit takes only what is staged, which after the narrowed add is only this subagent's
+        self.assertEqual(self.suggestion(reason), "git add -- src/first.py && git commit -m 'first half'")
+        self.assertIn("part of this same session", reason)
+        self.assertNotIn("SendMessage", reason)
+
+    def test_a_sibling_that_has_ended_left_its_files_to_the_main_thread(self):
+        self.subagent("a1111111111111111", "src/first.py", {"toolUseId": "toolu_1"})
+        self.subagent("b2222222222222222", "src/second.py", {"toolUseId": "toolu_2"})
+        with open(self.transcript, "a", encoding="utf-8") as handle:  # the second's result came back
+            handle.write(json.dumps({"type": "user", "message": {"role": "user", "content": [
+                {"tool_use_id": "toolu_2", "type": "tool_result", "content": "done"}]}},
+                separators=(",", ":")) + "\n")  # compact, as the client writes it (samples)
+        reason = self.decision(self.call("git add -A", "a1111111111111111"))[1]
+        self.assertIn("shop-7a (main thread): src/main_work.py [untracked], src/second.py [untracked]", reason)
+
+    def test_the_main_thread_is_judged_against_its_running_subagents_only(self):
+        self.subagent("c3333333333333333", "src/running.py", {"finished": False, "toolUseId": "toolu_3"})
+        self.subagent("d4444444444444444", "src/done.py", {"finished": True, "toolUseId": "toolu_4"})
+        decision, reason = self.decision(self.call("git add -A"))
+        self.assertEqual(decision, "deny")
+        self.assertIn("At stake: shop-7a/subagent-c3333333: src/running.py [untracked]", reason)
+        self.assertEqual(self.suggestion(reason), "git add -- src/done.py src/main_work.py")
+
+    def test_alone_with_finished_subagents_the_main_thread_is_left_alone(self):
+        self.subagent("d4444444444444444", "src/done.py", {"finished": True})
+        self.assertAllowed(self.call("git add -A"))
+
+
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",
               "||", ";", "|", "(", ")", "{", "}", "'", '"', "$(", "`", "<<EOF", "EOF", "\n", "bash -c",
               "eval", "-C", "..", "sudo", "env", "X=1", "#", "\\", "*", ":/", "checkout", "--", "xargs"]

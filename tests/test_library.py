@@ -11,7 +11,7 @@ from unittest import mock
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
-from peerhooks import (activity, claude_formats, gitrepo, gitstate, history, home, hookio, intent, jsonl, names, registry,
+from peerhooks import (activity, claude_formats, gitrepo, gitstate, history, home, hookio, identity, intent, jsonl, names, registry,
                        render, transcripts)
 from peerhooks.timeutil import iso_to_ms
 
@@ -199,9 +199,9 @@ class RememberedNames(unittest.TestCase):
 
     def test_an_id_seen_before_its_registry_entry_is_an_earlier_context_once_its_process_has_another(self):
         table = names.with_unregistered({}, "old-id", [[30, "300"], [10, "100"]], 1000)
-        self.assertEqual(names.earlier_contexts(table, [self.live("new-id", 10, "100")]), {"old-id"})
-        self.assertEqual(names.earlier_contexts(table, [self.live("new-id", 10, "999")]), set())
-        self.assertEqual(names.earlier_contexts(table, [self.live("old-id", 10, "100")]), set())
+        self.assertEqual(identity.earlier_contexts(table, [self.live("new-id", 10, "100")]), {"old-id"})
+        self.assertEqual(identity.earlier_contexts(table, [self.live("new-id", 10, "999")]), set())
+        self.assertEqual(identity.earlier_contexts(table, [self.live("old-id", 10, "100")]), set())
 
     def test_a_registry_entry_replaces_the_possible_processes_and_never_the_reverse(self):
         table = names.with_unregistered({}, "old-id", [[10, "100"]], 1000)

@@ -60,22 +60,37 @@ def process_of(session):
     return session.pid, session.proc_start
 
 
-def chain_ids(current_id, processes, table):
+def chain_ids(current_id, processes, table, name=None):
     """The ids of the process(es) given, current first, then the remembered ones by when they were
     last seen, newest first. processes: the (pid, procStart) a session may run in (one, from its
-    registry entry; several for a session seen before its entry was written). Pure."""
+    registry entry; several for a session seen before its entry was written). A start time unknown
+    on either side falls back to the pid and the registry name. Pure."""
     wanted = {tuple(p) for p in processes if p is not None}
+    by_pid = {pid for pid, start in wanted if start is None}
     found = []
     for session_id, entry in table.items():
         if session_id == current_id:
             continue
         process = names.process_of(entry)
         candidates = [tuple(p) for p in entry[2]] if len(entry) == 3 else ([process] if process else [])
-        if any(c in wanted and c[1] is not None for c in candidates):
+        same = any(c in wanted and c[1] is not None for c in candidates)
+        unknown_start = any(c[1] is None or c[0] in by_pid for c in candidates) and len(entry) != 3
+        if same or unknown_start and name is not None and entry[0] == name and \
+                any(c[0] in {pid for pid, _start in wanted} for c in candidates):
             found.append((entry[1], session_id))
     found.sort(reverse=True)
     ids = ([current_id] if current_id else []) + [session_id for _seen, session_id in found]
     return tuple(ids[:MAX_CHAIN_IDS])
+
+
+def earlier_contexts(table, live):
+    """Ids of remembered sessions that ran in a process still live under another id: the contexts
+    live sessions left with /clear, which must never be shown as sessions that ended."""
+    live_ids = {s.session_id for s in live}
+    found = set()
+    for session in live:
+        found.update(chain_ids(session.session_id, [process_of(session)], table, session.name)[1:])
+    return found - live_ids
 
 
 def identity(home, session_id, cwd, name, processes, table, realpaths=None):
@@ -104,6 +119,21 @@ def own(home, sessions, session_id, cwd, ancestors, table, own_entry, ancestor_p
     registered = {s.pid for s in sessions}
     processes = [tuple(p) for p in names.possible_processes(list(ancestor_processes), registered)]
     return identity(home, session_id, cwd, None, processes, table)
+
+
+def own_ids(home, sessions, session_id, ancestors, table=None):
+    """Every id this session went by: the payload's, its registry entry's, and the ids its process
+    had before a /clear (or, before its entry is written, the ids of the processes it may run in)."""
+    from . import registry
+
+    ids = registry.own_ids(sessions, session_id, ancestors)
+    table = names.load_table(home) if table is None else table
+    entry = registry.own_entry(sessions, session_id, ancestors)
+    if entry is not None:
+        ids.update(chain_ids(session_id, [process_of(entry)], table, entry.name))
+    elif session_id and session_id in table and len(table[session_id]) == 3:
+        ids.update(chain_ids(session_id, [tuple(p) for p in table[session_id][2]], table))
+    return ids
 
 
 def all_transcripts(identity_):
