@@ -119,9 +119,9 @@ def guard_samples():
     judged = [guard_verdict.Judged(op, top, peers) for op in gitops.parse(command, top) if op.kind != gitops.SAFE]
     own = {top + "/docs/tutorial.md": world["docs/tutorial.md"], top + "/src/app.py": world["src/app.py"]}
     refusals = guard_verdict.verdict(judged, frozenset(own), {top: world}, {top: None})
-    suggestion, _none = narrow.suggestion(command, top, [(j.operation, j.toplevel) for j in judged],
-                                          {id(r.operation) for r in refusals}, {top: own})
-    return {"guard-refusal": guard_verdict.reason(refusals, command, suggestion)}
+    suggestion = narrow.suggestion(command, top, [(j.operation, j.toplevel) for j in judged],
+                                   {id(r.operation) for r in refusals}, {top: own})
+    return {"guard-refusal": guard_verdict.reason(refusals, command, suggestion.text)}
 
 
 def samples():

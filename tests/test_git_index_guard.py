@@ -594,6 +594,86 @@ class Subagents(GuardTestCase):
         self.assertAllowed(self.call("git add -A"))
 
 
+class SharedFiles(GuardTestCase):
+    """Issue 18 item 3: both sessions changed one file. Staging the file is no narrow form; this
+    session's own hunks are staged from a patch its Edit records give, or the human decides."""
+
+    ORIGINAL = "".join("line %d\n" % n for n in range(1, 21))
+    OWN_ID = "own-session-2222"
+
+    def setUp(self):
+        super().setUp()
+        self.shared = os.path.join(self.main, "src", "shared.py")
+        with open(self.shared, "w") as handle:
+            handle.write(self.ORIGINAL)
+        git(self.main, "add", "src/shared.py")
+        git(self.main, "commit", "-q", "-m", "shared")
+        text = self.ORIGINAL.replace("line 2\n", "line 2 (peer)\n").replace("line 18\n", "line 18 (own)\n")
+        with open(self.shared, "w") as handle:
+            handle.write(text)
+        at = now_ms() - 60000
+        self.claude.live_session(self.main, name="peer-9d", edits=[])
+        peer_id = json.load(open(self.registry_of("peer-9d")))["sessionId"]
+        self.claude.append_records(peer_id, self.main, [edit_record(peer_id, self.main, self.shared, at,
+                                                                    old="line 2\n", content="line 2 (peer)\n")])
+
+    def registry_of(self, name):
+        folder = os.path.join(self.claude.home, "sessions")
+        for entry in os.listdir(folder):
+            if entry.endswith(".json") and json.load(open(os.path.join(folder, entry))).get("name") == name:
+                return os.path.join(folder, entry)
+        raise AssertionError(name)
+
+    def own_records(self, *records):
+        self.claude.append_records(self.OWN_ID, self.main, list(records))
+
+    def test_own_hunks_are_staged_from_a_patch_and_the_peers_stay_unstaged(self):
+        self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 18\n",
+                                     content="line 18 (own)\n"))
+        decision, reason = self.decision(self.guard("git add -A", session_id=self.OWN_ID))
+        self.assertEqual(decision, "deny")
+        self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
+        suggestion = self.suggestion(reason)
+        self.assertRegex(suggestion, r"^git -C \S+ apply --cached \S+\.patch$")
+        done = subprocess.run(["bash", "-c", suggestion], cwd=self.main, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        staged = subprocess.run(["git", "-C", self.main, "diff", "--cached"], capture_output=True, text=True).stdout
+        unstaged = subprocess.run(["git", "-C", self.main, "diff"], capture_output=True, text=True).stdout
+        self.assertIn("+line 18 (own)", staged)
+        self.assertNotIn("peer", staged)
+        self.assertIn("+line 2 (peer)", unstaged)
+
+    def test_a_file_whose_peer_hunks_were_committed_is_this_sessions_alone(self):
+        git(self.main, "commit", "-q", "-am", "the peer commits its hunk and ours with it")
+        with open(self.shared, "a") as handle:
+            handle.write("line 21 (own)\n")
+        self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 20\n",
+                                     content="line 20\nline 21 (own)\n"))
+        self.assertAllowed(self.guard("git add -A", session_id=self.OWN_ID))
+
+    def test_a_file_whose_own_hunks_were_committed_is_the_peers_alone(self):
+        self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 18\n",
+                                     content="line 18 (own)\n"))
+        with open(self.shared, "w") as handle:  # commit only our hunk, leave the peer's in the tree
+            handle.write(self.ORIGINAL.replace("line 18\n", "line 18 (own)\n"))
+        git(self.main, "commit", "-q", "-am", "our hunk")
+        with open(self.shared, "w") as handle:
+            handle.write(self.ORIGINAL.replace("line 2\n", "line 2 (peer)\n").replace("line 18\n", "line 18 (own)\n"))
+        decision, reason = self.decision(self.guard("git add -A", session_id=self.OWN_ID))
+        self.assertEqual(decision, "deny")
+        self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
+        self.assertIn("nothing of yours to run it on", reason)
+
+    def test_a_whole_file_write_cannot_be_told_apart_so_the_human_decides(self):
+        with open(self.shared) as handle:
+            self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), tool="Write",
+                                         content=handle.read()))
+        decision, reason = self.decision(self.guard("git add -A", session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+        self.assertIn("src/shared.py holds both this session's and a peer's changes", reason)
+        self.assertNotIn("Instead, run:", reason)
+
+
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",
               "||", ";", "|", "(", ")", "{", "}", "'", '"', "$(", "`", "<<EOF", "EOF", "\n", "bash -c",
               "eval", "-C", "..", "sudo", "env", "X=1", "#", "\\", "*", ":/", "checkout", "--", "xargs"]

@@ -254,7 +254,7 @@ def suggest(command, peers, world, own, cwd=TOP):
     refusals = guard_verdict.verdict(judged, own_paths, {TOP: world}, {TOP: None})
     own_states = {p: world[p[len(TOP) + 1:]] for p in own_paths if p[len(TOP) + 1:] in world}
     return narrow.suggestion(command, cwd, [(j.operation, j.toplevel) for j in judged],
-                             {id(r.operation) for r in refusals}, {TOP: own_states})[0]
+                             {id(r.operation) for r in refusals}, {TOP: own_states}).text
 
 
 class Suggestions(unittest.TestCase):

@@ -416,11 +416,12 @@ def advice_of(refusal):
     return ASK_ADVICE.get(_ask_topic(op), ASK_ADVICE.get(op.kind))
 
 
-def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_own_work=False):
+def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_own_work=False, shared=()):
     """The text the human and the model read: a first line for the person who answers, the paths at
     stake, what git would do, what to run instead (a runnable fenced block) and how to reach the peers.
     suggestion: the corrected line (peerhooks.narrow), or None; no_own_work: this session has nothing
-    of its own the refused operations would take, so there is nothing to run instead."""
+    of its own the refused operations would take, so there is nothing to run instead; shared: files
+    both sessions changed whose hunks this session's edit records cannot tell apart."""
     lines = [human_line(refusals[0], command)]
     if len(refusals) > 1:
         lines[0] += " (And %d more below.)" % (len(refusals) - 1)
@@ -428,6 +429,10 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     if is_ask(refusals) and host != "codex":
         lines.append("Yes runs it anyway; No leaves the peers' work as it is.")
     lines.extend(model_lines(refusals, command))
+    if shared:
+        lines.append("%s hold%s both this session's and a peer's changes, which this session's edit records "
+                     "cannot tell apart: staging %s would take the peer's hunks too. The user decides."
+                     % (", ".join(shared), "s" if len(shared) == 1 else "", "it" if len(shared) == 1 else "them"))
     if suggestion:
         lines.extend([SUGGESTION_HEADER, FENCE, suggestion, FENCE])
     elif no_own_work and not is_ask(refusals):

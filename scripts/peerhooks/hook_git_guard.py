@@ -69,9 +69,22 @@ def run(payload, argv, environ, now):
     refusals = guard.verdict(judged)
     if not refusals:
         return hookio.QUIET
-    suggestion, no_own_work = guard.suggestion(judged, refusals, command)
-    text = guard_verdict.reason(refusals, command, suggestion, host, guard.can_send(environ), no_own_work)
+    suggestion = guard.suggestion(judged, refusals, command)
+    if suggestion.shared:  # files both changed that no narrow form can take apart: the human decides
+        refusals = [r._replace(ask=True) for r in refusals]
+    text = guard_verdict.reason(refusals, command, suggestion.text, host, guard.can_send(environ),
+                                suggestion.no_own_work, _relative_all(suggestion.shared, judged))
     return _outcome(text, guard_verdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
+
+
+def _relative_all(paths, judged):
+    """Shared paths as the refusal names them, relative to their checkout."""
+    tops = sorted({j.toplevel for j in judged}, key=len, reverse=True)
+    found = []
+    for path in paths:
+        top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
+        found.append(reach.relative(path, top) if top else path)
+    return found
 
 
 MAX_GLOB_MATCHES = 256  # a `for f in src/*.py` loop over more files than this is not followed
@@ -416,7 +429,7 @@ class _Guard:
     def verdict(self, judged):
         from . import gitstate
 
-        changes = self._read_changes()
+        changes = self.changes = self._split_shared(judged, self._read_changes())
         keyed = {p.name or "session %s" % (p.session_id or "")[:8]: p.key for p, _t in self._parties()[1]}
         judged = [j._replace(peers=tuple(p._replace(changes=tuple(changes.get(keyed.get(p.name), ())))
                                          for p in j.peers)) for j in judged]
@@ -428,22 +441,45 @@ class _Guard:
             states_of[item.toplevel] = self._states(item.toplevel, ignored)
             if item.operation.kind == gitops.STASH_STACK and item.toplevel not in stash_of:
                 stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
-        self.states_of = states_of
+        self.states_of, self.with_changes = states_of, judged
         return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of)
 
+    def _split_shared(self, judged, changes):
+        """The changes with each file both this session and a peer changed given to whoever still
+        has uncommitted hunks in it (guard_shared), as far as this session's edit records tell."""
+        self.splits = {}
+        own = set(changes.get(OWN, ()))
+        tops = {item.toplevel for item in judged if item.peers}
+        shared = {p for key, paths in changes.items() if key != OWN for p in paths if p in own}
+        if not shared:
+            return changes
+        from . import gitstate, guard_shared
+
+        for path in sorted(shared):
+            top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
+            states = self._states(top) if top else None
+            if top is None or states is None or gitstate.state_of(states, reach.relative(path, top)) is None:
+                continue
+            self.splits[path] = guard_shared.split(self.claude, top, path, self._parties()[0], GIT_TIMEOUT_SECONDS)
+        whole_own = {p for p, s in self.splits.items() if s.all_own}
+        none_own = {p for p, s in self.splits.items() if s.none_own}
+        return {key: [p for p in paths if (p not in none_own if key == OWN else p not in whole_own)]
+                for key, paths in changes.items()}
+
     def suggestion(self, judged, refusals, command):
-        """(the line to run instead or None, whether this session has no work of its own there)."""
+        """The narrow.Suggestion for the refused line (none when a refusal is the human's to decide)."""
         from . import gitstate, narrow
 
         if guard_verdict.is_ask(refusals) or any(r.ask for r in refusals):
-            return None, False
+            return narrow.Suggestion(None)
         own_states_of = {}
         peers_paths = set()
+        judged = self.with_changes  # the same operations, with the peers' changes read
         for item in judged:
             top = item.toplevel
             states = self.states_of.get(top) or self._states(top)
             if states is None:
-                return None, False
+                return narrow.Suggestion(None)
             prefix = top.rstrip("/") + "/"
             own = {}
             for path in self._own_changes():
@@ -456,8 +492,14 @@ class _Guard:
                 peers_paths.update(peer.changes)
         shared = frozenset(p for states in own_states_of.values() for p in states if p in peers_paths)
         refused = {id(r.operation) for r in refusals}
-        return narrow.suggestion(command, self.cwd, [(j.operation, j.toplevel) for j in judged], refused,
-                                 own_states_of, shared)
+        items = [(j.operation, j.toplevel) for j in judged]
+        found = narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared)
+        if not found.shared:
+            return found
+        patches = {p: self.splits[p].patch for p in found.shared if p in self.splits and self.splits[p].patch}
+        if len(patches) < len(found.shared):
+            return found  # a file whose hunks cannot be told apart: the human decides
+        return narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared, patches)
 
     def _own_entry(self):
         return registry.own_entry(self.sessions, self.session_id, self._ancestors())

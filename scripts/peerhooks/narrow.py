@@ -20,6 +20,7 @@ import posixpath
 
 from . import gitops as g
 from .reach import reaches
+from .records import record
 
 # Per subcommand: (long options, options taking a value, flags to drop: they widen the command to
 # the whole tree or take paths from elsewhere).
@@ -235,22 +236,32 @@ def _drop_span(op, line):
     return None
 
 
-def suggestion(line, start_cwd, items, refused, own_states_of, excluded=frozenset()):
-    """(the line to run instead, or None; whether this session has no work of its own there).
+Suggestion = record("Suggestion", "text no_own_work shared", (False, ()), """The line to run instead
+    (None: none), whether this session has no work of its own the refused commands would take, and
+    the files both sessions changed that no narrow form can take apart (then the human decides).""")
+
+
+def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(), patches=None):
+    """The Suggestion for a refused line.
 
     items: the line's judged operations in order, as (operation, toplevel); refused: the ids of
     those refused; own_states_of: {toplevel: {abs path: PathState}} of this session's changed paths;
-    excluded: paths that must not be named (a file a peer changed too: staging it whole takes the
-    peer's hunks). In place: the refused commands narrowed (or, left with nothing of this
-    session's, taken out of their `&&` chain), the rest of the line as written. Standing alone
-    (a loop, a nested shell): every command that acts on files narrowed to this session's files."""
+    shared: those a peer changed too (staging one whole takes the peer's hunks); patches: {shared
+    path: a patch of this session's hunks alone} where its edit records tell them apart. In place:
+    the refused commands narrowed (or, left with nothing of this session's, taken out of their `&&`
+    chain), the rest of the line as written. Standing alone (a loop, a nested shell): every command
+    that acts on files narrowed to this session's files."""
+    patches = patches or {}
     edits, standalone, staged = [], [], {}
     splice, work_left = True, False
     for op, top in items:
-        own_states = {p: s for p, s in own_states_of.get(top, {}).items() if p not in excluded}
+        every_own = own_states_of.get(top, {})
+        own_states = {p: s for p, s in every_own.items() if p not in shared}
         paths = own_reach(op, top, own_states, staged.get(top, ()))
-        if op.kind in STAGE_KINDS and paths:
-            staged.setdefault(top, set()).update(paths)
+        shared_reach = [p for p in own_reach(op, top, {p: s for p, s in every_own.items() if p in shared},
+                                              staged.get(top, ())) or () if p in shared]
+        if op.kind in STAGE_KINDS:
+            staged.setdefault(top, set()).update((paths or []) + [p for p in shared_reach if p in patches])
         if id(op) not in refused:
             work_left = True
             if op.kind in NARROWABLE and paths:
@@ -258,30 +269,40 @@ def suggestion(line, start_cwd, items, refused, own_states_of, excluded=frozense
                 standalone.append(made[1] if made else _standalone(op, line, start_cwd))
             continue
         if paths is None:
-            return None, False
+            return Suggestion(None)
+        if shared_reach and (op.kind not in STAGE_KINDS or any(p not in patches for p in shared_reach)):
+            return Suggestion(None, False, tuple(shared_reach))
+        applies = " && ".join("git -C %s apply --cached %s" % (g.quote(top), g.quote(patches[p]))
+                              for p in shared_reach)
         if not _spliceable(op, line):
             splice = False
-        if not paths:
+        if not paths and not applies:
             drop = _drop_span(op, line) if splice else None
             if drop is None:
                 splice = False
             else:
                 edits.append((drop[0], drop[1], ""))
             continue
+        work_left = True
+        if not paths:  # only shared files: the patches stage this session's hunks of them
+            standalone.append(applies)
+            if splice:
+                edits.append((op.span[0], op.words[-1].span[1], applies) if op.span else (0, 0, ""))
+                splice = splice and op.span is not None
+            continue
         made = narrowed(op, paths, line, start_cwd)
         if made is None:
-            return None, False
-        work_left = True
+            return Suggestion(None)
         arguments, alone = made
-        standalone.append(alone)
+        standalone.append(alone + (" && " + applies if applies else ""))
         if splice:
-            edits.append((op.words[0].span[1], op.words[-1].span[1], " " + arguments))
+            edits.append((op.words[0].span[1], op.words[-1].span[1], " " + arguments + (" && " + applies if applies else "")))
     if not work_left:
-        return None, True
+        return Suggestion(None, True)
     if splice:
         text = line
         for start, end, replacement in sorted(edits, reverse=True):
             text = text[:start] + replacement + text[end:]
-        return (text.strip() or None), False
+        return Suggestion(text.strip() or None)
     parts = [p for p in standalone if p]
-    return (" && ".join(parts) or None), not parts
+    return Suggestion(" && ".join(parts) or None, not parts)
