@@ -674,6 +674,22 @@ class SharedFiles(GuardTestCase):
         self.assertNotIn("Instead, run:", reason)
 
 
+class TooLargeToJudge(GuardTestCase):
+    """Issue 21: a 300 KB line of 20,000 `git add` commands ran past the client's 5 s and unjudged."""
+
+    LINE = " && ".join("git add src/file%d.py" % n for n in range(20000))
+
+    def test_beside_a_live_peer_it_is_put_to_the_human_naming_them(self):
+        self.working_peer()
+        decision, reason = self.decision(self.guard(self.LINE))
+        self.assertEqual(decision, "ask")
+        self.assertIn("too large to judge in time", reason)
+        self.assertIn("main-peer", reason)
+
+    def test_alone_it_runs(self):
+        self.assertAllowed(self.guard(self.LINE))
+
+
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",
               "||", ";", "|", "(", ")", "{", "}", "'", '"', "$(", "`", "<<EOF", "EOF", "\n", "bash -c",
               "eval", "-C", "..", "sudo", "env", "X=1", "#", "\\", "*", ":/", "checkout", "--", "xargs"]

@@ -20,10 +20,13 @@ What it opens, as Bash would run it:
 import posixpath
 
 from .records import record
-from .shell import PIPES, REDIRECTIONS, SEPARATORS, Word, tokenize, variable_name_end
+from .shell import MAX_TOKENS, PIPES, REDIRECTIONS, SEPARATORS, TooLarge, Word, tokenize, variable_name_end
 
 # Past this depth of `bash -c` inside `eval` inside `$( … )`, the interpreter stops looking.
 MAX_DEPTH = 8
+# A line that runs more simple commands than this (nested shells and loop bodies counted) is not read
+# command by command: commands() raises shell.TooLarge, and the guard asks the human beside a peer.
+MAX_COMMANDS = 2000
 
 SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"])
 SHELL_VALUE_OPTIONS = frozenset(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
@@ -125,7 +128,7 @@ class _Dirs:
 
 def commands(line, cwd, context=Context()):
     """Every simple command of a Bash command line, in the order Bash meets them (substitutions
-    before the command that holds them)."""
+    before the command that holds them). Raises shell.TooLarge past MAX_COMMANDS or MAX_TOKENS."""
     found = []
     _Walker(found, context).walk(tokenize(line), _Dirs(_absolute(cwd)), 0)
     return found
@@ -325,7 +328,15 @@ class _Walker:
         self.found = found
         self.context = context
         self.loops = 0  # how many `for` bodies the walk is inside
+        self.iterations = 0  # loop bodies walked so far
         self.last = None  # the command recorded last (the stage a pipe feeds the next one from)
+        self.tokens_left = MAX_TOKENS  # for the scripts of nested shells, beside the line's own
+
+    def tokens_of(self, text):
+        """A nested shell's script as tokens, within what is left of the line's budget."""
+        tokens = tokenize(text, 0, self.tokens_left)
+        self.tokens_left -= len(tokens)
+        return tokens
 
     def walk(self, tokens, dirs, depth):
         if depth > MAX_DEPTH:
@@ -385,6 +396,9 @@ class _Walker:
         """A `for` loop's body, walked once per value with the variable set (once, unknown, when
         the values are not known here)."""
         values = loop_values(words, dirs.cwd, self.context, dirs.variables)
+        self.iterations += len(values) if values is not None else 1
+        if self.iterations > MAX_COMMANDS:  # nested loops multiply: bounded like the commands they run
+            raise TooLarge("more than %d loop iterations" % MAX_COMMANDS)
         self.loops += 1
         try:
             for value in values if values is not None else [None]:
@@ -443,6 +457,8 @@ class _Walker:
         variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
         command = Command(name, arguments, dirs.cwd, tuple(env), adds_words, piped or bool(stdin_text),
                           tuple(writes), depth, name_word, variables, fed_by if adds_words else None, self.loops > 0)
+        if len(self.found) >= MAX_COMMANDS:
+            raise TooLarge("more than %d commands" % MAX_COMMANDS)
         if name == "find":
             self._find_exec(command, dirs, depth)
         self.found.append(command)
@@ -452,12 +468,12 @@ class _Walker:
         elif name in SHELLS:
             script = _shell_script(arguments)
             if script is not None:
-                self.walk(tokenize(script.value), dirs.copy(), depth + 1)
+                self.walk(self.tokens_of(script.value), dirs.copy(), depth + 1)
             elif (stdin_text or piped_text) and not _runs_a_file(arguments):
                 for text in stdin_text or [piped_text]:
-                    self.walk(tokenize(text), dirs.copy(), depth + 1)
+                    self.walk(self.tokens_of(text), dirs.copy(), depth + 1)
         elif name == "eval":
-            self.walk(tokenize(" ".join(w.value for w in arguments)), dirs, depth + 1)
+            self.walk(self.tokens_of(" ".join(w.value for w in arguments)), dirs, depth + 1)
         return _printed(name, arguments, stdin_text)
 
     def _split_words(self, words, dirs):
@@ -729,7 +745,11 @@ def write_targets(line, cwd, home=None, isdir=None):
     filesystem, whether a copy's destination is an existing folder (None: take it for a file)."""
     context = Context(home=home)
     targets = []
-    for command in commands(line, cwd, context):
+    try:
+        found = commands(line, cwd, context)
+    except TooLarge:
+        return []  # a line this large is not read for the files it writes
+    for command in found:
         for word in command.writes:
             _add(targets, word, command.cwd, context)
         written, destination = _written_by(command)

@@ -448,6 +448,18 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     return "\n".join(lines)
 
 
+def too_large_reason(command, why, parties, host="claude"):
+    """The words for a line too large to judge in the guard's budget (its commands are not read)."""
+    names = ", ".join(p.name for p in parties)
+    return "\n".join([
+        "%s: this command line is too large to judge in time (%s, %d characters), and %s %s live in this "
+        "checkout; the user decides." % (REFUSAL_MARK, why, len(command), names, "is" if len(parties) == 1 else "are"),
+        "At stake: %s (its work was not read)" % names,
+        "%s did not run `%s`: split it into smaller commands that name your own files." % (
+            REFUSAL_MARK, _short(command, COMMAND_ECHO_CHARS)),
+    ])
+
+
 def _peers_line(peers, host, can_send):
     names = ", ".join(p.name for p in peers)
     own_parts = [p.name for p in peers if p.kind != "session"]

@@ -18,6 +18,7 @@ import os
 
 from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, names, reach, registry
 from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
+from .shell import TooLarge
 
 MODE_VARIABLE = "PEERHOOKS_GUARD"
 MODE_OFF = ("off", "0", "false", "no")
@@ -54,11 +55,14 @@ def run(payload, argv, environ, now):
     cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
     context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel, glob=_glob)
     lookup = CheckoutLookup()
-    operations = [op for op in gitops.parse(command, cwd, context, lookup)
-                  if op.kind != gitops.SAFE and op.cwd]
+    claude = home.claude_home(environ)
+    try:
+        operations = [op for op in gitops.parse(command, cwd, context, lookup)
+                      if op.kind != gitops.SAFE and op.cwd]
+    except TooLarge as error:
+        return _too_large(claude, payload, cwd, context, lookup, now, command, error, host, mode)
     if not operations:
         return hookio.QUIET
-    claude = home.claude_home(environ)
     sessions = registry.read_sessions(claude)
     guard = _Guard(claude, sessions, payload, cwd, context, lookup, now)
     if not guard.anyone_else():
@@ -102,6 +106,18 @@ def _glob(pattern, cwd):
         if len(found) > MAX_GLOB_MATCHES:
             return None
     return sorted(found)
+
+
+def _too_large(claude, payload, cwd, context, lookup, now, command, error, host, mode):
+    """A line too large to judge within the guard's budget: put to the human beside anyone live in
+    the checkout (never let through unjudged, as the client's timeout would), silent alone."""
+    guard = _Guard(claude, registry.read_sessions(claude), payload, cwd, context, lookup, now)
+    top = gitrepo.toplevel(cwd) if cwd else None
+    others = [p for p, t in guard.parties_in(top)] if top else []
+    if not others:
+        return hookio.QUIET
+    text = guard_verdict.too_large_reason(command, str(error), others, host)
+    return _outcome(text, True, host, mode == MODE_WARN, guard.print_mode())
 
 
 def _host(argv):
@@ -359,6 +375,10 @@ class _Guard:
             self.parties = (mine, [(p, tops.get(p.session_id, own_top) if p.kind == "session" else own_top)
                                    for p in parties])
         return self.parties
+
+    def parties_in(self, top):
+        """[(Party, checkout)] of those working in the checkout `top`."""
+        return [(p, t) for p, t in self._parties()[1] if t == top]
 
     def anyone_else(self):
         """Whether anyone else's work could be at stake: another live session, or (for the main
