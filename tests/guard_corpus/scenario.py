@@ -307,7 +307,7 @@ class _Replay:
             if getattr(action, "recorded", True):
                 old = action.old if isinstance(action, Edit) else "a"
                 self._say(owner, edit_record(owner.session_id, base, full, self._next_ms(), tool=tool, content=said,
-                                             old_string=old))
+                                             old=old))
 
     def settle(self):
         """Whose work is where now, read from git: the scenario's items, stash entries, checkouts."""
