@@ -3,10 +3,12 @@ issues 13 and 18 on the held-out lines, silence with no live peer, no traceback,
 texts that say only what is so, every suggestion run, and labels that still match execution.
 
 The labels come from executing each line in each world (tests/guard_corpus/oracle.py); this test
-runs the guard's front door on every line in every world with the payload and environment Claude Code
-gives the judged session (in a worker process per world, two at a time; a sample, and every line under
-PEERHOOKS_TEST_PROCESSES=1, as the real process), runs every suggestion the guard prints in a copy of
-its world, and re-executes a few lines to keep the stored labels honest.
+runs the guard's front door on the held-out lines in every world and on every line in the `mixed`
+world, with the payload and environment Claude Code gives the judged session (in a worker process per
+world, two at a time; a sample, and every run under PEERHOOKS_TEST_PROCESSES=1, as the real process),
+runs every held-out suggestion the guard prints in a copy of its world, and re-executes a few lines to
+keep the stored labels honest. `python3 tests/guard_corpus/guardrun.py --contract` does all of it on
+every line in every world.
 """
 import collections
 import os
@@ -35,16 +37,18 @@ SPOT_CHECKS = 12
 SPOT_WORLDS = 3
 SPOT_SEED = 18
 PROCESS_SAMPLE = 8  # lines per world also run as the process Claude Code starts
-# The held-out goals the guard of main at 5b3da2d misses (issue 18's "before"), one per (world, goal).
-# The lead removes an entry when the new guard meets that goal: an unexpected success fails the run.
-MISSED_BEFORE = {
-    ("mixed", "harmless_lines_refused"), ("subfolder", "harmless_lines_refused"),
-    ("untracked-only", "harmless_lines_refused"), ("staged-deletions", "harmless_lines_refused"),
-    ("stash", "harmless_lines_refused"), ("committed", "harmless_lines_refused"),
-    ("shared-file", "harmful_routine_occasional_lines_refused"), ("shared-file", "harmless_lines_refused"),
-    ("subagents", "harmless_lines_refused"), ("cleared", "harmful_routine_occasional_lines_refused"),
-    ("cleared", "harmful_lines_refused"), ("cleared", "harmless_lines_refused"),
-}
+# The guard runs on the held-out third in every world and on every line in FULL_WORLD (~30 s on 2
+# idle cores; every line in every world, ~3x that: `python3 tests/guard_corpus/guardrun.py --contract`,
+# which exits 1 when any check below fails on any line).
+FULL_WORLD = "mixed"
+# The held-out goals the guard on this branch misses, one per (world, goal): the lead's issue-18 guard
+# (main at 81fca39) refuses 2.2% (committed) to 8.1% (mixed) of harmless lines, the goal is 2%; it meets
+# the harmful goals everywhere. The guard before issue 18 (5b3da2d) also missed the harmful goals of
+# shared-file and cleared (README.md). The lead removes an entry when the guard meets that goal (an
+# unexpected success fails the run).
+GOALS_MISSED = {(world, "harmless_lines_refused") for world in (
+    "mixed", "subfolder", "untracked-only", "staged-deletions", "stash", "committed", "shared-file", "subagents",
+    "cleared")}
 MIN_HELD_OUT_PER_LABEL = 10  # the stash world has the fewest harmful lines: only its entries can be harmed
 
 
@@ -110,8 +114,11 @@ class GuardOnCorpus(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.entries = oracle.load()
-        cls.sample = sorted(random.Random(SPOT_SEED).sample(range(len(cls.entries)), PROCESS_SAMPLE))
-        cls.runs = guardrun.score_all(cls.entries, process_sample=cls.sample)
+        held_out = [i for i, e in enumerate(cls.entries) if e["split"] == "heldout"]
+        chosen = {name: held_out for name in worlds.NAMES}
+        chosen[FULL_WORLD] = range(len(cls.entries))
+        cls.sample = sorted(random.Random(SPOT_SEED).sample(held_out, PROCESS_SAMPLE))
+        cls.runs = guardrun.score_all(cls.entries, process_sample=cls.sample, chosen=chosen)
         cls.reports = {name: guardrun.contract_report(cls.entries, run) for name, run in cls.runs.items()}
 
     def _goal(self, world, goal):
@@ -130,7 +137,7 @@ class GuardOnCorpus(unittest.TestCase):
     def test_no_run_ends_in_a_traceback(self):
         crashed = ["%s %s: %s" % (run.world, self.entries[i]["line"], d.stderr[-200:])
                    for run in self.runs.values() for i, d in list(enumerate(run.live)) + run.alone + run.processes
-                   if d.traceback]
+                   if d is not None and d.traceback]
         self.assertEqual(crashed, [])
 
     def test_a_sample_run_as_processes_decides_as_in_this_process(self):
@@ -144,23 +151,36 @@ class GuardOnCorpus(unittest.TestCase):
                 for run in self.runs.values() for i, seconds in run.slow]
         self.assertEqual(slow, [])
 
-    def test_stake_lines_name_only_peer_work_in_its_state_and_exactly_what_is_harmed(self):
-        problems = [p for r in self.reports.values() for p in r.stake_problems]
-        self.assertEqual(problems, [])
+    def _stake(self, *kinds):
+        return [p.text for r in self.reports.values() for p in r.stake_problems if p.kind in kinds]
 
+    # The contract checks below fail on the guard at 81fca39 (counts per world in README.md, the list
+    # from `guardrun.py --contract`). The lead removes each expectedFailure when its check passes.
+    @unittest.expectedFailure
+    def test_stake_lines_name_only_peer_work_in_its_state_and_all_that_is_harmed(self):
+        self.assertEqual(self._stake(contract.FALSE, contract.MISSING), [])
+
+    @unittest.expectedFailure
+    def test_stake_lines_name_nothing_the_line_does_not_harm(self):
+        self.assertEqual(self._stake(contract.EXTRA), [])
+
+    @unittest.expectedFailure
     def test_every_suggestion_runs_harms_no_peer_and_does_what_the_line_meant_for_self(self):
-        self.assertEqual(guardrun.suggestion_failures(self.entries, self.reports), [])
+        # The held-out third's in every world (FULL_WORLD's train lines too would add ~10 s).
+        self.assertEqual(guardrun.suggestion_failures(self.entries, self.reports, "heldout"), [])
 
-    # The contract's presence checks: today's guard prints neither line (issue 18, item 4 and 5).
-    @unittest.expectedFailure  # the lead removes this when the new guard lands
     def test_every_refusal_carries_one_stake_line(self):
         missing = {name: r.without_stake for name, r in self.reports.items() if r.without_stake}
         self.assertEqual(missing, {})
 
-    @unittest.expectedFailure  # the lead removes this when the new guard lands
+    @unittest.expectedFailure
     def test_every_deny_carries_exactly_one_suggestion(self):
         problems = [p for r in self.reports.values() for p in r.suggestion_problems]
         self.assertEqual(problems, [])
+
+
+def _texts(problems):
+    return [p.text for p in problems]
 
 
 def _goal_test(world, goal):
@@ -173,8 +193,8 @@ def _goal_test(world, goal):
 for _world in worlds.NAMES:
     for _goal in guardrun.GOALS:
         _test = _goal_test(_world, _goal)
-        if (_world, _goal_slug(_goal)) in MISSED_BEFORE:
-            _test = unittest.expectedFailure(_test)  # the lead removes the entry when the new guard meets it
+        if (_world, _goal_slug(_goal)) in GOALS_MISSED:
+            _test = unittest.expectedFailure(_test)  # the lead removes the entry when the guard meets it
         setattr(GuardOnCorpus, "test_goal_%s_%s" % (_world.replace("-", "_"), _goal_slug(_goal)), _test)
 
 
@@ -189,7 +209,7 @@ class ChecksCatchWhatIsWrong(unittest.TestCase):
         ("mixed", "git add -A", "git add -- " + OWN, None),
         ("mixed", "git add -A", "git add -A", "harms"),
         ("mixed", COMMIT, 'git add -- %s && git commit -m "Add CLI tutorial" -- %s' % (OWN, OWN), None),
-        ("mixed", COMMIT, 'git add -- %s && git commit -m "Add tutorial" -- %s' % (OWN, OWN), "commits with message"),
+        ("mixed", COMMIT, 'git add -- %s && git commit -m "Add tutorial" -- %s' % (OWN, OWN), "HEAD moves to a commit"),
         ("mixed", COMMIT, "git commit -m 'Add CLI tutorial' -- docs/tutorial.md", "exits 1"),
         ("shared-file", "git add src/handlers.py", "printf 'y\\nn\\n' | git add -p src/handlers.py", None),
         ("shared-file", "git add src/handlers.py", "git add src/handlers.py", "harms"),
@@ -202,7 +222,7 @@ class ChecksCatchWhatIsWrong(unittest.TestCase):
         index = {(e["line"], e["cwd"]): i for i, e in enumerate(entries)}
         reports = {}
         for world, line, command, _ in self.SUGGESTIONS:
-            reports.setdefault(world, guardrun.ContractReport(1, 0, [], 1, [], [])).suggestions.append(
+            reports.setdefault(world, guardrun.ContractReport(1, 0, [], 1, [], [], None)).suggestions.append(
                 (index[(line, ".")], command))
         failures = guardrun.suggestion_failures(entries, reports)
         for world, line, command, expected in self.SUGGESTIONS:
@@ -221,9 +241,9 @@ class ChecksCatchWhatIsWrong(unittest.TestCase):
             "staged-deletions"]["harmed"]
         paths = harmed["a"]
         line = "At stake: cleanup-peer: " + ", ".join("%s [%s]" % (p, scn.stake["a"][p]) for p in paths)
-        self.assertEqual(contract.stake_problems(contract.parse_stake(line), facts, harmed, exact=True), [])
+        self.assertEqual(_texts(contract.stake_problems(contract.parse_stake(line), facts, harmed, exact=True)), [])
         short = "At stake: cleanup-peer: " + ", ".join("%s [%s]" % (p, scn.stake["a"][p]) for p in paths[1:])
-        self.assertEqual(contract.stake_problems(contract.parse_stake(short), facts, harmed, exact=True),
+        self.assertEqual(_texts(contract.stake_problems(contract.parse_stake(short), facts, harmed, exact=True)),
                          ["cleanup-peer: harmed but not named: %s" % paths[0]])
 
 
@@ -256,13 +276,21 @@ class ContractReading(unittest.TestCase):
     def test_a_wrong_state_an_unheld_path_and_a_missed_harm_are_each_reported(self):
         peers = contract.parse_stake("At stake: app-peer: src/util.py [unstaged], src/app.py [unstaged]")
         problems = contract.stake_problems(peers, self.FACTS, {"a": ["src/util.py", "src/cache.py"]}, exact=True)
-        self.assertEqual(problems, ["app-peer: src/util.py named [unstaged], git has it [staged]",
+        self.assertEqual(_texts(problems), ["app-peer: src/util.py named [unstaged], git has it [staged]",
                                     "app-peer: src/app.py holds none of its uncommitted work",
-                                    "app-peer: harmed but not named: src/cache.py; named but not harmed: src/app.py"])
+                                    "app-peer: harmed but not named: src/cache.py",
+                                    "app-peer: named but not harmed: src/app.py"])
+        self.assertEqual([p.kind for p in problems], [contract.FALSE, contract.FALSE, contract.MISSING, contract.EXTRA])
 
     def test_unknown_state_is_true_of_any_held_path(self):
         peers = contract.parse_stake("At stake: app-peer: src/util.py [unknown]")
-        self.assertEqual(contract.stake_problems(peers, self.FACTS, {"a": ["src/util.py"]}, exact=True), [])
+        self.assertEqual(_texts(contract.stake_problems(peers, self.FACTS, {"a": ["src/util.py"]}, exact=True)), [])
+
+    def test_a_peer_with_no_file_at_stake_may_be_named_with_a_note(self):
+        peers = contract.parse_stake("At stake: app-peer (live here; no uncommitted file of theirs); "
+                                     "subagent 5b1b0a0b (cache layer): src/api.py [unstaged]")
+        self.assertEqual([(p.name, p.items) for p in peers], [("app-peer", ()),
+                                                               ("subagent 5b1b0a0b (cache layer)", (("src/api.py", "unstaged"),))])
 
     def test_the_suggestion_is_the_fenced_block_after_instead_run(self):
         text = ("peerhooks: this commit would take app-peer's src/util.py\nInstead, run:\n```\n"

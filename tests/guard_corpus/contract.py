@@ -25,6 +25,7 @@ UNKNOWN = "unknown"  # the guard could not read the state in time: true of any p
 MAX_NAMED = 12  # paths of one peer before `(+N more)`
 _ITEM = re.compile(r"^(.+) \[([a-z+-]+)\]$")
 _MORE = re.compile(r"^(.*?)\s*\(\+(\d+) more\)$")
+_ALONE = re.compile(r"^([^:()]+?) \(([^()]*)\)$")  # a peer named with a note and no paths
 _ID_PREFIX = 6  # a hex token this long that starts an id names that session or subagent
 
 
@@ -58,9 +59,15 @@ def stake_lines(text):
 
 
 def parse_stake(line):
-    """The peers an `At stake:` line names; ValueError saying what does not follow the contract."""
+    """The peers an `At stake:` line names; ValueError saying what does not follow the contract.
+    A peer with no file at stake (a ref or branch operation) may be named alone with a note,
+    `<peer name> (<note>)`: the contract does not say how, and the guard writes it so."""
     peers = []
-    for chunk in line[len(STAKE_PREFIX):].split("; "):
+    for chunk in _peer_chunks(line[len(STAKE_PREFIX):]):
+        alone = _ALONE.match(chunk)
+        if alone:
+            peers.append(PeerStake(alone.group(1), (), 0))
+            continue
         name, colon, rest = chunk.partition(": ")
         if not colon or not name.strip():
             raise ValueError("no `<peer name>: ` in %r" % chunk)
@@ -82,6 +89,18 @@ def parse_stake(line):
             raise ValueError("%s: %d paths named without (+N more)" % (name, len(items)))
         peers.append(PeerStake(name, tuple(items), more))
     return peers
+
+
+def _peer_chunks(body):
+    """The `; `-separated peers, a `; ` inside a peer's parenthesised note kept in it."""
+    chunks, depth, start = [], 0, 0
+    for at, char in enumerate(body):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and body.startswith("; ", at):
+            chunks.append(body[start:at])
+            start = at + 2
+    chunks.append(body[start:])
+    return chunks
 
 
 def suggestions(text):
@@ -128,25 +147,38 @@ def owner_of(name, facts):
     return best[1] if best else None
 
 
+FALSE, MISSING, EXTRA = "false", "missing", "extra"  # what a stake problem is
+
+
+class StakeProblem(NamedTuple):
+    kind: str  # FALSE: says what is not so; MISSING: leaves out what the line harms; EXTRA: names what it does not
+    text: str
+
+    def __str__(self):
+        return self.text
+
+
 def stake_problems(peers, facts, harmed, exact):
-    """What an `At stake:` line says that is not so. `harmed`: {owner key: [what the oracle saw
-    harmed]} ({} on a harmless line); `exact`: whether the named paths must be exactly the harmed ones
-    (a deny of a line whose harm is to files and stash entries, not to a checkout)."""
+    """What an `At stake:` line says that is not so (FALSE), and, when `exact`, what it leaves out
+    of what the oracle saw harmed (MISSING) or names beyond it (EXTRA). `harmed`: {owner key: [what
+    was harmed]} ({} on a harmless line); `exact`: the named paths must be exactly the harmed ones (a
+    deny of a line whose harm is to files and stash entries, not to a checkout)."""
     problems, named = [], {}
     for peer in peers:
         key = owner_of(peer.name, facts)
         if key is None:
-            problems.append("%s: no such peer in this world" % peer.name)
+            problems.append(StakeProblem(FALSE, "%s: no such peer in this world" % peer.name))
             continue
         if key == facts.self_key:
-            problems.append("%s: names the judged session itself as a peer" % peer.name)
+            problems.append(StakeProblem(FALSE, "%s: names the judged session itself as a peer" % peer.name))
             continue
         held = facts.stake.get(key, {})
         for path, state in peer.items:
             if path not in held:
-                problems.append("%s: %s holds none of its uncommitted work" % (peer.name, path))
+                problems.append(StakeProblem(FALSE, "%s: %s holds none of its uncommitted work" % (peer.name, path)))
             elif state != UNKNOWN and state != held[path]:
-                problems.append("%s: %s named [%s], git has it [%s]" % (peer.name, path, state, held[path]))
+                problems.append(StakeProblem(FALSE, "%s: %s named [%s], git has it [%s]" % (
+                    peer.name, path, state, held[path])))
         seen = named.setdefault(key, [set(), 0, peer.name])
         seen[0].update(path for path, _ in peer.items)
         seen[1] += peer.more
@@ -156,27 +188,29 @@ def stake_problems(peers, facts, harmed, exact):
             got, more, name = named.get(key, (set(), 0, key))
             if more:
                 if not got <= want or len(got) + more != len(want):
-                    problems.append("%s: names %d paths (+%d more), the line harms %d: %s" % (
-                        name, len(got), more, len(want), " ".join(sorted(want))))
-            elif got != want:
-                missing, extra = sorted(want - got), sorted(got - want)
-                problems.append("%s: %s%s" % (name, ("harmed but not named: %s" % " ".join(missing)) if missing else "",
-                                             ("%snamed but not harmed: %s" % ("; " if missing else "", " ".join(extra)))
-                                             if extra else ""))
+                    kind = MISSING if len(got) + more < len(want) else EXTRA
+                    problems.append(StakeProblem(kind, "%s: names %d paths (+%d more), the line harms %d: %s" % (
+                        name, len(got), more, len(want), " ".join(sorted(want)))))
+                continue
+            if want - got:
+                problems.append(StakeProblem(MISSING, "%s: harmed but not named: %s" % (name, " ".join(sorted(want - got)))))
+            if got - want:
+                problems.append(StakeProblem(EXTRA, "%s: named but not harmed: %s" % (name, " ".join(sorted(got - want)))))
     return problems
 
 
 def refusal_problems(decision_refusal, facts, harmed, checkout_harm):
-    """Every way one refusal breaks the contract or says something false, as sentences."""
+    """Every way one refusal's `At stake:` line breaks the contract (a missing line is counted by
+    the caller, `stake_lines`), as StakeProblems."""
     problems = []
     lines = stake_lines(decision_refusal.text)
-    if len(lines) != 1:
-        problems.append("no stake line" if not lines else "%d `At stake:` lines" % len(lines))
+    if len(lines) > 1:
+        problems.append(StakeProblem(FALSE, "%d `At stake:` lines" % len(lines)))
     for line in lines[:1]:
         try:
             peers = parse_stake(line)
         except ValueError as error:
-            problems.append("stake line: %s" % error)
+            problems.append(StakeProblem(FALSE, "stake line: %s" % error))
             continue
         exact = bool(harmed) and decision_refusal.kind != "ask" and not checkout_harm
         problems.extend(stake_problems(peers, facts, harmed, exact))

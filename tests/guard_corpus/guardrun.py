@@ -14,7 +14,8 @@ whose hookSpecificOutput.permissionDecision is `deny` or `ask` (contract.py read
                                                               # suggestion run in a copy of its world
 
 Each world is built live (scenario.py) in its own worker process, two at a time; the front door runs
-in that process (tests/support.py), or as a real process under PEERHOOKS_TEST_PROCESSES=1.
+in that process (tests/support.py), or as a real process under PEERHOOKS_TEST_PROCESSES=1. The exit
+code is 1 when a goal is missed or (with --contract) any check of the test fails, on any line.
 """
 import os
 import re
@@ -45,10 +46,10 @@ MAX_SECONDS = 1.0  # a PreToolUse hook runs before every shell command
 RUN_TIMEOUT_S = 30  # far above the goal: a slow run is measured, not killed
 THREADS = 4  # guard runs as processes wait on process start-up more than on CPU
 WORKERS = 2  # worlds scored at once (the machine has 2 cores shared with others)
-# With no live peer, the guard runs on one line in ALONE_STRIDE in each world, a different third in
+# With no live peer, the guard runs on one line in ALONE_STRIDE in each world, a different sixth in
 # the next world, so every line is run alone somewhere (refused with peers or not: with none, every
-# line takes the same early way out). All lines in all worlds cost ~20 s more here.
-ALONE_STRIDE = 3
+# line takes the same early way out). All lines in all worlds would cost ~40 s more here.
+ALONE_STRIDE = 6
 GUARD = "git_index_guard.py"
 SHOWN_PER_WORLD = 5  # --contract: the problems listed per world (all are counted)
 
@@ -158,40 +159,61 @@ class WorldRun(NamedTuple):
     processes: List[Tuple[int, Decision]]  # (entry index, decision) of a sample run as processes
     slow: List[Tuple[int, float]]  # entries over MAX_SECONDS twice running
     facts: contract.Facts
+    home: str  # the live build's HOME
+    files: Tuple[Tuple[str, bytes], ...]  # files under it (outside ~/work) the refusals name, as they were
 
 
-def score_world(name, entries, scripts=support.SCRIPTS, process_sample=()):
-    """Build `name` live, run the guard on every entry, then on a sample as processes (which must
-    decide the same), then with the peers gone."""
+def score_world(name, entries, scripts=support.SCRIPTS, process_sample=(), chosen=None):
+    """Build `name` live, run the guard on every entry (or the `chosen` indices: the others' decisions
+    are None), then on a sample as processes (which must decide the same), then with the peers gone."""
+    chosen = list(range(len(entries))) if chosen is None else sorted(chosen)
     root = tempfile.mkdtemp(prefix="guard-corpus-%s-" % name)
     scn = scenario.build(os.path.join(root, name), worlds.BY_NAME[name], live=True, scripts=scripts)
     try:
-        live = run_lines(scn, entries, scripts=scripts)
+        live = [None] * len(entries)
+        for index, decision in zip(chosen, run_lines(scn, [entries[i] for i in chosen], scripts=scripts)):
+            live[index] = decision
         slow = []
-        for index, decision in enumerate(live):
-            if decision.seconds > MAX_SECONDS:  # timed again alone: other work on a shared machine is not the guard's
+        for index in chosen:
+            if live[index].seconds > MAX_SECONDS:  # timed again alone: other work on a shared machine is not the guard's
                 again = run_guard(scn, entries[index]["line"], entries[index]["cwd"], scripts=scripts)
                 if again.seconds > MAX_SECONDS:
                     slow.append((index, again.seconds))
         sample = [entries[i] for i in process_sample]
         processes = list(zip(process_sample, run_lines(scn, sample, process=True, scripts=scripts)))
         facts = facts_of(scn)
+        files = _named_files(scn.home, [d.refusal.text for d in live if d is not None and d.refusal])
         scn.go_alone()
-        wanted = list(range(worlds.NAMES.index(name) % ALONE_STRIDE, len(entries), ALONE_STRIDE))
+        wanted = chosen[worlds.NAMES.index(name) % ALONE_STRIDE::ALONE_STRIDE]
         alone = list(zip(wanted, run_lines(scn, [entries[i] for i in wanted], scripts=scripts)))
     finally:
         scn.close()
         shutil.rmtree(root, True)
-    return WorldRun(name, live, alone, processes, slow, facts)
+    return WorldRun(name, live, alone, processes, slow, facts, scn.home, files)
+
+
+def _named_files(home, texts):
+    """((path under home, bytes)) of the files outside ~/work that refusal texts name by absolute
+    path (a patch the guard saved for `git apply --cached`), read before the build is removed."""
+    found = {}
+    pattern = re.compile(re.escape(home) + r"/[^\s'\"`;&|)]+")
+    for text in texts:
+        for path in pattern.findall(text):
+            relative = os.path.relpath(path, home)
+            if relative not in found and not relative.startswith(scenario.WORK + os.sep) and os.path.isfile(path):
+                with open(path, "rb") as handle:
+                    found[relative] = handle.read()
+    return tuple(sorted(found.items()))
 
 
 def _score_world_task(args):
     return score_world(*args)
 
 
-def score_all(entries, names=worlds.NAMES, scripts=support.SCRIPTS, process_sample=(), workers=WORKERS):
-    """{world: WorldRun}, WORKERS worlds at a time, each in its own process."""
-    tasks = [(name, entries, scripts, process_sample) for name in names]
+def score_all(entries, names=worlds.NAMES, scripts=support.SCRIPTS, process_sample=(), workers=WORKERS, chosen=None):
+    """{world: WorldRun}, WORKERS worlds at a time, each in its own process; `chosen`: {world: entry
+    indices} to run (default every line in every world)."""
+    tasks = [(name, entries, scripts, process_sample, (chosen or {}).get(name)) for name in names]
     if workers <= 1:
         return {t[0]: score_world(*t) for t in tasks}
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -240,7 +262,7 @@ def matrix(entries, decisions, world, split=None):
     """{group name: Cell} for all lines, by frequency, by class, and routine+occasional, in one world."""
     cells = {}
     for entry, decision in zip(entries, decisions):
-        if split and entry["split"] != split:
+        if decision is None or split and entry["split"] != split:
             continue
         groups = ["all", "frequency: " + entry["frequency"], "class: " + entry["class"]]
         if entry["frequency"] in ("routine", "occasional"):
@@ -313,10 +335,11 @@ def render_classes(entries, runs):
 class ContractReport(NamedTuple):
     refusals: int
     without_stake: int
-    stake_problems: List[str]
+    stake_problems: List[contract.StakeProblem]
     denies: int
     suggestion_problems: List[str]
     suggestions: List[Tuple[int, str]]  # (entry index, command) of every deny's one suggestion
+    elsewhere: tuple  # (home, files) of the build the suggestions were written for (oracle Bench.judge)
 
 
 def contract_report(entries, run):
@@ -324,58 +347,63 @@ def contract_report(entries, run):
     refusals = without = denies = 0
     stake, suggestion, runnable = [], [], []
     for index, (entry, decision) in enumerate(zip(entries, run.live)):
-        refusal = decision.refusal
+        refusal = decision.refusal if decision is not None else None
         if refusal is None:
             continue
         refusals += 1
         labelled = entry["worlds"][run.world]
         harmed = labelled.get("harmed", {})
         checkout_harm = any(oracle.CHECKOUT_HARM in v for v in harmed.values())
-        problems = contract.refusal_problems(refusal, run.facts, harmed, checkout_harm)
         where = "%s [%s] %s" % (run.world, entry["cwd"], entry["line"])
-        if "no stake line" in problems:
+        if not contract.stake_lines(refusal.text):
             without += 1
-            problems.remove("no stake line")
-        stake.extend("%s: %s" % (where, p) for p in problems)
+        stake.extend(p._replace(text="%s: %s" % (where, p.text))
+                     for p in contract.refusal_problems(refusal, run.facts, harmed, checkout_harm))
         command, problems = contract.suggestion_problems(refusal)
         if refusal.kind == "deny":
             denies += 1
             suggestion.extend("%s: %s" % (where, p) for p in problems)
             if command is not None:
                 runnable.append((index, command))
-    return ContractReport(refusals, without, stake, denies, suggestion, runnable)
+    return ContractReport(refusals, without, stake, denies, suggestion, runnable, (run.home, run.files))
 
 
-def render_contract(reports):
-    out = ["| world | refusals | without an `At stake:` line | stake lines saying what is not so | denies "
-           "| denies without one `Instead, run:` block |", "|---|---:|---:|---:|---:|---:|"]
+def render_contract(reports, failed):
+    """Per world: refusals and what their texts get wrong; `failed`: suggestion failures by world."""
+    out = ["| world | refusals | no `At stake:` line | stake says what is not so | leaves out what is harmed "
+           "| names what is not harmed | denies | without one `Instead, run:` block | suggestions run | of which fail |",
+           "|---|" + "---:|" * 9]
     for name in [n for n in worlds.NAMES if n in reports]:
         r = reports[name]
-        out.append("| %s | %d | %d | %d | %d | %d |" % (name, r.refusals, r.without_stake, len(r.stake_problems),
-                                                       r.denies, len(r.suggestion_problems)))
+        kinds = [sum(p.kind == k for p in r.stake_problems) for k in (contract.FALSE, contract.MISSING, contract.EXTRA)]
+        out.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            name, r.refusals, r.without_stake, kinds[0], kinds[1], kinds[2], r.denies, len(r.suggestion_problems),
+            len(r.suggestions), len({f.split(" -> ")[0] for f in failed if f.startswith(name + " ")})))
     return "\n".join(out) + "\n"
 
 
-def suggestion_failures(entries, reports):
-    """Every deny's suggestion run in a fresh copy of its world from the refused line's cwd (two
-    workers, one bench per world each): what fails, harms a peer, or does to self's files other than
-    what the refused line did. Identical (world, command, cwd) runs once."""
-    tasks = sorted({(world, command, entries[i]["cwd"]) for world, r in reports.items() for i, command in r.suggestions})
-    verdicts = dict(zip(tasks, oracle.judge_all(tasks))) if tasks else {}
+def suggestion_failures(entries, reports, split=None):
+    """Every deny's suggestion (of the lines in `split`, or all) run in a fresh copy of its world
+    from the refused line's cwd (two workers, one bench per world each): what fails, harms a peer, or
+    does to self's files other than what the refused line did. Identical (world, command, cwd) runs once."""
+    chosen = [(world, i, command) for world, r in sorted(reports.items()) for i, command in r.suggestions
+              if split is None or entries[i]["split"] == split]
+    tasks = sorted({(world, command, entries[i]["cwd"]) for world, i, command in chosen})
+    runs = oracle.judge_all([t + (reports[t[0]].elsewhere,) for t in tasks]) if tasks else []
+    verdicts = dict(zip(tasks, runs))
     failures = []
-    for world, report in sorted(reports.items()):
-        for index, command in report.suggestions:
-            entry = entries[index]
-            got = verdicts[(world, command, entry["cwd"])]
-            failures.extend("%s [%s] %s -> %r: %s" % (world, entry["cwd"], entry["line"], command, p)
-                            for p in suggestion_verdict_problems(entry["worlds"][world], got))
+    for world, index, command in chosen:
+        entry = entries[index]
+        got = verdicts[(world, command, entry["cwd"])]
+        failures.extend("%s [%s] %s -> %r: %s" % (world, entry["cwd"], entry["line"], command, p)
+                        for p in suggestion_verdict_problems(entry["worlds"][world], got))
     return failures
 
 
 def suggestion_verdict_problems(refused, ran):
     """How a suggestion's run (an oracle Verdict) falls short of the refused line's stored label."""
     problems = []
-    if ran.exit != 0:
+    if ran.exit != 0 and ran.exit != refused["exit"]:  # a line that fails anyway (a rejected push) may fail alike
         problems.append("exits %s" % ran.exit)
     if ran.effects:
         problems.append("harms: " + "; ".join(ran.effects))
@@ -385,9 +413,9 @@ def suggestion_verdict_problems(refused, ran):
     made = refused.get("commit")
     if made is not None:
         if ran.commit is None:
-            problems.append("makes no commit (the line commits %r)" % made)
+            problems.append("HEAD moves to no new commit (the line's moves to %r)" % made)
         elif ran.commit != made:
-            problems.append("commits with message %r, the line with %r" % (ran.commit, made))
+            problems.append("HEAD moves to a commit %r, the line's to %r" % (ran.commit, made))
     return problems
 
 
@@ -422,34 +450,36 @@ def main(argv):
     print(classes)
     failures = [f for n in names for f in goal_failures(entries, runs[n].live, n)]
     print("goals missed on held-out: " + ("; ".join(failures) if failures else "none"))
-    decisions = [d for run in runs.values() for d in run.live + [a for _i, a in run.alone]]
+    decisions = [d for run in runs.values() for d in run.live + [a for _i, a in run.alone] if d is not None]
     loud = sum(not d.silent for run in runs.values() for _i, d in run.alone)
+    slow, crashed = sum(len(r.slow) for r in runs.values()), sum(d.traceback for d in decisions)
     print("%d lines x %d worlds in %.0f s; slowest run %.2f s (%d over %.0f s twice); tracebacks: %d; "
           "loud with no live peer: %d" % (len(entries), len(names), seconds, max(d.seconds for d in decisions),
-                                          sum(len(r.slow) for r in runs.values()), MAX_SECONDS,
-                                          sum(d.traceback for d in decisions), loud))
+                                          slow, MAX_SECONDS, crashed, loud))
+    wrong = len(failures) + slow + crashed + loud
+    contract_table = None
     if "--contract" in argv:
         reports = {n: contract_report(entries, runs[n]) for n in names}
-        print(render_contract(reports))
+        failed = suggestion_failures(entries, reports)
+        wrong += len(failed) + sum(len(r.stake_problems) + len(r.suggestion_problems) + r.without_stake
+                                   for r in reports.values())
+        contract_table = render_contract(reports, failed)
+        print(contract_table)
         shown = int(_option(argv, "--show", SHOWN_PER_WORLD))
         for name in names:
-            problems = reports[name].stake_problems + reports[name].suggestion_problems
+            problems = ([str(p) for p in reports[name].stake_problems] + reports[name].suggestion_problems
+                        + ["suggestion: " + f for f in failed if f.startswith(name + " ")])
             for problem in problems[:shown]:
                 print("  " + problem.replace("\n", "\\n"))
             if len(problems) > shown:
                 print("  … %d more in %s (--show N)" % (len(problems) - shown, name))
-        ran = sum(len(r.suggestions) for r in reports.values())
-        failed = suggestion_failures(entries, reports)
-        print("%d suggestions run, %d problems" % (ran, len(failed)))
-        for problem in failed:
-            print("  suggestion: " + problem.replace("\n", "\\n"))
     which = _option(argv, "--readme")
     if which:
         if which not in ("before", "after"):
             raise SystemExit("--readme before|after")
-        write_readme(which, summary)
+        write_readme(which, summary + ("\n" + contract_table if contract_table else ""))
         write_readme("matrix", classes)
-    return 0
+    return 1 if wrong else 0  # 1: a goal missed, or a check the test makes failed
 
 
 if __name__ == "__main__":

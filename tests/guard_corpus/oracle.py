@@ -63,7 +63,7 @@ class Verdict(NamedTuple):
     harmed: Dict[str, List[str]]  # {owner key: [path or stash@{N} or CHECKOUT_HARM]}
     self_effects: List[str]
     self_state: str
-    commit: Optional[str]  # the message of the commit the line made in its checkout
+    commit: Optional[str]  # the message of the newest commit HEAD moved onto (made or pulled) in its checkout
 
     def as_label(self):
         """The world's entry in the corpus (empty fields left out)."""
@@ -140,7 +140,8 @@ class _Reader:
 
     def commit_made(self, top, before, after):
         """The message of the newest commit when the checkout's HEAD moved onto new commits on top
-        of its old one (what it holds of self's and the peers' is in self_state and the effects)."""
+        of its old one: a commit the line made, or a fast-forward (what it holds of self's and the
+        peers' is in self_state and the effects)."""
         if top is None or before is None or after is None or not after.commit or after.commit == before.commit:
             return None
         if before.commit and not self.is_ancestor(top, before.commit, after.commit):
@@ -292,9 +293,20 @@ class Bench:
         self.pristine = dict(self.reader.indexes)
         self.runner = jail_for(os.path.realpath(root))
 
-    def judge(self, line, cwd="."):
+    def judge(self, line, cwd=".", elsewhere=None):
+        """What `line` does here. `elsewhere`: (home, {path under it: bytes}) of another build of this
+        world the line was written for (a suggestion naming a patch the guard saved in its Claude
+        home): those files are put here and that home's path in the line is this one's."""
         scn = self.scn
         subprocess.run(["sh", "-c", 'rm -rf "$1" && cp -a "$2" "$1"', "copy", scn.home, self.template], check=True)
+        if elsewhere:
+            home, files = elsewhere
+            line = line.replace(home, scn.home)
+            for relative, data in files:
+                path = os.path.join(scn.home, relative)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as handle:
+                    handle.write(data)
         # A copy gives every file a new inode and ctime, so the index's cached stat data no longer
         # match and git treats every entry as possibly changed: `read-tree -m -u` and `reset --keep`
         # then stop with "not uptodate" where, in the live checkout a peer works in, they run. The
@@ -347,13 +359,14 @@ def bench(name):
 
 
 def _judge_in_worker(task):
-    index, world, line, cwd = task
-    return index, bench(world).judge(line, cwd)
+    index, world, line, cwd, elsewhere = task
+    return index, bench(world).judge(line, cwd, elsewhere)
 
 
 def judge_all(tasks, workers=WORKERS):
-    """Oracle verdicts for [(world name, line, cwd)], in order."""
-    items = [(i, w, line, cwd) for i, (w, line, cwd) in enumerate(tasks)]
+    """Oracle verdicts for [(world name, line, cwd)] or [(world name, line, cwd, elsewhere)]
+    (Bench.judge), in order."""
+    items = [(i,) + tuple(task) + (None,) * (4 - len(task)) for i, task in enumerate(tasks)]
     results = [None] * len(items)
     parent = tempfile.mkdtemp(prefix="guard-oracle-", dir=work_root())
     try:

@@ -119,6 +119,15 @@ SELF_NEW = (Write("docs/tutorial.md", "# Tutorial\n"),
 SELF_OTHER_WORKTREE = Write("../%s/src/app.py" % SELF_WT, "def main():\n    return 1  # self worktree\n", recorded=False)
 
 
+# The others' calls several worlds share.
+PEER_UTIL = Edit("src/util.py", "def clamp(x, lo, hi):\n", "def clamp(x, lo, hi):\n    # peer: handle lo > hi\n")
+PEER_API = Edit("src/api.py", "def get(path):\n", "def get(path):\n    # peer: retry\n")
+PARSER = Write("src/parser.py", "def parse(text):\n    return text.split()\n")
+CACHE = Write("src/cache.py", "CACHE = {}\n")
+IO_UTILS = Write("lib/io_utils.py", "def read(p):\n    return p\n")
+FORMAT = Edit("lib/format.py", "str(x)", "repr(x)")
+
+
 def _self_usual(*extra):
     return steps("self", *(SELF_EDITS + SELF_NEW + extra + (SELF_OTHER_WORKTREE,)))
 
@@ -136,15 +145,15 @@ MIXED = World(
                 Bash("git stash push -q -m 'wip: models refactor' -- src/models.py"),
                 Write("src/validate.py", "def validate(req):\n    return bool(req)\n"),
                 Bash("git add src/validate.py && git commit -q -m 'Add request validation'")),
-    steps=steps("a", Edit("src/util.py", "def clamp(x, lo, hi):\n", "def clamp(x, lo, hi):\n    # peer: handle lo > hi\n"),
-                Write("src/parser.py", "def parse(text):\n    return text.split()\n"),
+    steps=steps("a", PEER_UTIL,
+                PARSER,
                 Bash("git add src/util.py src/parser.py"),
-                Write("src/cache.py", "CACHE = {}\n"), Write("src/errors.py", "class AppError(Exception):\n    pass\n"),
+                CACHE, Write("src/errors.py", "class AppError(Exception):\n    pass\n"),
                 Write("src/config_loader.py", "def load():\n    return {}\n"), Write("src/schema.py", "SCHEMA = {}\n"),
-                Write("lib/io_utils.py", "def read(p):\n    return p\n"),
-                Edit("src/api.py", "def get(path):\n", "def get(path):\n    # peer: retry\n"),
+                IO_UTILS,
+                PEER_API,
                 Edit("src/routes.py", "ROUTES = []", "ROUTES = ['/health']"),
-                Edit("lib/format.py", "str(x)", "repr(x)"),
+                FORMAT,
                 Write("src/__init__.py", "__all__ = ['app']\n"),
                 Bash("sed -i 's/return 1/return 2/' lib/helpers.py", ("lib/helpers.py",)),
                 Bash("mkdir -p scripts && cat > scripts/peer_gen.sh <<'EOF'\n#!/bin/sh\necho generated\nEOF",
@@ -171,7 +180,7 @@ UNTRACKED_ONLY = World(
     "untracked-only", "the peer's uncommitted work is only untracked files: in tracked folders, in a folder that "
                       "is entirely new, and files .gitignore matches",
     owners=(_self_session(), Owner("a", PEER_A_ID, "vendor-peer", prompt="vendor the new parsing library")),
-    steps=steps("a", Write("src/cache.py", "CACHE = {}\n"), Write("lib/io_utils.py", "def read(p):\n    return p\n"),
+    steps=steps("a", CACHE, IO_UTILS,
                 Write("vendor/newlib/__init__.py", "VERSION = '1.0'\n"),
                 Write("vendor/newlib/core.py", "def core():\n    return 1\n"),
                 Write("src/debug.log", "peer debug trace\n"),
@@ -211,7 +220,7 @@ STASH = World(
     owners=(_self_session(), Owner("a", PEER_A_ID, "stash-peer", prompt="park the models refactor")),
     steps=steps("a", Edit("src/models.py", "    pass\n", "    name = ''\n"),
                 Bash("git stash push -q -m 'wip: models refactor' -- src/models.py"),
-                Edit("src/routes.py", "ROUTES = []", "ROUTES = ['/cache']"), Write("src/cache.py", "CACHE = {}\n"),
+                Edit("src/routes.py", "ROUTES = []", "ROUTES = ['/cache']"), CACHE,
                 Bash("git stash push -q -u -m 'wip: routes and cache' -- src/routes.py src/cache.py"))
     + steps("self", Edit("docs/index.md", "# Docs\n", "# Documentation\n"),
             Bash("git stash push -q -m 'self: index wording' -- docs/index.md"))
@@ -221,13 +230,13 @@ COMMITTED = World(
     "committed", "the peer's edits are committed now, and the one file it staged is identical in the working "
                  "tree",
     owners=(_self_session(), Owner("a", PEER_A_ID, "commit-peer", prompt="refactor the request layer")),
-    steps=steps("a", Edit("src/util.py", "def clamp(x, lo, hi):\n", "def clamp(x, lo, hi):\n    # peer: handle lo > hi\n"),
-                Edit("src/api.py", "def get(path):\n", "def get(path):\n    # peer: retry\n"),
+    steps=steps("a", PEER_UTIL,
+                PEER_API,
                 Edit("CHANGELOG.md", "- first release\n", "- first release\n- request layer refactor\n"),
-                Edit("lib/format.py", "str(x)", "repr(x)"),
+                FORMAT,
                 Bash("git add src/util.py src/api.py CHANGELOG.md lib/format.py && git commit -q -m 'Refactor the "
                      "request layer'"),
-                Write("src/parser.py", "def parse(text):\n    return text.split()\n"),
+                PARSER,
                 Bash("git add src/parser.py"))
     + _self_usual())
 
@@ -238,8 +247,8 @@ SHARED_FILE = World(
     steps=steps("a", Edit("src/handlers.py", "def handle_delete(request):\n",
                           "def handle_delete(request):\n    # peer: log errors\n"),
                 Edit("docs/guide.md", "Read the logs.\n", "Read the logs.\nPeer: check /var/log/app too.\n"),
-                Edit("src/util.py", "def clamp(x, lo, hi):\n", "def clamp(x, lo, hi):\n    # peer: handle lo > hi\n"),
-                Bash("git add src/util.py"), Write("src/cache.py", "CACHE = {}\n"))
+                PEER_UTIL,
+                Bash("git add src/util.py"), CACHE)
     + steps("self", Edit("src/handlers.py", "def handle_get(request):\n",
                          "def handle_get(request):\n    # self: validate input\n"))
     + steps("self", Rewrite("docs/guide.md", "Run pip install.\n", "Run pip install.\nSelf: run make install instead.\n"),
@@ -255,14 +264,14 @@ SUBAGENTS = World(
             Owner("finished", MAIN_ID, "retry helper", prompt="write a retry helper in lib/",
                   agent_id=FINISHED_AGENT, finished=True, work_of="main"),
             Owner("p", PEER_P_ID, "app-peer", prompt="tidy the helpers")),
-    steps=steps("main", Edit("lib/format.py", "str(x)", "repr(x)"),
-                Write("src/parser.py", "def parse(text):\n    return text.split()\n"), Bash("git add src/parser.py"))
+    steps=steps("main", FORMAT,
+                PARSER, Bash("git add src/parser.py"))
     + steps("finished", Write("lib/retry.py", "def retry(f):\n    return f()\n"))
-    + steps("p", Edit("src/util.py", "def clamp(x, lo, hi):\n", "def clamp(x, lo, hi):\n    # peer: handle lo > hi\n"),
+    + steps("p", PEER_UTIL,
             Bash("git add src/util.py"), Bash("sed -i 's/return 1/return 2/' lib/helpers.py", ("lib/helpers.py",)))
-    + steps("sibling", Write("src/cache.py", "CACHE = {}\n"),
+    + steps("sibling", CACHE,
             Edit("src/api.py", "def get(path):\n", "def get(path):\n    # cache: look up first\n"),
-            Write("lib/io_utils.py", "def read(p):\n    return p\n"))
+            IO_UTILS)
     + _self_usual(),
     version=CURRENT_VERSION)
 
@@ -272,11 +281,11 @@ CLEARED = World(
     owners=(_self_session(),
             Owner("a", PEER_A_ID, "app-peer", prompt="refactor the request layer and add a parser",
                   cleared_to=PEER_A_CLEARED_ID)),
-    steps=steps("a", Edit("src/util.py", "def clamp(x, lo, hi):\n", "def clamp(x, lo, hi):\n    # peer: handle lo > hi\n"),
-                Write("src/parser.py", "def parse(text):\n    return text.split()\n"),
+    steps=steps("a", PEER_UTIL,
+                PARSER,
                 Bash("git add src/util.py src/parser.py"),
-                Edit("src/api.py", "def get(path):\n", "def get(path):\n    # peer: retry\n"),
-                Write("src/cache.py", "CACHE = {}\n"))
+                PEER_API,
+                CACHE)
     + steps("self", SELF_EDITS[0], Bash("git add src/app.py"), SELF_EDITS[1], SELF_NEW[0], SELF_NEW[1],
             SELF_OTHER_WORKTREE),
     version=CURRENT_VERSION)
