@@ -690,6 +690,45 @@ class TooLargeToJudge(GuardTestCase):
         self.assertAllowed(self.guard(self.LINE))
 
 
+class ShellWrites(GuardTestCase):
+    """Issue 19 item 5: a shell write onto a live peer's uncommitted file destroys work that no index
+    and no commit holds (mycelium-hq/ai-brain-starter #602): refused, with a way forward."""
+
+    def setUp(self):
+        super().setUp()
+        self.working_peer()  # src/app.py modified, src/peer_new.py new
+        self.own_id = "own-session-3333"
+        own = os.path.join(self.main, "src", "own.py")
+        with open(own, "w") as handle:
+            handle.write("mine\n")
+        self.claude.write_session_files(self.own_id, self.main, edits=[own])
+
+    def test_writes_over_or_removing_a_peers_uncommitted_file_are_refused(self):
+        for command in ("echo x > src/app.py", "echo x >> src/peer_new.py", "sed -i s/x/y/ src/app.py",
+                        "perl -pi -e s/x/y/ src/app.py", "rm src/peer_new.py", "rm -f src/*.py",
+                        "cp README.md src/peer_new.py", "mv src/peer_new.py /tmp/elsewhere.py",
+                        "truncate -s 0 src/app.py", "echo x | tee src/app.py", "cat > src/app.py <<'EOF'\nx\nEOF",
+                        "cd src && printf x > app.py", "find src -name '*.py' -exec sed -i s/x/y/ {} +"):
+            with self.subTest(command=command):
+                decision, reason = self.decision(self.guard(command, session_id=self.own_id))
+                self.assertEqual(decision, "deny")
+                self.assertIn("main-peer has src/", reason)
+                self.assertIn("would write over", reason)
+                self.assertIn("Edit tool", reason)
+
+    def test_writes_that_touch_no_peers_uncommitted_work_run(self):
+        for command in ("echo x > src/own.py", "echo x > /tmp/peerhooks-test-out.txt", "echo x > README.md",
+                        "ls > listing.txt", "npm test 2>&1 | tail -20", "make 2>/dev/null", "cat src/app.py",
+                        "sed s/x/y/ src/app.py"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command, session_id=self.own_id))
+
+    def test_a_file_the_peer_committed_is_nobodys_stake(self):
+        git(self.main, "add", "src/app.py", "src/peer_new.py")
+        git(self.main, "commit", "-q", "-m", "the peer's work")
+        self.assertAllowed(self.guard("echo x > src/app.py", session_id=self.own_id))
+
+
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",
               "||", ";", "|", "(", ")", "{", "}", "'", '"', "$(", "`", "<<EOF", "EOF", "\n", "bash -c",
               "eval", "-C", "..", "sudo", "env", "X=1", "#", "\\", "*", ":/", "checkout", "--", "xargs"]

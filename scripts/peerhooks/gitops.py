@@ -40,6 +40,7 @@ COMMIT_INDEX = "commit-index"    # plain commit: refused when the index holds a 
 COMMIT_PATHS = "commit-paths"    # commit -- <paths>
 STASH_PATHS = "stash-paths"      # stash push -- <paths>
 UNSTAGE_PATHS = "unstage-paths"  # reset -- <paths>, restore --staged <paths>
+SHELL_WRITE = "shell-write"      # a shell command writing over or removing a file (`>`, sed -i, rm, cp, mv)
 ALIAS = "alias"                  # not a git command: resolve with expand_alias, then judge
 SAFE = "safe"                    # reads, or touches only this session's refs and remotes
 
@@ -62,6 +63,8 @@ DEFAULT_TOUCHES = {
     "clean-all": frozenset("N"), "clean-paths": frozenset("N"),
     "unstage-all": frozenset("S"), "unstage-paths": frozenset("S"),
     "remove-paths": frozenset("SW"), "reset-all": frozenset("SW"), "commit-amend": frozenset("S"),
+    # a write over a file loses whatever of it is not committed: its working-tree change, a new file
+    "shell-write": frozenset("SWND"),
 }
 
 # Kinds whose paths are judged against the peers' changes (and the whole tree when they reach it).
@@ -307,6 +310,41 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     runs in a `for` body; span: (start, end) of the whole simple command in the line, or None.""")
 
 
+def write_operation(path, pattern, command):
+    """The operation of a shell command writing over (or removing) a file: `path` absolute, a glob
+    when `pattern` (cmdline.targets_of)."""
+    if pattern:
+        spec = Pathspec(path, "/", path.lstrip("/"), False, True)
+    else:
+        spec = Pathspec(path, path, "")
+    words = ((command.path_word,) if command.path_word is not None else ()) + tuple(command.args)
+    span = None
+    if all(w.span is not None for w in words) and words:
+        span = (words[0].span[0], max([words[-1].span[1]] + [w.span[1] for w in command.writes if w.span]))
+    text = " ".join([command.name] + [w.value for w in command.args])
+    where = command.cwd if pattern else posixpath.dirname(path)  # judged in the checkout of the file
+    return Operation(SHELL_WRITE, where, text, (spec,), False, depth=command.depth, in_loop=command.in_loop,
+                     span=span)
+
+
+def found_write_operation(run):
+    """The operation of a command writing over or removing what a `find` finds: `find … -delete`,
+    or `find … -exec sed -i … {} +` (the files lie under find's folders, matching its -name); None
+    when the command writes nothing it is given, or the folders are known only at run time."""
+    find = run if run.name == "find" else run.fed_by
+    if find is None or find.name != "find":
+        return None
+    if run.name == "find" and not any(w.value == "-delete" for w in run.args):
+        return None
+    if run.name != "find" and not cmdline.writes_its_operands(run):
+        return None
+    bound = _find_bound(find)
+    if bound is None:
+        return None
+    text = " ".join([find.name] + [w.value for w in find.args])
+    return Operation(SHELL_WRITE, find.cwd, text, tuple(bound[0]), False, depth=find.depth, in_loop=find.in_loop)
+
+
 def touches_of(operation):
     """What of the uncommitted work the operation reaches."""
     if operation.touches is not None:
@@ -319,14 +357,19 @@ def touches_of(operation):
 def parse(command, cwd, context=cmdline.Context(), lookup=None):
     """Every git invocation in a Bash command line, in order, as operations. `cwd` is the directory
     the command starts in (None if unknown)."""
+    return operations(cmdline.commands(command, cwd, context), context, lookup)
+
+
+def operations(runs, context=cmdline.Context(), lookup=None):
+    """The git operations of commands already read by cmdline.commands, in order."""
     lookup = lookup or Lookup()
-    operations = []
-    for run in cmdline.commands(command, cwd, context):
+    found = []
+    for run in runs:
         if run.name == "git":
             operation = _git(run, context, lookup)
             if operation is not None:
-                operations.append(operation)
-    return operations
+                found.append(operation)
+    return found
 
 
 def is_unknown(operation):

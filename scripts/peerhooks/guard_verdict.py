@@ -210,6 +210,7 @@ VERB_PHRASES = {
     g.UNSTAGE_ALL: "would unstage {them}", g.UNSTAGE_PATHS: "would unstage {them}",
     g.REMOVE_PATHS: "would remove or move {them}", g.RESET_ALL: "would throw {them} away",
     g.STASH_APPLY: "would merge a stash entry into {them}",
+    g.SHELL_WRITE: "would write over {them}",
 }
 EFFECTS = {  # for the model: what git would do, in the states named
     g.STAGE_ALL: "it stages working-tree changes and new files: the peers' with yours",
@@ -228,7 +229,11 @@ EFFECTS = {  # for the model: what git would do, in the states named
     g.REMOVE_PATHS: "it removes or moves those paths in the index (with -f, or mv, on disk too)",
     g.RESET_ALL: "it resets the index and the working tree of every tracked file to a commit",
     g.STASH_APPLY: "it merges the entry into the files it holds, which are staged",
+    g.SHELL_WRITE: "it writes over (or removes) a file holding a live peer's uncommitted changes, which no "
+                   "commit holds: they would be lost",
 }
+WRITE_ADVICE = ("leave the file to the peer, or make your change with the Edit tool, which reads the file as it is "
+                "now and replaces only the text you name")
 RUNTIME_EFFECT = "its paths are known only when it runs (a substitution, a variable, xargs or a file list)"
 ASK_EFFECTS = {
     "switch": "it switches this checkout to another branch or commit: files that differ are rewritten, and every "
@@ -438,7 +443,8 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     elif no_own_work and not is_ask(refusals):
         lines.append("None of what it would take is this session's: there is nothing of yours to run it on.")
     for refusal in refusals:
-        advice = advice_of(refusal) if refusal.ask else None
+        advice = advice_of(refusal) if refusal.ask else WRITE_ADVICE if refusal.operation.kind == g.SHELL_WRITE \
+            else None
         if advice and advice not in lines[-1]:
             lines.append("For `%s`: %s." % (_short(as_written(refusal.operation, command), 80), advice))
     peers = []

@@ -45,7 +45,7 @@ GIT_TIMEOUT_SECONDS = 0.4
 def run(payload, argv, environ, now):
     """The decision on one Bash command: silence, or a deny / ask / refusal naming the peers."""
     command = payload.command
-    if payload.tool_name != BASH_TOOL or command is None or "git" not in command:
+    if payload.tool_name != BASH_TOOL or command is None:
         return hookio.QUIET
     mode = environ.get(MODE_VARIABLE, "").strip().lower()
     if mode in MODE_OFF:
@@ -57,10 +57,11 @@ def run(payload, argv, environ, now):
     lookup = CheckoutLookup()
     claude = home.claude_home(environ)
     try:
-        operations = [op for op in gitops.parse(command, cwd, context, lookup)
-                      if op.kind != gitops.SAFE and op.cwd]
+        runs = cmdline.commands(command, cwd, context)
+        operations = [op for op in gitops.operations(runs, context, lookup) if op.kind != gitops.SAFE and op.cwd]
     except TooLarge as error:
         return _too_large(claude, payload, cwd, context, lookup, now, command, error, host, mode)
+    operations.extend(_writes(runs, context))
     if not operations:
         return hookio.QUIET
     sessions = registry.read_sessions(claude)
@@ -88,6 +89,21 @@ def _relative_all(paths, judged):
     for path in paths:
         top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
         found.append(reach.relative(path, top) if top else path)
+    return found
+
+
+def _writes(runs, context):
+    """Operations for the files the line's shell commands write over or remove, inside checkouts
+    (issue 19: `echo x > <a peer's uncommitted file>` destroyed work no index or commit held)."""
+    found = []
+    for path, pattern, run in cmdline.targets_of(runs, context, os.path.isdir):
+        if run.name != "git" and run.cwd and gitrepo.toplevel(os.path.dirname(path) if not pattern else run.cwd):
+            found.append(gitops.write_operation(path, pattern, run))
+    for run in runs:
+        if run.name == "find" or run.fed_by is not None and run.fed_by.name == "find":
+            operation = gitops.found_write_operation(run)
+            if operation is not None:
+                found.append(operation)
     return found
 
 
