@@ -729,6 +729,69 @@ class ShellWrites(GuardTestCase):
         self.assertAllowed(self.guard("echo x > src/app.py", session_id=self.own_id))
 
 
+class BehindTheIndex(GuardTestCase):
+    """Issue 19 items 2 and 3: history written behind the shared index, and config that changes what
+    a command does."""
+
+    def setUp(self):
+        super().setUp()
+        self.peer = self.working_peer(modified=("README.md",))  # tracked change, and src/peer_new.py new
+
+    def test_a_ref_set_to_a_commit_known_only_at_run_time_asks(self):
+        line = "c=$(git commit-tree 'HEAD^{tree}' -p HEAD -m snapshot) && git update-ref refs/heads/main $c"
+        self.assertEqual(self.decision(self.guard(line))[0], "ask")
+        self.assertEqual(self.decision(self.guard("git reset $(git rev-parse HEAD~1)"))[0], "ask")
+
+    def test_a_commit_from_an_index_made_before_a_peers_commit_asks_naming_what_it_would_revert(self):
+        index = os.path.join(self.tmp, "stale.index")
+        subprocess.run(["git", "-C", self.main, "read-tree", "HEAD"], env=dict(os.environ, GIT_INDEX_FILE=index),
+                       check=True)
+        with open(os.path.join(self.main, "src", "validate.py"), "w") as handle:
+            handle.write("def validate():\n    return True\n")
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "validate.py"), now_ms())])
+        git(self.main, "add", "src/validate.py")
+        git(self.main, "commit", "-q", "-m", "the peer's validation")
+        decision, reason = self.decision(self.guard("GIT_INDEX_FILE=%s git commit -m 'safe commit'" % index))
+        self.assertEqual(decision, "ask")
+        self.assertIn("main-peer: src/validate.py [committed]", reason)
+        launched = self.run_hook(SCRIPT, bash("git commit -m 'safe commit'", self.main), GIT_INDEX_FILE=index)
+        self.assertIn("src/validate.py [committed]", self.decision(launched)[1])
+
+    def test_a_private_index_the_line_fills_is_judged_by_what_it_adds(self):
+        own = os.path.join(self.main, "NOTES.md")
+        with open(own, "w") as handle:
+            handle.write("mine\n")
+        self.claude.write_session_files("this-session-0000", self.main, edits=[own])
+        index = os.path.join(self.tmp, "fresh.index")
+        build = "GIT_INDEX_FILE=%s git read-tree HEAD && GIT_INDEX_FILE=%s git add %s && GIT_INDEX_FILE=%s git commit -m x"
+        self.assertAllowed(self.guard(build % (index, index, "NOTES.md", index)))
+        decision, reason = self.decision(self.guard(build % (index, index, "-A", index)))
+        self.assertEqual(decision, "ask")
+        self.assertIn("src/peer_new.py [untracked]", reason)
+
+    def test_config_on_the_line_is_read(self):
+        self.assertRefused(self.guard("git -c alias.save='!git add -A && git commit -m wip' save"), "main-peer")
+        git(self.main, "branch", "other")
+        self.assertAllowed(self.guard("git pull --rebase . other"))  # git refuses: tracked changes
+        self.assertEqual(self.decision(self.guard("git -c rebase.autoStash=true pull --rebase . other"))[0], "ask")
+        self.assertAllowed(self.guard("git clean -d"))  # clean.requireForce: nothing happens without -f
+        self.assertRefused(self.guard("git -c clean.requireForce=false clean -d"), "src/peer_new.py")
+
+    def test_revert_without_a_commit_and_expiring_the_stash_reflog_ask(self):
+        self.assertEqual(self.decision(self.guard("git revert -n HEAD"))[0], "ask")
+        with open(os.path.join(self.main, "src", "app.py"), "a") as handle:
+            handle.write("stashed\n")
+        git(self.main, "stash", "push", "-q", "--", "src/app.py")
+        self.assertEqual(self.decision(self.guard("git reflog expire --expire=now --all && git gc --prune=now"))[0],
+                         "ask")
+
+    def test_removing_deleted_files_fed_by_a_lister_stages_the_peers_deletion(self):
+        git(self.main, "checkout", "-q", "--", "README.md")
+        os.remove(os.path.join(self.main, "README.md"))  # the peer's unstaged deletion
+        self.assertRefused(self.guard("git ls-files --deleted | xargs git rm"), "README.md [unstaged-deletion]")
+
+
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",
               "||", ";", "|", "(", ")", "{", "}", "'", '"', "$(", "`", "<<EOF", "EOF", "\n", "bash -c",
               "eval", "-C", "..", "sudo", "env", "X=1", "#", "\\", "*", ":/", "checkout", "--", "xargs"]

@@ -28,7 +28,7 @@ UNATTRIBUTED = "unattributed"  # changes no transcript shows: held against a lin
 
 # Kinds with no narrow form: the human decides.
 ASK_KINDS = frozenset([g.MOVE_HEAD, g.RESET_ALL, g.STASH_STACK, g.STASH_APPLY, g.WRITE_REFS,
-                       g.REMOVE_WORKTREE, g.AMEND])
+                       g.REMOVE_WORKTREE, g.AMEND, g.COMMIT_PRIVATE])
 # Kinds asked about whenever a live peer works where they act, whatever its files' states: they
 # move what every session stands on (HEAD, the branch, the refs, a worktree).
 ALWAYS_ASK = frozenset([g.MOVE_HEAD, g.WRITE_REFS, g.REMOVE_WORKTREE, g.AMEND])
@@ -82,13 +82,14 @@ def unattributed(peers, own, toplevel, states):
     return found
 
 
-def verdict(judged, own=frozenset(), states_of=None, stash_of=None):
+def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None):
     """Every refusal for the judged operations, in order (empty: let the line run).
 
     own: realpaths this session changed. states_of: {toplevel: {path: PathState}, or None when git
-    could not tell in time}; stash_of: {toplevel: [StashEntry] or None}; each read by the hook only
-    where a verdict needs it (a missing toplevel counts as unknown)."""
-    states_of, stash_of = states_of or {}, stash_of or {}
+    could not tell in time}; stash_of: {toplevel: [StashEntry] or None}; private_of: {private index
+    path: [(status letter, toplevel-relative path)] where it differs from HEAD, or None}; each read
+    by the hook only where a verdict needs it (a missing one counts as unknown)."""
+    states_of, stash_of, private_of = states_of or {}, stash_of or {}, private_of or {}
     refusals, pushed = [], set()
     for item in judged:
         op, top, peers = item
@@ -96,7 +97,10 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None):
             if op.kind in (g.STASH_ALL, g.STASH_PATHS):
                 pushed.add(top)
             continue
-        refusal = _judge(op, top, peers, own, states_of.get(top), stash_of.get(top, None), pushed)
+        if op.kind == g.COMMIT_PRIVATE:
+            refusal = _judge_private_commit(op, top, peers, own, states_of.get(top), private_of)
+        else:
+            refusal = _judge(op, top, peers, own, states_of.get(top), stash_of.get(top, None), pushed)
         if refusal is not None:
             refusals.append(refusal)
         elif op.kind in (g.STASH_ALL, g.STASH_PATHS) and _stashes_something(op, top, own, states_of.get(top)):
@@ -180,6 +184,33 @@ def _everything_held(top, peers, states):
     return held
 
 
+COMMITTED = "committed"  # a file HEAD holds that a commit from a private index would delete or revert
+
+
+def _judge_private_commit(op, top, peers, own, states, private_of):
+    """A commit made from a private index takes that index as HEAD's tree. It deletes or reverts
+    every file the index lacks or holds in another version than HEAD: a peer's just-committed work
+    when the index was made before it (anthropics/claude-code #90943; anthony-chaudhary/fak #2320);
+    and it commits whatever the line added to it, a peer's unfinished files included. Asked about
+    (the human decides) when either reaches someone else's work, or when the index cannot be read."""
+    index = op.private if isinstance(op.private, g.PrivateIndex) else g.PrivateIndex(op.target or True, False, ())
+    own_rel = {relative(p, top) for p in own}
+    owners = {relative(c, top): p.name for p in peers for c in p.changes}
+    held = []
+    if not index.fresh:
+        differs = private_of.get(index.path) if isinstance(index.path, str) else None
+        if differs is None:
+            return Refusal(op, peers, True, tuple(_everything_held(top, peers, states)))
+        held.extend(Held(owners.get(rel, UNATTRIBUTED), rel, COMMITTED) for _status, rel in sorted(differs)
+                    if rel not in own_rel)
+    for add in index.adds:
+        reached, _peers = _reached(add._replace(private=None), top, peers, own, states)
+        held.extend(h for h in reached if h not in held)
+    if not held:
+        return None
+    return Refusal(op, peers, True, tuple(held))
+
+
 def _judge_stash_apply(op, top, peers, states):
     """A stash apply whose files are known reaches uncommitted work only where a file it holds is
     staged (gitops._stash_apply says why): refused (ask) then, whoever staged it."""
@@ -211,6 +242,7 @@ VERB_PHRASES = {
     g.REMOVE_PATHS: "would remove or move {them}", g.RESET_ALL: "would throw {them} away",
     g.STASH_APPLY: "would merge a stash entry into {them}",
     g.SHELL_WRITE: "would write over {them}",
+    g.COMMIT_PRIVATE: "would delete, revert or commit {them} in the commit it makes from a private index",
 }
 EFFECTS = {  # for the model: what git would do, in the states named
     g.STAGE_ALL: "it stages working-tree changes and new files: the peers' with yours",
@@ -231,6 +263,9 @@ EFFECTS = {  # for the model: what git would do, in the states named
     g.STASH_APPLY: "it merges the entry into the files it holds, which are staged",
     g.SHELL_WRITE: "it writes over (or removes) a file holding a live peer's uncommitted changes, which no "
                    "commit holds: they would be lost",
+    g.COMMIT_PRIVATE: "the commit's tree is the private index: every file it lacks or holds in another version "
+                      "than HEAD is deleted or reverted, a peer's just-committed work included, and whatever the line "
+                      "added to it is committed",
 }
 WRITE_ADVICE = ("leave the file to the peer, or make your change with the Edit tool, which reads the file as it is "
                 "now and replaces only the text you name")
@@ -242,6 +277,8 @@ ASK_EFFECTS = {
                   "commit here lands on that branch",
     "rebase": "it rewrites the branch every session here is on and replays commits through the shared tree",
     "bisect": "it checks out other commits in the shared tree",
+    "apply-commit": "it writes a commit's changes (or their reverse) into the shared index and tree without "
+                    "committing: a peer's last commit undone under it, or swept into the next commit here",
     g.RESET_ALL: "it moves the branch every session here is on to another commit, and resets the index (and with "
                  "--hard the tracked files) to it",
     g.WRITE_REFS: "refs are shared by every worktree: this rewrites a branch or HEAD a peer may have checked out",
@@ -254,6 +291,7 @@ ASK_HUMAN = {
     "switch": "would switch the checkout {they} work{s} in", "new-branch": "would move the checkout {they} "
     "work{s} in onto a new branch", "rebase": "would rewrite the branch {they} work{s} on",
     "bisect": "would check out other commits under {them}", g.RESET_ALL: "would move the branch {they} work{s} on",
+    "apply-commit": "would write a commit's changes into the index and tree {they} work{s} in",
     g.WRITE_REFS: "would rewrite a branch {they} may have checked out", g.AMEND: "would rewrite the last commit, "
     "which may be {theirs}", g.REMOVE_WORKTREE: "would remove the worktree {they} work{s} in",
     g.STASH_STACK: "would take {entry} off the shared stash, and it may be {theirs}",
@@ -265,6 +303,7 @@ ASK_ADVICE = {
     "new-branch": "make the branch in a linked worktree instead: git worktree add -b <new-branch> ../<dir>",
     "rebase": "rebase in a linked worktree, or ask the user to run it when the peers are done",
     "bisect": "bisect in a linked worktree: git worktree add ../<dir> HEAD",
+    "apply-commit": "revert or cherry-pick in a linked worktree, or as a commit of its own without -n",
     g.RESET_ALL: "to undo only your own changes name them: git restore --staged --worktree -- <your files>; to move "
                  "the branch, do it in a linked worktree",
     g.WRITE_REFS: "work on your own branch in a linked worktree: git worktree add -b <new-branch> ../<dir>",
@@ -272,6 +311,7 @@ ASK_ADVICE = {
     g.AMEND: "make a new commit of your own files instead of amending",
     g.STASH_STACK: "leave the stash alone, or check whose entry it is with git stash list / git stash show -p stash@{n}",
     g.STASH_APPLY: "check whose entry it is with git stash show -p stash@{n}; apply it in a linked worktree",
+    g.COMMIT_PRIVATE: "commit your own files from the shared index instead: git commit -m <message> -- <your files>",
 }
 PULL_ADVICE = ("git fetch first (it touches no working tree), then merge or rebase in a linked worktree, "
                "or ask the user to pull when the peers are done")
@@ -290,6 +330,8 @@ def _ask_topic(op):
         return "new-branch"
     if verb in ("rebase", "pull"):
         return "rebase"
+    if verb in ("revert", "cherry-pick"):
+        return "apply-commit"
     if verb == "bisect":
         return "bisect"
     return "switch"

@@ -58,7 +58,9 @@ def run(payload, argv, environ, now):
     claude = home.claude_home(environ)
     try:
         runs = cmdline.commands(command, cwd, context)
-        operations = [op for op in gitops.operations(runs, context, lookup) if op.kind != gitops.SAFE and op.cwd]
+        operations = [op for op in gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
+                      if op.kind != gitops.SAFE and op.cwd]
+        operations = _launched_with_a_private_index(operations, environ)
     except TooLarge as error:
         return _too_large(claude, payload, cwd, context, lookup, now, command, error, host, mode)
     operations.extend(_writes(runs, context))
@@ -90,6 +92,20 @@ def _relative_all(paths, judged):
         top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
         found.append(reach.relative(path, top) if top else path)
     return found
+
+
+COMMIT_KINDS = frozenset([gitops.COMMIT_INDEX, gitops.COMMIT_ALL, gitops.COMMIT_PATHS])
+
+
+def _launched_with_a_private_index(operations, environ):
+    """With GIT_INDEX_FILE in the environment the client was launched with, every commit is made
+    from that index (issue 19: refused before, but said to 'commit them as yours' when it deletes)."""
+    index = environ.get("GIT_INDEX_FILE")
+    if not index:
+        return operations
+    path = os.path.abspath(index)
+    return [op._replace(kind=gitops.COMMIT_PRIVATE, target=path, private=gitops.PrivateIndex(path, False, ()))
+            if op.kind in COMMIT_KINDS else op for op in operations]
 
 
 def _writes(runs, context):
@@ -417,7 +433,9 @@ class _Guard:
             if gitops.is_unknown(op):
                 expansions += 1
                 if expansions <= MAX_ALIAS_EXPANSIONS:
-                    pending.extend(o for o in gitops.expand_alias(op, self._aliases(top), top, self.context,
+                    aliases = dict(self._aliases(top))  # `git -c alias.x='!git add -A' x` is judged too
+                    aliases.update((k[len("alias."):], v) for k, v in op.config if k.startswith("alias."))
+                    pending.extend(o for o in gitops.expand_alias(op, aliases, top, self.context,
                                                                   self.lookup) if o.kind != gitops.SAFE and o.cwd)
                 continue
             judged.append(guard_verdict.Judged(_real(op), top, self._peers_at_stake(op, top)))
@@ -478,7 +496,13 @@ class _Guard:
             if item.operation.kind == gitops.STASH_STACK and item.toplevel not in stash_of:
                 stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
         self.states_of, self.with_changes = states_of, judged
-        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of)
+        private_of = {}
+        for item in judged:
+            index = item.operation.private
+            if item.peers and item.operation.kind == gitops.COMMIT_PRIVATE and isinstance(index, gitops.PrivateIndex) \
+                    and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
+                private_of[index.path] = _private_differs(item.toplevel, index.path)
+        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of)
 
     def _split_shared(self, judged, changes):
         """The changes with each file both this session and a peer changed given to whoever still
@@ -549,6 +573,20 @@ class _Guard:
 
 
 OWN = "\0own"  # the key of this caller's own changes beside the parties' keys
+
+
+def _private_differs(top, index):
+    """[(status, path)] where a private index differs from HEAD (a commit from it changes those),
+    or None when it cannot be read (missing, not an index, git too slow)."""
+    if not os.path.isfile(index):
+        return None
+    env = dict(os.environ, GIT_INDEX_FILE=index)
+    done = gitrepo.run_git_code(top, ["diff", "--cached", "--name-status", "-z", "--no-renames", "HEAD", "--"],
+                                timeout=GIT_TIMEOUT_SECONDS, env=env)
+    if done is None or done[0] != 0:
+        return None
+    fields = done[1].decode("utf-8", "replace").split("\0")
+    return [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2) if fields[i]]
 
 
 def _ancestor_processes():
