@@ -792,6 +792,49 @@ class BehindTheIndex(GuardTestCase):
         self.assertRefused(self.guard("git ls-files --deleted | xargs git rm"), "README.md [unstaged-deletion]")
 
 
+class StashOwners(GuardTestCase):
+    """Issue 19 item 4: stash entries have owners (ShaftHQ/SHAFT_ENGINE #4130, gsd-build/get-shit-done #3542)."""
+
+    OWN_ID = "own-session-4444"
+
+    def setUp(self):
+        super().setUp()
+        self.peer = self.claude.live_session(self.main, name="stasher")
+        self.claude.write_session_files(self.OWN_ID, self.main, prompts=["tidy up"])
+
+    def push(self, session_id, message, path="src/app.py"):
+        """A `git stash push -m <message>` that the session's transcript shows, made for real."""
+        with open(os.path.join(self.main, path), "a") as handle:
+            handle.write("%s\n" % message)
+        command = 'git stash push -m "%s" -- %s' % (message, path)
+        self.claude.append_records(session_id, self.main, [bash_record(session_id, self.main, command, now_ms())])
+        git(self.main, "stash", "push", "-q", "-m", message, "--", path)
+
+    def test_popping_a_peers_entry_asks_naming_it_and_popping_ones_own_runs(self):
+        self.push(self.peer.session_id, "wip: the peer's parser")
+        decision, reason = self.decision(self.guard("git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+        self.assertIn('stash@{0} ("On main: wip: the peer\'s parser"): it was pushed by stasher', reason)
+        self.push(self.OWN_ID, "mine for a moment", path="README.md")
+        self.assertAllowed(self.guard("git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(self.decision(self.guard("git stash drop stash@{1}", session_id=self.OWN_ID))[0], "ask")
+        self.assertEqual(self.decision(self.guard("git stash apply stash@{1}", session_id=self.OWN_ID))[0], "ask")
+        self.assertEqual(self.decision(self.guard("git stash clear", session_id=self.OWN_ID))[0], "ask")
+
+    def test_an_entry_an_ended_session_pushed_is_still_asked_about(self):
+        ended = "ended-session-5555"
+        self.claude.write_session_files(ended, self.main, prompts=["park the refactor"])
+        self.push(ended, "parked refactor")
+        reason = self.decision(self.guard("git stash pop", session_id=self.OWN_ID))[1]
+        self.assertIn("it was pushed by %s (ended)" % ended[:8], reason)
+
+    def test_a_same_line_pop_after_a_push_that_saved_nothing_takes_the_peers_entry(self):
+        self.push(self.peer.session_id, "wip: the peer's parser")
+        git(self.main, "checkout", "-q", "--", ".")
+        decision, _reason = self.decision(self.guard("git stash && git pull && git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+
+
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",
               "||", ";", "|", "(", ")", "{", "}", "'", '"', "$(", "`", "<<EOF", "EOF", "\n", "bash -c",
               "eval", "-C", "..", "sudo", "env", "X=1", "#", "\\", "*", ":/", "checkout", "--", "xargs"]

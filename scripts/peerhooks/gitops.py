@@ -925,9 +925,9 @@ def _classify_stash(rest, run):
     if verb in STASH_READS:
         return run.op(SAFE)
     if verb in ("drop", "clear", "pop"):
-        return run.op(STASH_STACK)
+        return run.op(STASH_STACK, target=None if verb == "clear" else _stash_ref(rest))
     if verb == "apply":
-        return _stash_apply(rest, run)
+        return _stash_apply(rest, run)._replace(target=_stash_ref(rest))
     if verb == "branch":
         return run.op(MOVE_HEAD)
     if verb not in ("push", "save"):
@@ -939,6 +939,51 @@ def _classify_stash(rest, run):
     if verb == "save":
         return run.op(STASH_ALL, touches=touches)  # save's words are a message, never paths
     return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches)
+
+
+def _stash_ref(rest):
+    """The entry a pop, drop or apply names: `stash@{n}`, or n alone, as `stash@{n}` (the newest,
+    stash@{0}, when none is named); None when only the running shell knows it."""
+    operands = [w for w in rest if not w.value.startswith("-")]
+    if not operands:
+        return "stash@{0}"
+    word = operands[0]
+    if word.expanded:
+        return None
+    value = word.value[len("refs/"):] if word.value.startswith("refs/stash") else word.value
+    if value.isdigit():
+        return "stash@{%s}" % value
+    return value if value.startswith("stash@{") else None
+
+
+def stash_pushes(command, cwd):
+    """[message or None] of each `git stash` push in a Bash command line (a transcript's), in order:
+    the line's -m/--message, or save's words. Pure but for nothing: the line is only read."""
+    found = []
+    try:
+        runs = cmdline.commands(command, cwd)
+    except cmdline.TooLarge:
+        return found
+    for run in runs:
+        words = [w.value for w in run.args]
+        while words and words[0].startswith("-"):
+            words = words[2:] if words[0] in GIT_VALUE_OPTIONS else words[1:]
+        if run.name != "git" or not words or words[0] != "stash":
+            continue
+        verb = words[1] if len(words) > 1 and not words[1].startswith("-") else "push"
+        if verb not in ("push", "save"):
+            continue
+        rest = words[2:] if len(words) > 1 and words[1] == verb else words[1:]
+        message = None
+        for index, word in enumerate(rest):
+            if word in ("-m", "--message") and index + 1 < len(rest):
+                message = rest[index + 1]
+            elif word.startswith("--message="):
+                message = word.partition("=")[2]
+        if verb == "save" and message is None:
+            message = " ".join(w for w in rest if not w.startswith("-")) or None
+        found.append(message)
+    return found
 
 
 def _stash_touches(flags):

@@ -15,6 +15,7 @@ from . import gitops as g
 from . import gitstate
 from .reach import names_paths_only, names_toplevel, reaches, relative
 from .records import record
+from .stash_owners import SELF
 
 # Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
 REFUSAL_MARK = "peerhooks git guard"
@@ -82,14 +83,16 @@ def unattributed(peers, own, toplevel, states):
     return found
 
 
-def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None):
+def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None, stash_owners_of=None):
     """Every refusal for the judged operations, in order (empty: let the line run).
 
     own: realpaths this session changed. states_of: {toplevel: {path: PathState}, or None when git
     could not tell in time}; stash_of: {toplevel: [StashEntry] or None}; private_of: {private index
-    path: [(status letter, toplevel-relative path)] where it differs from HEAD, or None}; each read
-    by the hook only where a verdict needs it (a missing one counts as unknown)."""
+    path: [(status letter, toplevel-relative path)] where it differs from HEAD, or None};
+    stash_owners_of: {toplevel: {stash ref: who pushed it (stash_owners.SELF for this session), or
+    None}}; each read by the hook only where a verdict needs it (a missing one counts as unknown)."""
     states_of, stash_of, private_of = states_of or {}, stash_of or {}, private_of or {}
+    stash_owners_of = stash_owners_of or {}
     refusals, pushed = [], set()
     for item in judged:
         op, top, peers = item
@@ -100,7 +103,8 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
         if op.kind == g.COMMIT_PRIVATE:
             refusal = _judge_private_commit(op, top, peers, own, states_of.get(top), private_of)
         else:
-            refusal = _judge(op, top, peers, own, states_of.get(top), stash_of.get(top, None), pushed)
+            refusal = _judge(op, top, peers, own, states_of.get(top), stash_of.get(top, None), pushed,
+                             stash_owners_of.get(top, {}))
         if refusal is not None:
             refusals.append(refusal)
         elif op.kind in (g.STASH_ALL, g.STASH_PATHS) and _stashes_something(op, top, own, states_of.get(top)):
@@ -116,16 +120,18 @@ def _stashes_something(op, top, own, states):
     return any(reaches(op, top.rstrip("/") + "/" + rel, state, top) for rel, state in states.items())
 
 
-def _judge(op, top, peers, own, states, stash, pushed):
+def _judge(op, top, peers, own, states, stash, pushed, stash_owners=None):
     kind = op.kind
     if kind in (g.STASH_STACK, g.STASH_APPLY) and top in pushed and "clear" not in op.command \
             and "stash@{" not in op.command.replace("stash@{0}", ""):
         return None  # popping or dropping the entry the same line pushed
     if kind == g.STASH_STACK:
-        if stash == []:
-            return None  # nothing on the stack: git says so and changes nothing
-        return Refusal(op, peers, True, (), None, tuple(stash or ()))
+        return _judge_stash_stack(op, peers, stash, stash_owners or {})
     if kind == g.STASH_APPLY:
+        owner = (stash_owners or {}).get(op.target) if op.target else None
+        if owner not in (None, SELF):  # another session's entry, live or ended
+            entry = [e for e in stash or () if e.ref == op.target]
+            return Refusal(op, peers, True, (Held(owner, op.target, gitstate.STASHED),), None, tuple(entry))
         return _judge_stash_apply(op, top, peers, states)
     if kind == g.REMOVE_WORKTREE:
         at_stake = tuple(p for p in peers if op.target is None or p.checkout == op.target)
@@ -182,6 +188,24 @@ def _everything_held(top, peers, states):
         for rel, state in sorted(stake_of(peer, top, states).items()):
             held.append(Held(peer.name, rel, gitstate.describe(state)))
     return held
+
+
+def _judge_stash_stack(op, peers, stash, owners):
+    """A pop, drop or clear takes entries off the stack every worktree shares: asked about unless
+    every entry it takes is this session's own (issue 19: entries have owners). With the stack
+    unread, or an entry whose pusher no transcript shows, the human is asked as before."""
+    if stash == []:
+        return None  # nothing on the stack: git says so and changes nothing
+    if stash is None:
+        return Refusal(op, peers, True)
+    taken = [e for e in stash if op.target is None or e.ref == op.target]
+    if not taken:
+        return None  # no such entry: git says so
+    if all(owners.get(e.ref) == SELF for e in taken):
+        return None
+    held = tuple(Held(owners.get(e.ref) or "owner unknown", e.ref, gitstate.STASHED) for e in taken
+                 if owners.get(e.ref) != SELF)
+    return Refusal(op, peers, True, held, None, tuple(e for e in taken if owners.get(e.ref) != SELF))
 
 
 COMMITTED = "committed"  # a file HEAD holds that a commit from a private index would delete or revert
@@ -366,6 +390,11 @@ def human_line(refusal, line=""):
     one = len(names) == 1
     pronouns = {"they": names[0] if one else "they", "s": "s" if one else "", "them": names[0] if one else "them",
                 "theirs": "%s's" % names[0] if one else "one of theirs"}
+    if op.kind in (g.STASH_STACK, g.STASH_APPLY) and refusal.entries:
+        return "%s: %s; %s %s." % (REFUSAL_MARK, _entries_phrase(refusal), command,
+                                   "would merge it into the shared tree" if op.kind == g.STASH_APPLY
+                                   else "would take %s off the stash every worktree shares"
+                                   % ("it" if len(refusal.entries) == 1 else "them"))
     if refusal.ask and not refusal.held or op.kind in ALWAYS_ASK:
         topic = _ask_topic(op)
         entry = _entry_phrase(refusal.entries)
@@ -397,6 +426,19 @@ def _stake_summary(by_peer):
     return "; ".join(parts)
 
 
+def _entries_phrase(refusal):
+    """`stash@{0} ("On main: wip") was pushed by app-peer` for the first line."""
+    owners = {h.path: h.peer for h in refusal.held}
+    parts = []
+    for entry in refusal.entries[:HUMAN_FILES]:
+        owner = owners.get(entry.ref)
+        who = "no transcript shows who pushed it" if owner in (None, "owner unknown") else "it was pushed by %s" % owner
+        parts.append('%s ("%s"): %s' % (entry.ref, entry.subject, who))
+    if len(refusal.entries) > HUMAN_FILES:
+        parts.append("and %d more entries" % (len(refusal.entries) - HUMAN_FILES))
+    return "; ".join(parts)
+
+
 def _entry_phrase(entries):
     if not entries:
         return "an entry"
@@ -413,11 +455,6 @@ def stake_line(refusals):
             if (held.peer, held.path) not in seen:
                 seen.add((held.peer, held.path))
                 by_peer.setdefault(held.peer, []).append("%s [%s]" % (held.path, held.state))
-        for entry in refusal.entries:
-            for peer in refusal.peers:
-                if (peer.name, entry.ref) not in seen:
-                    seen.add((peer.name, entry.ref))
-                    by_peer.setdefault(peer.name, []).append("%s [%s]" % (entry.ref, gitstate.STASHED))
     if not by_peer:
         names = []
         for refusal in refusals:

@@ -17,7 +17,7 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 import os
 
 from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, names, reach, registry
-from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
+from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .shell import TooLarge
 
 MODE_VARIABLE = "PEERHOOKS_GUARD"
@@ -326,7 +326,7 @@ def _real(op):
         if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
             spec = spec._replace(root=os.path.realpath(reach.resolve(spec, op.cwd)), relative="")
         specs.append(spec)
-    target = os.path.realpath(op.target) if op.target else op.target
+    target = os.path.realpath(op.target) if op.target and op.kind == gitops.REMOVE_WORKTREE else op.target
     return op._replace(paths=tuple(specs), target=target)
 
 
@@ -493,8 +493,9 @@ class _Guard:
                 continue
             ignored = gitops.IGNORED_WORK in gitops.touches_of(item.operation)
             states_of[item.toplevel] = self._states(item.toplevel, ignored)
-            if item.operation.kind == gitops.STASH_STACK and item.toplevel not in stash_of:
+            if item.operation.kind in (gitops.STASH_STACK, gitops.STASH_APPLY) and item.toplevel not in stash_of:
                 stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
+        owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}
         self.states_of, self.with_changes = states_of, judged
         private_of = {}
         for item in judged:
@@ -502,7 +503,34 @@ class _Guard:
             if item.peers and item.operation.kind == gitops.COMMIT_PRIVATE and isinstance(index, gitops.PrivateIndex) \
                     and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
                 private_of[index.path] = _private_differs(item.toplevel, index.path)
-        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of)
+        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
+                                     owners_of)
+
+    def _stash_owners(self, top, entries):
+        """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
+        parties' and the recently ended sessions' transcripts (bounded: a few transcripts, each
+        read from its tail back to the oldest entry's time)."""
+        from . import stash_owners, transcripts
+
+        stamps = [e.created_s for e in entries if e.created_s is not None]
+        since_ms = max(min(stamps) * 1000 - STASH_LEAD_MS if stamps else 0, self.now_ms - STASH_OWNER_DAYS * DAY_MS)
+        sources = [(stash_owners.SELF, path) for path in self._parties()[0]]
+        sources += [(party.name, path) for party, _t in self._parties()[1] for path in party.transcripts]
+        known = {path for _owner, path in sources}
+        if self.table is None:
+            self.table = names.load_table(self.claude)
+        for _mtime, session_id, path in transcripts.transcripts_in(self.claude, top, since_ms):
+            if path not in known:
+                entry = self.table.get(session_id)
+                sources.append(("%s (ended)" % (entry[0] if entry and entry[0] else session_id[:8]), path))
+                known.add(path)
+        pushes = []
+        for owner, path in sources[:MAX_STASH_TRANSCRIPTS]:
+            for call in transcripts.tool_calls_since(path, since_ms).calls:
+                if call.name == BASH_TOOL and call.command and "stash" in call.command:
+                    pushes.extend(stash_owners.Push(owner, call.at_ms, message)
+                                  for message in gitops.stash_pushes(call.command, call.cwd))
+        return stash_owners.owners(entries, pushes)
 
     def _split_shared(self, judged, changes):
         """The changes with each file both this session and a peer changed given to whoever still
@@ -573,6 +601,11 @@ class _Guard:
 
 
 OWN = "\0own"  # the key of this caller's own changes beside the parties' keys
+# Whose stash entries: transcripts read back to the oldest entry (less this lead), for entries made
+# within these days by at most this many sessions (live or ended: issue 19 asks about both).
+STASH_LEAD_MS = 10 * 60 * 1000
+STASH_OWNER_DAYS = 3
+MAX_STASH_TRANSCRIPTS = 24
 
 
 def _private_differs(top, index):
