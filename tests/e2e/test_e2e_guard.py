@@ -85,8 +85,10 @@ class GuardOnTheRealClient:
                 json.dump(settings, handle)
             cls.peers = ClaudeHome(cls.sandbox.home)
             process = cls.peers.spawn()
-            cls.peers.registry_entry(process.pid, "0eec0eec-0000-4000-8000-000000000001", cls.repo,
-                                     name=PEER_NAME)
+            peer_id = "0eec0eec-0000-4000-8000-000000000001"
+            cls.peers.write_session_files(peer_id, cls.repo, prompts=["write the parser module"],
+                                          edits=[os.path.join(cls.repo, "peer.py")], edit_tool="Write")
+            cls.peers.registry_entry(process.pid, peer_id, cls.repo, name=PEER_NAME)
         except BaseException:
             cls.sandbox.close()
             raise
@@ -106,6 +108,14 @@ class GuardOnTheRealClient:
         self.assertNotIn(GUARD, text)
         self.assertNotIn(sys.executable, text)
         self.assertEqual(git(self.repo, "diff", "--cached", "--name-only"), "")
+
+    def test_a_shell_write_onto_the_peers_uncommitted_file_is_refused(self):
+        self.sandbox.print_session(self.repo, "overwrite it [[bash: echo x > peer.py]]")
+        [(command, is_error, text)] = [r for r in tool_results(self.sandbox) if r[0] == "echo x > peer.py"]
+        self.assertTrue(is_error, text)
+        self.assertIn("%s has peer.py untracked; `echo x > peer.py` would write over it" % PEER_NAME, text)
+        with open(os.path.join(self.repo, "peer.py")) as handle:
+            self.assertEqual(handle.read(), "PEER = 1\n")
 
     def test_print_mode_runs_nothing_a_human_would_have_been_asked_about(self):
         self.sandbox.print_session(self.repo, "branch off [[bash: git checkout -b print-branch]]")
