@@ -118,7 +118,7 @@ def marked_processes(folder, spared):
     except OSError:
         return found
     for pid in pids:
-        if pid in spared or not _running(pid):
+        if pid in spared or not running(pid):
             continue
         try:
             with open("/proc/%d/environ" % pid, "rb") as handle:
@@ -136,11 +136,11 @@ def _end_processes(folder, spared):
     for pid in pids:
         _signal(pid, signal.SIGTERM)
     deadline = time.monotonic() + GRACE_S
-    while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
         _reap()
         time.sleep(POLL_S)
     for pid in pids:
-        if _running(pid):
+        if running(pid):
             _signal(pid, signal.SIGKILL)
     _reap()
     return len(pids)
@@ -162,7 +162,8 @@ def _reap():
         pass
 
 
-def _running(pid):
+def running(pid):
+    """Whether pid runs (a zombie, ended but not yet collected, does not)."""
     try:
         with open("/proc/%d/stat" % pid, "rb") as handle:
             return handle.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")

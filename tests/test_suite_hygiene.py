@@ -44,14 +44,6 @@ unittest.main(argv=["held", "Holds"])
 """
 
 
-def running(pid):
-    try:
-        with open("/proc/%d/stat" % pid, "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
-    except (OSError, IndexError):
-        return False
-
-
 def tmux_server_answers(socket):
     return subprocess.run(["tmux", "-L", socket, "list-sessions"], stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL).returncode == 0
@@ -69,7 +61,7 @@ class AnInterruptedRunLeavesNothing(unittest.TestCase):
             self.fail(child.stderr.read().decode(errors="replace"))
         made = json.loads(line)
         self.made = made
-        self.assertTrue(os.path.isdir(made["folder"]) and running(made["peer"]))
+        self.assertTrue(os.path.isdir(made["folder"]) and leftovers.running(made["peer"]))
         return child, made
 
     def kill_all(self, child):
@@ -79,7 +71,7 @@ class AnInterruptedRunLeavesNothing(unittest.TestCase):
         child.wait()
         made = getattr(self, "made", None)
         if made:
-            if running(made["peer"]):
+            if leftovers.running(made["peer"]):
                 os.kill(made["peer"], signal.SIGKILL)
             if made["tmux"]:
                 subprocess.run(["tmux", "-L", made["tmux"], "kill-server"], stdout=subprocess.DEVNULL,
@@ -95,11 +87,11 @@ class AnInterruptedRunLeavesNothing(unittest.TestCase):
 
     def assertNothingLeft(self, made):
         deadline = time.monotonic() + HANG_S  # the watchdog sweeps after a killed run
-        while time.monotonic() < deadline and (os.path.exists(made["run"]) or running(made["peer"])):
+        while time.monotonic() < deadline and (os.path.exists(made["run"]) or leftovers.running(made["peer"])):
             time.sleep(0.1)
         self.assertFalse(os.path.exists(made["run"]), "the run's temporary folder was left")
         self.assertFalse(os.path.exists(made["folder"]))
-        self.assertFalse(running(made["peer"]), "the live peer's process was left")
+        self.assertFalse(leftovers.running(made["peer"]), "the live peer's process was left")
         if made["tmux"]:
             self.assertFalse(tmux_server_answers(made["tmux"]), "the tmux server was left")
             self.assertFalse(os.path.exists(os.path.join(leftovers._tmux_socket_folder(), made["tmux"])))
