@@ -141,6 +141,22 @@ class TheTestCommandDownloadsNothing(unittest.TestCase):
         self.assertEqual([os.path.join(d, f) for d, _, files in os.walk(home) for f in files], [],
                          "the run wrote into the fresh home")
 
+    def test_asking_a_cached_client_its_version_writes_nothing_into_the_users_home(self):
+        from e2e import npmcache
+
+        root = os.path.realpath(tempfile.mkdtemp(prefix="peerhooks-fresh-"))
+        self.addCleanup(shutil.rmtree, root, True)
+        home, client = os.path.join(root, "home"), os.path.join(root, "codex")
+        os.makedirs(home)
+        with open(client, "w") as handle:  # as Codex 0.171 does: `--version` makes ~/.codex/tmp/arg0-linux
+            handle.write('#!/bin/sh\nmkdir -p "$HOME/.codex/tmp/arg0-linux"\necho codex-cli 9.9.9\n')
+        os.chmod(client, 0o755)
+        saved = os.environ["HOME"]
+        os.environ["HOME"] = home
+        self.addCleanup(os.environ.update, HOME=saved)
+        self.assertEqual(npmcache.installed_version(client), "9.9.9")
+        self.assertEqual(os.listdir(home), [])
+
     def test_under_ci_a_missing_client_is_a_failure_not_a_skip(self):
         from e2e import npmcache
 

@@ -49,11 +49,16 @@ def skip_unless_ci(missing):
 
 def installed_version(path):
     """The version an installed client reports for `--version` (`2.1.332 (Claude Code)`,
-    `codex-cli 0.171.0`): its first word made of digits and dots; None when it cannot say."""
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+    `codex-cli 0.171.0`): its first word made of digits and dots; None when it cannot say.
+    Asked in a throwaway home: Codex writes `~/.codex/tmp/arg0-linux/` even for `--version`, which
+    put files into the user's own home on every run of the suite."""
+    with tempfile.TemporaryDirectory(prefix="peerhooks-version-") as home:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEX", "CLAUDE"))}
+        env.update(HOME=home)
+        try:
+            out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60, env=env)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
     if out.returncode != 0:
         return None
     return next((w for w in out.stdout.split() if w[:1].isdigit() and w.replace(".", "").isdigit()), None)
