@@ -24,7 +24,10 @@ HANG_S = 60  # a child run, or the watchdog's sweep after it, that takes longer 
 # process, a temporary folder, a private tmux server with a session in it), says where they are on
 # one line, and then waits to be interrupted.
 HOLDING_RUN = r"""
-import json, os, shutil, subprocess, sys, tempfile, time, unittest
+import json, os, shutil, signal, subprocess, sys, tempfile, time, unittest
+# As a terminal's foreground job has it: a run started in the background of a script without job
+# control inherits SIGINT ignored, and Python then raises no KeyboardInterrupt.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, %(tests)r)
 import support
 
