@@ -238,6 +238,9 @@ def run_env(home):
             "FILTER_BRANCH_SQUELCH_WARNING": "1"}  # else filter-branch sleeps 10 s before it works
 
 
+BENCH_PREFIX = "guard-oracle-"
+
+
 def work_root():
     """Where benches live: memory if we can (copies are the oracle's main cost), never under /tmp
     when the jail gives each line its own /tmp (that would hide the bench)."""
@@ -245,6 +248,33 @@ def work_root():
         if os.path.isdir(candidate) and os.access(candidate, os.W_OK):
             return candidate
     return None
+
+
+def bench_parent():
+    """A new folder for this process's benches, once those of runs that ended without removing
+    theirs are gone (a run killed with SIGKILL: a test run's sweep removes only its TMPDIR, and
+    benches cannot live under /tmp)."""
+    root = work_root()
+    for name in os.listdir(root) if root else ():
+        pid = name[len(BENCH_PREFIX):].partition("-")[0]
+        path = os.path.join(root, name)
+        if name.startswith(BENCH_PREFIX) and pid.isdigit() and not _running(int(pid)):
+            try:
+                if os.stat(path).st_uid == os.getuid():
+                    shutil.rmtree(path, True)
+            except OSError:
+                pass
+    return tempfile.mkdtemp(prefix="%s%d-" % (BENCH_PREFIX, os.getpid()), dir=root)
+
+
+def _running(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's
+    return True
 
 
 # No network, and a private /tmp: lines write /tmp/idx or /tmp/all.patch, which must neither leak
@@ -368,7 +398,7 @@ def judge_all(tasks, workers=WORKERS):
     (Bench.judge), in order."""
     items = [(i,) + tuple(task) + (None,) * (4 - len(task)) for i, task in enumerate(tasks)]
     results = [None] * len(items)
-    parent = tempfile.mkdtemp(prefix="guard-oracle-", dir=work_root())
+    parent = bench_parent()
     try:
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(parent,)) as pool:
             for index, verdict in pool.map(_judge_in_worker, items, chunksize=16):
