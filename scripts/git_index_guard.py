@@ -8,12 +8,39 @@ The work is in peerhooks.hook_git_guard; docs/guard.md says what it refuses and 
 
 It runs before every shell command, so this file stays small (a script is compiled on every run, a
 module is not) and decides from the payload's raw bytes, before any import or file read, when the
-line holds no git at all or only git commands that cannot touch a peer's work (`git status`).
+line holds no git at all and no word that may start a wrapper (`make`, `npm`, `./x.sh`: what they run
+is read from the checkout), or only git commands that cannot touch a peer's work (`git status`).
 """
 import sys
 
 NAME = "git_index_guard"
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # one payload line, never gigabytes (as hookio)
+# peerhooks.wrappers.ENTRY_WORDS as bytes, here so that a line without them costs no import (a
+# test holds the two equal). Looked for in the command only: a description saying "make sure" is prose.
+WRAPPER_BYTES = (b"make", b"npm", b"yarn", b"pnpm", b"bun ", b"gh ", b".sh", b"./", b"sh ", b"source ")
+COMMAND_KEY = b'"command"'
+MAX_ESCAPED_QUOTES = 64  # quotes inside the command looked past before searching the whole payload
+
+
+def may_wrap(raw):
+    """True when the payload's command (its JSON text, found without decoding) holds a word that may
+    start a wrapper. The whole payload is searched when the command cannot be found so quickly."""
+    key = raw.find(COMMAND_KEY)
+    start = key + len(COMMAND_KEY)
+    while key >= 0 and raw[start:start + 1] in (b":", b" "):
+        start += 1  # `"command":"…"` as Claude Code writes it, `"command": "…"` as json.dumps does
+    start += 1
+    end = raw.find(b'"', start) if key >= 0 and raw[start - 1:start] == b'"' else -1
+    for _ in range(MAX_ESCAPED_QUOTES):
+        backslashes = 0
+        while end - backslashes > start and raw[end - 1 - backslashes] == 92:
+            backslashes += 1
+        if end < 0 or backslashes % 2 == 0:
+            break
+        end = raw.find(b'"', end + 1)  # that quote was escaped (`\"`): part of the command
+    else:
+        end = -1
+    return any(word in (raw[start:end] if end >= 0 else raw) for word in WRAPPER_BYTES)
 
 
 def main(argv=None):
@@ -21,14 +48,15 @@ def main(argv=None):
         raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
     except (OSError, ValueError, AttributeError):
         return 0
-    if b"git" not in raw and b"\\u" not in raw:
-        return 0  # no git, even JSON-escaped: decided before any import or file read
+    wrapper = may_wrap(raw)
+    if b"git" not in raw and b"\\u" not in raw and not wrapper:
+        return 0  # no git, even JSON-escaped, and no wrapper: decided before any import or file read
     import os  # not loaded by a `-S` interpreter's start: ~1 ms the no-git path does not pay
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
         from peerhooks import guard_readonly
-        if b"\\u" not in raw and guard_readonly.only_reads(raw):
+        if not wrapper and b"\\u" not in raw and guard_readonly.only_reads(raw):
             return 0  # git that only reads: decided before importing json or reading a file
         from peerhooks import hook_git_guard, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command

@@ -40,6 +40,7 @@ COMMIT_INDEX = "commit-index"    # plain commit: refused when the index holds a 
 COMMIT_PATHS = "commit-paths"    # commit -- <paths>
 STASH_PATHS = "stash-paths"      # stash push -- <paths>
 UNSTAGE_PATHS = "unstage-paths"  # reset -- <paths>, restore --staged <paths>
+UNFOLLOWED = "unfollowed"        # a wrapper runs code that mentions git which cannot be followed (wrappers)
 ALIAS = "alias"                  # not a git command: resolve with expand_alias, then judge
 SAFE = "safe"                    # reads, or touches only this session's refs and remotes
 
@@ -262,7 +263,7 @@ Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (Fa
     level per `/`; known: False when it holds an expansion only the shell knows.""")
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
-                   "entries", ((), False, None, (), False, None, None, None), """One git run and what it does. `cwd` is the
+                   "entries via", ((), False, None, (), False, None, None, None, ()), """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
 
@@ -272,7 +273,11 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     clean, which act on the working directory only. message: a commit's message, for advice.
     target: the worktree path of REMOVE_WORKTREE.
     entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
-    for `git rm` the index entries its pathspecs match, for `stash apply` the files the entry holds.""")
+    for `git rm` the index entries its pathspecs match, for `stash apply` the files the entry holds.
+    via: the cmdline.Via records of the wrappers that run it (`make commit`), outermost first. An
+    operation a wrapper stands for without git lines (`gh pr checkout 12`: MOVE_HEAD; code that
+    mentions git the guard cannot follow: UNFOLLOWED) has that wrapper as its command and its last
+    Via, whose `runs` says why when it is UNFOLLOWED.""")
 
 
 # -- parse -----------------------------------------------------------------------------------------
@@ -287,6 +292,8 @@ def parse(command, cwd, context=cmdline.Context(), lookup=None):
             operation = _git(run, context, lookup)
             if operation is not None:
                 operations.append(operation)
+        elif run.marker is not None:  # what a wrapper does, in the follower's words (a kind here)
+            operations.append(Operation(run.marker, run.cwd, run.via[-1].wrapper, via=run.via))
     return operations
 
 
@@ -328,12 +335,13 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
         if expansion.startswith("!"):
             script = expansion[1:] + "".join(" " + quote(w.value) for w in operation.alias_args)
             operations = parse(script, toplevel or operation.cwd, context, lookup)
-            return [op for op in operations if not (op.kind == ALIAS and op.alias.lower() in seen)]
+            return [op._replace(via=operation.via + op.via) for op in operations
+                    if not (op.kind == ALIAS and op.alias.lower() in seen)]
         words = tuple(w for w in tokenize(expansion) if isinstance(w, Word)) + operation.alias_args
         if not words:
             return []
         operation = git_operation(words, _Run(operation.cwd, render(words), operation.runtime, False,
-                                              context, lookup, False))
+                                              context, lookup, False, None, operation.via))
     return [] if operation.kind == ALIAS else [operation]
 
 
@@ -375,20 +383,22 @@ def _git(run, context, lookup):
             words = (words[0]._replace(value=known, expanded=False),) + words[1:]
     private_index = "GIT_INDEX_FILE" in env
     return git_operation(words, _Run(location, render(words), run.adds_words, run.stdin_fed, context,
-                                     lookup, private_index, dict(run.variables)))
+                                     lookup, private_index, dict(run.variables), run.via))
 
 
 # -- classify one git run --------------------------------------------------------------------------
 
-class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables", (None,))):
+class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables via",
+                  (None, ()))):
     """One git run being classified: where, as what text, and what it may receive at run time:
     adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
     apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
-    variables (what the line assigned before this run)."""
+    variables (what the line assigned before this run), via (the wrappers that run it)."""
     __slots__ = ()
 
     def op(self, kind, paths=(), runtime=False, **extra):
-        return Operation(kind, self.cwd, self.command, tuple(paths), runtime or self.adds_words, **extra)
+        return Operation(kind, self.cwd, self.command, tuple(paths), runtime or self.adds_words,
+                         via=self.via, **extra)
 
 
 class _Arguments(record("_Arguments", "flags operands after_dashes from_file values")):
@@ -578,7 +588,7 @@ def git_operation(words, run):
         return run.op(MOVE_HEAD)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)
-    return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest))
+    return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest), via=run.via)
 
 
 def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False):

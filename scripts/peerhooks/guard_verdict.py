@@ -20,7 +20,7 @@ MAX_OWN_FILES = 12  # own files filled into a suggested command
 
 # Kinds refused outright while a peer is at stake, with no narrow form: the human decides.
 ASK_KINDS = frozenset([g.MOVE_HEAD, g.RESET_ALL, g.STASH_STACK, g.STASH_APPLY, g.WRITE_REFS,
-                       g.REMOVE_WORKTREE, g.AMEND])
+                       g.REMOVE_WORKTREE, g.AMEND, g.UNFOLLOWED])
 # Kinds refused outright (deny) unless they act on a subfolder holding no peer's change.
 WHOLE_KINDS = frozenset([g.STAGE_ALL, g.COMMIT_ALL, g.STASH_ALL, g.DISCARD_ALL, g.CLEAN_ALL, g.UNSTAGE_ALL])
 
@@ -52,6 +52,7 @@ EFFECTS = {
     g.WRITE_REFS: "refs are shared by every worktree: this rewrites a branch a peer may have checked out",
     g.REMOVE_WORKTREE: "a live peer works in that worktree (or it cannot be told which one this is)",
     g.AMEND: "it rewrites HEAD, which may be a commit a peer just made, and commits the whole index",
+    g.UNFOLLOWED: "it runs code that mentions git, and the guard cannot tell which git commands it runs",
 }
 VERBS = {g.STAGE_PATHS: "stage", g.DISCARD_PATHS: "discard", g.CLEAN_PATHS: "delete",
          g.REMOVE_PATHS: "remove", g.COMMIT_PATHS: "commit", g.STASH_PATHS: "stash",
@@ -75,6 +76,7 @@ ASK_ADVICE = {
     g.WRITE_REFS: "work on your own branch in a linked worktree: git worktree add -b <new-branch> ../<dir>",
     g.REMOVE_WORKTREE: "leave that worktree to its session",
     g.AMEND: "make a new commit of your own files: git commit -m {message} -- {own}",
+    g.UNFOLLOWED: "run the git commands it would run yourself, by name, so that each can be judged",
 }
 PULL_ADVICE = ("git fetch first (it touches no working tree), then merge or rebase in a linked worktree, "
                "or ask the user to pull when the peers are done")
@@ -252,7 +254,8 @@ def reason(refusals, command, own_files, host="claude", can_send=True):
         own = _own_for(refusal, own_files)
         message = g.quote(refusal.operation.message) if refusal.operation.message else "<message>"
         instead = refusal.instead.format(own=own, message=message)
-        lines.append("- `%s`: %s. Instead: %s" % (_short(refusal.operation.command), refusal.effect, instead))
+        lines.append("- `%s`%s: %s. Instead: %s" % (_short(refusal.operation.command), _run_by(refusal.operation),
+                                                    refusal.effect, instead))
         peers.extend(p for p in refusal.peers if p.name not in [q.name for q in peers])
     lines.append(_peers_line(peers, host, can_send))
     return "\n".join(lines)
@@ -265,6 +268,25 @@ def _own_for(refusal, own_files):
         return "<your files>"
     shown = " ".join(g.quote(f) for f in files[:MAX_OWN_FILES])
     return shown + (" …" if len(files) > MAX_OWN_FILES else "")
+
+
+def _run_by(op):
+    """Which wrapper runs the operation, as the reader can check it: `, which `make commit` runs
+    (`git add -A && git commit -m save`)`; through several, each named (`make release` through
+    `make commit`). A wrapper that is itself the operation (`gh pr checkout 12`) names only the
+    wrappers that run it, and why it cannot be followed when it cannot."""
+    via = op.via
+    if not via:
+        return ""
+    why = ""
+    if via[-1].wrapper == op.command:
+        why = " (%s)" % via[-1].runs if op.kind == g.UNFOLLOWED and via[-1].runs else ""
+        via = via[:-1]
+        if not via:
+            return why
+    names = " through ".join("`%s`" % _short(v.wrapper) for v in via)
+    shown = via[-1].runs
+    return ", which %s runs%s%s" % (names, " (`%s`)" % _short(shown) if shown else "", why)
 
 
 def _short(command):

@@ -16,7 +16,8 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 """
 import os
 
-from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, registry
+from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, registry, wrappers
+from .wrappers.reader import CheckoutReader
 from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 
 MODE_VARIABLE = "PEERHOOKS_GUARD"
@@ -44,7 +45,7 @@ GIT_TIMEOUT_SECONDS = 0.4
 def run(payload, argv, environ, now):
     """The decision on one Bash command: silence, or a deny / ask / refusal naming the peers."""
     command = payload.command
-    if payload.tool_name != BASH_TOOL or command is None or "git" not in command:
+    if payload.tool_name != BASH_TOOL or command is None or not wrappers.may_run_git(command):
         return hookio.QUIET
     mode = environ.get(MODE_VARIABLE, "").strip().lower()
     if mode in MODE_OFF:
@@ -52,7 +53,8 @@ def run(payload, argv, environ, now):
     host = "codex" if _host(argv) == "codex" else "claude"
     cwd = payload.cwd
     cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
-    context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel)
+    context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel,
+                              follow=wrappers.Follower(CheckoutReader()))
     lookup = CheckoutLookup()
     operations = [op for op in gitops.parse(command, cwd, context, lookup)
                   if op.kind != gitops.SAFE and op.cwd]
