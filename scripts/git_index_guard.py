@@ -15,32 +15,19 @@ import sys
 
 NAME = "git_index_guard"
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # one payload line, never gigabytes (as hookio)
-# peerhooks.wrappers.ENTRY_WORDS as bytes, here so that a line without them costs no import (a
-# test holds the two equal). Looked for in the command only: a description saying "make sure" is prose.
+# peerhooks.wrappers.ENTRY_WORDS as bytes, so that a line without them costs no import (a test holds
+# the two equal); looked for in the command, not in its description ("make sure …" is prose).
 WRAPPER_BYTES = (b"make", b"npm", b"yarn", b"pnpm", b"bun ", b"gh ", b".sh", b"./", b"sh ", b"source ")
-COMMAND_KEY = b'"command"'
-MAX_ESCAPED_QUOTES = 64  # quotes inside the command looked past before searching the whole payload
 
 
 def may_wrap(raw):
-    """True when the payload's command (its JSON text, found without decoding) holds a word that may
-    start a wrapper. The whole payload is searched when the command cannot be found so quickly."""
-    key = raw.find(COMMAND_KEY)
-    start = key + len(COMMAND_KEY)
-    while key >= 0 and raw[start:start + 1] in (b":", b" "):
-        start += 1  # `"command":"…"` as Claude Code writes it, `"command": "…"` as json.dumps does
-    start += 1
-    end = raw.find(b'"', start) if key >= 0 and raw[start - 1:start] == b'"' else -1
-    for _ in range(MAX_ESCAPED_QUOTES):
-        backslashes = 0
-        while end - backslashes > start and raw[end - 1 - backslashes] == 92:
-            backslashes += 1
-        if end < 0 or backslashes % 2 == 0:
-            break
-        end = raw.find(b'"', end + 1)  # that quote was escaped (`\"`): part of the command
-    else:
-        end = -1
-    return any(word in (raw[start:end] if end >= 0 else raw) for word in WRAPPER_BYTES)
+    """True when the command may start a wrapper. Its JSON text is cut at its first quote; when that
+    quote is escaped (`\\"`) or there is no command key, the whole payload is searched instead."""
+    key = raw.find(b'"command"')
+    start = raw.find(b'"', key + 9) + 1
+    end = raw.find(b'"', start)
+    command = raw[start:end] if key >= 0 and 0 < start <= end and raw[end - 1] != 92 else raw
+    return any(word in command for word in WRAPPER_BYTES)
 
 
 def main(argv=None):

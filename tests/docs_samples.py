@@ -9,9 +9,10 @@ import os
 import sys
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
-from peerhooks import cold_start_quiet, cold_start_sections, cold_start_state, gitops, guard_verdict, hook_cold_start, memory_report, peers_report
+from peerhooks import cold_start_quiet, cold_start_sections, cold_start_state, cmdline, gitops, guard_verdict, hook_cold_start, memory_report, peers_report
 from peerhooks.activity import Activity, Ended
 from peerhooks.transcripts import Edit
+from peerhooks.wrappers.follower import Follower
 
 REPO = "/home/me/work/repo"
 HOME = "/home/me/.claude"
@@ -113,7 +114,15 @@ def guard_samples():
               if op.kind != gitops.SAFE]
     refusals = guard_verdict.verdict(judged, frozenset(["/work/app/docs/tutorial.md"]),
                                     {"/work/app": ("/work/app/src/parser.py", "/work/app/docs/tutorial.md")})
-    return {"guard-refusal": guard_verdict.reason(refusals, command, ["docs/tutorial.md", "src/app.py"])}
+    wrapped = "make commit"
+    makefile = {"/work/app/Makefile": ".PHONY: commit\ncommit:\n\t@git add -A && git commit -m save\n"}
+    context = cmdline.Context(follow=Follower(makefile))
+    judged = [guard_verdict.Judged(op, "/work/app", peers[:1]) for op in gitops.parse(wrapped, "/work/app", context)
+              if op.kind != gitops.SAFE]
+    wrapped_refusals = guard_verdict.verdict(judged, frozenset(["/work/app/docs/tutorial.md"]),
+                                            {"/work/app": ("/work/app/src/parser.py",)})
+    return {"guard-refusal": guard_verdict.reason(refusals, command, ["docs/tutorial.md", "src/app.py"]),
+            "guard-wrapper-refusal": guard_verdict.reason(wrapped_refusals, wrapped, ["docs/tutorial.md"])}
 
 
 def samples():

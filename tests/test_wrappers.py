@@ -9,6 +9,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 from peerhooks import cmdline, gitops, wrappers  # noqa: E402
 from peerhooks.wrappers import inline_code, makefile, package_scripts  # noqa: E402
+from peerhooks.wrappers.follower import MAX_FILES, MAX_LINES, Follower  # noqa: E402
 
 ROOT = "/r"
 
@@ -27,7 +28,7 @@ class CountingFiles:
 
 def operations(line, files=None, cwd=ROOT):
     """[(kind, command, [wrappers])] of the git operations the line runs, wrappers followed."""
-    follower = wrappers.Follower(files if files is not None else {})
+    follower = Follower(files if files is not None else {})
     context = cmdline.Context(home="/home/me", toplevel=lambda path: ROOT if path.startswith(ROOT) else None,
                               follow=follower)
     return [(op.kind, op.command, [v.wrapper for v in op.via]) for op in gitops.parse(line, cwd, context)]
@@ -59,7 +60,7 @@ class MakefileTargets(unittest.TestCase):
             (gitops.COMMIT_INDEX, "git commit -m save", ["make commit"])])
 
     def test_what_the_recipe_line_runs_is_shown(self):
-        follower = wrappers.Follower(COMMIT_MAKEFILE)
+        follower = Follower(COMMIT_MAKEFILE)
         context = cmdline.Context(follow=follower)
         [add, _commit] = gitops.parse("make commit", ROOT, context)
         self.assertEqual(add.via, (cmdline.Via("make commit", "git add -A && git commit -m save"),))
@@ -209,10 +210,10 @@ include $(shell ls *.mk)
 
     def test_oneshell_runs_the_recipe_in_one_shell(self):
         files = makefile_of(".ONESHELL:\na:\n\tcd sub\n\tgit add -A\n")
-        self.assertEqual(gitops.parse("make a", ROOT, cmdline.Context(follow=wrappers.Follower(files)))[0].cwd,
+        self.assertEqual(gitops.parse("make a", ROOT, cmdline.Context(follow=Follower(files)))[0].cwd,
                          ROOT + "/sub")
         files = makefile_of("a:\n\tcd sub\n\tgit add -A\n")  # each line its own shell
-        self.assertEqual(gitops.parse("make a", ROOT, cmdline.Context(follow=wrappers.Follower(files)))[0].cwd, ROOT)
+        self.assertEqual(gitops.parse("make a", ROOT, cmdline.Context(follow=Follower(files)))[0].cwd, ROOT)
 
     def test_no_makefile_or_an_argument_known_only_at_run_time(self):
         self.assertEqual(kinds("make commit", {}), [])
@@ -304,7 +305,7 @@ class ShellScripts(unittest.TestCase):
 
     def test_a_sourced_script_changes_this_shell(self):
         self.assertEqual(operations("source env.sh && git add -A", SCRIPTS), [(gitops.SAFE, "git add -A", [])])
-        follower = wrappers.Follower(SCRIPTS)
+        follower = Follower(SCRIPTS)
         [run] = [c for c in cmdline.commands(". env.sh; git add -A", ROOT, cmdline.Context(follow=follower))
                  if c.name == "git"]
         self.assertEqual(run.cwd, ROOT + "/sub")
@@ -423,12 +424,12 @@ class Bounds(unittest.TestCase):
         self.assertEqual(files.asked[ROOT + "/GNUmakefile"], 1)
 
     def test_past_the_files_a_judgement_reads_what_is_left_is_unknown(self):
-        files = {ROOT + "/s%d.sh" % i: "echo %d\n" % i for i in range(wrappers.MAX_FILES + 1)}
-        line = " && ".join("bash s%d.sh" % i for i in range(wrappers.MAX_FILES + 1))
+        files = {ROOT + "/s%d.sh" % i: "echo %d\n" % i for i in range(MAX_FILES + 1)}
+        line = " && ".join("bash s%d.sh" % i for i in range(MAX_FILES + 1))
         self.assertEqual(kinds(line, files), [gitops.UNFOLLOWED])
 
     def test_past_the_lines_a_judgement_follows_what_is_left_is_unknown(self):
-        recipe = "".join("\techo %d\n" % i for i in range(wrappers.MAX_LINES + 5))
+        recipe = "".join("\techo %d\n" % i for i in range(MAX_LINES + 5))
         self.assertEqual(kinds("make", makefile_of("all:\n" + recipe)), [gitops.UNFOLLOWED])
 
     def test_nesting_deeper_than_the_interpreter_follows_is_unknown(self):
@@ -461,6 +462,26 @@ class EntryWords(unittest.TestCase):
 
         front_door = load_script(os.path.join(SCRIPTS_FOLDER, "git_index_guard.py"))
         self.assertEqual(front_door.WRAPPER_BYTES, tuple(w.encode() for w in wrappers.ENTRY_WORDS))
+
+    def test_the_front_door_looks_in_the_command_not_its_description(self):
+        from support import SCRIPTS as SCRIPTS_FOLDER, load_script
+
+        may_wrap = load_script(os.path.join(SCRIPTS_FOLDER, "git_index_guard.py")).may_wrap
+        for separators in ((",", ":"), (", ", ": ")):  # as Claude Code writes it, as json.dumps does
+            def payload(command):
+                return json.dumps({"tool_input": {"command": command, "description": "make sure it builds"}},
+                                  separators=separators).encode()
+
+            self.assertFalse(may_wrap(payload("ls -la && pytest -q")))
+            self.assertTrue(may_wrap(payload("ls && make commit")))
+            self.assertTrue(may_wrap(payload('echo "x" && ls')))  # an escaped quote: the whole payload
+            self.assertTrue(may_wrap(payload('echo "a" && make commit')))
+        self.assertTrue(may_wrap(b'{"tool_input": {"cmd": "ls", "description": "make"}}'))
+
+    def test_a_line_without_a_wrapper_word_gets_no_follower(self):
+        self.assertIsNone(wrappers.follower_for("git add -A && pytest -q"))
+        for line in ("make commit", "python3 -c 'import os'", "node -e 1", "./x"):
+            self.assertIsInstance(wrappers.follower_for(line), Follower, line)
 
     def test_a_line_may_run_git_through_a_wrapper(self):
         for line in ("make commit", "npm run x", "yarn x", "pnpm x", "bun run x", "gh pr checkout 1", "./x.sh",

@@ -17,7 +17,6 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 import os
 
 from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, registry, wrappers
-from .wrappers.reader import CheckoutReader
 from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 
 MODE_VARIABLE = "PEERHOOKS_GUARD"
@@ -54,7 +53,7 @@ def run(payload, argv, environ, now):
     cwd = payload.cwd
     cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
     context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel,
-                              follow=wrappers.Follower(CheckoutReader()))
+                              follow=wrappers.follower_for(command))
     lookup = CheckoutLookup()
     operations = [op for op in gitops.parse(command, cwd, context, lookup)
                   if op.kind != gitops.SAFE and op.cwd]

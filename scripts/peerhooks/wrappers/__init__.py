@@ -7,37 +7,25 @@ through `make commit`, `npm run release`, `./scripts/commit.sh`, or `python3 -c
 The guard saw only the git it could read in the line. The files are plain text in the checkout:
 reading them costs one bounded read each.
 
-The Follower is the shared interpreter's follower (peerhooks.cmdline.Context.follow): for one simple
-command it says what that command runs, as command lines cmdline walks as if typed, each tagged with
-a cmdline.Via naming the wrapper (`make commit` runs `git add -A && git commit -m save`), or as a
-marker that names a gitops kind: MOVE_HEAD / RESET_ALL / WRITE_REFS for `gh`, UNFOLLOWED where code
-mentions git that cannot be followed (a `$(eval …)`, a script too big to read, `['git', cmd]`).
-Nothing it cannot follow is taken as safe.
-
-Pure apart from `read`, the function it is given: path -> text, None when absent, Unreadable when it
-must not be read (peerhooks.wrappers.reader reads the checkout; tests pass a dict). Every file is
-read at most once per judgement, at most MAX_FILES of them; the lines it hands back are bounded too.
+The package, one module per concern:
+  follower        cmdline's follower (Context.follow): which wrapper a command is, the bounds, the
+                  files one judgement reads
+  makefile        what `make [options] [targets]` runs, as GNU make expands it
+  package_scripts what `npm run S`, `yarn S`, `pnpm S`, `bun run S` run
+  github_cli      what `gh pr checkout` / `gh repo sync` do to the checkout
+  inline_code     the git command lines in `python -c`, `node -e`, `perl -e`, `ruby -e` code
+  reader          reading those files safely (the only I/O)
+This module is what every judged line imports: the words that may start a wrapper, and the
+follower for a line that holds one (None for one that does not, which then imports nothing more).
 """
-import posixpath
-
-from ..cmdline import MAX_DEPTH, SHELL_VALUE_OPTIONS, Followed, Via, expand, resolve
-from ..gitops import MOVE_HEAD, RESET_ALL, UNFOLLOWED, WRITE_REFS, quote
 
 # Words whose presence in a command line means it may run a wrapper (the front door checks the
 # raw bytes for these, as WRAPPER_BYTES, before anything is imported or read). Code given on the
-# line (`python3 -c`, `node -e`) needs none: it holds `git` itself when it runs git.
+# line (`python3 -c`, `node -e`) needs none of them: it holds `git` itself when it runs git.
 ENTRY_WORDS = ("make", "npm", "yarn", "pnpm", "bun ", "gh ", ".sh", "./", "sh ", "source ")
+# The interpreters whose code given on the line is read for git (peerhooks.wrappers.inline_code).
+INTERPRETER_WORDS = ("python", "pypy", "node", "perl", "ruby")
 MAX_FILE_BYTES = 256 * 1024  # a hand-written Makefile, package.json or script is far smaller
-MAX_FILES = 32  # paths looked up in one judgement: a Makefile's three names, its includes, scripts
-MAX_LINES = 512  # command lines handed back in one judgement (a recipe line, a script, a call)
-MAX_SHOWN = 100  # characters of a wrapper or of what it runs, as named in a reason
-
-MAKES = frozenset(["make", "gmake"])
-PACKAGE_MANAGERS = frozenset(["npm", "yarn", "pnpm", "bun"])
-SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"])
-SOURCING = frozenset(["source", "."])
-INTERPRETERS = ("python", "pypy", "node", "nodejs", "perl", "ruby")
-MARKER_KINDS = (MOVE_HEAD, RESET_ALL, WRITE_REFS, UNFOLLOWED)  # the gitops kinds a marker names
 
 
 class Unreadable(Exception):
@@ -50,6 +38,17 @@ def may_run_git(command):
     return "git" in command or any(word in command for word in ENTRY_WORDS)
 
 
+def follower_for(command):
+    """The guard's follower for a command line (reading the checkout through reader), or None when
+    nothing in the line can be a wrapper: then nothing more is imported."""
+    if not any(word in command for word in ENTRY_WORDS + INTERPRETER_WORDS):
+        return None
+    from .follower import Follower
+    from .reader import CheckoutReader
+
+    return Follower(CheckoutReader())
+
+
 def mentions_git(text):
     """True when the text holds `git` as a word of its own (not `.git`, `github`, `digit`)."""
     start = text.find("git")
@@ -59,291 +58,3 @@ def mentions_git(text):
             return True
         start = text.find("git", start + 3)
     return False
-
-
-def shown(text):
-    """A wrapper or what it runs as a reason names it: one line, at most MAX_SHOWN characters."""
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
-
-
-def written_as(command):
-    """The command as the line wrote it (`./scripts/commit.sh -q`), for a reason."""
-    words = [command.path_word.value if command.path_word is not None else command.name]
-    words += [_readable(w.value) for w in command.args]
-    return shown(" ".join(words))
-
-
-def _readable(text):
-    """A word quoted for a reader: in double quotes when it holds single quotes and nothing a
-    double-quoted word would expand (`-c "import os; os.system('git add -A')"`)."""
-    if "'" in text and not any(c in text for c in '"$`\\'):
-        return '"' + text + '"'
-    return quote(text)
-
-
-class Files:
-    """The files one judgement reads: each at most once, at most MAX_FILES, a file the line itself
-    wrote as the line wrote it."""
-
-    def __init__(self, read):
-        self._read = read.get if isinstance(read, dict) else read
-        self._texts = {}
-        self.count = 0
-
-    def text(self, path, written=None):
-        """The file's text; None when absent; Unreadable when it cannot or must not be read."""
-        if written is not None and path in written:
-            if written[path] is None:
-                raise Unreadable("the line writes it with text it does not show")
-            return written[path]
-        if path not in self._texts:
-            self.count += 1
-            if self.count > MAX_FILES:
-                self._texts[path] = Unreadable("more than %d files in one judgement" % MAX_FILES)
-            else:
-                try:
-                    self._texts[path] = self._read(path)
-                except Unreadable as error:
-                    self._texts[path] = error
-        found = self._texts[path]
-        if isinstance(found, Unreadable):
-            raise found
-        return found
-
-
-class Follower:
-    """cmdline's follower for one judgement: (command, context, stdin, written) -> [Followed]."""
-
-    def __init__(self, read):
-        self.files = Files(read)
-        self.lines = 0
-
-    def __call__(self, command, context, stdin, written):
-        kind = _kind(command)
-        if kind is None:
-            return []
-        wrapper = written_as(command)
-        if command.depth >= MAX_DEPTH:
-            return [unfollowed(command, wrapper, "nested deeper than the guard follows")]
-        if self.lines >= MAX_LINES:
-            return [unfollowed(command, wrapper, "more than %d command lines in one judgement" % MAX_LINES)]
-        found = kind(self, command, context, stdin, written, wrapper)
-        room = MAX_LINES - self.lines
-        self.lines += len(found)
-        if len(found) > room:
-            found = found[:room] + [unfollowed(command, wrapper, "more than %d command lines" % MAX_LINES)]
-        return found
-
-
-def unfollowed(command, wrapper, why):
-    """The marker for what cannot be followed: the guard asks beside a live peer."""
-    return Followed(None, command.cwd, Via(wrapper, why), UNFOLLOWED)
-
-
-def marker(command, wrapper, kind):
-    return Followed(None, command.cwd, Via(wrapper), kind)
-
-
-def word_values(command, context):
-    """The command's words as they will run, None for each one only the running shell knows."""
-    return [expand(w, command.cwd, context, dict(command.variables)) for w in command.args]
-
-
-def environment(command, context):
-    """{name: value} the command's environment is known to hold (its exported and prefixed
-    assignments): make reads them as variables."""
-    found = {}
-    for name, word in command.env:
-        value = expand(word, command.cwd, context, dict(command.variables))
-        if value is not None:
-            found[name] = value
-    return found
-
-
-# -- the kinds of wrapper ---------------------------------------------------------------------------
-
-def _kind(command):
-    name = command.name
-    if name in MAKES:
-        return _make
-    if name in PACKAGE_MANAGERS:
-        return _package_script
-    if name == "gh":
-        return _github_cli
-    if name in SHELLS or name in SOURCING:
-        return _shell_script_operand
-    if name.startswith(INTERPRETERS):
-        return _inline_code
-    if command.path_word is not None and "/" in command.path_word.value and not command.path_word.expanded:
-        return _script_file
-    return None
-
-
-def _make(follower, command, context, stdin, written, wrapper):
-    from . import makefile
-
-    values = word_values(command, context)
-    if None in values:
-        why = "a make argument known only when it runs"
-        return [unfollowed(command, wrapper, why)]
-    invocation = makefile.Invocation(values, command.cwd)
-
-    def read(path):
-        return follower.files.text(path, written)
-
-    lines, unknown = makefile.follow(invocation, read, environment(command, context))
-    found = [Followed(line, invocation.directory, Via(wrapper, shown(line.replace(makefile.UNKNOWN_WORD, "…"))))
-             for line, _parsing in lines]
-    if unknown:
-        found.append(unfollowed(command, wrapper, shown("; ".join(unknown))))
-    return found
-
-
-def _package_script(follower, command, context, stdin, written, wrapper):
-    from . import package_scripts
-
-    values = word_values(command, context)
-    run = package_scripts.invocation(command.name, values, command.cwd)
-    if run is None:
-        return []
-    if run.unknown:
-        return [unfollowed(command, wrapper, run.unknown)]
-    folder = posixpath.normpath(run.folder)
-    top = context.toplevel(folder) if context.toplevel is not None else None
-    while True:
-        path = posixpath.join(folder, "package.json")
-        try:
-            text = follower.files.text(path, written)
-        except Unreadable as error:
-            return [unfollowed(command, wrapper, "%s: %s" % (path, error))]
-        if text is not None:
-            break
-        if not run.walks_up or folder in ("/", top):
-            return []  # none in the checkout: npm stops with ENOENT, or uses one outside, unread
-        folder = posixpath.dirname(folder)
-    scripts = package_scripts.scripts_of(text)
-    if scripts is None:
-        return [unfollowed(command, wrapper, "package.json cannot be read as JSON")]
-    return [Followed(line, folder, Via(wrapper, shown(line))) for line in package_scripts.lines(run, scripts)]
-
-
-def _github_cli(follower, command, context, stdin, written, wrapper):
-    from . import github_cli
-
-    kind = github_cli.effect([w.value for w in command.args])
-    return [marker(command, wrapper, kind)] if kind is not None else []
-
-
-def _shell_script_operand(follower, command, context, stdin, written, wrapper):
-    """`bash x.sh`, `sh -e x.sh`, `source x.sh`, `. x.sh`: the script file the shell runs."""
-    operand = command.args[0] if command.name in SOURCING and command.args else _script_operand(command.args)
-    if operand is None:
-        return []
-    return _script(follower, command, context, written, wrapper, operand, shell_known=True,
-                   same_shell=command.name in SOURCING)
-
-
-def _script_operand(args):
-    """The file a shell runs (`bash -e x.sh`), or None when it runs `-c` text or stdin (`-s`):
-    cmdline walks those itself."""
-    index = 0
-    while index < len(args):
-        value = args[index].value
-        if value in SHELL_VALUE_OPTIONS:
-            index += 2
-            continue
-        if value == "--":
-            index += 1
-            break
-        if value[:1] in ("-", "+") and len(value) > 1:
-            if not value.startswith("--") and ("c" in value[1:] or "s" in value[1:]):
-                return None
-            index += 1
-            continue
-        break
-    return args[index] if index < len(args) else None
-
-
-def _script_file(follower, command, context, stdin, written, wrapper):
-    """`./scripts/commit.sh`, `scripts/release`: a file run by its path, a shell script when its
-    first line names a shell (or names nothing: the shell then runs it itself)."""
-    return _script(follower, command, context, written, wrapper, command.path_word, shell_known=False,
-                   same_shell=False)
-
-
-def _script(follower, command, context, written, wrapper, word, shell_known, same_shell):
-    path = resolve(word, command.cwd, context, dict(command.variables))
-    if path is None:
-        return []
-    try:
-        text = follower.files.text(path, written)
-    except Unreadable as error:
-        return [unfollowed(command, wrapper, "%s: %s" % (word.value, error))]
-    if text is None:
-        return []
-    if not shell_known:
-        language = _interpreter_of(text)
-        if language is not None and path in written:
-            return _code_lines(command, wrapper, text, language)  # a program the line itself wrote
-        if language is not None or not _is_shell_script(text):
-            return []  # a program, or a script of another language, from the disk: not followed
-    return [Followed(text, command.cwd, Via(wrapper), same_shell=same_shell)]
-
-
-def _is_shell_script(text):
-    """A first line naming a shell (`#!/bin/bash`, `#!/usr/bin/env bash`), or naming nothing in a
-    text file (the shell runs a file without `#!` itself); a binary program is no script."""
-    if not text.startswith("#!"):
-        return "\0" not in text[:1024]
-    program = _shebang_program(text)
-    return program in SHELLS
-
-
-def _interpreter_of(text):
-    """The language of a script whose first line names python, node, perl or ruby, else None."""
-    from . import inline_code
-
-    program = _shebang_program(text)
-    return inline_code.language_of(program) if program else None
-
-
-def _shebang_program(text):
-    """The program a `#!` line names (`bash` for `#!/usr/bin/env -S bash -e`), or None."""
-    if not text.startswith("#!"):
-        return None
-    words = text[2:text.find("\n") if "\n" in text else len(text)].split()
-    if words and posixpath.basename(words[0]) == "env":
-        words = [w for w in words[1:] if not w.startswith("-")]
-    return posixpath.basename(words[0]) if words else None
-
-
-def _inline_code(follower, command, context, stdin, written, wrapper):
-    from . import inline_code
-
-    language = inline_code.language_of(command.name)
-    if language is None:
-        return []
-    code = inline_code.code_given(language, [w.value for w in command.args], stdin)
-    if code is None:
-        script = inline_code.script_operand(language, [w.value for w in command.args])
-        if script is None:
-            return []
-        path = posixpath.normpath(posixpath.join(command.cwd, script)) if command.cwd else None
-        if path is None or path not in written:
-            return []  # a program file is not followed; one the line wrote is read from the line
-        try:
-            code = follower.files.text(path, written)
-        except Unreadable as error:
-            return [unfollowed(command, wrapper, "%s: %s" % (script, error))]
-    return _code_lines(command, wrapper, code, language)
-
-
-def _code_lines(command, wrapper, code, language):
-    from . import inline_code
-
-    lines, leftover = inline_code.git_lines(code, language)
-    found = [Followed(line, command.cwd, Via(wrapper, shown(line))) for line in lines]
-    if leftover:
-        found.append(unfollowed(command, wrapper, "its code mentions git in a way the guard cannot read"))
-    return found
