@@ -9,7 +9,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 from peerhooks import cmdline, gitops, wrappers  # noqa: E402
 from peerhooks.wrappers import inline_code, makefile, package_scripts  # noqa: E402
-from peerhooks.wrappers.follower import MAX_FILES, MAX_LINES, Follower  # noqa: E402
+from peerhooks.wrappers.follower import MAX_FILES, MAX_LINES, MAX_TEXT, Follower  # noqa: E402
 
 ROOT = "/r"
 
@@ -200,7 +200,17 @@ include $(shell ls *.mk)
         self.assertEqual(operations("make a", files)[0][1], "git add '${PEERHOOKS_MAKE_UNKNOWN}'")  # computed paths
         self.assertIn(gitops.UNFOLLOWED, kinds("make b", files))
         self.assertEqual(kinds("make c", makefile_of("c:\n\techo $(wildcard *.c)\n")), [])
-        self.assertIn(gitops.UNFOLLOWED, kinds("make c", files))  # an include only make can name
+        self.assertEqual(kinds("make c", files), [])  # c is defined here: the include cannot be its rule
+        self.assertIn(gitops.UNFOLLOWED, kinds("make d", files))  # an include only make can name may be
+
+    def test_an_include_outside_the_checkout_matters_only_for_a_goal_not_found(self):
+        def read(path):
+            if path == "/usr/share/mk/rules.mk":
+                raise wrappers.Outside("outside every checkout")
+            return {ROOT + "/Makefile": "include /usr/share/mk/rules.mk\nc:\n\tgit status\n"}.get(path)
+
+        self.assertEqual(kinds("make c", read), [])
+        self.assertEqual(kinds("make release", read), [gitops.UNFOLLOWED])
 
     def test_undefined_variables_are_the_environments_and_pattern_rules_apply(self):
         files = makefile_of("a:\n\tgit commit -m \"$(MSG)\"\n%.done:\n\tgit stash\n")
@@ -431,6 +441,17 @@ class Bounds(unittest.TestCase):
     def test_past_the_lines_a_judgement_follows_what_is_left_is_unknown(self):
         recipe = "".join("\techo %d\n" % i for i in range(MAX_LINES + 5))
         self.assertEqual(kinds("make", makefile_of("all:\n" + recipe)), [gitops.UNFOLLOWED])
+
+    def test_past_the_text_a_judgement_follows_what_is_left_is_unknown(self):
+        big = "echo x\n" * (MAX_TEXT // 7 + 1)
+        self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": big}), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": big[:MAX_TEXT // 2]}), [])
+
+    def test_a_script_outside_every_checkout_is_not_followed(self):
+        def read(path):
+            raise wrappers.Outside("outside every checkout")
+
+        self.assertEqual(kinds("bash ~/bin/x.sh && ./x.sh && npm run x && make", read), [])
 
     def test_nesting_deeper_than_the_interpreter_follows_is_unknown(self):
         self.assertEqual(kinds("make", makefile_of("all:\n\t$(MAKE)\n")), [gitops.UNFOLLOWED])

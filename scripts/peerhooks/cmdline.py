@@ -115,7 +115,8 @@ Context = record("Context", "home toplevel follow", (None, None, None), """What 
     `$(git rev-parse --show-toplevel)`), and a follower: a function (command, context, stdin,
     written) -> [Followed] saying what a program the line runs runs in turn, where stdin is the
     text the line feeds the command (None when unknown) and written {absolute path: text, or None
-    when unknown} the files the line wrote before it. Without a follower nothing is read.""")
+    when unknown} the files the line wrote before it (the walk's own map: read it, never change
+    it). Without a follower nothing is read.""")
 
 
 class _Dirs:
@@ -455,7 +456,7 @@ class _Walker:
 
     def _follow(self, command, stdin, env, dirs, depth):
         """Walk what the follower says the command runs, each part tagged with its wrapper."""
-        for followed in self.context.follow(command, self.context, stdin, dict(self.written)):
+        for followed in self.context.follow(command, self.context, stdin, self.written):
             via = self.via + (followed.via,)
             if followed.line is None:
                 self.found.append(Command("", (), followed.cwd, tuple(env), depth=depth + 1, via=via,

@@ -36,6 +36,7 @@ REDIRECTIONS = frozenset(["<", ">", ">>", "<<", "<<-", "<<<", "<&", ">&", "<>", 
 HEREDOCS = frozenset(["<<", "<<-"])
 # Longest first, so that `&&` is read before `&` and `<<-` before `<<`.
 _OPERATORS = sorted((SEPARATORS | REDIRECTIONS | {"(", ")"}) - {NEWLINE}, key=len, reverse=True)
+_OPERATOR_STARTS = frozenset(operator[0] for operator in _OPERATORS)
 
 # Past this depth of `$(` inside `$(` the inner text is skipped by counting parentheses instead of
 # being lexed: no real command nests this deep, and recursion must stay far from Python's limit.
@@ -210,6 +211,8 @@ class _Lexer:
         return tokens, False
 
     def _operator_at(self, pos):
+        if self.text[pos] not in _OPERATOR_STARTS:
+            return None  # most words start with a letter: no need to try all 20 operators
         for operator in _OPERATORS:
             if self.text.startswith(operator, pos):
                 return operator

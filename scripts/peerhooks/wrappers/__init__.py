@@ -25,12 +25,19 @@ follower for a line that holds one (None for one that does not, which then impor
 ENTRY_WORDS = ("make", "npm", "yarn", "pnpm", "bun ", "gh ", ".sh", "./", "sh ", "source ")
 # The interpreters whose code given on the line is read for git (peerhooks.wrappers.inline_code).
 INTERPRETER_WORDS = ("python", "pypy", "node", "perl", "ruby")
-MAX_FILE_BYTES = 256 * 1024  # a hand-written Makefile, package.json or script is far smaller
+# A hand-written Makefile, package.json or script is far smaller; the interpreter walks dense shell
+# at ~170 KB/s on a 2-core machine, so what one judgement follows is bounded in text too (follower).
+MAX_FILE_BYTES = 128 * 1024
 
 
 class Unreadable(Exception):
     """A file that exists but is not read (a link out of the checkout, not a regular file, too big,
     beyond the files a judgement reads): what it runs cannot be known."""
+
+
+class Outside(Unreadable):
+    """A file outside every checkout (`~/bin/x.sh`, `/usr/share/mk/x.mk`): not read, and a script or
+    makefile there is not followed (an include there leaves what it defines unknown)."""
 
 
 def may_run_git(command):

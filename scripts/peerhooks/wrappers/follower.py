@@ -14,10 +14,11 @@ import posixpath
 
 from ..cmdline import MAX_DEPTH, SHELL_VALUE_OPTIONS, SHELLS, Followed, Via, expand, resolve
 from ..gitops import UNFOLLOWED, quote
-from . import INTERPRETER_WORDS, Unreadable
+from . import INTERPRETER_WORDS, Outside, Unreadable
 
 MAX_FILES = 32  # paths looked up in one judgement: a Makefile's three names, its includes, scripts
 MAX_LINES = 512  # command lines handed back in one judgement (a recipe line, a script, a call)
+MAX_TEXT = 128 * 1024  # characters of them: a whole script is one line (see MAX_FILE_BYTES)
 MAX_SHOWN = 100  # characters of a wrapper or of what it runs, as named in a reason
 
 MAKES = frozenset(["make", "gmake"])
@@ -82,6 +83,7 @@ class Follower:
     def __init__(self, read):
         self.files = Files(read)
         self.lines = 0
+        self.text = 0
 
     def __call__(self, command, context, stdin, written):
         kind = _kind(command)
@@ -90,14 +92,17 @@ class Follower:
         wrapper = written_as(command)
         if command.depth >= MAX_DEPTH:
             return [unfollowed(command, wrapper, "nested deeper than the guard follows")]
-        if self.lines >= MAX_LINES:
-            return [unfollowed(command, wrapper, "more than %d command lines in one judgement" % MAX_LINES)]
-        found = kind(self, command, context, stdin, written, wrapper)
-        room = MAX_LINES - self.lines
-        self.lines += len(found)
-        if len(found) > room:
-            found = found[:room] + [unfollowed(command, wrapper, "more than %d command lines" % MAX_LINES)]
-        return found
+        found, kept = kind(self, command, context, stdin, written, wrapper), []
+        for followed in found:
+            size = len(followed.line or "")
+            if self.lines >= MAX_LINES or self.text + size > MAX_TEXT:
+                kept.append(unfollowed(command, wrapper, "more than the guard follows in one judgement (%d "
+                                       "command lines, %d KB)" % (MAX_LINES, MAX_TEXT // 1024)))
+                break
+            self.lines += 1
+            self.text += size
+            kept.append(followed)
+        return kept
 
 
 def unfollowed(command, wrapper, why):
@@ -179,6 +184,8 @@ def _package_script(follower, command, context, stdin, written, wrapper):
         path = posixpath.join(folder, "package.json")
         try:
             text = follower.files.text(path, written)
+        except Outside:
+            return []
         except Unreadable as error:
             return [unfollowed(command, wrapper, "%s: %s" % (path, error))]
         if text is not None:
@@ -242,6 +249,8 @@ def _script(follower, command, context, written, wrapper, word, shell_known, sam
         return []
     try:
         text = follower.files.text(path, written)
+    except Outside:
+        return []  # outside every checkout: not followed
     except Unreadable as error:
         return [unfollowed(command, wrapper, "%s: %s" % (word.value, error))]
     if text is None:

@@ -25,7 +25,7 @@ Pure: files come through a `read(path)` function (text, None when absent, or Unr
 """
 import posixpath
 
-from . import Unreadable, mentions_git
+from . import Outside, Unreadable, mentions_git
 
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")  # the order GNU make tries them
 # Options whose value is the next word (or attached: `-Cdir`, `--directory=dir`).
@@ -42,6 +42,10 @@ RUNS_NOTHING = frozenset(["-v", "--version", "-h", "--help"])
 MAX_TARGETS = 256  # targets visited per make run: a large project's object files are far fewer
 MAX_PREREQUISITE_DEPTH = 32
 MAX_EXPANSION_DEPTH = 32  # a variable referring to itself, through others
+# Expansions per make run, and the characters they make: `B = $(A)$(A)`, `C = $(B)$(B)` … doubles
+# with each level, so depth alone does not bound the work.
+MAX_EXPANSIONS = 10000
+MAX_EXPANDED_CHARS = 1024 * 1024
 MAX_INCLUDES = 8
 # What a value only the running make knows becomes in a line: a word the interpreter cannot know.
 UNKNOWN_WORD = "${PEERHOOKS_MAKE_UNKNOWN}"
@@ -142,8 +146,11 @@ class Makefile:
         self.oneshell = False
         self.parse_runs = []  # shell commands make ran while reading
         self.unknown = []  # why some of what it runs could not be followed
+        self.unread_includes = []  # what may define a goal this makefile does not (see run)
         self.includes = 0
         self.targets_followed = 0
+        self.expansions = 0
+        self.expanded_chars = 0
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -246,7 +253,7 @@ class Makefile:
     def _include(self, text, required):
         for name in self.expand(text).split():
             if _unknowable(name):
-                self.unknown.append("an include only make can name (%s)" % text.strip())
+                self.unread_includes.append("an include only make can name (%s)" % text.strip())
                 continue
             self.includes += 1
             if self.includes > MAX_INCLUDES:
@@ -256,7 +263,7 @@ class Makefile:
             try:
                 found = self.read_file(path)
             except Unreadable as error:
-                self.unknown.append("the include %s (%s)" % (name, error))
+                self.unread_includes.append("the include %s (%s)" % (name, error))
                 continue
             if not found and required:
                 raise _Stop()  # make cannot read its makefiles and stops before any recipe
@@ -368,12 +375,21 @@ class Makefile:
         if depth > MAX_EXPANSION_DEPTH:
             self.unknown.append("a variable that refers to itself")
             return UNKNOWN_WORD
+        self.expansions += 1
+        if self.expansions > MAX_EXPANSIONS:
+            self.unknown.append("more than %d expansions" % MAX_EXPANSIONS)
+            raise _Stop()
         out, pos = [], 0
         while True:
             dollar = text.find("$", pos)
             if dollar < 0 or dollar + 1 >= len(text):
                 out.append(text[pos:])
-                return "".join(out)
+                result = "".join(out)
+                self.expanded_chars += len(result)
+                if self.expanded_chars > MAX_EXPANDED_CHARS:
+                    self.unknown.append("expansions longer than %d KB" % (MAX_EXPANDED_CHARS // 1024))
+                    raise _Stop()
+                return result
             out.append(text[pos:dollar])
             char = text[dollar + 1]
             if char == "$":
@@ -442,6 +458,9 @@ class Makefile:
         """[(recipe line, the raw line it came from, whether it is a dry run's `+` line)] that
         running the goals runs, in order."""
         goals = goals or ([self.default_goal] if self.default_goal else [])
+        if self.unread_includes and (not goals or any(g not in self.rules and self._pattern_for(g) is None
+                                                      for g in goals)):
+            self.unknown.extend(self.unread_includes)  # a goal found nowhere may be the include's
         found, built, patterns_run = [], set(), set()
         try:
             for goal in goals:
@@ -891,6 +910,8 @@ def follow(invocation, read, environment=()):
                     return [], []  # "No such file or directory": make stops before running anything
         elif not any(make.read_file(path) for path in names):
             return [], []  # "No targets specified and no makefile found"
+    except Outside:
+        return [], []  # a makefile outside every checkout is not followed
     except Unreadable as error:
         return [], ["the makefile (%s)" % error]
     except _Stop:
