@@ -477,6 +477,40 @@ class Bounds(unittest.TestCase):
         self.assertEqual(gitops.parse("make commit", ROOT, cmdline.Context()), [])
 
 
+class HostileText(unittest.TestCase):
+    """Random makefiles, code and lines made of the pieces the parsers treat specially: nothing
+    raises (a parser that raised would silence the guard's judgement of the whole line)."""
+
+    MAKE_PIECES = ["$(", ")", "${", "}", "$$", "$@", ":", "::", "=", ":=", "?=", "+=", "!=", "\t", "\n", "\\\n", "#",
+                   ";", "|", "%", ",", "ifeq", "ifneq", "ifdef", "else", "endif", "define", "endef", "include",
+                   "export", "override", " ", "git add -A", "$(shell ", "$(call ", "$(foreach ", "$(if ",
+                   "$(patsubst ", "$(word ", "$(wordlist ", "$(eval ", "a", "a:", "\ta", "x.mk", "$(MAKE)", "-", "@",
+                   "+", "'", '"', ".ONESHELL", ".DEFAULT_GOAL", "$(error x)", "%.o", "$<", "$(X:.c=.o)", "(", "{",
+                   "-1", "999999999999"]
+    CODE_PIECES = ["'", '"', "`", "[", "]", "(", ")", ",", "+", "%", ".", "*", "git", "add", "-A", "'git'",
+                   '"git add -A"', "#", "//", "/*", "*/", "\\", "\n", "qx(", "qw(", "%x(", "%w[", "f'", "r'", "'''",
+                   '"""', "${", "#{", "$x", "split", "q{", " "]
+    LINE_WORDS = ["make", "npm", "run", "yarn", "pnpm", "bun", "gh", "pr", "checkout", "repo", "sync", "./x.sh", "bash",
+                  "x.sh", "source", ".", "python3", "-c", "node", "-e", "perl", "ruby", "'git add -A'", "&&", ";", "|",
+                  "<<EOF\ngit stash\nEOF\n", ">", "s.sh", "cat", "-C", "sub", "-f", "--", "$X", '"$(git status)"',
+                  "-n", "--force", "1", "test"]
+
+    def test_random_text_never_raises(self):
+        import random
+
+        rng = random.Random(19)
+        for _ in range(400):
+            text = "".join(rng.choice(self.MAKE_PIECES) for _ in range(rng.randint(1, 60)))
+            code = "".join(rng.choice(self.CODE_PIECES) for _ in range(rng.randint(1, 40)))
+            for goals in ([], ["a"], ["-n", "a"], ["-f", "x.mk", "a"]):
+                makefile.follow(makefile.Invocation(goals, ROOT), {ROOT + "/Makefile": text, ROOT + "/x.mk": text[::-1]}.get)
+            for language in ("python", "node", "perl", "ruby"):
+                inline_code.git_lines(code, language)
+            line = " ".join(rng.choice(self.LINE_WORDS) for _ in range(rng.randint(1, 10)))
+            files = {ROOT + "/Makefile": text, ROOT + "/x.sh": code, ROOT + "/s.sh": text, ROOT + "/package.json": code}
+            operations(line, files)
+
+
 class EntryWords(unittest.TestCase):
     def test_the_front_door_looks_for_the_same_words(self):
         from support import SCRIPTS as SCRIPTS_FOLDER, load_script

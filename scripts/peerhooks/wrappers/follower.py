@@ -92,7 +92,12 @@ class Follower:
         wrapper = written_as(command)
         if command.depth >= MAX_DEPTH:
             return [unfollowed(command, wrapper, "nested deeper than the guard follows")]
-        found, kept = kind(self, command, context, stdin, written, wrapper), []
+        try:
+            found = kind(self, command, context, stdin, written, wrapper)
+        except (ValueError, LookupError, TypeError, RecursionError) as error:
+            # A hostile file the parsers trip on must not silence the judgement of the whole line.
+            found = [unfollowed(command, wrapper, "the guard could not read what it runs (%s)" % type(error).__name__)]
+        kept = []
         for followed in found:
             size = len(followed.line or "")
             if self.lines >= MAX_LINES or self.text + size > MAX_TEXT:

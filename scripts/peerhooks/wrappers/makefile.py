@@ -676,11 +676,11 @@ def _condition_operands(text):
         inner = text[1:-1]
         comma = _find_unnested(inner, ",")
         return None if comma < 0 else (inner[:comma], inner[comma + 1:])
-    if text[:1] in "'\"":
+    if text and text[0] in "'\"":
         quote = text[0]
         end = text.find(quote, 1)
         second = text[end + 1:].strip()
-        if end < 0 or second[:1] not in "'\"" or not second.endswith(second[0]):
+        if end < 0 or len(second) < 2 or second[0] not in "'\"" or not second.endswith(second[0]):
             return None
         return text[1:end], second[1:-1]
     return None
