@@ -106,23 +106,32 @@ def memory_delta_samples():
 
 
 def guard_samples():
-    """The guard's reason for a sweeping add and a plain commit, with one peer's edit staged."""
+    """The guard's reason for a sweeping add and a plain commit beside a peer with staged and new
+    files, this session having written docs/tutorial.md and changed src/app.py."""
+    from peerhooks import narrow
+    from peerhooks.gitstate import PathState
+
     command = "git add -A && git commit -m 'Add the tutorial'"
-    peers = (guard_verdict.Peer("parser-peer", ("/work/app/src/parser.py",), can_message=True),
-             guard_verdict.Peer("docs-peer", (), can_message=False))
-    judged = [guard_verdict.Judged(op, "/work/app", peers) for op in gitops.parse(command, "/work/app")
-              if op.kind != gitops.SAFE]
-    refusals = guard_verdict.verdict(judged, frozenset(["/work/app/docs/tutorial.md"]),
-                                    {"/work/app": ("/work/app/src/parser.py", "/work/app/docs/tutorial.md")})
+    top = "/work/app"
+    world = {p.path: p for p in (PathState("src/parser.py", "A", "."), PathState("src/cache.py", ".", ".", True),
+                                 PathState("docs/tutorial.md", ".", ".", True), PathState("src/app.py", ".", "M"))}
+    peers = (guard_verdict.Peer("parser-peer", (top + "/src/parser.py", top + "/src/cache.py"), can_message=True),
+             guard_verdict.Peer("docs-peer", (), can_message=False, busy=False))
+    judged = [guard_verdict.Judged(op, top, peers) for op in gitops.parse(command, top) if op.kind != gitops.SAFE]
+    own = {top + "/docs/tutorial.md": world["docs/tutorial.md"], top + "/src/app.py": world["src/app.py"]}
+    refusals = guard_verdict.verdict(judged, frozenset(own), {top: world}, {top: None})
+    suggestion = narrow.suggestion(command, top, [(j.operation, j.toplevel) for j in judged],
+                                   {id(r.operation) for r in refusals}, {top: own})
     wrapped = "make commit"
-    makefile = {"/work/app/Makefile": ".PHONY: commit\ncommit:\n\t@git add -A && git commit -m save\n"}
+    makefile = {top + "/Makefile": ".PHONY: commit\ncommit:\n\t@git add -A && git commit -m save\n"}
     context = cmdline.Context(follow=Follower(makefile))
-    judged = [guard_verdict.Judged(op, "/work/app", peers[:1]) for op in gitops.parse(wrapped, "/work/app", context)
+    judged = [guard_verdict.Judged(op, top, peers[:1]) for op in gitops.parse(wrapped, top, context)
               if op.kind != gitops.SAFE]
-    wrapped_refusals = guard_verdict.verdict(judged, frozenset(["/work/app/docs/tutorial.md"]),
-                                            {"/work/app": ("/work/app/src/parser.py",)})
-    return {"guard-refusal": guard_verdict.reason(refusals, command, ["docs/tutorial.md", "src/app.py"]),
-            "guard-wrapper-refusal": guard_verdict.reason(wrapped_refusals, wrapped, ["docs/tutorial.md"])}
+    wrapped_refusals = guard_verdict.verdict(judged, frozenset(own), {top: world}, {top: None})
+    wrapped_suggestion = narrow.suggestion(wrapped, top, [(j.operation, j.toplevel) for j in judged],
+                                           {id(r.operation) for r in wrapped_refusals}, {top: own})
+    return {"guard-refusal": guard_verdict.reason(refusals, command, suggestion.text),
+            "guard-wrapper-refusal": guard_verdict.reason(wrapped_refusals, wrapped, wrapped_suggestion.text)}
 
 
 def samples():
@@ -135,7 +144,8 @@ def samples():
 
 def block(name, text):
     """How a sample stands in a document."""
-    return "<!-- sample: %s -->\n```\n%s\n```" % (name, text)
+    fence = "````" if "\n```" in "\n" + text else "```"
+    return "<!-- sample: %s -->\n%s\n%s\n%s" % (name, fence, text, fence)
 
 
 if __name__ == "__main__":

@@ -281,7 +281,7 @@ TABLE = [
     ("cd /o | git add -A", "stage-all@/r"),
     ("cd /o & git add -A", "stage-all@/r"),
     ("if true; then git add -A; fi", "stage-all"),
-    ("for f in a b; do git add \"$f\"; done", "stage-paths"),
+    ("for f in a b; do git add \"$f\"; done", "stage-paths stage-paths"),
     ("while read f; do git add -A; done < list", "stage-all"),
     ("! git stash", "stash-all"),
     ("case $x in a) git add -A;; esac", "stage-all"),
@@ -499,7 +499,7 @@ class ParseTable(unittest.TestCase):
         for command in ('F="src lib"; IFS=,; git add $F', 'IFS=: F=src:lib; git add $F',
                         'export IFS=,; F=a,b; git add $F', 'FILES=(src lib); git add $FILES',
                         'FILES=(src lib); git add "${FILES[@]}"', "git add $FILES",
-                        'for f in src lib; do git add $f; done'):
+                        'for f in $(git ls-files); do git add $f; done'):
             with self.subTest(command=command):
                 self.assertTrue(gitops.parse(command, CWD)[-1].runtime)
 

@@ -46,6 +46,7 @@ class WrapperTestCase(HomeTestCase):
         self.main = self.repo("main", {"README.md": "hello\n", "Makefile": MAKEFILE, "package.json": PACKAGE,
                                        "scripts/commit.sh": COMMIT_SCRIPT})
         os.chmod(os.path.join(self.main, "scripts", "commit.sh"), 0o755)
+        git(self.main, "commit", "-q", "-am", "an executable script")
         self.peer_file = os.path.join(self.main, "peer.py")
         with open(self.peer_file, "w") as handle:
             handle.write("PEER = 1\n")
@@ -89,10 +90,11 @@ class WrappersBesideAPeer(WrapperTestCase):
         self.peer()
         decision, reason = self.decision(self.guard("make commit"))
         self.assertEqual(decision, "deny")
-        self.assertIn("- `git add -A`, which `make commit` runs (`git add -A && git commit -q -m save`): it stages "
-                      "every change", reason)
-        self.assertIn("peer.py", reason)
-        self.assertIn("stager", reason)
+        self.assertIn("`git add -A` (run by `make commit`) would stage it", reason.splitlines()[0])
+        self.assertIn("At stake: stager: peer_new.py [untracked], peer.py [staged]", reason)
+        self.assertIn("- `git add -A`, which `make commit` runs (`git add -A && git commit -q -m save`): it stages",
+                      reason)
+        self.assertIn("\ngit add -- own.py && git commit -q -m save -- own.py\n", reason)  # runs as given
         self.assertTrue(self.harms_the_peer("make commit"))
 
     def test_a_target_that_runs_only_git_status_runs(self):
@@ -133,7 +135,8 @@ class WrappersBesideAPeer(WrapperTestCase):
         self.peer()
         decision, reason = self.decision(self.guard("gh pr checkout 12"))
         self.assertEqual(decision, "ask")
-        self.assertIn("- `gh pr checkout 12`: it moves HEAD", reason)
+        self.assertIn("`gh pr checkout 12` would switch the checkout stager works in", reason)
+        self.assertIn("- `gh pr checkout 12`: it switches this checkout", reason)
 
     def test_code_that_mentions_git_the_guard_cannot_read_asks(self):
         self.peer()

@@ -9,6 +9,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 from peerhooks import cmdline, gitops, wrappers  # noqa: E402
 from peerhooks.wrappers import inline_code, makefile, package_scripts  # noqa: E402
+from peerhooks.shell import MAX_TOKENS, TooLarge  # noqa: E402
 from peerhooks.wrappers.follower import MAX_FILES, MAX_LINES, MAX_TEXT, Follower  # noqa: E402
 
 ROOT = "/r"
@@ -443,9 +444,14 @@ class Bounds(unittest.TestCase):
         self.assertEqual(kinds("make", makefile_of("all:\n" + recipe)), [gitops.UNFOLLOWED])
 
     def test_past_the_text_a_judgement_follows_what_is_left_is_unknown(self):
-        big = "echo x\n" * (MAX_TEXT // 7 + 1)
+        big = "cat <<'EOF'\n" + "data\n" * (MAX_TEXT // 5) + "EOF\n"  # few words, much text
         self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": big}), [gitops.UNFOLLOWED])
-        self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": big[:MAX_TEXT // 2]}), [])
+        self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": big[:MAX_TEXT // 2] + "\nEOF\n"}), [])
+
+    def test_followed_scripts_share_the_lines_word_budget(self):
+        many_words = "echo x\n" * (MAX_TOKENS // 3 + 1)
+        with self.assertRaises(TooLarge):  # the guard asks beside a peer, as for a line this large
+            operations("bash a.sh", {ROOT + "/a.sh": many_words})
 
     def test_a_script_outside_every_checkout_is_not_followed(self):
         def read(path):
