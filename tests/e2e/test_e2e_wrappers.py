@@ -62,8 +62,9 @@ class WrapperOnTheRealClient:
                 json.dump(settings, handle)
             cls.peers = ClaudeHome(cls.sandbox.home)
             process = cls.peers.spawn()
-            cls.peers.registry_entry(process.pid, "0eec0eec-0000-4000-8000-000000000019", cls.repo,
-                                     name=PEER_NAME)
+            peer_id = "0eec0eec-0000-4000-8000-000000000019"
+            cls.peers.write_session_files(peer_id, cls.repo, edits=[os.path.join(cls.repo, "peer.py")])
+            cls.peers.registry_entry(process.pid, peer_id, cls.repo, name=PEER_NAME)
         except BaseException:
             cls.sandbox.close()
             raise
@@ -78,10 +79,10 @@ class WrapperOnTheRealClient:
         self.sandbox.print_session(self.repo, "commit it all [[bash: make commit]]")
         [(command, is_error, text)] = [r for r in tool_results(self.sandbox) if r[0] == "make commit"]
         self.assertTrue(is_error, text)
-        self.assertIn("peerhooks git guard refused `make commit`", text)
+        self.assertIn("peerhooks git guard: %s has peer.py staged; `git commit -q -m save` (run by `make commit`) "
+                      "would commit it as this session's." % PEER_NAME, text)
+        self.assertIn("peerhooks git guard did not run `make commit`", text)
         self.assertIn("which `make commit` runs (`git add -A && git commit -q -m save`)", text)
-        self.assertIn("peer.py", text)
-        self.assertIn(PEER_NAME, text)
         self.assertEqual(git(self.repo, "rev-parse", "HEAD"), head)  # nothing was committed
         self.assertEqual(git(self.repo, "diff", "--cached", "--name-only"), "peer.py")
 
