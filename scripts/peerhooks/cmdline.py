@@ -706,10 +706,9 @@ def _printed(name, arguments, stdin_text):
     return None
 
 
-def _shell_script(arguments):
-    """The command string of `bash -c '…'` (also `-lc`, `-ec`, `-o pipefail -c`); None for a
-    script file or stdin."""
-    has_c = False
+def _shell_options(arguments):
+    """(whether `-c` is among a shell's options, whether `-s`, the index of its first operand)."""
+    has_c = has_s = False
     index = 0
     while index < len(arguments):
         value = arguments[index].value
@@ -720,14 +719,29 @@ def _shell_script(arguments):
             index += 1
             break
         if value[:1] in ("-", "+") and len(value) > 1:
-            if not value.startswith("--") and "c" in value[1:]:
-                has_c = True
+            if not value.startswith("--"):
+                has_c = has_c or "c" in value[1:]
+                has_s = has_s or "s" in value[1:]
             index += 1
             continue
         break
+    return has_c, has_s, index
+
+
+def _shell_script(arguments):
+    """The command string of `bash -c '…'` (also `-lc`, `-ec`, `-o pipefail -c`); None for a
+    script file or stdin."""
+    has_c, _has_s, index = _shell_options(arguments)
     if has_c and index < len(arguments):
         return arguments[index]
     return None
+
+
+def shell_script_file(arguments):
+    """The script file a shell's words name (`bash -e x.sh`), or None when it runs `-c` text or
+    stdin (`-s`)."""
+    has_c, has_s, index = _shell_options(arguments)
+    return None if has_c or has_s or index >= len(arguments) else arguments[index]
 
 
 def _runs_a_file(arguments):

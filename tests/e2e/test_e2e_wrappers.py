@@ -8,13 +8,12 @@ as install.py registers it: `<python> -S scripts/git_index_guard.py`.
 """
 import json
 import os
-import subprocess
 import sys
 import unittest
 
 from . import claude_cli
-from .claude_cli import Sandbox, cli_path
-from .test_e2e_guard import tool_results
+from .claude_cli import Sandbox, require_e2e_tools
+from .test_e2e_guard import git, tool_results
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if REPO not in sys.path:
@@ -27,24 +26,13 @@ PEER_NAME = "stager-peer"
 MAKEFILE = ".PHONY: commit status\ncommit:\n\t@git add -A && git commit -q -m save\nstatus:\n\t@git status --short\n"
 
 
-def git(repo, *args):
-    return subprocess.run(["git", "-C", repo] + list(args), check=True, capture_output=True,
-                          text=True).stdout.strip()
-
-
 class WrapperOnTheRealClient:
     """Template: one TestCase per version below (2.1.332 is the one the issue asks for)."""
     VERSION = None
 
     @classmethod
     def setUpClass(cls):
-        cli = cli_path(cls.VERSION)
-        if not os.path.exists(cli):
-            message = "Claude Code %s is not cached at %s (%s)" % (cls.VERSION, cli, claude_cli.SETUP_HINT)
-            if os.environ.get("CI") == "true":
-                raise AssertionError(message)
-            raise unittest.SkipTest(message)
-        cls.sandbox = Sandbox(cli)
+        cls.sandbox = Sandbox(require_e2e_tools(cls.VERSION), cls.VERSION)
         try:
             cls.repo = os.path.join(cls.sandbox.root, "work", "shared")
             os.makedirs(cls.repo)

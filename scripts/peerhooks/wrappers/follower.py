@@ -12,7 +12,7 @@ too, and so is the nesting (cmdline's MAX_DEPTH: make running a script running m
 """
 import posixpath
 
-from ..cmdline import MAX_DEPTH, SHELL_VALUE_OPTIONS, SHELLS, Followed, Via, expand, resolve
+from ..cmdline import MAX_DEPTH, SHELLS, Followed, Via, expand, resolve, shell_script_file
 from ..gitops import UNFOLLOWED, quote
 from . import INTERPRETER_WORDS, Outside, Unreadable
 
@@ -213,32 +213,11 @@ def _github_cli(follower, command, context, stdin, written, wrapper):
 
 def _shell_script_operand(follower, command, context, stdin, written, wrapper):
     """`bash x.sh`, `sh -e x.sh`, `source x.sh`, `. x.sh`: the script file the shell runs."""
-    operand = command.args[0] if command.name in SOURCING and command.args else _script_operand(command.args)
+    operand = command.args[0] if command.name in SOURCING and command.args else shell_script_file(command.args)
     if operand is None:
         return []
     return _script(follower, command, context, written, wrapper, operand, shell_known=True,
                    same_shell=command.name in SOURCING)
-
-
-def _script_operand(args):
-    """The file a shell runs (`bash -e x.sh`), or None when it runs `-c` text or stdin (`-s`):
-    cmdline walks those itself."""
-    index = 0
-    while index < len(args):
-        value = args[index].value
-        if value in SHELL_VALUE_OPTIONS:
-            index += 2
-            continue
-        if value == "--":
-            index += 1
-            break
-        if value[:1] in ("-", "+") and len(value) > 1:
-            if not value.startswith("--") and ("c" in value[1:] or "s" in value[1:]):
-                return None
-            index += 1
-            continue
-        break
-    return args[index] if index < len(args) else None
 
 
 def _script_file(follower, command, context, stdin, written, wrapper):

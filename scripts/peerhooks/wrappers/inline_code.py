@@ -17,6 +17,7 @@ unknown, never as safe.
 from ..cmdline import commands
 from ..gitops import quote
 from ..records import record
+from ..shell import matching_close
 from . import mentions_git
 
 # The interpreters whose code is read, by the start of the program's name (`python3.11`, `pypy3`).
@@ -177,30 +178,13 @@ def _quote_operator(code, position, language):
         opening = code[opening_at:opening_at + 1]
         if not opening or opening.isalnum() or opening in " \t\n_,;=)" or operator == "%" and opening not in _CLOSING:
             continue
-        end = _closing(code, opening_at + 1, opening, _CLOSING.get(opening, opening))
-        body = code[opening_at + 1:end]
+        closing = _CLOSING.get(opening, opening)
+        end = matching_close(code, opening_at + 1, opening, closing)
+        body = code[opening_at + 1:end - 1 if code[end - 1:end] == closing else end]  # unclosed: to the end
         if kind == "words":
-            return Token(WORDS, position, end + 1, tuple(body.split()))
-        return Token(STRING, position, end + 1, body, kind == "plain" or not _interpolates(body, language))
+            return Token(WORDS, position, end, tuple(body.split()))
+        return Token(STRING, position, end, body, kind == "plain" or not _interpolates(body, language))
     return None
-
-
-def _closing(code, position, opening, closing):
-    """The position of the `closing` that ends a literal opened just before position."""
-    depth = 1
-    while position < len(code):
-        char = code[position]
-        if char == "\\":
-            position += 2
-            continue
-        if char == closing:
-            depth -= 1
-            if depth == 0:
-                return position
-        elif char == opening:
-            depth += 1
-        position += 1
-    return len(code)
 
 
 def _string(code, position, language, prefix=""):
