@@ -7,27 +7,14 @@ branch switch, a pull, a stash pop) ask the human; alone, or on any error, it ex
 The work is in peerhooks.hook_git_guard; docs/guard.md says what it refuses and how to turn it off.
 
 It runs before every shell command, so this file stays small (a script is compiled on every run, a
-module is not) and decides from the payload's raw bytes, before any import or file read, when the
-line holds no git at all and no word that may start a wrapper (`make`, `npm`, `./x.sh`: what they run
-is read from the checkout), or only git commands that cannot touch a peer's work (`git status`).
+module is not) and decides from the payload's raw bytes, before json or any file read, when the line
+can touch no peer's work: no git (or only git that reads, `git status`), no file written, and no word
+that may start a wrapper (`make`, `npm`, `./x.sh`: what they run is read from the checkout).
 """
 import sys
 
 NAME = "git_index_guard"
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # one payload line, never gigabytes (as hookio)
-# peerhooks.wrappers.ENTRY_WORDS as bytes, so that a line without them costs no import (a test holds
-# the two equal); looked for in the command, not in its description ("make sure …" is prose).
-WRAPPER_BYTES = (b"make", b"npm", b"yarn", b"pnpm", b"bun ", b"gh ", b".sh", b"./", b"sh ", b"source ")
-
-
-def may_wrap(raw):
-    """True when the command may start a wrapper. Its JSON text is cut at its first quote; when that
-    quote is escaped (`\\"`) or there is no command key, the whole payload is searched instead."""
-    key = raw.find(b'"command"')
-    start = raw.find(b'"', key + 9) + 1
-    end = raw.find(b'"', start)
-    command = raw[start:end] if key >= 0 and 0 < start <= end and raw[end - 1] != 92 else raw
-    return any(word in command for word in WRAPPER_BYTES)
 
 
 def main(argv=None):
@@ -35,21 +22,29 @@ def main(argv=None):
         raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
     except (OSError, ValueError, AttributeError):
         return 0
-    wrapper = may_wrap(raw)
-    if b"git" not in raw and b"\\u" not in raw and not wrapper:
-        return 0  # no git, even JSON-escaped, and no wrapper: decided before any import or file read
-    import os  # not loaded by a `-S` interpreter's start: ~1 ms the no-git path does not pay
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
-        from peerhooks import guard_readonly
-        if not wrapper and b"\\u" not in raw and guard_readonly.only_reads(raw):
-            return 0  # git that only reads: decided before importing json or reading a file
+        try:  # the script's folder is sys.path[0] when Claude Code runs it: no `os` needed yet
+            from peerhooks import guard_readonly
+        except ImportError:
+            import os
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            from peerhooks import guard_readonly
+        if b"\\u" not in raw and not guard_readonly.may_write(raw) and not guard_readonly.may_wrap(raw) and (
+                b"git" not in raw or guard_readonly.only_reads(raw)):
+            return 0  # no file written, no wrapper and no git, or git that only reads: before json or a file read
+        import gc
+        import os  # not loaded by a `-S` interpreter's start: ~1 ms the quiet paths do not pay
+
+        gc.disable()  # the imports below make no cycles worth collecting (hookio.serve says why)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from peerhooks import hook_git_guard, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
         return 0
-    return hookio.serve(NAME, hook_git_guard.run, argv, raw=raw)
+    try:
+        return hookio.serve(NAME, hook_git_guard.run, argv, raw=raw, end_process=__name__ == "__main__")
+    finally:
+        gc.enable()  # for a caller that lives on (tests run main() in their own process)
 
 
 if __name__ == "__main__":

@@ -73,16 +73,27 @@ class WrapperTestCase(HomeTestCase):
 
     def harms_the_peer(self, command):
         """Run the line in a copy of the checkout: True when the peer's staged file ends up
-        committed, unstaged or gone, its new file gone, or HEAD moves (the label, by execution)."""
+        committed, unstaged, changed or gone, its new file changed or gone, or HEAD moves (the label,
+        by execution)."""
         copy = tempfile.mkdtemp(prefix="copy-", dir=self.tmp)
         shutil.copytree(self.main, copy, symlinks=True, dirs_exist_ok=True)
         git(copy, "update-index", "-q", "--refresh")
-        before = (git(copy, "rev-parse", "HEAD"), git(copy, "diff", "--cached", "--name-only"))
+        before = self._peer_state(copy)
         subprocess.run(["bash", "-c", command], cwd=copy, stdin=subprocess.DEVNULL, capture_output=True,
                        env=dict(os.environ, HOME=self.tmp, GIT_EDITOR="true"), timeout=120)
-        after = (git(copy, "rev-parse", "HEAD"), git(copy, "diff", "--cached", "--name-only"))
-        present = all(os.path.exists(os.path.join(copy, name)) for name in ("peer.py", "peer_new.py"))
-        return before != after or not present
+        return self._peer_state(copy) != before
+
+    @staticmethod
+    def _peer_state(copy):
+        """HEAD, what is staged, and the peer's files' contents (None when gone)."""
+        contents = []
+        for name in ("peer.py", "peer_new.py"):
+            try:
+                with open(os.path.join(copy, name)) as handle:
+                    contents.append(handle.read())
+            except FileNotFoundError:
+                contents.append(None)
+        return git(copy, "rev-parse", "HEAD"), git(copy, "diff", "--cached", "--name-only"), contents
 
 
 class WrappersBesideAPeer(WrapperTestCase):
@@ -130,6 +141,16 @@ class WrappersBesideAPeer(WrapperTestCase):
         line = "cat > s.sh <<'EOF'\ngit status --short\nEOF\nbash s.sh"
         self.assertEqual(self.decision(self.guard(line)), (None, None))
         self.assertFalse(self.harms_the_peer(line))
+
+    def test_a_recipe_writing_over_a_peers_file_is_refused_naming_the_target(self):
+        with open(os.path.join(self.main, "Makefile"), "a") as handle:
+            handle.write("reset-notes:\n\t@echo fresh > peer_new.py\n")
+        self.peer()
+        decision, reason = self.decision(self.guard("make reset-notes"))
+        self.assertIn(decision, ("deny", "ask"))
+        self.assertIn("(run by `make reset-notes`)", reason.splitlines()[0])
+        self.assertIn("peer_new.py", reason)
+        self.assertTrue(self.harms_the_peer("make reset-notes"))
 
     def test_gh_pr_checkout_asks_beside_a_peer(self):
         self.peer()

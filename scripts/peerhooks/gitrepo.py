@@ -27,12 +27,21 @@ def toplevel(path):
         current = parent
 
 
+def first_line(path, limit=4096):
+    """The first line of a small regular file (git's HEAD, a `.git` file, commondir), stripped;
+    None when it cannot be read (a FIFO in its place is never waited on) or is not UTF-8."""
+    from .safefiles import read_regular
+
+    try:
+        return read_regular(path, limit).split(b"\n", 1)[0].decode("utf-8").strip()
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+
+
 def _read_gitdir_file(path):
     """The folder a `.git` file points to (`gitdir: <path>`), or None."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            first = handle.readline().strip()
-    except (OSError, UnicodeDecodeError):
+    first = first_line(path)
+    if first is None:
         return None
     if not first.startswith("gitdir:"):
         return None
@@ -53,10 +62,8 @@ def git_common_dir(top):
     own = git_dir(top)
     if own is None:
         return None
-    try:
-        with open(os.path.join(own, "commondir"), encoding="utf-8") as handle:
-            common = handle.readline().strip()
-    except OSError:
+    common = first_line(os.path.join(own, "commondir"))
+    if common is None:
         return own
     return os.path.normpath(os.path.join(own, common))
 
@@ -69,17 +76,19 @@ def run_git(top, args, timeout=GIT_TIMEOUT_SECONDS):
     return done[1].decode("utf-8", errors="replace")
 
 
-def run_git_code(top, args, timeout=GIT_TIMEOUT_SECONDS):
+def run_git_code(top, args, timeout=GIT_TIMEOUT_SECONDS, env=None):
     """(exit code, stdout bytes) of one git command in a checkout, or None when it could not run or
-    did not finish in time (then it is killed). stdin and stderr are /dev/null."""
+    did not finish in time (then it is killed). stdin and stderr are /dev/null; env: the whole
+    environment to run it in (None: this process's)."""
     argv = ["git", "-C", top] + list(args)
+    env = os.environ if env is None else env
     if hasattr(os, "posix_spawnp"):
-        return _spawned(argv, timeout)
+        return _spawned(argv, timeout, env)
     import subprocess  # where posix_spawn is missing (Windows); it costs ~8 ms of start-up under -S
 
     try:
         completed = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, timeout=timeout)
+                                   stderr=subprocess.DEVNULL, timeout=timeout, env=env)
     except (OSError, subprocess.SubprocessError):
         return None
     return completed.returncode, completed.stdout
@@ -88,7 +97,7 @@ def run_git_code(top, args, timeout=GIT_TIMEOUT_SECONDS):
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # git status of a huge tree; past this the answer is not used
 
 
-def _spawned(argv, timeout):
+def _spawned(argv, timeout, env):
     """run_git_code through posix_spawn and a pipe: the guard asks git once or twice per judged
     line, and `subprocess` alone costs about the interpreter's whole start-up (it imports signal,
     threading, selectors and locale)."""
@@ -98,7 +107,7 @@ def _spawned(argv, timeout):
     read_end, write_end = os.pipe()
     null = os.open(os.devnull, os.O_RDWR)
     try:
-        pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=[
+        pid = os.posix_spawnp(argv[0], argv, env, file_actions=[
             (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
     except OSError:
         os.close(read_end)

@@ -20,7 +20,7 @@ follower for a line that holds one (None for one that does not, which then impor
 """
 
 # Words whose presence in a command line means it may run a wrapper (the front door checks the
-# raw bytes for these, as WRAPPER_BYTES, before anything is imported or read). Code given on the
+# raw bytes for these, as guard_readonly.WRAPPER_BYTES, before json is imported or a file read). Code given on the
 # line (`python3 -c`, `node -e`) needs none of them: it holds `git` itself when it runs git.
 ENTRY_WORDS = ("make", "npm", "yarn", "pnpm", "bun ", "gh ", ".sh", "./", "sh ", "source ")
 # The interpreters whose code given on the line is read for git (peerhooks.wrappers.inline_code).
@@ -38,11 +38,6 @@ class Unreadable(Exception):
 class Outside(Unreadable):
     """A file outside every checkout (`~/bin/x.sh`, `/usr/share/mk/x.mk`): not read, and a script or
     makefile there is not followed (an include there leaves what it defines unknown)."""
-
-
-def may_run_git(command):
-    """True when a command line may run git: it says `git`, or a word that may start a wrapper."""
-    return "git" in command or any(word in command for word in ENTRY_WORDS)
 
 
 def follower_for(command):
