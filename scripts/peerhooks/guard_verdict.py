@@ -15,7 +15,6 @@ from . import gitops as g
 from . import gitstate
 from .reach import names_paths_only, names_toplevel, reaches, relative
 from .records import record
-from .stash_owners import SELF
 
 # Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
 REFUSAL_MARK = "peerhooks git guard"
@@ -130,7 +129,7 @@ def _judge(op, top, peers, own, states, stash, pushed, stash_owners=None):
         return _judge_stash_stack(op, peers, stash, stash_owners or {})
     if kind == g.STASH_APPLY:
         owner = (stash_owners or {}).get(op.target) if op.target else None
-        if owner not in (None, SELF):  # another session's entry, live or ended
+        if owner not in (None, _self()):  # another session's entry, live or ended
             entry = [e for e in stash or () if e.ref == op.target]
             return Refusal(op, peers, True, (Held(owner, op.target, gitstate.STASHED),), None, tuple(entry))
         return _judge_stash_apply(op, top, peers, states)
@@ -202,11 +201,18 @@ def _judge_stash_stack(op, peers, stash, owners):
     taken = [e for e in stash if op.target is None or e.ref == op.target]
     if not taken:
         return None  # no such entry: git says so
-    if all(owners.get(e.ref) == SELF for e in taken):
+    own = _self()
+    if all(owners.get(e.ref) == own for e in taken):
         return None
     held = tuple(Held(owners.get(e.ref) or "owner unknown", e.ref, gitstate.STASHED) for e in taken
-                 if owners.get(e.ref) != SELF)
-    return Refusal(op, peers, True, held, None, tuple(e for e in taken if owners.get(e.ref) != SELF))
+                 if owners.get(e.ref) != own)
+    return Refusal(op, peers, True, held, None, tuple(e for e in taken if owners.get(e.ref) != own))
+
+
+def _self():
+    from .stash_owners import SELF  # only a stash operation asks whose an entry is
+
+    return SELF
 
 
 COMMITTED = "committed"  # a file HEAD holds that a commit from a private index would delete or revert

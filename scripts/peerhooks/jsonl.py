@@ -5,7 +5,6 @@ Lines are found with `rfind` (done in C, so skipping a 20 MB record costs millis
 nothing in Python). A last line without its newline may still be being written: readers stop at
 whole_lines_end().
 """
-import mmap
 import os
 import sys
 
@@ -21,6 +20,8 @@ def open_map(path):
             size = os.fstat(handle.fileno()).st_size
             if size == 0:
                 return None
+            import mmap  # a C extension (~3% of a hook's start): only a transcript actually read loads it
+
             return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None
