@@ -286,7 +286,8 @@ _NOT_THE_SECRET = frozenset([
     "required", "usage", "budget", "hash", "fingerprint", "algorithm", "alg", "rotation", "store",
     "manager", "provider", "reset", "hint", "label", "pattern", "regex", "strength", "character",
 ])
-STRONG, WEAK = "strong", "weak"  # any value is masked / only one that looks random
+# any value is masked / any but a plain word (`HOOKS_KEY = "hooks"`) / only one that looks random
+STRONG, ENV_KEY, WEAK = "strong", "env-key", "weak"
 
 
 def _words(name):
@@ -324,7 +325,7 @@ def name_kind(name):
             return STRONG
     last = words[-1]
     if last == "key" and name.lstrip("-").upper() == name.lstrip("-"):
-        return STRONG  # an environment variable: `STRIPE_KEY`, `MAPBOX_KEY`
+        return ENV_KEY  # an environment variable: `STRIPE_KEY`, `MAPBOX_KEY`
     if last.endswith("key") or last in ("auth", "authorization"):
         return WEAK
     return None
@@ -358,12 +359,14 @@ def _value_at(text, start):
 def _is_secret_value(value, name, kind, quoted, after, separator):
     if value == MASK or value.startswith(_PLACEHOLDER_STARTS) or value.lower() in _NOT_VALUES:
         return False
-    if not quoted and after == "(":
-        return False  # a call: password=getpass(...)
+    if not quoted and (after == "(" or (value.split("(")[0].isidentifier() and "(" in value)):
+        return False  # a call: password=getpass(), signature=_signature(data, …)
     if value.lower() == name.lower() or value.lower().endswith("." + name.lower()):
         return False  # password=password: a variable passed on
     if kind == WEAK:
         return _looks_random(value)
+    if kind == ENV_KEY and _is_plain_word(value):
+        return False
     if separator == ":" and not quoted and value.isalpha():
         return False  # prose: "the token: rotate it", "secret: nothing"
     return len(value) >= 3
@@ -520,8 +523,6 @@ _run_bytes = []  # [table], built on the first long word
 
 
 def random_tokens(text, lowered, spans):
-    if not any(len(word) >= RANDOM_TOKEN_LEAST for word in text.split()):
-        return
     if not _run_bytes:
         _run_bytes.append(_run_table())
     # As bytes with one byte per character (`?` for anything else), runs are split in C.
@@ -562,9 +563,12 @@ def _is_plain_word(segment):
     return len(segment) >= 3 and letters != "" and not letters.strip(_LOWER)
 
 
+_SEQUENCES = ("abcdefgh", "ABCDEFGH", "01234567", "qwertyui")  # an alphabet written out, not a key
+
+
 def _looks_like_a_key(run):
-    if not {"digit", "upper", "lower"} <= _classes(run):
-        return False  # hex digests, UUIDs, lowercase identifiers, numbers
+    if not {"digit", "upper", "lower"} <= _classes(run) or any(s in run for s in _SEQUENCES):
+        return False  # hex digests, UUIDs, lowercase identifiers, numbers, alphabets
     return _word_fraction(run) < RANDOM_TOKEN_WORDS and _entropy(run) >= RANDOM_TOKEN_ENTROPY
 
 
@@ -584,8 +588,16 @@ def _word_fraction(run):
 
 # -- Putting it together ------------------------------------------------------------------------
 
-RULES = (private_keys, url_passwords, provider_tokens, webhook_urls, json_web_tokens,
-         authorization_schemes, named_values, flag_values, random_tokens)
+# (rule, the shortest whitespace-free word it can find a secret in): a rule is skipped when the text
+# has no word that long, which is most prompts ("fix the flaky login test"), so that a start redacting
+# forty of them pays for a split, not for a hundred prefix searches each.
+RULES = (
+    (private_keys, 0), (url_passwords, 0),
+    (provider_tokens, min(len(prefix) + least for prefix, _, least in TOKEN_PREFIXES)),
+    (webhook_urls, min(len(fixed) + least for fixed, _, least in WEBHOOK_URLS)),
+    (json_web_tokens, 24), (authorization_schemes, 0), (named_values, 0), (flag_values, 0),
+    (random_tokens, RANDOM_TOKEN_LEAST),
+)
 
 
 def _lowered(text):
@@ -600,8 +612,10 @@ def spans_of(text):
     """(start, end) of each secret found, as the rules report them (overlapping, unsorted)."""
     spans = []
     lowered = _lowered(text)
-    for rule in RULES:
-        rule(text, lowered, spans)
+    longest = max(map(len, text.split()), default=0)
+    for rule, least_word in RULES:
+        if longest >= least_word:
+            rule(text, lowered, spans)
     return spans
 
 
