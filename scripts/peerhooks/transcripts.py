@@ -244,6 +244,12 @@ def _inode(path):
 
 def head_records(path, limit=HEAD_BYTES):
     """Decoded records from the start of a transcript (whole lines within `limit` bytes)."""
+    for _, record in head_lines(path, limit):
+        yield record
+
+
+def head_lines(path, limit=HEAD_BYTES):
+    """(byte offset, decoded record) of each whole line within a transcript's first `limit` bytes."""
     try:
         with open(path, "rb") as handle:
             raw = handle.read(limit)
@@ -252,15 +258,17 @@ def head_records(path, limit=HEAD_BYTES):
     lines = raw.split(b"\n")
     if len(raw) == limit:
         lines = lines[:-1]  # the last piece may be cut
+    offset = 0
     for line in lines:
+        start, offset = offset, offset + len(line) + 1
         if not line.strip():
             continue
         try:
             record = loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(record, dict):
-            yield record
+            yield start, record
 
 
 # 2.1.332 marks who a user record comes from: `origin.kind` is `human` for a typed prompt, `peer`
@@ -293,12 +301,13 @@ Head = _record("Head", [  # each None when the head does not tell
     "cwd",
     "opening",  # first substantive prompt within the head
     "entrypoint",  # `cli` interactive, `sdk-cli` for `claude -p`, ...
-])
+    "opening_at",  # the byte offset of the opening prompt's record (see prompt_at)
+], defaults=(None,))
 
 
 def read_head(path):
-    started, cwd, opening, entrypoint = None, None, None, None
-    for record in head_records(path):
+    started, cwd, opening, entrypoint, opening_at = None, None, None, None, None
+    for offset, record in head_lines(path):
         if started is None:
             started = iso_to_ms(record.get("timestamp"))
         if cwd is None and isinstance(record.get("cwd"), str):
@@ -308,10 +317,10 @@ def read_head(path):
         if opening is None:
             text = prompt_text(record)
             if is_substantive(text):
-                opening = text
+                opening, opening_at = text, offset
         if None not in (started, cwd, opening, entrypoint):
             break
-    return Head(started, cwd, opening, entrypoint)
+    return Head(started, cwd, opening, entrypoint, opening_at)
 
 
 def opening_prompt(path):
@@ -321,7 +330,8 @@ def opening_prompt(path):
 Tail = _record("Tail", [  # each None when the tail does not tell
     "ended_at_ms",  # timestamp of the last record that has one
     "latest",  # latest substantive prompt seen in the tail
-])
+    "latest_at",  # the byte offset of its record (see prompt_at)
+], defaults=(None,))
 
 
 TAIL_PROMPT_BYTES = 2 * 1024 * 1024  # how far back the latest prompt is looked for
@@ -334,7 +344,7 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
     if data is None:
         return Tail(None, None)
     try:
-        ended, latest = None, None
+        ended, latest, latest_at = None, None, None
         for start, end in lines_backward(data, max(0, len(data) - scan_bytes)):
             if end - start > PARSE_LINE_LIMIT:
                 if ended is None:
@@ -349,14 +359,42 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
             if ended is None:
                 ended = iso_to_ms(record.get("timestamp"))
             if latest is None:
-                text = record.get("lastPrompt") if record.get("type") == "last-prompt" else prompt_text(record)
+                text = _prompt_of(record)
                 if is_substantive(text):
-                    latest = text
+                    latest, latest_at = text, start
             if ended is not None and latest is not None:
                 break
-        return Tail(ended, latest)
+        return Tail(ended, latest, latest_at)
     finally:
         data.close()
+
+
+def _prompt_of(record):
+    return record.get("lastPrompt") if record.get("type") == "last-prompt" else prompt_text(record)
+
+
+PROMPT_FIRST_READ_BYTES = 16 * 1024
+
+
+def prompt_at(path, offset):
+    """The prompt of the record at a byte offset that read_head or read_tail reported, or None
+    (the file gone, or no longer holding that record there)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(offset)
+            raw = handle.read(PROMPT_FIRST_READ_BYTES)  # most prompt records are short
+            if b"\n" not in raw:
+                handle.seek(offset)
+                raw = handle.read(PARSE_LINE_LIMIT + 1)
+    except (OSError, ValueError, TypeError):
+        return None
+    newline = raw.find(b"\n")
+    try:
+        record = loads(raw[:newline] if newline >= 0 else raw)
+    except (ValueError, RecursionError):
+        return None
+    text = _prompt_of(record) if isinstance(record, dict) else None
+    return text if isinstance(text, str) else None
 
 
 # --- Tool calls with their times (memory_delta.py: who wrote a file since a given moment) -----
