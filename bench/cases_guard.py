@@ -1,17 +1,29 @@
 """git_index_guard.py: a command without git, a read-only git command and a refused-shape git command,
 each with 12 live peers on the large home (issue 15's targets), plus informational cases that read
-transcripts or git."""
+transcripts or git; the refused shape again on the pasted home (issue 21: a pasted 16 KB prompt
+changes nothing); and a 300 KB line of 20,000 `git add` commands (issue 21: judged or put to the
+human within 1 s; the guard's bounded judging is the lead's part of the issue).
+"""
 import json
 import os
+import statistics
+import subprocess
 import sys
+import time
 
-from benchlib import Case
+import benchlib
+from benchlib import Case, with_flags
 
-SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
-                      "git_index_guard.py")
+SCRIPT = benchlib.script("git_index_guard.py")
 NO_GIT_TARGET = 1.10  # issue 15: runs before every shell command, so no more than start-up
 READ_ONLY_TARGET = 1.5  # issue 15: the commonest git lines; the command alone says they cannot harm a peer
 REFUSED_TARGET = 2.0  # issue 15: a refused-shape git command with 12 live peers
+PASTED_LIMIT = 1.10  # issue 21: a pasted 16 KB prompt changes no hook's time by more than 10%
+HUGE_LINE_LIMIT_S = 1.0  # issue 21: the guard under 1 s whatever the command line
+HUGE_LINE_COMMANDS = 20000  # `git add fNNNNN; ` 20,000 times: a 300 KB line
+HUGE_LINE_RUNS = 3
+REFUSED = "guard: git add -A, 12 live peers (refused)"
+REFUSED_PASTED = "guard: git add -A, 12 live peers, 16 KB prompts pasted"
 
 
 def _payload(home, command):
@@ -28,8 +40,33 @@ def cases(homes):
     return [
         _case("guard: command without git", homes.large, "ls -la && npm test 2>&1 | tail -20",
               NO_GIT_TARGET),
-        _case("guard: git add -A, 12 live peers (refused)", homes.large, "git add -A", REFUSED_TARGET),
+        _case(REFUSED, homes.large, "git add -A", REFUSED_TARGET),
+        _case(REFUSED_PASTED, homes.pasted, "git add -A", None),
         _case("guard: git status, 12 live peers (allowed)", homes.large, "git status", READ_ONLY_TARGET),
         _case("guard: git add src, 12 peers' 50 MB transcripts read", homes.large, "git add src", None),
         _case("guard: git commit -m x, 12 peers + index read", homes.large, "git commit -m x", None),
     ]
+
+
+def ratio_checks(medians):
+    if REFUSED not in medians or REFUSED_PASTED not in medians:
+        return []
+    return [benchlib.pasted_check("guard", medians, REFUSED_PASTED, REFUSED, PASTED_LIMIT)]
+
+
+def huge_line():
+    return "; ".join("git add f%d" % index for index in range(HUGE_LINE_COMMANDS))
+
+
+def extras(homes):
+    case = with_flags(_case("huge", homes.large, huge_line(), None), ["-S"])
+    times = []
+    for _ in range(HUGE_LINE_RUNS):
+        started = time.perf_counter()
+        subprocess.run(case.argv, input=case.stdin, env=case.env, cwd=case.cwd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+    seconds = statistics.median(times)
+    ok = seconds <= HUGE_LINE_LIMIT_S
+    return [("guard: a %d KB line of %d `git add`, 12 live peers: %.2f s (limit %.1f s) %s"
+             % (len(case.stdin) // 1024, HUGE_LINE_COMMANDS, seconds, HUGE_LINE_LIMIT_S, "ok" if ok else "OVER"), ok)]
