@@ -66,31 +66,6 @@ def session_process(session):
     return session.pid, session.proc_start
 
 
-def earlier_contexts(table, live):
-    """Ids of remembered sessions that ran in a process still live under another id: contexts
-    a live session left with /clear. A process start that is unknown on either side falls back
-    to the pid and the name."""
-    by_process = {session_process(s): s for s in live}
-    by_pid_name = {(s.pid, s.name): s for s in live}
-    live_ids = {s.session_id for s in live}
-    found = set()
-    for session_id, entry in table.items():
-        if session_id in live_ids:
-            continue
-        if len(entry) == 3:  # seen before its registry entry: any of its possible processes
-            if any(tuple(p) in by_process for p in entry[2]):
-                found.add(session_id)
-            continue
-        process = process_of(entry)
-        if process is None:
-            continue
-        if process[1] is not None and process in by_process:
-            found.add(session_id)
-        elif process[1] is None and (process[0], entry[0]) in by_pid_name:
-            found.add(session_id)
-    return found
-
-
 def possible_processes(ancestors, registered_pids):
     """The processes a session without a registry entry may run in: its hook's ancestors, as
     [pid, process start], nearest first, up to the first that is another session's (a session
