@@ -62,6 +62,25 @@ def _first_of(text, start, stops, limit):
     return end
 
 
+class _Hits:
+    """The places a needle occurs in a text, in order. A rule that examined more than the needle
+    sets `resume` to where the next search starts (by default just after the hit), so that no
+    character is examined again for the same rule."""
+
+    __slots__ = ("text", "needle", "resume")
+
+    def __init__(self, text, needle):
+        self.text, self.needle, self.resume = text, needle, 0
+
+    def __iter__(self):
+        while True:
+            found = self.text.find(self.needle, self.resume)
+            if found < 0:
+                return
+            self.resume = found + 1
+            yield found
+
+
 def _boundary_before(text, index):
     return index == 0 or text[index - 1] not in _ALNUM
 
@@ -99,17 +118,11 @@ def _entropy(value):
 # -- Private keys: the block after the header, to its END line (or the end of the text) ---------
 
 def private_keys(text, lowered, spans):
-    at = 0
-    while True:
-        begin = text.find("-----BEGIN ", at)
-        if begin < 0:
-            return
+    hits = _Hits(text, "-----BEGIN ")
+    for begin in hits:
         close = text.find("-----", begin + 11, begin + 11 + 80)
-        if close < 0:
-            at = begin + 11
-            continue
-        if "PRIVATE KEY" not in text[begin + 11:close]:
-            at = close
+        hits.resume = begin + 11 if close < 0 else close
+        if close < 0 or "PRIVATE KEY" not in text[begin + 11:close]:
             continue
         body = close + 5
         end = text.find("-----END ", body)
@@ -117,7 +130,7 @@ def private_keys(text, lowered, spans):
             spans.append((body, len(text)))
             return
         spans.append((body, end))
-        at = end + 9
+        hits.resume = end + 9
 
 
 # -- Passwords in URLs: scheme://user:password@host, the password may hold `@` -------------------
@@ -126,17 +139,14 @@ _AUTHORITY_STOPS = "/?#" + _SPACES + _QUOTES + "<>()[]{}|\\"
 
 
 def url_passwords(text, lowered, spans):
-    at = 0
-    while True:
-        separator = text.find("://", at)
-        if separator < 0:
-            return
+    hits = _Hits(text, "://")
+    for separator in hits:
         start = separator + 3
         if text.find("@", start, start + AUTHORITY_MAX) < 0:
-            at = start  # no user information within reach
+            hits.resume = start  # no user information within reach
             continue
         stop = _first_of(text, start, _AUTHORITY_STOPS, AUTHORITY_MAX)
-        at = max(stop - 1, separator + 1)  # a `://` can begin at the authority's last `:`
+        hits.resume = max(stop - 1, separator + 1)  # a `://` can begin at the authority's last `:`
         if separator == 0 or text[separator - 1] not in _ALNUM:
             continue  # no scheme
         user_end = text.rfind("@", start, stop)  # the last `@`: the password may hold one
@@ -204,14 +214,11 @@ WEBHOOK_URLS = (
 
 def _shapes(text, spans, table, whole, boundary):
     for prefix, chars, least in table:
-        at = 0
-        while True:
-            found = text.find(prefix, at)
-            if found < 0:
-                break
+        hits = _Hits(text, prefix)
+        for found in hits:
             body = found + len(prefix)
             length = _run(text, body, chars)
-            at = body + max(length, 1)  # a later hit inside this body would measure less
+            hits.resume = body + max(length, 1)  # a later hit inside this body would measure less
             if length >= least and (not boundary or _boundary_before(text, found)):
                 spans.append((found if whole else body, body + length))
 
@@ -227,13 +234,10 @@ def webhook_urls(text, lowered, spans):
 # -- JSON Web Tokens: header.payload[.signature], each base64url ----------------------------------
 
 def json_web_tokens(text, lowered, spans):
-    at = 0
-    while True:
-        found = text.find("eyJ", at)
-        if found < 0:
-            return
+    hits = _Hits(text, "eyJ")
+    for found in hits:
         end = found + _run(text, found, _TOKEN)
-        at = max(end, found + 3)
+        hits.resume = max(end, found + 3)
         if end - found < 10 or text[end:end + 1] != "." or not _boundary_before(text, found):
             continue
         second = _run(text, end + 1, _TOKEN)
@@ -243,7 +247,7 @@ def json_web_tokens(text, lowered, spans):
         if text[end:end + 1] == ".":
             end += 1 + _run(text, end + 1, _TOKEN + "=")
         spans.append((found, end))
-        at = end
+        hits.resume = end
 
 
 # -- Authorization: Bearer <token> / Basic <credentials> -------------------------------------------
@@ -253,14 +257,11 @@ _SCHEMES = (("bearer ", 16, False), ("basic ", 8, True), ("token ", 20, True))
 
 def authorization_schemes(text, lowered, spans):
     for scheme, least, must_look_random in _SCHEMES:
-        at = 0
-        while True:
-            found = lowered.find(scheme, at)
-            if found < 0:
-                break
+        hits = _Hits(lowered, scheme)
+        for found in hits:
             start = found + len(scheme)
             length = _run(text, start, _BASE64 + "._~-=")
-            at = start + max(length, 1)
+            hits.resume = start + max(length, 1)
             value = text[start:start + length]
             if (length >= least and _boundary_before(text, found) and value != MASK
                     and (not must_look_random or _looks_random(value))):
@@ -377,13 +378,10 @@ def named_values(text, lowered, spans):
     the words secret names hold, so that a text full of `=` and `:` costs nothing."""
     judged = set()  # name ends: a name holds several hints (`api_key_password`)
     for hint in _NAME_HINTS:
-        at = 0
-        while True:
-            found = lowered.find(hint, at)
-            if found < 0:
-                break
+        hits = _Hits(lowered, hint)
+        for found in hits:
             name_end = found + len(hint) + _run(text, found + len(hint), _NAME, NAME_MAX)
-            at = name_end  # later hits inside this name name the same value
+            hits.resume = name_end  # later hits inside this name name the same value
             if name_end in judged:
                 continue
             judged.add(name_end)
@@ -391,7 +389,7 @@ def named_values(text, lowered, spans):
             if value is None:
                 continue
             separator, start, end = value
-            at = max(at, end)  # names inside a value (`key=akey=a…`) are not names
+            hits.resume = max(hits.resume, end)  # names inside a value (`key=akey=a…`) are not names
             name = text[name_end - _run_back(text, name_end, _NAME):name_end]
             kind = name_kind(name)
             quoted = start > 0 and text[start - 1] in _QUOTES and text[end:end + 1] == text[start - 1]
@@ -430,14 +428,11 @@ def _word_after(text, start):
 
 
 def flag_values(text, lowered, spans):
-    at = 0
-    while True:
-        found = text.find("--", at)
-        if found < 0:
-            break
+    hits = _Hits(text, "--")
+    for found in hits:
         start = found + 2
         length = _run(text, start, _NAME, NAME_MAX)
-        at = start + max(length, 1)
+        hits.resume = start + max(length, 1)
         if length == 0 or not (found == 0 or text[found - 1] in _SPACES + _QUOTES):
             continue
         flag = text[start:start + length]
@@ -471,13 +466,10 @@ SHORT_PASSWORD_FLAGS = (
 
 def _short_flags(text, lowered, spans):
     for program, flag, glued, spaced in SHORT_PASSWORD_FLAGS:
-        at = 0
         pattern = " " + flag
-        while True:
-            found = text.find(pattern, at)
-            if found < 0:
-                break
-            at = found + len(pattern)
+        hits = _Hits(text, pattern)
+        for found in hits:
+            hits.resume = found + len(pattern)
             window = lowered[max(0, found - COMMAND_WINDOW):found]
             if program not in window or "\n" in window[window.rfind(program):]:
                 continue
@@ -499,7 +491,7 @@ def _short_flags(text, lowered, spans):
                 start = colon + 1
             if not text.startswith(MASK, start) and not text.startswith("$", start):
                 spans.append((start, end))
-                at = max(at, end)
+                hits.resume = max(hits.resume, end)
 
 
 # -- Long random tokens with no name: an AWS secret key alone, a pasted API key -------------------
