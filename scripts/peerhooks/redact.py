@@ -81,6 +81,12 @@ class _Hits:
             yield found
 
 
+def _hits(text, needle):
+    """_Hits of a needle, or nothing to iterate when it is not in the text (the usual case: a
+    start redacts forty prompts, and most hold no trigger at all)."""
+    return _Hits(text, needle) if needle in text else ()
+
+
 def _boundary_before(text, index):
     return index == 0 or text[index - 1] not in _ALNUM
 
@@ -118,7 +124,7 @@ def _entropy(value):
 # -- Private keys: the block after the header, to its END line (or the end of the text) ---------
 
 def private_keys(text, lowered, spans):
-    hits = _Hits(text, "-----BEGIN ")
+    hits = _hits(text, "-----BEGIN ")
     for begin in hits:
         close = text.find("-----", begin + 11, begin + 11 + 80)
         hits.resume = begin + 11 if close < 0 else close
@@ -139,7 +145,7 @@ _AUTHORITY_STOPS = "/?#" + _SPACES + _QUOTES + "<>()[]{}|\\"
 
 
 def url_passwords(text, lowered, spans):
-    hits = _Hits(text, "://")
+    hits = _hits(text, "://")
     for separator in hits:
         start = separator + 3
         if text.find("@", start, start + AUTHORITY_MAX) < 0:
@@ -214,7 +220,7 @@ WEBHOOK_URLS = (
 
 def _shapes(text, spans, table, whole, boundary):
     for prefix, chars, least in table:
-        hits = _Hits(text, prefix)
+        hits = _hits(text, prefix)
         for found in hits:
             body = found + len(prefix)
             length = _run(text, body, chars)
@@ -234,7 +240,7 @@ def webhook_urls(text, lowered, spans):
 # -- JSON Web Tokens: header.payload[.signature], each base64url ----------------------------------
 
 def json_web_tokens(text, lowered, spans):
-    hits = _Hits(text, "eyJ")
+    hits = _hits(text, "eyJ")
     for found in hits:
         end = found + _run(text, found, _TOKEN)
         hits.resume = max(end, found + 3)
@@ -257,7 +263,7 @@ _SCHEMES = (("bearer ", 16, False), ("basic ", 8, True), ("token ", 20, True))
 
 def authorization_schemes(text, lowered, spans):
     for scheme, least, must_look_random in _SCHEMES:
-        hits = _Hits(lowered, scheme)
+        hits = _hits(lowered, scheme)
         for found in hits:
             start = found + len(scheme)
             length = _run(text, start, _BASE64 + "._~-=")
@@ -378,7 +384,7 @@ def named_values(text, lowered, spans):
     the words secret names hold, so that a text full of `=` and `:` costs nothing."""
     judged = set()  # name ends: a name holds several hints (`api_key_password`)
     for hint in _NAME_HINTS:
-        hits = _Hits(lowered, hint)
+        hits = _hits(lowered, hint)
         for found in hits:
             name_end = found + len(hint) + _run(text, found + len(hint), _NAME, NAME_MAX)
             hits.resume = name_end  # later hits inside this name name the same value
@@ -428,7 +434,7 @@ def _word_after(text, start):
 
 
 def flag_values(text, lowered, spans):
-    hits = _Hits(text, "--")
+    hits = _hits(text, "--")
     for found in hits:
         start = found + 2
         length = _run(text, start, _NAME, NAME_MAX)
@@ -467,7 +473,7 @@ SHORT_PASSWORD_FLAGS = (
 def _short_flags(text, lowered, spans):
     for program, flag, glued, spaced in SHORT_PASSWORD_FLAGS:
         pattern = " " + flag
-        hits = _Hits(text, pattern)
+        hits = _hits(text, pattern)
         for found in hits:
             hits.resume = found + len(pattern)
             window = lowered[max(0, found - COMMAND_WINDOW):found]
