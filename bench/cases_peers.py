@@ -28,7 +28,7 @@ SMALL = "peers.py --hook, small home (3 peers, 30 ended)"
 LARGE = "peers.py --hook, large home (12 peers, 50 MB each, 30 ended)"
 PASTED = "peers.py --hook, large home, two 16 KB prompts pasted"
 FIRST_START_LIMIT_S = 3.0  # issue 21: the very first start on the large home
-FIRST_START_RUNS = 3
+FIRST_START_RUNS = 5  # per home, the two homes alternating
 INDEXES = ("history-index.json", "edit-index.json", "transcript-index.json")
 PEERS_LINE = b"Live sessions in this checkout (13):"
 
@@ -72,16 +72,26 @@ def _start(home):
     return time.perf_counter() - started, _children_cpu() - cpu, completed.stdout
 
 
-def _first_starts(home):
-    """(median wall seconds, median CPU seconds, the last run's stdout) of first starts, each with
-    no index."""
-    walls, cpus, out = [], [], b""
+def _cached(home):
+    """history.jsonl read once, so that no first start pays for the disk (the pasted home's is a
+    file of its own, the transcripts are shared)."""
+    with open(os.path.join(home.claude.home, "history.jsonl"), "rb") as handle:
+        while handle.read(8 * 1024 * 1024):
+            pass
+
+
+def _first_starts(*homes):
+    """For each home, (median wall seconds, median CPU seconds, the last run's stdout) of first
+    starts with no index, the homes' runs alternating so that load hits them alike."""
+    for home in homes:
+        _cached(home)
+    runs = {id(home): [] for home in homes}
     for _ in range(FIRST_START_RUNS):
-        _without_indexes(home)
-        wall, cpu, out = _start(home)
-        walls.append(wall)
-        cpus.append(cpu)
-    return statistics.median(walls), statistics.median(cpus), out
+        for home in homes:
+            _without_indexes(home)
+            runs[id(home)].append(_start(home))
+    return [(statistics.median(r[0] for r in runs[id(home)]), statistics.median(r[1] for r in runs[id(home)]),
+             runs[id(home)][-1][2]) for home in homes]
 
 
 def ratio_checks(medians):
@@ -97,12 +107,11 @@ def ratio_checks(medians):
 
 def extras(homes):
     lines = []
-    first, first_cpu, out = _first_starts(homes.large)
+    (first, first_cpu, out), (pasted, pasted_cpu, _) = _first_starts(homes.large, homes.pasted)
     ok = first <= FIRST_START_LIMIT_S and PEERS_LINE in out
     lines.append(("peers.py --hook first start on the large home (no index): %.2f s (limit %.1f s), %s %s"
                   % (first, FIRST_START_LIMIT_S, "prints the peers" if PEERS_LINE in out else "NO PEERS PRINTED",
                      "ok" if ok else "OVER"), ok))
-    pasted, pasted_cpu, _ = _first_starts(homes.pasted)
     ratio = pasted_cpu / first_cpu
     lines.append(("peers.py --hook first start, 16 KB pasted prompts / none: %.2f in CPU time, %.2f wall "
                   "(limit %.2f) %s" % (ratio, pasted / first, PASTED_LIMIT, "ok" if ratio <= PASTED_LIMIT else "OVER"),
