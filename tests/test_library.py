@@ -11,8 +11,8 @@ from unittest import mock
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
-from peerhooks import (activity, budget, claude_formats, gitrepo, gitstate, history, home, hookio, identity, intent,
-                       jsonl, names, registry, render, transcripts)
+from peerhooks import (activity, budget, claude_formats, gitrepo, gitstate, headtailindex, history, home, hookio,
+                       identity, intent, jsonl, names, registry, render, transcripts)
 from peerhooks.timeutil import iso_to_ms
 
 
@@ -417,6 +417,51 @@ class History(support.HomeTestCase):
         self.assertEqual(history.load(self.claude.home, now)["s1"].count, 2)
 
 
+class HeadTailIndex(support.HomeTestCase):
+    def transcript(self, prompts):
+        path = os.path.join(self.tmp, "t.jsonl")
+        now = claudehome.now_ms()
+        with open(path, "a", encoding="utf-8") as handle:
+            for n, text in enumerate(prompts):
+                handle.write(json.dumps(claudehome.user_prompt("s", "/r", text, now + n)) + "\n")
+        return path
+
+    def test_an_unchanged_transcript_is_answered_from_the_index_and_the_texts_read_back(self):
+        path = self.transcript(["open the parser module for review", "now fix the heredoc handling"])
+        now = claudehome.now_ms()
+        index = headtailindex.HeadTails(self.claude.home, now)
+        head, tail = index.facts(path)
+        index.save()
+        again = headtailindex.HeadTails(self.claude.home, now)
+        with mock.patch.object(transcripts, "read_head") as head_read, mock.patch.object(transcripts, "read_tail") as tail_read:
+            known_head, known_tail = again.facts(path, budget.Budget(0, 60))  # a spent budget: no read allowed
+        head_read.assert_not_called()
+        tail_read.assert_not_called()
+        self.assertEqual(headtailindex.opening_of(path, known_head), "open the parser module for review")
+        self.assertEqual(headtailindex.latest_of(path, known_tail), "now fix the heredoc handling")
+        self.assertEqual((known_head.cwd, known_tail.ended_at_ms), (head.cwd, tail.ended_at_ms))
+        with open(os.path.join(self.claude.home, "peerhooks", headtailindex.INDEX_NAME)) as handle:
+            self.assertNotIn("heredoc", handle.read())
+
+    def test_a_grown_transcript_keeps_its_head_and_reads_its_tail_again(self):
+        path = self.transcript(["open the parser module for review"])
+        now = claudehome.now_ms()
+        index = headtailindex.HeadTails(self.claude.home, now)
+        index.facts(path)
+        self.transcript(["and now the lexer tests please"])
+        with mock.patch.object(transcripts, "read_head") as head_read:
+            head, tail = index.facts(path)
+        head_read.assert_not_called()
+        self.assertEqual(headtailindex.latest_of(path, tail), "and now the lexer tests please")
+
+    def test_an_unknown_transcript_is_not_read_on_a_spent_budget(self):
+        path = self.transcript(["open the parser module for review"])
+        index = headtailindex.HeadTails(self.claude.home, claudehome.now_ms())
+        self.assertIsNone(index.facts(path, budget.Budget(0, 60)))
+        ticks = iter([0, 100])
+        self.assertIsNone(index.facts(path, budget.Budget(5, 10, clock=lambda: next(ticks))))
+
+
 class Transcripts(support.HomeTestCase):
     def transcript(self, records, raw_lines=()):
         path = os.path.join(self.tmp, "t.jsonl")
@@ -468,7 +513,7 @@ class Transcripts(support.HomeTestCase):
         empty = self.transcript([])
         for path in (garbage, empty, os.path.join(self.tmp, "missing.jsonl")):
             self.assertEqual(transcripts.recent_edits(path).edits, [])
-            self.assertIsNone(transcripts.opening_prompt(path))
+            self.assertIsNone(transcripts.read_head(path).opening)
             self.assertIsNone(transcripts.read_tail(path).latest)
 
     def test_head_gives_the_opening_prompt_and_tail_the_latest(self):

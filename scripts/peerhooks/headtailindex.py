@@ -62,7 +62,8 @@ class HeadTails:
             version = _version(os.stat(path))
         except (OSError, ValueError):
             return None
-        known = _decode(self.rows[path]) if path in self.rows else None
+        row = self.updated.get(path) or self.rows.get(path)
+        known = _decode(row) if row is not None else None
         if known is not None and known[0] == version:
             if self.now_ms - known[3] > DAY_MS:
                 self.updated[path] = _encode(version, known[1], known[2], self.now_ms)

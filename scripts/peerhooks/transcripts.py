@@ -374,10 +374,6 @@ def read_head(path):
     return Head(started, cwd, opening, entrypoint, opening_at)
 
 
-def opening_prompt(path):
-    return read_head(path).opening if path else None
-
-
 Tail = _record("Tail", [  # each None when the tail does not tell
     "ended_at_ms",  # timestamp of the last record that has one
     "latest",  # latest substantive prompt seen in the tail
