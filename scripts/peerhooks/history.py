@@ -23,6 +23,7 @@ from .intent import is_substantive
 from .jsonfast import loads
 from .jsonl import lines_backward, whole_lines_end
 from .records import record
+from .safefiles import open_regular
 from .statefiles import read_json_object, write_json
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
@@ -253,8 +254,8 @@ def load(home, now_ms, window_days=WINDOW_DAYS, budget=None):
     path = os.path.join(home, HISTORY_FILE)
     cutoff_ms = now_ms - window_days * DAY_MS
     try:
-        handle = open(path, "rb")
-    except OSError:
+        handle = open_regular(path, follow_symlinks=False)  # never a FIFO, nor a link out of the home
+    except (OSError, ValueError):
         return History(path, None, {}, cutoff_ms, 0)
     with handle:
         stat = os.fstat(handle.fileno())  # the file mapped, so the index names the file it read
@@ -350,7 +351,7 @@ class History:
         if not offsets:
             return texts
         try:
-            with open(self.path, "rb") as handle:
+            with open_regular(self.path, follow_symlinks=False) as handle:
                 if os.fstat(handle.fileno()).st_ino != self.inode:
                     return texts  # replaced since: its offsets mean nothing
                 for offset in set(offsets):
