@@ -218,23 +218,39 @@ WEBHOOK_URLS = (
 )
 
 
-def _shapes(text, spans, table, whole, boundary):
-    for prefix, chars, least in table:
-        hits = _hits(text, prefix)
-        for found in hits:
-            body = found + len(prefix)
-            length = _run(text, body, chars)
-            hits.resume = body + max(length, 1)  # a later hit inside this body would measure less
-            if length >= least and (not boundary or _boundary_before(text, found)):
-                spans.append((found if whole else body, body + length))
+def _by_first_two(table):
+    """[(two characters, [shapes starting with them])]: one search tells that none of a group is in
+    a text (104 prefixes make 53 groups)."""
+    groups = {}
+    for shape in table:
+        groups.setdefault(shape[0][:2], []).append(shape)
+    return sorted(groups.items())
+
+
+_PREFIX_GROUPS = _by_first_two(TOKEN_PREFIXES)
+_WEBHOOK_GROUPS = _by_first_two(WEBHOOK_URLS)
+
+
+def _shapes(text, spans, groups, whole, boundary):
+    for first_two, shapes in groups:
+        if first_two not in text:
+            continue
+        for prefix, chars, least in shapes:
+            hits = _hits(text, prefix)
+            for found in hits:
+                body = found + len(prefix)
+                length = _run(text, body, chars)
+                hits.resume = body + max(length, 1)  # a later hit inside this body would measure less
+                if length >= least and (not boundary or _boundary_before(text, found)):
+                    spans.append((found if whole else body, body + length))
 
 
 def provider_tokens(text, lowered, spans):
-    _shapes(text, spans, TOKEN_PREFIXES, whole=True, boundary=True)
+    _shapes(text, spans, _PREFIX_GROUPS, whole=True, boundary=True)
 
 
 def webhook_urls(text, lowered, spans):
-    _shapes(text, spans, WEBHOOK_URLS, whole=False, boundary=False)
+    _shapes(text, spans, _WEBHOOK_GROUPS, whole=False, boundary=False)
 
 
 # -- JSON Web Tokens: header.payload[.signature], each base64url ----------------------------------
@@ -527,10 +543,10 @@ def random_tokens(text, lowered, spans):
     runs = text.encode("ascii", "replace").translate(_run_bytes[0])
     position = 0
     for run in runs.split():
-        start = runs.find(run, position)
-        position = start + len(run)
         if len(run) < RANDOM_TOKEN_LEAST:
             continue
+        start = runs.find(run, position)  # between long runs lie only shorter ones: it is found here
+        position = start + len(run)
         for piece_start, piece in _key_candidates(run.decode("ascii")):
             spans.append((start + piece_start, start + piece_start + len(piece)))
 
