@@ -16,7 +16,7 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 """
 import os
 
-from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, names, reach, registry
+from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, names, reach, registry, wrappers
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .shell import TooLarge
 
@@ -53,7 +53,8 @@ def run(payload, argv, environ, now):
     host = "codex" if _host(argv) == "codex" else "claude"
     cwd = payload.cwd
     cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
-    context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel, glob=_glob)
+    context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel, glob=_glob,
+                              follow=wrappers.follower_for(command))
     lookup = CheckoutLookup()
     claude = home.claude_home(environ)
     try:
