@@ -416,6 +416,19 @@ class History(support.HomeTestCase):
         self.assertEqual(history.load(self.claude.home, now)["s1"].count, 2)
 
 
+class LineAt(support.HomeTestCase):
+    def test_a_line_is_read_from_its_offset_whole_cut_at_the_limit_or_to_the_end(self):
+        path = os.path.join(self.tmp, "lines.jsonl")
+        long = b"x" * (3 * jsonl.LINE_FIRST_READ_BYTES + 5)
+        with open(path, "wb") as handle:
+            handle.write(b"short\n" + long + b"\n" + b"last without newline")
+        with open(path, "rb") as handle:
+            self.assertEqual(jsonl.line_at(handle, 0, 1000), b"short")
+            self.assertEqual(jsonl.line_at(handle, 6, 10 ** 6), long)
+            self.assertEqual(jsonl.line_at(handle, 6, 100), long[:100])
+            self.assertEqual(jsonl.line_at(handle, 7 + len(long), 1000), b"last without newline")
+
+
 class HeadTailIndex(support.HomeTestCase):
     def transcript(self, prompts):
         path = os.path.join(self.tmp, "t.jsonl")

@@ -21,7 +21,7 @@ from .budget import Budget
 from .claude_formats import DAY_MS, HISTORY_FILE
 from .intent import is_substantive
 from .jsonfast import loads
-from .jsonl import lines_backward, whole_lines_end
+from .jsonl import line_at, lines_backward, whole_lines_end
 from .records import record
 from .safefiles import open_regular
 from .statefiles import read_json_object, write_json
@@ -41,7 +41,6 @@ SLICE_SECONDS = 1.5
 CLOCK_EVERY_LINES = 512  # the clock is read once per this many lines
 MAX_RANGES = 32  # more holes than this (appends outrunning every run) and the index starts over
 PROMPT_READ_BYTES = 64 * 1024  # of a shown prompt's line; a longer line's display is read cut
-PROMPT_FIRST_READ_BYTES = 4096  # most lines are shorter: a longer one is read again, up to the above
 
 
 class SessionPrompts:
@@ -355,28 +354,24 @@ class History:
                 if os.fstat(handle.fileno()).st_ino != self.inode:
                     return texts  # replaced since: its offsets mean nothing
                 for offset in set(offsets):
-                    handle.seek(offset)
-                    raw = handle.read(PROMPT_FIRST_READ_BYTES)
-                    if b"\n" not in raw:
-                        handle.seek(offset)
-                        raw = handle.read(PROMPT_READ_BYTES)
-                    texts[offset] = display_of(raw)
+                    texts[offset] = display_of(line_at(handle, offset, PROMPT_READ_BYTES))
         except (OSError, ValueError):
             return {}
         return texts
 
 
 def display_of(raw):
-    """The `display` text of a history line's first bytes: the whole line parsed when it fits, else
-    the beginning of its display string (a pasted megabyte is not read to show 300 characters)."""
-    newline = raw.find(b"\n")
-    if newline >= 0:
-        line = parse_line(raw[:newline].strip())
-        return line.display if line is not None else None
+    """The `display` text of a history line (or of its first bytes, when it was longer than was read):
+    the whole line parsed when it fits, else the beginning of its display string (a pasted megabyte
+    is not read to show 300 characters)."""
+    line = parse_line(raw.strip())
+    if line is not None:
+        return line.display
     key = raw.find(b'"display"')
     if key < 0:
         return None
-    opening = raw.find(b'"', raw.find(b":", key + 9) + 1)
+    colon = raw.find(b":", key + 9)
+    opening = raw.find(b'"', colon + 1) if colon >= 0 else -1
     if opening < 0:
         return None
     body = raw[opening + 1:]

@@ -17,7 +17,7 @@ from .claude_formats import (BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_F
                              TRANSCRIPT_SUFFIX, edit_target, tool_uses)
 from .intent import is_substantive
 from .jsonfast import loads
-from .jsonl import lines_backward, open_map, whole_lines_end
+from .jsonl import line_at, lines_backward, open_map, whole_lines_end
 from .records import record as _record  # `record` names a transcript record below
 from .safefiles import open_regular
 from .timeutil import iso_to_ms
@@ -421,24 +421,16 @@ def _prompt_of(record):
     return record.get("lastPrompt") if record.get("type") == "last-prompt" else prompt_text(record)
 
 
-PROMPT_FIRST_READ_BYTES = 16 * 1024
-
-
 def prompt_at(path, offset):
     """The prompt of the record at a byte offset that read_head or read_tail reported, or None
     (the file gone, or no longer holding that record there)."""
     try:
         with open_regular(path, follow_symlinks=False) as handle:  # never a FIFO or a link
-            handle.seek(offset)
-            raw = handle.read(PROMPT_FIRST_READ_BYTES)  # most prompt records are short
-            if b"\n" not in raw:
-                handle.seek(offset)
-                raw = handle.read(PARSE_LINE_LIMIT + 1)
+            raw = line_at(handle, offset, PARSE_LINE_LIMIT + 1)  # read_head and read_tail parse no longer
     except (OSError, ValueError, TypeError):
         return None
-    newline = raw.find(b"\n")
     try:
-        record = loads(raw[:newline] if newline >= 0 else raw)
+        record = loads(raw)
     except (ValueError, RecursionError):
         return None
     text = _prompt_of(record) if isinstance(record, dict) else None
