@@ -27,6 +27,25 @@ def open_map(path):
         return None
 
 
+LINE_FIRST_READ_BYTES = 4096  # a prompt's line is read from its offset in reads that grow from this
+
+
+def line_at(handle, offset, limit):
+    """The line that starts at `offset` of an open file (without its newline), read in reads that
+    grow fourfold from LINE_FIRST_READ_BYTES, so that a short line costs one small read and a long
+    one no more than twice its size; a line longer than `limit` comes back cut at `limit`."""
+    handle.seek(offset)
+    raw, size = b"", LINE_FIRST_READ_BYTES
+    while True:
+        raw += handle.read(min(size, limit) - len(raw))
+        newline = raw.find(b"\n")
+        if newline >= 0:
+            return raw[:newline]
+        if len(raw) < min(size, limit) or size >= limit:
+            return raw  # the file's end, or the limit
+        size *= 4
+
+
 CHUNK_BYTES = 256 * 1024  # copied from the map at a time while looking for line starts
 CHUNK_MAX_BYTES = 4 * 1024 * 1024  # a chunk grows while one record spans it, up to this
 
