@@ -546,7 +546,8 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
         lines.append("%s hold%s both this session's and a peer's changes, which this session's edit records "
                      "cannot tell apart: staging %s would take the peer's hunks too. The user decides."
                      % (", ".join(shared), "s" if len(shared) == 1 else "", "it" if len(shared) == 1 else "them"))
-    if suggestion:
+    lines = _redacted(lines)
+    if suggestion:  # this session's own line, which must run as given: never redacted
         lines.extend([SUGGESTION_HEADER, FENCE, suggestion, FENCE])
     elif no_own_work and not is_ask(refusals):
         lines.append("None of what it would take is this session's: there is nothing of yours to run it on.")
@@ -562,16 +563,24 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     return "\n".join(lines)
 
 
+def _redacted(lines):
+    """The lines with secrets taken out (peerhooks.redact): a refusal echoes the command, which may
+    hold one, to the model and to the person who answers."""
+    from .redact import redact  # only a refusal pays for it
+
+    return [redact(line) for line in lines]
+
+
 def too_large_reason(command, why, parties, host="claude"):
     """The words for a line too large to judge in the guard's budget (its commands are not read)."""
     names = ", ".join(p.name for p in parties)
-    return "\n".join([
+    return "\n".join(_redacted([
         "%s: this command line is too large to judge in time (%s, %d characters), and %s %s live in this "
         "checkout; the user decides." % (REFUSAL_MARK, why, len(command), names, "is" if len(parties) == 1 else "are"),
         "At stake: %s (its work was not read)" % names,
         "%s did not run `%s`: split it into smaller commands that name your own files." % (
             REFUSAL_MARK, _short(command, COMMAND_ECHO_CHARS)),
-    ])
+    ]))
 
 
 def _peers_line(peers, host, can_send):
