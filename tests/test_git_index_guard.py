@@ -422,7 +422,9 @@ class WholeTreeSpellings(GuardTestCase):
 
     def test_an_unquoted_variable_is_split_into_paths(self):
         self.assertRefused(self.guard('FILES="src lib"; git add $FILES'), "main-peer", "src/app.py")
-        self.assertRefused(self.guard('F="docs lib"; git commit -m x $F'), "lib/util.py")
+        self.assertRefused(self.guard('F="src lib"; git commit -m x $F'), "lib/util.py")
+        # docs holds only untracked files: git refuses the pathspec and commits nothing
+        self.assertAllowed(self.guard('F="docs lib"; git commit -m x $F'))
         self.assertAllowed(self.guard('FILES=docs/a.md; git add "$FILES"'))
         self.assertAllowed(self.guard('FILES="docs/a.md docs/b.md"; git add $FILES'))
         self.assertRefused(self.guard('F="docs/a.md docs/b.md"; IFS=,; git add $F'), "its paths only when it runs")
@@ -727,6 +729,34 @@ class ShellWrites(GuardTestCase):
         git(self.main, "add", "src/app.py", "src/peer_new.py")
         git(self.main, "commit", "-q", "-m", "the peer's work")
         self.assertAllowed(self.guard("echo x > src/app.py", session_id=self.own_id))
+
+
+class GitRefusesFirst(GuardTestCase):
+    """A command git refuses as a whole changes nothing, and what follows it in an `&&` chain never
+    runs: the guard lets such a line fail by itself rather than say it "would" take a peer's work."""
+
+    def setUp(self):
+        super().setUp()
+        self.working_peer(modified=("src/app.py",), new=(), staged=("src/peer.py",))
+
+    def test_a_chain_after_a_pathspec_git_rejects_never_commits(self):
+        self.assertAllowed(self.guard("git add docs/gone.md && git commit -m 'docs'"))
+        self.assertAllowed(self.guard("git add README.md docs/gone.md && git commit -m 'docs' && git push"))
+        self.assertRefused(self.guard("git add docs/gone.md; git commit -m 'docs'"), "src/peer.py")
+        self.assertRefused(self.guard("git add docs/gone.md || git commit -m 'docs'"), "src/peer.py")
+
+    def test_a_file_the_line_creates_first_is_there_when_git_looks(self):
+        self.assertRefused(self.guard("touch docs.md && git add docs.md && git commit -m 'docs'"), "src/peer.py")
+        self.assertRefused(self.guard("echo x > docs.md && git add docs.md && git commit -m 'docs'"), "src/peer.py")
+
+    def test_rm_of_a_folder_holding_changed_files_removes_nothing(self):
+        self.assertAllowed(self.guard("git rm -r -q src"))  # "src/app.py has local modifications"
+        self.assertRefused(self.guard("git rm -r -f -q src"), "src/app.py")
+
+    def test_a_stash_entry_that_is_not_there_is_taken_by_no_one(self):
+        for command in ("git stash apply && git stash drop", "git stash pop", "git stash branch tmp"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command))
 
 
 class BehindTheIndex(GuardTestCase):

@@ -104,7 +104,7 @@ TABLE = [
     ("git stash apply stash@{1}", "stash-apply"),
     ("git stash list", "safe"),
     ("git stash show -p", "safe"),
-    ("git stash branch fix", "move-head"),
+    ("git stash branch fix", "stash-stack"),
     # -- reset -----------------------------------------------------------------------------------
     ("git reset --hard", "reset-all"),
     ("git reset --hard HEAD~1", "reset-all"),

@@ -22,7 +22,7 @@ from .shell import Word, quote, tokenize
 STAGE_ALL = "stage-all"          # add -A / -u / . / :/ / '*'
 COMMIT_ALL = "commit-all"        # commit -a, commit .
 STASH_ALL = "stash-all"          # stash, stash push/save without paths
-STASH_STACK = "stash-stack"      # stash drop/clear/pop: the stack is shared by every worktree
+STASH_STACK = "stash-stack"      # stash drop/clear/pop/branch: the stack is shared by every worktree
 STASH_APPLY = "stash-apply"      # stash apply: merges an entry into the files it holds
 RESET_ALL = "reset-all"          # reset --hard/--merge/--keep/--soft, reset <rev>, read-tree
 UNSTAGE_ALL = "unstage-all"      # pathless reset, reset ., restore --staged .
@@ -291,9 +291,10 @@ Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (Fa
     level per `/`; known: False when it holds an expansion only the shell knows.""")
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
-                   "entries touches excludes moves_branch words depth bound in_loop span config private via",
+                   "entries touches excludes moves_branch words depth bound in_loop span config private via step "
+                   "precheck",
                    ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
-                    None, ()),
+                    None, (), None, None),
                    """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
@@ -318,7 +319,28 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     via: the cmdline.Via records of the wrappers that run it (`make commit`), outermost first. An
     operation a wrapper stands for without git lines (`gh pr checkout 12`: MOVE_HEAD; code that
     mentions git the guard cannot follow: UNFOLLOWED) has that wrapper as its command and its last
-    Via, whose `runs` says why when it is UNFOLLOWED.""")
+    Via, whose `runs` says why when it is UNFOLLOWED. step: the index of the command it comes from
+    among the line's commands (cmdline.commands; an alias's expansion keeps its command's), for
+    peerhooks.chains. precheck: what git checks before it changes anything (a Precheck), for
+    peerhooks.gitfails; None when it checks nothing the guard reads.""")
+
+# What every literal pathspec must match, or git refuses the whole command and changes nothing
+# (git 2.39, "pathspec 'x' did not match any file(s) known to git"): a file in the tree or an index
+# entry (`add`, `stash push -u`), an index entry (`checkout -- x`, `restore x`, `rm`, `stash push`),
+# an index entry or a file HEAD holds (`commit -- x`, `restore --staged x`). `reset -- x` and
+# `clean` accept a pathspec that matches nothing.
+MATCH_TREE_OR_INDEX, MATCH_INDEX, MATCH_INDEX_OR_HEAD = "tree-or-index", "index", "index-or-head"
+# `git rm` without -f refuses the whole command when a file it matches differs from HEAD or from
+# the tree ("has changes staged in the index", "has local modifications"); with --cached, when its
+# index entry differs from both.
+REFUSE_CHANGED, REFUSE_DIFFERING_FROM_BOTH = "changed", "both"
+# `git mv` without -f refuses a folder holding a tracked file deleted from the tree.
+REFUSE_DELETED = "deleted"
+
+Precheck = record("Precheck", "match changed recursive", (None, True), """What git checks before a path form
+    changes anything: match (MATCH_*: what each literal pathspec must match, or None), changed
+    (REFUSE_*: `git rm`'s or `git mv`'s check of the files it matches, or None), recursive (False
+    for `git rm` without -r, which refuses a folder).""")
 
 
 def write_operation(path, pattern, command):
@@ -404,14 +426,15 @@ def operations(runs, context=cmdline.Context(), lookup=None):
     """The git operations of commands already read by cmdline.commands, in order."""
     lookup = lookup or Lookup()
     found = []
-    for run in runs:
+    for step, run in enumerate(runs):
         if run.name == "git":
             operation = _git(run, context, lookup)
             if operation is not None:
-                found.append(operation)
+                found.append(operation._replace(step=step))
         elif run.marker is not None:  # what a wrapper does, in the follower's words (a kind here)
             found.append(Operation(run.marker, run.cwd, run.via[-1].wrapper, depth=run.depth, in_loop=run.in_loop,
-                                   via=run.via, moves_branch=run.marker == RESET_ALL))  # `gh pr checkout --force`
+                                   via=run.via, moves_branch=run.marker == RESET_ALL,  # `gh pr checkout --force`
+                                   step=step))
     return found
 
 
@@ -444,6 +467,7 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
     that name: an external command, nothing to judge."""
     lookup = lookup or Lookup()
     seen = set()
+    step = operation.step
     while operation.kind == ALIAS and len(seen) < MAX_ALIAS_CHAIN:
         name = operation.alias.lower()
         expansion = aliases.get(name)
@@ -453,7 +477,7 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
         if expansion.startswith("!"):
             script = expansion[1:] + "".join(" " + quote(w.value) for w in operation.alias_args)
             operations = parse(script, toplevel or operation.cwd, context, lookup)
-            return [op._replace(via=operation.via + op.via) for op in operations
+            return [op._replace(via=operation.via + op.via, step=operation.step) for op in operations
                     if not (op.kind == ALIAS and op.alias.lower() in seen)]
         words = tuple(w for w in tokenize(expansion) if isinstance(w, Word)) + operation.alias_args
         if not words:
@@ -461,7 +485,7 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
         operation = git_operation(words, _Run(operation.cwd, render(words), operation.runtime, False,
                                               context, lookup, False, None, words, operation.depth + 1,
                                               via=operation.via))
-    return [] if operation.kind == ALIAS else [operation]
+    return [] if operation.kind == ALIAS else [operation._replace(step=step)]
 
 
 def _git(run, context, lookup):
@@ -857,14 +881,15 @@ def git_operation(words, run):
                      via=run.via)
 
 
-def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False, touches=None, excludes=()):
+def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False, touches=None, excludes=(),
+              precheck=None):
     """The operation of a path-carrying form: whole when a pathspec names the whole tree, relative
     when it names the working directory, runtime when a path comes only at run time. touches: what
     of the uncommitted work it reaches (None: the kind's default); excludes: pathspecs it leaves
-    out besides the line's own `:!` exclusions."""
+    out besides the line's own `:!` exclusions; precheck: what git checks first (Precheck)."""
     paths, whole, relative_whole, runtime, exclusions = _pathspecs(path_words, run)
     runtime = runtime or args.from_file or run.adds_words
-    extra = {"touches": touches, "excludes": tuple(exclusions) + tuple(excludes)}
+    extra = {"touches": touches, "excludes": tuple(exclusions) + tuple(excludes), "precheck": precheck}
     if whole:
         return run.op(WHOLE_OF[kind], paths, runtime, **extra)
     if relative_whole and not runtime:
@@ -891,7 +916,8 @@ def _classify_add(rest, run):
     touches = frozenset("W") if args.flags & ({"-u", "--update"} | PATCH_OPTIONS) else frozenset("WND")
     if args.flags & {"-f", "--force"}:
         touches |= {IGNORED_WORK}
-    return _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything), touches=touches)
+    return _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything), touches=touches,
+                     precheck=Precheck(MATCH_TREE_OR_INDEX))
 
 
 def _classify_commit(rest, run):
@@ -917,7 +943,8 @@ def _classify_commit(rest, run):
     include = args.flags & {"-i", "--include"}
     only = args.flags & {"-o", "--only"}
     if args.path_words and not include or only or args.from_file or run.adds_words:
-        return _by_paths(COMMIT_PATHS, args.path_words, run, args, empty_kind=COMMIT_INDEX)._replace(message=message)
+        return _by_paths(COMMIT_PATHS, args.path_words, run, args, empty_kind=COMMIT_INDEX,
+                         precheck=Precheck(MATCH_INDEX_OR_HEAD))._replace(message=message)
     return run.op(COMMIT_INDEX, message=message)
 
 
@@ -934,8 +961,8 @@ def _classify_stash(rest, run):
         return run.op(STASH_STACK, target=None if verb == "clear" else _stash_ref(rest))
     if verb == "apply":
         return _stash_apply(rest, run)._replace(target=_stash_ref(rest))
-    if verb == "branch":
-        return run.op(MOVE_HEAD)
+    if verb == "branch":  # checks out a new branch at the entry's base, applies it, and drops it
+        return run.op(STASH_STACK, target=_stash_ref(rest[1:]), moves_branch=True)
     if verb not in ("push", "save"):
         return run.op(SAFE)  # an unknown verb: git refuses it
     args = _split(rest, STASH_LONG, STASH_VALUES)
@@ -944,7 +971,9 @@ def _classify_stash(rest, run):
     touches = _stash_touches(args.flags)
     if verb == "save":
         return run.op(STASH_ALL, touches=touches)  # save's words are a message, never paths
-    return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches)
+    match = MATCH_TREE_OR_INDEX if touches & UNTRACKED_ANYWHERE else MATCH_INDEX
+    return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches,
+                     precheck=Precheck(match))
 
 
 def _stash_ref(rest):
@@ -1101,7 +1130,8 @@ def _classify_checkout(rest, run):
         source = True
     else:
         path_words = args.operands
-    return _by_paths(DISCARD_PATHS, path_words, run, args, touches=frozenset("SW") if source else None)
+    return _by_paths(DISCARD_PATHS, path_words, run, args, touches=frozenset("SW") if source else None,
+                     precheck=None if source else Precheck(MATCH_INDEX))
 
 
 def _classify_switch(rest, run):
@@ -1131,13 +1161,21 @@ def _classify_restore(rest, run):
     if only_index:
         if run.private_index:
             return run.op(SAFE)
-        return _by_paths(UNSTAGE_PATHS, args.path_words, run, args)
+        return _by_paths(UNSTAGE_PATHS, args.path_words, run, args, precheck=_restore_precheck(args))
     # from a source (-s), or the index and the tree together (-SW), both are rewritten
     both = "-s" in args.values or "--source" in args.values or args.flags & {"-S", "--staged"}
     touches = frozenset("SW") if both else frozenset("W")
     if args.flags & PATCH_OPTIONS and not args.path_words:
         return run.op(DISCARD_ALL, relative=True, touches=touches)
-    return _by_paths(DISCARD_PATHS, args.path_words, run, args, touches=touches)
+    return _by_paths(DISCARD_PATHS, args.path_words, run, args, touches=touches, precheck=_restore_precheck(args))
+
+
+def _restore_precheck(args):
+    """From the index (the default for the tree) a path must be in the index; --staged restores
+    from HEAD, where a staged deletion still is; from another --source, the guard cannot tell."""
+    if "-s" in args.values or "--source" in args.values:
+        return None
+    return Precheck(MATCH_INDEX_OR_HEAD if args.flags & {"-S", "--staged"} else MATCH_INDEX)
 
 
 def _classify_clean(rest, run):
@@ -1165,7 +1203,10 @@ def _classify_rm(rest, run):
     # without -f or --cached git refuses a file that differs from HEAD or the index, but stages the
     # deletion of one already deleted from the tree (`git ls-files --deleted | xargs git rm`)
     touches = None if args.flags & {"-f", "--force", "--cached"} else frozenset([DELETION_WORK])
-    op = _by_paths(REMOVE_PATHS, args.path_words, run, args, touches=touches)
+    changed = None if args.flags & {"-f", "--force"} else \
+        REFUSE_DIFFERING_FROM_BOTH if "--cached" in args.flags else REFUSE_CHANGED
+    precheck = Precheck(None if "--ignore-unmatch" in args.flags else MATCH_INDEX, changed, "-r" in args.flags)
+    op = _by_paths(REMOVE_PATHS, args.path_words, run, args, touches=touches, precheck=precheck)
     if op.kind != REMOVE_PATHS or op.runtime or run.private_index or not all(p.known for p in op.paths):
         return op
     # git rm matches its pathspecs against the index and removes only those entries (with -f, their
@@ -1179,10 +1220,17 @@ def _classify_rm(rest, run):
 
 
 def _classify_mv(rest, run):
+    """`git mv` renames on disk: a folder goes with everything in it, untracked and ignored files
+    too. Without -f git refuses an existing destination, a source the index does not hold, and a
+    folder with a tracked file deleted from the tree ("bad source"), and then moves nothing."""
     args = _split(rest, MV_LONG, frozenset())
     if args.flags & {"-n", "--dry-run"}:
         return run.op(SAFE)
-    return _by_paths(REMOVE_PATHS, args.path_words, run, args)
+    words = args.path_words
+    force = bool(args.flags & {"-f", "--force"})
+    moved = words if force or len(words) < 2 else words[:-1]
+    return _by_paths(REMOVE_PATHS, moved, run, args, touches=frozenset("SWNDI"),
+                     precheck=None if force else Precheck(MATCH_INDEX, REFUSE_DELETED))
 
 
 def _classify_apply(rest, run):

@@ -6,6 +6,7 @@ checkouts at stake (peerhooks.gitstate), a shared file's split between this sess
 HEAD. hook_git_guard asks it after the line is known to run git or write a file.
 """
 import os
+import stat
 
 from . import gitops, gitrepo, guard_verdict, names, reach, registry
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
@@ -179,7 +180,9 @@ class Stakes:
             self.states[key] = gitstate.read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
         return self.states[key]
 
-    def verdict(self, judged):
+    def verdict(self, judged, chain=None):
+        """The refusals (guard_verdict.verdict) of the judged operations of a line whose commands
+        run as `chain` (chains.Chain) says."""
         from . import gitstate
 
         changes = self.changes = self._split_shared(judged, self._read_changes())
@@ -203,7 +206,7 @@ class Stakes:
                     and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
                 private_of[index.path] = _private_differs(item.toplevel, index.path)
         return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
-                                     owners_of)
+                                     owners_of, chain, _present(judged))
 
     def _stash_owners(self, top, entries):
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
@@ -305,6 +308,32 @@ OWN = "\0own"  # the key of this caller's own changes beside the parties' keys
 STASH_LEAD_MS = 10 * 60 * 1000
 STASH_OWNER_DAYS = 3
 MAX_STASH_TRANSCRIPTS = 24
+
+
+MAX_PATHS_LOOKED_AT = 256  # literal paths whose presence tells whether git refuses a line (gitfails)
+
+
+def _present(judged):
+    """{absolute path: gitfails.FILE, FOLDER or None} for the literal paths of the operations git
+    checks before acting (Operation.precheck): one lstat each, a bounded number."""
+    from . import gitfails
+
+    found = {}
+    for item in judged:
+        if item.operation.precheck is None:
+            continue
+        for spec in item.operation.paths:
+            if len(found) >= MAX_PATHS_LOOKED_AT:
+                return found  # the rest count as present: git is taken to go ahead
+            if spec.known and not spec.pattern and not spec.shell_glob:
+                path = reach.resolve(spec, item.toplevel)
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    found[path] = None
+                    continue
+                found[path] = gitfails.FOLDER if stat.S_ISDIR(mode) else gitfails.FILE
+    return found
 
 
 def _private_differs(top, index):

@@ -11,8 +11,8 @@ when none does (a branch switch, a pull, `reset --hard`, a stash pop): then the 
   verdict(judged, own, states_of, stash_of) -> [Refusal]
   reason(refusals, command, suggestion, host, can_send) -> text
 """
+from . import chains, gitfails, gitstate
 from . import gitops as g
-from . import gitstate
 from .reach import names_paths_only, names_toplevel, reaches, relative
 from .records import record
 
@@ -83,19 +83,26 @@ def unattributed(peers, own, toplevel, states):
     return found
 
 
-def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None, stash_owners_of=None):
+def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None, stash_owners_of=None,
+            chain=None, present=None):
     """Every refusal for the judged operations, in order (empty: let the line run).
 
     own: realpaths this session changed. states_of: {toplevel: {path: PathState}, or None when git
     could not tell in time}; stash_of: {toplevel: [StashEntry] or None}; private_of: {private index
     path: [(status letter, toplevel-relative path)] where it differs from HEAD, or None};
     stash_owners_of: {toplevel: {stash ref: who pushed it (stash_owners.SELF for this session), or
-    None}}; each read by the hook only where a verdict needs it (a missing one counts as unknown)."""
+    None}}; each read by the hook only where a verdict needs it (a missing one counts as unknown).
+    chain: the line's chains.Chain, and present: {absolute path: gitfails.FILE, FOLDER or None} of
+    the operations' literal paths: an operation git refuses as a whole, or one that never runs
+    after it, is not judged (it changes nothing)."""
     states_of, stash_of, private_of = states_of or {}, stash_of or {}, private_of or {}
     stash_owners_of = stash_owners_of or {}
+    inert = _inert(judged, chain, states_of, stash_of, present or {})
     refusals, pushed = [], set()
     for item in judged:
         op, top, peers = item
+        if op.step in inert:
+            continue
         if not peers or op.cwd is None:
             if op.kind in (g.STASH_ALL, g.STASH_PATHS):
                 pushed.add(top)
@@ -112,6 +119,26 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
     return refusals
 
 
+def _inert(judged, chain, states_of, stash_of, present):
+    """The steps of the line that change nothing: git refuses them, or they never run."""
+    if chain is None:  # each operation as if alone on its line
+        return frozenset(item.operation.step for item in judged
+                         if gitfails.fails(item.operation, item.toplevel, states_of.get(item.toplevel), present,
+                                           stash_of.get(item.toplevel)))
+    by_step = {}
+    for item in judged:
+        by_step.setdefault(item.operation.step, []).append(item)
+
+    def fails(step):
+        items = by_step.get(step, ())
+        if len(items) != 1:  # a shell alias running several: its status is its last command's
+            return False
+        op, top, _peers = items[0]
+        return gitfails.fails(op, top, states_of.get(top), present, stash_of.get(top))
+
+    return chains.inert(chain, fails)
+
+
 def _stashes_something(op, top, own, states):
     """Whether a push the line makes saves something (a push with nothing to save makes no entry,
     and a pop after it would take someone else's). Unknown states: assume it does."""
@@ -126,7 +153,7 @@ def _judge(op, top, peers, own, states, stash, pushed, stash_owners=None):
             and "stash@{" not in op.command.replace("stash@{0}", ""):
         return None  # popping or dropping the entry the same line pushed
     if kind == g.STASH_STACK:
-        return _judge_stash_stack(op, peers, stash, stash_owners or {})
+        return _judge_stash_stack(op, top, peers, states, stash, stash_owners or {})
     if kind == g.STASH_APPLY:
         owner = (stash_owners or {}).get(op.target) if op.target else None
         if owner not in (None, _self()):  # another session's entry, live or ended
@@ -190,19 +217,20 @@ def _everything_held(top, peers, states):
     return held
 
 
-def _judge_stash_stack(op, peers, stash, owners):
-    """A pop, drop or clear takes entries off the stack every worktree shares: asked about unless
-    every entry it takes is this session's own (issue 19: entries have owners). With the stack
-    unread, or an entry whose pusher no transcript shows, the human is asked as before."""
-    if stash == []:
-        return None  # nothing on the stack: git says so and changes nothing
+def _judge_stash_stack(op, top, peers, states, stash, owners):
+    """A pop, drop, clear or `stash branch` takes entries off the stack every worktree shares: asked
+    about unless every entry it takes is this session's own (issue 19: entries have owners). With
+    the stack unread, or an entry whose pusher no transcript shows, the human is asked as before.
+    `stash branch` also checks out a new branch under everyone in this checkout."""
     if stash is None:
         return Refusal(op, peers, True)
-    taken = [e for e in stash if op.target is None or e.ref == op.target]
-    if not taken:
-        return None  # no such entry: git says so
+    taken = [e for e in stash if op.target is None or e.ref == op.target]  # one there is (gitfails)
     own = _self()
     if all(owners.get(e.ref) == own for e in taken):
+        here = tuple(p for p in peers if p.checkout == top) if op.moves_branch else ()
+        if here:
+            switch = op._replace(kind=g.MOVE_HEAD)
+            return Refusal(switch, here, True, tuple(_everything_held(top, here, states)))
         return None
     held = tuple(Held(owners.get(e.ref) or "owner unknown", e.ref, gitstate.STASHED) for e in taken
                  if owners.get(e.ref) != own)

@@ -51,9 +51,12 @@ def run(payload, argv, environ, now):
         return hookio.QUIET  # no git and no file written in a checkout, wrappers followed
     from . import gitops, guard_lookup, guard_stakes, guard_verdict, registry
 
+    from . import chains
+
     lookup = guard_lookup.CheckoutLookup()
-    operations = [op for op in gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
-                  if op.kind != gitops.SAFE and op.cwd]
+    every = gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
+    chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
+    operations = [op for op in every if op.kind != gitops.SAFE and op.cwd]
     operations = _launched_with_a_private_index(operations, environ)
     operations.extend(_write_operations(writes, runs))
     if not operations:
@@ -65,7 +68,7 @@ def run(payload, argv, environ, now):
     judged = guard.judged(operations)
     if not any(item.peers for item in judged):
         return hookio.QUIET
-    refusals = guard.verdict(judged)
+    refusals = guard.verdict(judged, chain)
     if not refusals:
         return hookio.QUIET
     suggestion = guard.suggestion(judged, refusals, command)
@@ -118,12 +121,13 @@ def _write_operations(writes, runs):
     """The operations of those writes, for the verdict."""
     from . import gitops
 
+    steps = {id(run): step for step, run in enumerate(runs)}
     found = []
     for path, pattern, run in writes:
         operation = gitops.write_operation(path, pattern, run) if path is not None else \
             gitops.found_write_operation(run)
         if operation is not None:
-            found.append(operation)
+            found.append(operation._replace(step=steps.get(id(run))))
     return found
 
 

@@ -71,12 +71,16 @@ def in_scope(op, path, toplevel):
         inside = path.startswith(folder) or any(covers(spec, path, toplevel) for spec in op.paths)
     else:
         inside = any(covers(spec, path, toplevel) for spec in op.paths)
+    if inside and op.kind == g.REMOVE_PATHS and op.entries is not None:
+        inside = relative(path, toplevel) in op.entries  # `git rm` acts on the index entries it matched
     return inside and not any(covers(spec, path, toplevel) for spec in op.excludes)
 
 
 def acts_on(op, state):
     """Whether the operation changes a path in this state (gitstate.PathState)."""
     touches = g.touches_of(op)
+    if op.kind == g.REMOVE_PATHS and state.index == "D":
+        return False  # neither `git rm` nor `git mv` acts on a path the index no longer holds
     if state.ignored:
         return g.IGNORED_WORK in touches
     if state.untracked:
