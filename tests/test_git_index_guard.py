@@ -17,6 +17,11 @@ def bash(command, cwd, session_id="this-session-0000"):
             "tool_input": {"command": command, "description": "x"}, "tool_use_id": "t1", "cwd": cwd}
 
 
+def read_json(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
 def git(repo, *args):
     subprocess.run(["git", "-C", repo] + list(args), check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
@@ -615,14 +620,14 @@ class SharedFiles(GuardTestCase):
             handle.write(text)
         at = now_ms() - 60000
         self.claude.live_session(self.main, name="peer-9d", edits=[])
-        peer_id = json.load(open(self.registry_of("peer-9d")))["sessionId"]
+        peer_id = read_json(self.registry_of("peer-9d"))["sessionId"]
         self.claude.append_records(peer_id, self.main, [edit_record(peer_id, self.main, self.shared, at,
                                                                     old="line 2\n", content="line 2 (peer)\n")])
 
     def registry_of(self, name):
         folder = os.path.join(self.claude.home, "sessions")
         for entry in os.listdir(folder):
-            if entry.endswith(".json") and json.load(open(os.path.join(folder, entry))).get("name") == name:
+            if entry.endswith(".json") and read_json(os.path.join(folder, entry)).get("name") == name:
                 return os.path.join(folder, entry)
         raise AssertionError(name)
 
@@ -755,6 +760,34 @@ class GitRefusesFirst(GuardTestCase):
 
     def test_a_stash_entry_that_is_not_there_is_taken_by_no_one(self):
         for command in ("git stash apply && git stash drop", "git stash pop", "git stash branch tmp"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command))
+
+
+class BranchesCheckedOut(GuardTestCase):
+    """A branch ref is rewritten under whoever has it checked out, and no one else."""
+
+    def setUp(self):
+        super().setUp()
+        git(self.main, "commit", "-q", "--allow-empty", "-m", "second")
+        git(self.main, "branch", "feature")
+        git(self.main, "branch", "spare")
+        self.worktree = os.path.join(self.tmp, "main-feature")
+        git(self.main, "worktree", "add", "-q", self.worktree, "feature")
+        self.claude.live_session(self.worktree, name="feature-peer")
+
+    def test_rewriting_or_renaming_the_branch_a_peer_stands_on_asks(self):
+        for command in ("git update-ref refs/heads/feature HEAD~1", "git update-ref -d refs/heads/feature",
+                        "git branch -m feature feature-old", "git branch -M feature other"):
+            with self.subTest(command=command):
+                decision, reason = self.decision(self.guard(command))
+                self.assertEqual(decision, "ask")
+                self.assertIn("feature-peer", reason)
+
+    def test_a_branch_nobody_has_checked_out_and_this_checkouts_head_are_no_peers_business(self):
+        for command in ("git update-ref refs/heads/spare HEAD~1", "git branch -m spare spare-old",
+                        "git symbolic-ref HEAD refs/heads/spare", "git update-ref refs/tags/v1 HEAD",
+                        "git branch -m main trunk"):
             with self.subTest(command=command):
                 self.assertAllowed(self.guard(command))
 

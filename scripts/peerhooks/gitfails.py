@@ -42,7 +42,7 @@ def _names_no_entry(op, stash):
         return False
     if not stash:
         return True
-    return op.target is not None and all(entry.ref != op.target for entry in stash)
+    return op.target not in (None, g.OLDER_ENTRIES) and all(entry.ref != op.target for entry in stash)
 
 
 def _literal(spec):

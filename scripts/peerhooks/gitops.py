@@ -266,6 +266,11 @@ class Lookup:
         None when the checkout cannot tell (then every path under them counts)."""
         return None
 
+    def checked_out(self, ref, cwd):
+        """The toplevels of the repository's worktrees that have the branch `ref` (`refs/heads/x`)
+        checked out, or `HEAD` (the checkout of cwd); None when the checkout cannot tell."""
+        return None
+
     def stash_files(self, entry, cwd):
         """The files a stash entry (None: the latest) holds, toplevel-relative: its tracked changes
         with renames split into both names, and its untracked files. None when it cannot tell."""
@@ -303,7 +308,9 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     alias, alias_args: for ALIAS, the subcommand word to look up and its arguments.
     relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
     clean, which act on the working directory only. message: a commit's message, for advice.
-    target: the worktree path of REMOVE_WORKTREE.
+    target: the worktree path of REMOVE_WORKTREE; for WRITE_REFS the toplevels of the worktrees
+    that have the branch it rewrites checked out (None: any); for STASH_STACK the entry it takes
+    (None: every entry; OLDER_ENTRIES: all but the newest).
     entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
     for `git rm` the index entries its pathspecs match, for `stash apply` the files the entry holds.
     touches: which uncommitted work it reaches (the *_WORK letters; None: its kind's default);
@@ -976,6 +983,10 @@ def _classify_stash(rest, run):
                      precheck=Precheck(match))
 
 
+# A STASH_STACK target: every entry but the newest (what `reflog expire --expire-unreachable` drops).
+OLDER_ENTRIES = "stash@{1..}"
+
+
 def _stash_ref(rest):
     """The entry a pop, drop or apply names: `stash@{n}`, or n alone, as `stash@{n}` (the newest,
     stash@{0}, when none is named); None when only the running shell knows it."""
@@ -1301,15 +1312,46 @@ def _classify_refs(rest, run, reading_operands):
     values = {w.value for w in rest}
     if len(operands) <= reading_operands and not values & {"-d", "--delete", "--stdin"}:
         return run.op(SAFE)
-    if reading_operands == 0 and len(operands) >= 2 and not values & {"-d", "--delete", "--stdin"}:
+    if "--stdin" in values or not operands or operands[0].expanded:
+        return run.op(WRITE_REFS)  # refs only the running shell knows: any branch
+    ref = operands[0].value
+    if reading_operands == 0 and len(operands) >= 2 and not values & {"-d", "--delete"}:
         if any(w.expanded for w in operands[:2]):
             # `c=$(git commit-tree …) && git update-ref refs/heads/main $c`: a commit known only
             # when it runs, built from who knows which snapshot (anthony-chaudhary/fak #2320)
-            return run.op(WRITE_REFS)
-        ref, new = operands[0].value, operands[1].value
+            return _branch_write(ref, run)
+        new = operands[1].value
         if run.lookup.same_commit(ref, new, run.cwd) or run.lookup.names_no_commit([new], run.cwd):
             return run.op(SAFE)  # the ref keeps the commit it has, or git refuses the value
-    return run.op(WRITE_REFS)
+    if reading_operands and ref != "HEAD":
+        return run.op(SAFE)  # a symbolic ref other than HEAD: no checkout stands on it
+    return _branch_write(ref, run)
+
+
+def _branch_write(ref, run):
+    """Rewriting one ref: the stash (its entries go), a branch (under whoever has it checked out),
+    HEAD (this checkout's branch); tags, remote-tracking and other refs hold nobody's checkout."""
+    if ref in ("refs/stash", "stash"):
+        return run.op(STASH_STACK)
+    if ref != "HEAD" and not ref.startswith("refs/heads/"):
+        return run.op(SAFE)
+    where = run.lookup.checked_out(ref, run.cwd)
+    if where is None:
+        return run.op(WRITE_REFS)
+    return run.op(WRITE_REFS, target=tuple(where)) if where else run.op(SAFE)
+
+
+def _classify_branch(rest, run):
+    """`git branch -m/-M [old] new` renames a branch under whoever has it checked out (git follows
+    in every worktree's HEAD). Deleting or forcing a branch some worktree has checked out is
+    refused by git itself; creating, copying and listing move no checkout."""
+    args = _split(rest, "--move --copy --delete --force --list --all --remotes --show-current", frozenset())
+    if not args.flags & {"-m", "-M", "--move"}:
+        return run.op(SAFE)
+    names = args.operands
+    if not names or len(names) > 2 or any(w.expanded for w in names):
+        return run.op(WRITE_REFS) if names else run.op(SAFE)
+    return _branch_write("refs/heads/" + names[0].value if len(names) == 2 else "HEAD", run)
 
 
 def _classify_worktree(rest, run):
@@ -1330,9 +1372,18 @@ def _classify_reflog(rest, run):
     values = [w.value for w in rest[1:]]
     stash = "--all" in values or any(v.startswith(("stash", "refs/stash")) for v in values)
     # expire: entries older than --expire (90 days by default: a live peer's stash is younger);
-    # --expire-unreachable prunes only what no ref reaches, and every stash entry is reachable
-    dropping = verb == "delete" or any(v.startswith("--expire=") or v == "--expire" for v in values)
-    return run.op(STASH_STACK if stash and dropping else SAFE)
+    # --expire-unreachable: entries no ref reaches, which is every entry but the newest (refs/stash
+    # points at stash@{0} alone: the older ones live only in its reflog)
+    if not stash:
+        return run.op(SAFE)
+    if verb == "delete":
+        named = [v for v in values if v.startswith(("stash@{", "refs/stash@{"))]
+        return run.op(STASH_STACK, target=_stash_ref([Word(named[0])]) if len(named) == 1 else None)
+    if any(v.startswith("--expire=") or v == "--expire" for v in values):
+        return run.op(STASH_STACK)
+    if any(v.startswith("--expire-unreachable") for v in values):
+        return run.op(STASH_STACK, target=OLDER_ENTRIES)
+    return run.op(SAFE)
 
 
 def _classify_clean_configured(rest, run):
@@ -1351,6 +1402,6 @@ _CLASSIFIERS = {"add": _classify_add, "stage": _classify_add, "commit": _classif
                 "reflog": _classify_reflog,
                 "mv": _classify_mv, "apply": _classify_apply, "bisect": _classify_bisect,
                 "read-tree": _classify_read_tree, "checkout-index": _classify_checkout_index,
-                "update-ref": lambda rest, run: _classify_refs(rest, run, 0),
+                "update-ref": lambda rest, run: _classify_refs(rest, run, 0), "branch": _classify_branch,
                 "symbolic-ref": lambda rest, run: _classify_refs(rest, run, 1),
                 "worktree": _classify_worktree}

@@ -1,8 +1,8 @@
 """What only the checkout can tell the git classifier (peerhooks.gitops.Lookup), read from its files
 where they say it, else asked of git, each call bounded: is `release-1.2` a branch and `Dockerfile`
 a file, what is checked out, does a pull rebase, would git refuse the rebase, does a revision name
-a commit, which index entries `rm`'s paths match, which files a stash entry holds, does the checkout
-give a commit a message, is a merge or rebase under way.
+a commit, which index entries `rm`'s paths match, which files a stash entry holds, which worktrees
+have a branch checked out, does the checkout give a commit a message, is a merge or rebase under way.
 """
 import os
 
@@ -67,6 +67,15 @@ class CheckoutLookup(gitops.Lookup):
         out = gitrepo.run_git(cwd, ["ls-files", "-z", "--full-name", "--"] + list(pathspecs),
                               timeout=GIT_TIMEOUT_SECONDS)
         return None if out is None else [name for name in out.split("\0") if name]
+
+    def checked_out(self, ref, cwd):
+        top = gitrepo.toplevel(cwd) if cwd else None
+        if top is None:
+            return None
+        if ref == "HEAD":
+            return [top]
+        heads = gitrepo.worktree_heads(top)
+        return None if heads is None else sorted(t for t, head in heads.items() if head == "ref: " + ref)
 
     def stash_files(self, entry, cwd):
         if not cwd or entry is not None and entry.startswith("-"):

@@ -163,6 +163,10 @@ def _judge(op, top, peers, own, states, stash, pushed, stash_owners=None):
     if kind == g.REMOVE_WORKTREE:
         at_stake = tuple(p for p in peers if op.target is None or p.checkout == op.target)
         return Refusal(op, at_stake, True) if at_stake else None
+    if kind == g.WRITE_REFS and op.target is not None:  # only who stands on the branch it rewrites
+        peers = tuple(p for p in peers if p.checkout in op.target)
+        if not peers:
+            return None
     held, at_stake = _reached(op, top, peers, own, states)
     if kind in ALWAYS_ASK or kind == g.RESET_ALL and op.moves_branch:
         return Refusal(op, peers, True, tuple(_everything_held(top, peers, states)))
@@ -224,7 +228,10 @@ def _judge_stash_stack(op, top, peers, states, stash, owners):
     `stash branch` also checks out a new branch under everyone in this checkout."""
     if stash is None:
         return Refusal(op, peers, True)
-    taken = [e for e in stash if op.target is None or e.ref == op.target]  # one there is (gitfails)
+    if op.target == g.OLDER_ENTRIES:
+        taken = stash[1:]
+    else:
+        taken = [e for e in stash if op.target is None or e.ref == op.target]  # one there is (gitfails)
     own = _self()
     if all(owners.get(e.ref) == own for e in taken):
         here = tuple(p for p in peers if p.checkout == top) if op.moves_branch else ()
