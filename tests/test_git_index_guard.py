@@ -855,8 +855,8 @@ class BehindTheIndex(GuardTestCase):
         self.assertRefused(self.guard("git ls-files --deleted | xargs git rm"), "README.md [unstaged-deletion]")
 
 
-class StashOwners(GuardTestCase):
-    """Issue 19 item 4: stash entries have owners (ShaftHQ/SHAFT_ENGINE #4130, gsd-build/get-shit-done #3542)."""
+class StashTestCase(GuardTestCase):
+    """A live peer that pushes stash entries, and this session's own transcript."""
 
     OWN_ID = "own-session-4444"
 
@@ -872,6 +872,10 @@ class StashOwners(GuardTestCase):
         command = 'git stash push -m "%s" -- %s' % (message, path)
         self.claude.append_records(session_id, self.main, [bash_record(session_id, self.main, command, now_ms())])
         git(self.main, "stash", "push", "-q", "-m", message, "--", path)
+
+
+class StashOwners(StashTestCase):
+    """Issue 19 item 4: stash entries have owners (ShaftHQ/SHAFT_ENGINE #4130, gsd-build/get-shit-done #3542)."""
 
     def test_popping_a_peers_entry_asks_naming_it_and_popping_ones_own_runs(self):
         self.push(self.peer.session_id, "wip: the peer's parser")
@@ -896,6 +900,40 @@ class StashOwners(GuardTestCase):
         git(self.main, "checkout", "-q", "--", ".")
         decision, _reason = self.decision(self.guard("git stash && git pull && git stash pop", session_id=self.OWN_ID))
         self.assertEqual(decision, "ask")
+
+
+class StashSequences(StashTestCase):
+    """The stack changes under the line itself: each pop takes what is on top when it runs."""
+
+    def test_a_second_pop_takes_the_entry_below_this_sessions_own(self):
+        self.push(self.peer.session_id, "wip: the peer's parser")
+        self.push(self.OWN_ID, "mine for a moment", path="README.md")
+        self.assertAllowed(self.guard("git stash pop", session_id=self.OWN_ID))
+        for command in ("git stash pop && git stash pop", "git stash pop; git stash pop",
+                        "for i in 1 2; do git stash drop; done"):
+            with self.subTest(command=command):
+                decision, reason = self.decision(self.guard(command, session_id=self.OWN_ID))
+                self.assertEqual(decision, "ask")
+                self.assertIn("it was pushed by stasher", reason)
+
+    def test_a_round_trip_puts_files_back_but_leaves_what_a_peer_staged_unstaged(self):
+        with open(os.path.join(self.main, "src", "new.py"), "w") as handle:
+            handle.write("new = 1\n")
+        git(self.main, "add", "src/new.py")  # a new file comes back added
+        self.claude.append_records(self.peer.session_id, self.main, [edit_record(
+            self.peer.session_id, self.main, os.path.join(self.main, "src", "new.py"), now_ms())])
+        self.assertAllowed(self.guard("git stash -u && git stash pop", session_id=self.OWN_ID))
+        with open(os.path.join(self.main, "README.md"), "a") as handle:
+            handle.write("the peer's line\n")
+        git(self.main, "add", "README.md")  # a staged change comes back unstaged
+        self.claude.append_records(self.peer.session_id, self.main, [edit_record(
+            self.peer.session_id, self.main, os.path.join(self.main, "README.md"), now_ms())])
+        decision, reason = self.decision(self.guard("git stash -u && git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(decision, "deny")
+        self.assertIn("README.md staged", reason)
+        self.assertIn("leave it unstaged", reason)
+        self.assertNotIn("src/new.py", reason.splitlines()[0])
+        self.assertAllowed(self.guard("git stash -u && git stash pop --index", session_id=self.OWN_ID))
 
 
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",

@@ -207,7 +207,7 @@ class AskKinds(unittest.TestCase):
 
     def test_a_pop_of_what_the_line_pushed_runs_only_when_the_push_saved_something(self):
         self.assertEqual(judge("git stash push -- a.py && make && git stash pop", [peer("q")], self.WORLD,
-                               own=["a.py"]), [])
+                               own=["a.py"], stash=[]), [])
         entry = StashEntry("stash@{0}", "abc", 1, "On main: the peer's")
         nothing = judge("git stash push -- b.py && git stash pop", [peer("q")], self.WORLD, stash=[entry])
         self.assertTrue(guard_verdict.is_ask(nothing))

@@ -37,12 +37,10 @@ def fails(op, top, states, present, stash):
 
 def _names_no_entry(op, stash):
     """A pop, drop, apply or `stash branch` of an entry the stack does not hold (the newest when it
-    names none); `clear` and an entry only the shell knows never fail here."""
-    if stash is None or op.kind == g.STASH_STACK and op.target is None and not op.moves_branch:
+    names none); `clear`, an expire and an entry only the shell knows never fail here."""
+    if stash is None or op.target is None or op.target in (g.ALL_ENTRIES, g.OLDER_ENTRIES):
         return False
-    if not stash:
-        return True
-    return op.target not in (None, g.OLDER_ENTRIES) and all(entry.ref != op.target for entry in stash)
+    return all(entry.ref != op.target for entry in stash)
 
 
 def _literal(spec):

@@ -310,7 +310,7 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     clean, which act on the working directory only. message: a commit's message, for advice.
     target: the worktree path of REMOVE_WORKTREE; for WRITE_REFS the toplevels of the worktrees
     that have the branch it rewrites checked out (None: any); for STASH_STACK the entry it takes
-    (None: every entry; OLDER_ENTRIES: all but the newest).
+    (ALL_ENTRIES, OLDER_ENTRIES: all but the newest; None: known only when it runs).
     entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
     for `git rm` the index entries its pathspecs match, for `stash apply` the files the entry holds.
     touches: which uncommitted work it reaches (the *_WORK letters; None: its kind's default);
@@ -965,7 +965,7 @@ def _classify_stash(rest, run):
     if verb in STASH_READS:
         return run.op(SAFE)
     if verb in ("drop", "clear", "pop"):
-        return run.op(STASH_STACK, target=None if verb == "clear" else _stash_ref(rest))
+        return run.op(STASH_STACK, target=ALL_ENTRIES if verb == "clear" else _stash_ref(rest))
     if verb == "apply":
         return _stash_apply(rest, run)._replace(target=_stash_ref(rest))
     if verb == "branch":  # checks out a new branch at the entry's base, applies it, and drops it
@@ -983,8 +983,9 @@ def _classify_stash(rest, run):
                      precheck=Precheck(match))
 
 
-# A STASH_STACK target: every entry but the newest (what `reflog expire --expire-unreachable` drops).
-OLDER_ENTRIES = "stash@{1..}"
+# STASH_STACK targets beside one entry: every entry (clear), every entry but the newest (what
+# `reflog expire --expire-unreachable` drops).
+ALL_ENTRIES, OLDER_ENTRIES = "stash@{*}", "stash@{1..}"
 
 
 def _stash_ref(rest):
@@ -1332,7 +1333,7 @@ def _branch_write(ref, run):
     """Rewriting one ref: the stash (its entries go), a branch (under whoever has it checked out),
     HEAD (this checkout's branch); tags, remote-tracking and other refs hold nobody's checkout."""
     if ref in ("refs/stash", "stash"):
-        return run.op(STASH_STACK)
+        return run.op(STASH_STACK, target=ALL_ENTRIES)
     if ref != "HEAD" and not ref.startswith("refs/heads/"):
         return run.op(SAFE)
     where = run.lookup.checked_out(ref, run.cwd)
@@ -1380,7 +1381,7 @@ def _classify_reflog(rest, run):
         named = [v for v in values if v.startswith(("stash@{", "refs/stash@{"))]
         return run.op(STASH_STACK, target=_stash_ref([Word(named[0])]) if len(named) == 1 else None)
     if any(v.startswith("--expire=") or v == "--expire" for v in values):
-        return run.op(STASH_STACK)
+        return run.op(STASH_STACK, target=ALL_ENTRIES)
     if any(v.startswith("--expire-unreachable") for v in values):
         return run.op(STASH_STACK, target=OLDER_ENTRIES)
     return run.op(SAFE)

@@ -103,10 +103,23 @@ class Stakes:
 
             mine, parties = identity.parties(own, self.agent_id, [(i, s) for i, s, _t in others], running)
             tops = {s.session_id: t for _i, s, t in others}
-            own_top = self._toplevel(self.cwd) if self.cwd else None
-            self.parties = (mine, [(p, tops.get(p.session_id, own_top) if p.kind == "session" else own_top)
+            self.parties = (mine, [(p, tops.get(p.session_id) if p.kind == "session" else self._checkout_of(p))
                                    for p in parties])
         return self.parties
+
+    def _checkout_of(self, party):
+        """Where this session's main thread or one of its subagents works: the main thread where its
+        registry entry says, a subagent where its transcript began (a subagent runs in a checkout of
+        its own as often as in its session's); the caller's checkout when neither says."""
+        own_top = self._toplevel(self.cwd) if self.cwd else None
+        entry = self._own_entry()
+        main_top = self._toplevel(entry.cwd) if entry is not None and entry.cwd else None
+        if party.kind == "subagent" and party.transcripts:
+            from . import transcripts
+
+            started_in = transcripts.read_head(party.transcripts[0]).cwd
+            return self._toplevel(started_in) if started_in else main_top or own_top
+        return main_top or own_top
 
     def parties_in(self, top):
         """[(Party, checkout)] of those working in the checkout `top`."""
