@@ -349,6 +349,12 @@ class Decisions(GuardTestCase):
 
     def test_a_rebase_git_refuses_over_tracked_changes_changes_nothing(self):
         git(self.main, "branch", "other")
+        self.assertAllowed(self.guard("git rebase other"))  # up to date: nothing to replay
+        git(self.main, "checkout", "-q", "other")
+        git(self.main, "commit", "-q", "--allow-empty", "-m", "on other")
+        git(self.main, "checkout", "-q", "main")
+        self.assertAllowed(self.guard("git rebase other"))  # a fast-forward rewrites no commit
+        git(self.main, "commit", "-q", "--allow-empty", "-m", "on main")  # now they diverge
         self.assertEqual(self.decision(self.guard("git rebase other"))[0], "ask")
         with open(os.path.join(self.main, "README.md"), "a") as handle:
             handle.write("a peer's change\n")

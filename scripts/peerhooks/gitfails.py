@@ -3,7 +3,8 @@
 Some of git's checks come before it changes anything, and when one fails nothing changes: every
 literal pathspec must match something (`git add src/a.py gone.py` stages neither), `git rm` keeps
 a file with staged or unstaged changes and then removes nothing, `git mv` of a folder holding a
-deleted file moves nothing, a pop, drop, apply or `stash branch` needs the entry it names. A line the guard refused for such a command would be refused for
+deleted file moves nothing, a pop, drop, apply or `stash branch` needs the entry it names, a
+rebase (or a rebasing pull) without autostash starts only over a tree with no tracked change. A line the guard refused for such a command would be refused for
 something git never does (issue 18: "no reason states something false about what git would do"),
 and with peerhooks.chains the commands after it in an `&&` chain are known not to run either.
 
@@ -25,7 +26,11 @@ def fails(op, top, states, present, stash):
     if op.kind in (g.STASH_STACK, g.STASH_APPLY):
         return _names_no_entry(op, stash)
     check = op.precheck
-    if check is None or states is None or op.runtime or op.bound is not None or op.cwd is None:
+    if check is None or states is None or op.cwd is None:
+        return False
+    if check.clean_tree:
+        return any(not (s.untracked or s.ignored) for s in states.values())
+    if op.runtime or op.bound is not None:
         return False
     literal = [spec for spec in op.paths if _literal(spec)]
     if check.match is not None and any(not _matches(check.match, spec, top, states, present) for spec in literal):

@@ -248,9 +248,14 @@ class Lookup:
         """True when `git pull` rebases here (pull.rebase in the config)."""
         return False
 
-    def refuses_to_rebase(self, cwd):
-        """True when git would refuse to start a rebase here: tracked files differ from HEAD and
-        rebase.autoStash is off."""
+    def fast_forwards(self, upstream, cwd):
+        """True when HEAD is an ancestor of `upstream` (a rebase onto it only fast-forwards: no
+        commit is rewritten)."""
+        return False
+
+    def autostashes(self, cwd):
+        """True when rebase.autoStash is set here (a rebase then stashes and re-applies local changes
+        instead of refusing to start)."""
         return False
 
     def names_no_commit(self, revisions, cwd):
@@ -344,10 +349,11 @@ REFUSE_CHANGED, REFUSE_DIFFERING_FROM_BOTH = "changed", "both"
 # `git mv` without -f refuses a folder holding a tracked file deleted from the tree.
 REFUSE_DELETED = "deleted"
 
-Precheck = record("Precheck", "match changed recursive", (None, True), """What git checks before a path form
-    changes anything: match (MATCH_*: what each literal pathspec must match, or None), changed
-    (REFUSE_*: `git rm`'s or `git mv`'s check of the files it matches, or None), recursive (False
-    for `git rm` without -r, which refuses a folder).""")
+Precheck = record("Precheck", "match changed recursive clean_tree", (None, None, True, False), """What git
+    checks before a form changes anything: match (MATCH_*: what each literal pathspec must match,
+    or None), changed (REFUSE_*: `git rm`'s or `git mv`'s check of the files it matches, or None),
+    recursive (False for `git rm` without -r, which refuses a folder), clean_tree (a rebase, or a
+    rebasing pull, without autostash: refused while a tracked file differs from HEAD).""")
 
 
 def write_operation(path, pattern, command):
@@ -875,17 +881,43 @@ def git_operation(words, run):
             if not rebases:
                 return run.op(SAFE)
         rebasing = subcommand == "rebase" or subcommand == "pull"
-        autostash = values & {"--autostash"} or _config_true(configured(run, "rebase.autostash"))
-        if rebasing and not autostash and run.lookup.refuses_to_rebase(run.cwd):
-            return run.op(SAFE)  # "cannot rebase: You have unstaged changes": nothing moves
+        line_autostash = configured(run, "rebase.autostash")
+        autostash = values & {"--autostash"} or (_config_true(line_autostash) if line_autostash is not None
+                                                 else run.lookup.autostashes(run.cwd))
         if subcommand == "rebase" and not values & CREATING_OPTIONS and _moves_to_nothing(
                 run, [w.value for w in rest if not w.value.startswith("-") or w.value == "-"]):
             return run.op(SAFE)
-        return run.op(MOVE_HEAD)
+        if rebasing and not autostash and _only_fast_forwards(subcommand, rest, values, run):
+            return run.op(SAFE)  # over a clean tree it moves the branch forward; over tracked changes, nothing
+        # "cannot rebase: You have unstaged changes": over tracked changes nothing moves
+        return run.op(MOVE_HEAD, precheck=Precheck(clean_tree=True) if rebasing and not autostash else None)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)
     return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest), config=run.config,
                      via=run.via)
+
+
+REWRITING_REBASE_OPTIONS = frozenset(["-i", "--interactive", "--onto", "--root", "-x", "--exec", "--keep-base",
+                                      "--no-ff", "-f", "--force-rebase"])
+
+
+def _only_fast_forwards(subcommand, rest, values, run):
+    """A rebase (or rebasing pull) onto an upstream HEAD is an ancestor of replays no commit of
+    this branch: git fast-forwards it, as a merge would. The upstream is the one operand of a
+    rebase, remote/branch of a pull naming both, else the branch's configured upstream."""
+    if values & REWRITING_REBASE_OPTIONS:
+        return False
+    operands = [w for w in rest if not w.value.startswith("-")]
+    if any(w.expanded for w in operands):
+        return False
+    if subcommand == "rebase":
+        if len(operands) > 1:
+            return False  # `git rebase <upstream> <branch>` checks out <branch> first
+        upstream = operands[0].value if operands else "@{upstream}"
+    else:
+        upstream = "%s/%s" % (operands[0].value, operands[1].value) if len(operands) == 2 else \
+            "@{upstream}" if len(operands) < 2 else None
+    return upstream is not None and run.lookup.fast_forwards(upstream, run.cwd)
 
 
 def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False, touches=None, excludes=(),

@@ -1,6 +1,6 @@
 """What only the checkout can tell the git classifier (peerhooks.gitops.Lookup), read from its files
 where they say it, else asked of git, each call bounded: is `release-1.2` a branch and `Dockerfile`
-a file, what is checked out, does a pull rebase, would git refuse the rebase, does a revision name
+a file, what is checked out, does a pull rebase, does a rebase autostash or only fast-forward, does a revision name
 a commit, which index entries `rm`'s paths match, which files a stash entry holds, which worktrees
 have a branch checked out, does the checkout give a commit a message, is a merge or rebase under way.
 """
@@ -48,11 +48,15 @@ class CheckoutLookup(gitops.Lookup):
     def pull_rebases(self, cwd):
         return _config_set(cwd, "pull", "rebase")
 
-    def refuses_to_rebase(self, cwd):
-        if not cwd or _config_set(cwd, "rebase", "autostash"):
+    def fast_forwards(self, upstream, cwd):
+        if not cwd or upstream.startswith("-"):
             return False
-        done = gitrepo.run_git_code(cwd, ["diff-index", "--quiet", "HEAD", "--"], timeout=GIT_TIMEOUT_SECONDS)
-        return done is not None and done[0] == 1  # 1: tracked changes; anything else concludes nothing
+        done = gitrepo.run_git_code(cwd, ["merge-base", "--is-ancestor", "HEAD", upstream],
+                                    timeout=GIT_TIMEOUT_SECONDS)
+        return done is not None and done[0] == 0
+
+    def autostashes(self, cwd):
+        return bool(cwd) and _config_set(cwd, "rebase", "autostash")
 
     def names_no_commit(self, revisions, cwd):
         return any(_commit_of(cwd, r) == NO_COMMIT for r in revisions)
