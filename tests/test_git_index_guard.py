@@ -798,6 +798,43 @@ class BranchesCheckedOut(GuardTestCase):
                 self.assertAllowed(self.guard(command))
 
 
+class Switches(GuardTestCase):
+    """A branch switch is judged by what git does with the work in the tree at that moment."""
+
+    def setUp(self):
+        super().setUp()
+        git(self.main, "checkout", "-q", "-b", "feature")
+        with open(os.path.join(self.main, "src", "app.py"), "w") as handle:
+            handle.write("x = 2  # feature\n")
+        git(self.main, "commit", "-q", "-am", "feature changes app.py")
+        git(self.main, "checkout", "-q", "main")
+
+    def test_a_switch_local_changes_stand_in_the_way_of_changes_nothing(self):
+        self.working_peer(modified=("src/app.py",), new=())  # feature rewrites src/app.py: git refuses
+        self.assertAllowed(self.guard("git checkout feature"))
+        self.assertAllowed(self.guard("git switch feature"))
+        self.assertEqual(self.decision(self.guard("git checkout -m feature"))[0], "ask")  # -m merges them in
+
+    def test_a_switch_that_carries_the_work_along_still_moves_the_peer(self):
+        self.working_peer(modified=("README.md",), new=())
+        decision, reason = self.decision(self.guard("git switch feature"))
+        self.assertEqual(decision, "ask")
+        self.assertIn("would switch the checkout main-peer works in", reason)
+
+    def test_a_branch_another_worktree_has_checked_out_is_refused_by_git(self):
+        self.working_peer(modified=("README.md",), new=())
+        git(self.main, "worktree", "add", "-q", os.path.join(self.tmp, "feature-wt"), "feature")
+        self.assertAllowed(self.guard("git switch feature"))
+        self.assertEqual(self.decision(self.guard("git switch --ignore-other-worktrees feature"))[0], "ask")
+
+    def test_resetting_the_current_branch_forward_only_fast_forwards(self):
+        self.working_peer(modified=("README.md",), new=())
+        self.assertAllowed(self.guard("git switch -C main feature"))  # main is an ancestor of feature
+        self.assertAllowed(self.guard("git checkout -B main feature"))
+        git(self.main, "commit", "-q", "--allow-empty", "-m", "main moves on")
+        self.assertEqual(self.decision(self.guard("git switch -C main feature"))[0], "ask")  # rewinds main
+
+
 class BehindTheIndex(GuardTestCase):
     """Issue 19 items 2 and 3: history written behind the shared index, and config that changes what
     a command does."""

@@ -27,9 +27,9 @@ PRESENT = {"/r/src/app.py": FILE, "/r/src/new.py": FILE, "/r/src/old.py": None, 
 STASH = [StashEntry("stash@{0}", "c0", 1, "On main: x")]
 
 
-def fails(line, states=STATES, stash=STASH):
+def fails(line, states=STATES, stash=STASH, in_the_way=None):
     (op,) = [o for o in gitops.parse(line, TOP) if o.kind != gitops.SAFE]
-    return gitfails.fails(op, TOP, states, PRESENT, stash)
+    return gitfails.fails(op, TOP, gitfails.Snapshot({TOP: states}, PRESENT, {TOP: stash}, in_the_way or {}))
 
 
 class Pathspecs(unittest.TestCase):
@@ -85,6 +85,20 @@ class RemoveAndMove(unittest.TestCase):
         self.assertTrue(fails("git mv src source"))
         self.assertFalse(fails("git mv lib vendor"))
         self.assertTrue(fails("git mv src/cache.py lib/"))  # untracked: not under version control
+
+
+class Switches(unittest.TestCase):
+    def test_a_switch_stops_when_local_changes_are_in_its_way(self):
+        self.assertTrue(fails("git checkout feature", in_the_way={(TOP, "feature"): True}))
+        self.assertFalse(fails("git checkout feature", in_the_way={(TOP, "feature"): False}))
+        self.assertFalse(fails("git switch feature"))  # not known: git may go ahead
+        self.assertFalse(fails("git checkout -m feature", in_the_way={(TOP, "feature"): True}))
+        self.assertTrue(fails("git switch -c topic origin/topic", in_the_way={(TOP, "origin/topic"): True}))
+
+    def test_a_rebase_without_autostash_needs_a_tree_without_tracked_changes(self):
+        self.assertTrue(fails("git rebase origin/main"))
+        self.assertFalse(fails("git rebase origin/main", states={"n.py": PathState("n.py", ".", ".", True)}))
+        self.assertFalse(fails("git rebase --autostash origin/main"))
 
 
 class StashEntries(unittest.TestCase):

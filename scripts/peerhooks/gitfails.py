@@ -4,32 +4,43 @@ Some of git's checks come before it changes anything, and when one fails nothing
 literal pathspec must match something (`git add src/a.py gone.py` stages neither), `git rm` keeps
 a file with staged or unstaged changes and then removes nothing, `git mv` of a folder holding a
 deleted file moves nothing, a pop, drop, apply or `stash branch` needs the entry it names, a
-rebase (or a rebasing pull) without autostash starts only over a tree with no tracked change. A line the guard refused for such a command would be refused for
+rebase (or a rebasing pull) without autostash starts only over a tree with no tracked change, and
+a branch switch stops when a file it would rewrite has local changes. A line the guard refused for such a command would be refused for
 something git never does (issue 18: "no reason states something false about what git would do"),
 and with peerhooks.chains the commands after it in an `&&` chain are known not to run either.
 
 What the classifier knows of each form's checks is its Operation.precheck (gitops.Precheck); the
-guard passes git's state of the checkout (peerhooks.gitstate), whether each literal path exists,
-and the stash entries. Only a certain refusal counts: anything unknown means git may go ahead.
+guard passes what it read of the checkout (a Snapshot: git's state of it, whether each literal path
+exists, the stash entries, whether local changes are in a switch's way). Only a certain refusal
+counts: anything unknown means git may go ahead.
 """
 from . import gitops as g
 from .gitstate import UNCHANGED, is_staged, state_of
 from .reach import covers, relative, resolve
+from .records import record
 
 FILE, FOLDER = "file", "folder"  # what is at a literal path (peerhooks.guard_stakes looks)
 
 
-def fails(op, top, states, present, stash):
-    """True when git certainly refuses the operation and changes nothing. states: {path: PathState}
-    of its checkout (None: unknown); present: {absolute path: FILE, FOLDER or None when nothing is
-    there} for its literal paths (a path not in it counts as a file); stash: [StashEntry] or None."""
+Snapshot = record("Snapshot", "states_of present stash_of in_the_way", ({}, {}, {}, {}), """What the guard
+    read of the checkouts: states_of {toplevel: {path: PathState} or None}; present {absolute path:
+    FILE, FOLDER or None when nothing is there} for the operations' literal paths (a path not in it
+    counts as a file); stash_of {toplevel: [StashEntry] or None}; in_the_way {(toplevel, revision):
+    True when a file with local changes differs between HEAD and the revision, False when none
+    does; missing: unknown}.""")
+
+
+def fails(op, top, snapshot):
+    """True when git certainly refuses the operation and changes nothing."""
     if op.kind in (g.STASH_STACK, g.STASH_APPLY):
-        return _names_no_entry(op, stash)
-    check = op.precheck
+        return _names_no_entry(op, snapshot.stash_of.get(top))
+    check, states, present = op.precheck, snapshot.states_of.get(top), snapshot.present
     if check is None or states is None or op.cwd is None:
         return False
     if check.clean_tree:
         return any(not (s.untracked or s.ignored) for s in states.values())
+    if check.switch_to is not None:
+        return snapshot.in_the_way.get((top, check.switch_to)) is True
     if op.runtime or op.bound is not None:
         return False
     literal = [spec for spec in op.paths if _literal(spec)]

@@ -349,11 +349,13 @@ REFUSE_CHANGED, REFUSE_DIFFERING_FROM_BOTH = "changed", "both"
 # `git mv` without -f refuses a folder holding a tracked file deleted from the tree.
 REFUSE_DELETED = "deleted"
 
-Precheck = record("Precheck", "match changed recursive clean_tree", (None, None, True, False), """What git
-    checks before a form changes anything: match (MATCH_*: what each literal pathspec must match,
-    or None), changed (REFUSE_*: `git rm`'s or `git mv`'s check of the files it matches, or None),
-    recursive (False for `git rm` without -r, which refuses a folder), clean_tree (a rebase, or a
-    rebasing pull, without autostash: refused while a tracked file differs from HEAD).""")
+Precheck = record("Precheck", "match changed recursive clean_tree switch_to", (None, None, True, False, None),
+                  """What git checks before a form changes anything: match (MATCH_*: what each literal
+    pathspec must match, or None), changed (REFUSE_*: `git rm`'s or `git mv`'s check of the files it
+    matches, or None), recursive (False for `git rm` without -r, which refuses a folder), clean_tree
+    (a rebase, or a rebasing pull, without autostash: refused while a tracked file differs from
+    HEAD), switch_to (a branch switch to this revision: refused when a file that differs between
+    HEAD and it has local changes, or is an untracked file it would overwrite).""")
 
 
 def write_operation(path, pattern, command):
@@ -1148,7 +1150,12 @@ def _classify_checkout(rest, run):
     args = _split(rest, CHECKOUT_LONG, CHECKOUT_VALUES)
     if _patch_mode(args, run):
         return run.op(SAFE)
-    if args.flags & {"-b", "-B", "--orphan", "--detach"}:
+    merge = bool(args.flags & {"-m", "--merge"})
+    if args.flags & {"-b", "-B"}:
+        start = args.operands[0].value if len(args.operands) == 1 and not args.operands[0].expanded else None
+        created = args.values.get("-b") or args.values.get("-B")
+        return _switch(run, start, created, "-B" in args.flags, merge, bool(args.operands) and start is None)
+    if args.flags & {"--orphan", "--detach"}:
         return run.op(MOVE_HEAD)
     source = False  # paths checked out from a commit rewrite the index too, not only the tree
     if args.after_dashes is not None:
@@ -1169,7 +1176,9 @@ def _classify_checkout(rest, run):
             if args.flags & {"-f", "--force"}:
                 # -f throws away local changes and the index, even on the current branch
                 return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=not current)
-            return run.op(SAFE if current else MOVE_HEAD)
+            if current:
+                return run.op(SAFE)
+            return _switch(run, revision, merge=merge, elsewhere_allowed="--ignore-other-worktrees" in args.flags)
         path_words = args.operands[1:]
         source = True
     else:
@@ -1180,6 +1189,12 @@ def _classify_checkout(rest, run):
 
 def _classify_switch(rest, run):
     args = _split(rest, SWITCH_LONG, SWITCH_VALUES)
+    merge = bool(args.flags & {"-m", "--merge"})
+    if args.flags & CREATING_OPTIONS - {"--orphan"}:
+        start = args.operands[0].value if len(args.operands) == 1 and not args.operands[0].expanded else None
+        created = next((args.values[o] for o in ("-c", "-C", "--create", "--force-create") if o in args.values), None)
+        return _switch(run, start, created, bool(args.flags & {"-C", "--force-create"}), merge,
+                       bool(args.operands) and start is None)
     if args.flags & CREATING_OPTIONS:
         return run.op(MOVE_HEAD)
     operands = [w.value for w in args.operands]
@@ -1194,7 +1209,34 @@ def _classify_switch(rest, run):
         return run.op(SAFE)
     if discards:
         return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=not current)
-    return run.op(MOVE_HEAD)
+    if detach or len(operands) != 1 or args.operands[0].expanded:
+        return run.op(MOVE_HEAD)
+    return _switch(run, operands[0], merge=merge, elsewhere_allowed="--ignore-other-worktrees" in args.flags)
+
+
+def _switch(run, to, created=None, force_create=False, merge=False, unknown_start=False, elsewhere_allowed=False):
+    """A switch of this checkout to the revision `to` (None: staying at HEAD), creating the branch
+    `created` (or resetting it, force_create). git refuses a branch another worktree has checked
+    out; `-C <the current branch> <start>` only moves the branch forward when HEAD is an ancestor
+    of start, carrying the local changes along (or refusing, when they are in the way). Otherwise
+    the switch is judged at the verdict: git refuses it when local changes are in the way
+    (Precheck.switch_to), unless -m merges them."""
+    if unknown_start:
+        return run.op(MOVE_HEAD)
+    if created is None and not elsewhere_allowed and to not in (None, "-") and _checked_out_elsewhere(to, run):
+        return run.op(SAFE)  # "'feature' is already checked out at …"
+    if force_create and created and run.lookup.is_current(created, run.cwd) and \
+            run.lookup.fast_forwards(to or "HEAD", run.cwd):
+        return run.op(SAFE)
+    check = Precheck(switch_to=to) if to is not None and not merge else None
+    return run.op(MOVE_HEAD, target=to, precheck=check)
+
+
+def _checked_out_elsewhere(branch, run):
+    """Whether another worktree of the repository has the local branch checked out."""
+    where = run.lookup.checked_out("refs/heads/" + branch, run.cwd) or ()
+    top = run.context.toplevel(run.cwd) if run.context.toplevel is not None and run.cwd else None
+    return any(t != top for t in where) if top is not None else False
 
 
 def _classify_restore(rest, run):

@@ -219,7 +219,7 @@ class Stakes:
                     and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
                 private_of[index.path] = _private_differs(item.toplevel, index.path)
         return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
-                                     owners_of, chain, _present(judged))
+                                     owners_of, chain, _present(judged), _in_the_way(judged, states_of))
 
     def _stash_owners(self, top, entries):
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
@@ -346,6 +346,34 @@ def _present(judged):
                     found[path] = None
                     continue
                 found[path] = gitfails.FOLDER if stat.S_ISDIR(mode) else gitfails.FILE
+    return found
+
+
+MAX_PATHS_IN_THE_WAY = 256  # local changes asked about for one switch; past it, git is taken to go ahead
+
+
+def _in_the_way(judged, states_of):
+    """{(toplevel, revision): whether a path with local changes (or an untracked file) differs
+    between HEAD and the revision a switch goes to}: one `git diff --name-only` limited to those
+    paths, per switch; missing when git did not answer or there are too many."""
+    found = {}
+    for item in judged:
+        check = item.operation.precheck
+        states = states_of.get(item.toplevel)
+        if check is None or check.switch_to is None or states is None:
+            continue
+        key = (item.toplevel, check.switch_to)
+        local = sorted(rel for rel, state in states.items() if not state.ignored and not state.folder)
+        if key in found or len(local) > MAX_PATHS_IN_THE_WAY:
+            continue
+        if not local:
+            found[key] = False
+            continue
+        out = gitrepo.run_git(item.toplevel, ["diff", "--name-only", "-z", "--no-renames", "HEAD", check.switch_to,
+                                              "--"] + [":(literal)" + rel for rel in local],
+                              timeout=GIT_TIMEOUT_SECONDS)
+        if out is not None:
+            found[key] = bool(out.strip("\0"))
     return found
 
 

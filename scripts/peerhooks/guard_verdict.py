@@ -88,7 +88,7 @@ def unattributed(peers, own, toplevel, states):
 
 
 def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None, stash_owners_of=None,
-            chain=None, present=None):
+            chain=None, present=None, in_the_way=None):
     """Every refusal for the judged operations, in order (empty: let the line run).
 
     own: realpaths this session changed. states_of: {toplevel: {path: PathState}, or None when git
@@ -96,12 +96,11 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
     path: [(status letter, toplevel-relative path)] where it differs from HEAD, or None};
     stash_owners_of: {toplevel: {stash ref: who pushed it (stash_owners.SELF for this session), or
     None}}; each read by the hook only where a verdict needs it (a missing one counts as unknown).
-    chain: the line's chains.Chain, and present: {absolute path: gitfails.FILE, FOLDER or None} of
-    the operations' literal paths: an operation git refuses as a whole, or one that never runs
-    after it, is not judged (it changes nothing)."""
+    chain: the line's chains.Chain; present and in_the_way as in gitfails.Snapshot: an operation
+    git refuses as a whole, or one that never runs after it, is not judged (it changes nothing)."""
     states_of, stash_of, private_of = states_of or {}, stash_of or {}, private_of or {}
     stash_owners_of = stash_owners_of or {}
-    inert = _inert(judged, chain, states_of, stash_of, present or {})
+    inert = _inert(judged, chain, gitfails.Snapshot(states_of, present or {}, stash_of, in_the_way or {}))
     running = [(index, item) for index, item in enumerate(judged) if item.operation.step not in inert]
     sequence = _stash_sequence(running, states_of, stash_of)
     refusals = []
@@ -140,7 +139,7 @@ def _stash_sequence(running, states_of, stash_of):
     return stash_sequence.Sequence(taken, round_trips)
 
 
-def _inert(judged, chain, states_of, stash_of, present):
+def _inert(judged, chain, snapshot):
     """The steps of the line that change nothing: git refuses them, or they never run."""
     if chain is None:  # commands one after another, none known to read only
         steps = [item.operation.step for item in judged if item.operation.step is not None]
@@ -154,7 +153,7 @@ def _inert(judged, chain, states_of, stash_of, present):
         if len(items) != 1:  # a shell alias running several: its status is its last command's
             return False
         op, top, _peers = items[0]
-        return gitfails.fails(op, top, states_of.get(top), present, stash_of.get(top))
+        return gitfails.fails(op, top, snapshot)
 
     return chains.inert(chain, fails)
 
