@@ -113,7 +113,15 @@ class StashEntries(unittest.TestCase):
             with self.subTest(line=line):
                 self.assertTrue(fails(line, stash=[]))
                 self.assertFalse(fails(line, stash=None))
-        self.assertFalse(fails("git stash clear", stash=[]))
+        self.assertFalse(fails("git stash clear", stash=[]))  # succeeds, doing nothing: what follows runs
+        self.assertTrue(fails("git stash drop $(git stash list | tail -1 | cut -d: -f1)", stash=[]))
+
+    def test_a_pathspec_outside_the_repository_is_refused_by_every_path_form(self):
+        for line in ("git add ..", "git stash push -- /etc", "git reset -q -- ../x", "git add -A ':!:/services'",
+                     "git clean -fd ../other"):
+            with self.subTest(line=line):
+                self.assertTrue(fails(line))
+        self.assertFalse(fails("git add -A ':!:services'"))
 
 
 if __name__ == "__main__":

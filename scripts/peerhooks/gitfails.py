@@ -1,7 +1,7 @@
 """Whether git itself refuses an operation as a whole, from the checkout as it is now. Pure.
 
 Some of git's checks come before it changes anything, and when one fails nothing changes: every
-literal pathspec must match something (`git add src/a.py gone.py` stages neither), `git rm` keeps
+pathspec must lie inside the repository, every literal one must match something (`git add src/a.py gone.py` stages neither), `git rm` keeps
 a file with staged or unstaged changes and then removes nothing, `git mv` of a folder holding a
 deleted file moves nothing, a pop, drop, apply or `stash branch` needs the entry it names, a
 rebase (or a rebasing pull) without autostash starts only over a tree with no tracked change, and
@@ -34,6 +34,9 @@ def fails(op, top, snapshot):
     """True when git certainly refuses the operation and changes nothing."""
     if op.kind in (g.STASH_STACK, g.STASH_APPLY):
         return _names_no_entry(op, snapshot.stash_of.get(top))
+    if (op.kind in g.PATH_KINDS or op.kind in g.WHOLE_KINDS) and op.cwd is not None and any(
+            spec.known and not _inside(resolve(spec, top), top) for spec in op.paths + op.excludes):
+        return True  # "'..' is outside repository": every path form parses its pathspecs first
     check, states, present = op.precheck, snapshot.states_of.get(top), snapshot.present
     if check is None or states is None or op.cwd is None:
         return False
@@ -51,12 +54,18 @@ def fails(op, top, snapshot):
     return check.changed is not None and _keeps_a_changed_file(op, check.changed, top, states)
 
 
+def _inside(path, top):
+    return path == top or path.startswith(top.rstrip("/") + "/")
+
+
 def _names_no_entry(op, stash):
     """A pop, drop, apply or `stash branch` of an entry the stack does not hold (the newest when it
     names none); `clear`, an expire and an entry only the shell knows never fail here."""
-    if stash is None or op.target is None or op.target in (g.ALL_ENTRIES, g.OLDER_ENTRIES):
-        return False
-    return all(entry.ref != op.target for entry in stash)
+    if stash is None or op.target in (g.ALL_ENTRIES, g.OLDER_ENTRIES):
+        return False  # clearing or expiring an empty stack succeeds, doing nothing
+    if not stash:
+        return True  # "No stash entries found", whichever entry the line names
+    return op.target is not None and all(entry.ref != op.target for entry in stash)
 
 
 def _literal(spec):
@@ -68,8 +77,8 @@ def _literal(spec):
 
 def _matches(rule, spec, top, states, present):
     path = resolve(spec, top)
-    if path == top or top.startswith(path.rstrip("/") + "/") or not path.startswith(top.rstrip("/") + "/"):
-        return True  # the whole tree (or a path outside it, which git reports otherwise)
+    if path == top:
+        return True  # the whole tree
     state = state_of(states, relative(path, top))
     exists = present.get(path, FILE) is not None
     outside_index = state is not None and (state.untracked or state.ignored or state.index == "D")

@@ -824,6 +824,8 @@ def _exclusion_spec(word, cwd):
     value = word.value
     if value.startswith((":!", ":^")):
         rest = value[2:]
+        if rest.startswith(":"):  # `:!:x`: the magic ends at the second colon, the rest is the path as written
+            return _pathspec(word._replace(value=rest[1:]), cwd)
         if rest.startswith("/"):  # `:!/x` is `:(exclude,top)x`
             return _pathspec(word._replace(value=":/" + rest[1:]), cwd)
         return _pathspec(word._replace(value=rest), cwd)

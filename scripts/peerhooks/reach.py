@@ -31,11 +31,11 @@ def resolve(spec, toplevel):
 
 
 def names_toplevel(spec, toplevel):
-    """A literal pathspec naming the toplevel or a folder above it (`git add ../..`)."""
+    """A literal pathspec naming the toplevel (`git add ../..` from two folders down); one above it
+    git refuses (peerhooks.gitfails)."""
     if not spec.known or spec.pattern or spec.shell_glob:
         return False
-    path = resolve(spec, toplevel)
-    return path == toplevel or toplevel.startswith(path.rstrip("/") + "/")
+    return resolve(spec, toplevel) == toplevel
 
 
 def covers(spec, path, toplevel):
