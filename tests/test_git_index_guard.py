@@ -764,6 +764,12 @@ class GitRefusesFirst(GuardTestCase):
         self.assertAllowed(self.guard("git rm -r -q src"))  # "src/app.py has local modifications"
         self.assertRefused(self.guard("git rm -r -f -q src"), "src/app.py")
 
+    def test_a_glob_names_the_files_that_exist_and_ignore_removal_leaves_deletions(self):
+        os.remove(os.path.join(self.main, "src", "app.py"))  # the peer's file, deleted from the tree
+        self.assertAllowed(self.guard("git add src/*.py"))  # Bash expands it to src/peer.py, which is staged
+        self.assertAllowed(self.guard("git add --ignore-removal src"))
+        self.assertRefused(self.guard("git add src"), "src/app.py unstaged-deletion")
+
     def test_a_stash_entry_that_is_not_there_is_taken_by_no_one(self):
         for command in ("git stash apply && git stash drop", "git stash pop", "git stash branch tmp"):
             with self.subTest(command=command):
@@ -789,6 +795,13 @@ class BranchesCheckedOut(GuardTestCase):
                 decision, reason = self.decision(self.guard(command))
                 self.assertEqual(decision, "ask")
                 self.assertIn("feature-peer", reason)
+
+    def test_removing_the_peers_worktree_asks_unless_git_keeps_it_for_its_changes(self):
+        self.assertEqual(self.decision(self.guard("git worktree remove ../main-feature"))[0], "ask")
+        with open(os.path.join(self.worktree, "notes.md"), "w") as handle:
+            handle.write("the peer's notes\n")
+        self.assertAllowed(self.guard("git worktree remove ../main-feature"))  # "contains untracked files"
+        self.assertEqual(self.decision(self.guard("git worktree remove --force ../main-feature"))[0], "ask")
 
     def test_a_branch_nobody_has_checked_out_and_this_checkouts_head_are_no_peers_business(self):
         for command in ("git update-ref refs/heads/spare HEAD~1", "git branch -m spare spare-old",

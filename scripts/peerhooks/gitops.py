@@ -52,6 +52,7 @@ SAFE = "safe"                    # reads, or touches only this session's refs an
 # `checkout .` / `restore .` rewrite only working-tree changes of tracked files.
 STAGED_WORK = "S"  # changes in the index (index differs from HEAD)
 TRACKED_WORK = "W"  # working-tree changes of tracked files, deletions included
+MODIFIED_WORK = "M"  # working-tree changes of tracked files other than deletions (add --ignore-removal)
 UNTRACKED_WORK = "N"  # untracked files in folders git tracks
 NEW_FOLDER_WORK = "D"  # untracked files in folders none of whose files git tracks
 IGNORED_WORK = "I"  # files .gitignore matches
@@ -349,13 +350,15 @@ REFUSE_CHANGED, REFUSE_DIFFERING_FROM_BOTH = "changed", "both"
 # `git mv` without -f refuses a folder holding a tracked file deleted from the tree.
 REFUSE_DELETED = "deleted"
 
-Precheck = record("Precheck", "match changed recursive clean_tree switch_to", (None, None, True, False, None),
+Precheck = record("Precheck", "match changed recursive clean_tree switch_to clean_target",
+                  (None, None, True, False, None, False),
                   """What git checks before a form changes anything: match (MATCH_*: what each literal
     pathspec must match, or None), changed (REFUSE_*: `git rm`'s or `git mv`'s check of the files it
     matches, or None), recursive (False for `git rm` without -r, which refuses a folder), clean_tree
     (a rebase, or a rebasing pull, without autostash: refused while a tracked file differs from
     HEAD), switch_to (a branch switch to this revision: refused when a file that differs between
-    HEAD and it has local changes, or is an untracked file it would overwrite).""")
+    HEAD and it has local changes, or is an untracked file it would overwrite), clean_target (`git
+    worktree remove` without --force: refused while that worktree has changes or untracked files).""")
 
 
 def write_operation(path, pattern, command):
@@ -705,6 +708,13 @@ def _pathspecs(words, run):
                 whole = True
             elif value in (".", "./", "*", "./*"):
                 relative_whole = True
+            elif word.glob and run.context.glob is not None and run.cwd:
+                matches = run.context.glob(value, run.cwd)
+                if matches:  # Bash hands git the files that exist: `git add src/*.py` never names a deleted one
+                    specs.extend(_pathspec(Word(m), run.cwd) for m in matches)
+                    continue
+                if matches == []:  # no match: Bash passes the word as written, which git reads as a pattern
+                    word = word._replace(glob=False)
             specs.append(_pathspec(word, run.cwd))
     if words and not positive:
         whole = True  # `git add ':!secret'` stages everything else
@@ -957,6 +967,8 @@ def _classify_add(rest, run):
         args.flags & PATCH_OPTIONS
     # -u and -p (answered) stage tracked files only; -f also ignored ones
     touches = frozenset("W") if args.flags & ({"-u", "--update"} | PATCH_OPTIONS) else frozenset("WND")
+    if args.flags & {"--ignore-removal", "--no-all"} and not everything:
+        touches = frozenset("MND")  # git 1.x's add: new and modified files, not what was deleted
     if args.flags & {"-f", "--force"}:
         touches |= {IGNORED_WORK}
     return _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything), touches=touches,
@@ -1437,7 +1449,9 @@ def _classify_worktree(rest, run):
         return run.op(SAFE)
     operands = [w for w in rest[1:] if not w.value.startswith("-")]
     target = cmdline.resolve(operands[0], run.cwd, run.context) if operands else None
-    return run.op(REMOVE_WORKTREE, target=target)
+    forced = any(w.value in ("-f", "--force") for w in rest[1:])
+    return run.op(REMOVE_WORKTREE, target=target, precheck=None if forced or verb == "move" else
+                  Precheck(clean_target=True))
 
 
 def _classify_reflog(rest, run):

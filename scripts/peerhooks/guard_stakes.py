@@ -208,6 +208,9 @@ class Stakes:
                 continue
             ignored = gitops.IGNORED_WORK in gitops.touches_of(item.operation)
             states_of[item.toplevel] = self._states(item.toplevel, ignored)
+            check, target = item.operation.precheck, item.operation.target
+            if check is not None and check.clean_target and target and self._toplevel(target) == target:
+                states_of[target] = self._states(target)  # the worktree `git worktree remove` would remove
             if item.operation.kind in (gitops.STASH_STACK, gitops.STASH_APPLY) and item.toplevel not in stash_of:
                 stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
         owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}

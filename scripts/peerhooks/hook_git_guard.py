@@ -131,13 +131,13 @@ def _write_operations(writes, runs):
     return found
 
 
-MAX_GLOB_MATCHES = 256  # a `for f in src/*.py` loop over more files than this is not followed
+MAX_GLOB_MATCHES = 256  # a pattern matching more files than this is judged as a pattern, not file by file
 
 
 def _glob(pattern, cwd):
-    """The shell's expansion of a pattern in a `for` loop's words, sorted as Bash sorts (C locale),
-    or None past MAX_GLOB_MATCHES; only a loop over a pattern gets here."""
-    import glob  # imports fnmatch and re: only a judged `for` loop over a pattern pays for them
+    """The shell's expansion of a pattern in a `for` loop's words or a git command's operands, sorted
+    as Bash sorts (C locale), or None past MAX_GLOB_MATCHES."""
+    import glob  # imports fnmatch and re: only a judged line holding a pattern pays for them
 
     full = pattern if pattern.startswith("/") else os.path.join(cwd, pattern)
     found = []

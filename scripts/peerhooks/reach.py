@@ -87,6 +87,8 @@ def acts_on(op, state):
         return (g.NEW_FOLDER_WORK if state.folder else g.UNTRACKED_WORK) in touches
     if g.DELETION_WORK in touches and state.worktree == "D":
         return True
+    if g.MODIFIED_WORK in touches and is_unstaged(state) and state.worktree != "D":
+        return True
     return g.STAGED_WORK in touches and is_staged(state) or g.TRACKED_WORK in touches and is_unstaged(state)
 
 
