@@ -1,0 +1,82 @@
+"""The platform a hook runs on, as Claude Code itself sees it: one place for every fact that differs
+between Linux, macOS and Windows (issue 22), read from the client's own builds of 2.1.332
+(fixtures/samples/platforms/README.md).
+
+- `paths`: how paths are written, opened and compared (platform/paths.py);
+- `processes`: which pids run, their start time in the client's `procStart` format, each process's
+  parent, and the `pidDomain` (platform/linux.py, darwin.py, windows.py);
+- `home_variables`: where the user's home folder is named (HOME; on Windows USERPROFILE first, as
+  the client's `os.homedir()` reads it).
+
+Everything else asks `current()`: nothing outside this package reads /proc or assumes `/`. The
+native platform comes from sys.platform, and only its own module is imported: on Linux neither
+ctypes nor subprocess. A test makes another platform current with `install()`: a simulated macOS
+or Windows whose readers answer from this machine's processes in that platform's formats
+(fixtures/platforms.py).
+"""
+import os
+import sys
+
+from ..records import record
+
+Platform = record("Platform", "name paths processes home_variables", (), """One platform's facts.
+    name: `linux`, `darwin` or `win32`, as sys.platform and the client's pidDomain spell it.""")
+
+# A hook runs a few processes below its session (claude -> sh -> python); the bound only stops a loop.
+MAX_ANCESTRY = 64
+
+_CURRENT = []  # [Platform]: the native one, built on first use, or the one a test installed
+
+
+def native():
+    """The platform this process runs on."""
+    if sys.platform.startswith("linux"):
+        from . import linux
+        from .paths import Posix
+
+        return Platform("linux", Posix(), linux.Processes(), ("HOME",))
+    if sys.platform == "win32":
+        from . import windows
+        from .paths import Windows
+
+        return Platform("win32", Windows(), windows.Processes(), ("USERPROFILE", "HOME"))
+    from . import darwin  # macOS, and any other Unix: ps answers there alike
+    from .paths import Darwin
+
+    return Platform("darwin", Darwin(), darwin.Processes(), ("HOME",))
+
+
+def current():
+    if not _CURRENT:
+        _CURRENT.append(native())
+    return _CURRENT[0]
+
+
+def install(platform):
+    """Make `platform` the current one (a simulation, in tests); returns the one it replaces."""
+    previous = current()
+    _CURRENT[0] = platform
+    return previous
+
+
+def user_home(environ, platform=None):
+    """The user's home folder, local, from the hook's environment as the client reads it; this
+    process's own home when none is named."""
+    platform = platform or current()
+    for variable in platform.home_variables:
+        folder = platform.paths.local(environ.get(variable) or "")
+        if folder:
+            return folder
+    return platform.paths.local(os.path.expanduser("~")) or os.path.expanduser("~")
+
+
+def ancestors(platform=None):
+    """This process's ancestors' pids, nearest (the parent) first."""
+    platform = platform or current()
+    parent_of = platform.processes.parent_lookup()
+    chain = []
+    pid = os.getppid()
+    while pid and pid > 1 and pid not in chain and len(chain) < MAX_ANCESTRY:
+        chain.append(pid)
+        pid = parent_of(pid)
+    return chain
