@@ -15,7 +15,16 @@ for path in (REPO, SCRIPTS):
     if path not in sys.path:
         sys.path.insert(0, path)
 
+from fixtures import platforms  # noqa: E402
 from fixtures.claudehome import ClaudeHome, make_repo  # noqa: E402,F401
+from peerhooks import platform  # noqa: E402
+
+# The platform whose client the suite plays (PEERHOOKS_SIMULATE_PLATFORM, fixtures/platforms.py):
+# the library in this process answers as that platform, hooks run as processes through
+# fixtures/simulate.py, and a payload's paths are written as that client writes them.
+SIMULATED = platforms.selected()
+if SIMULATED != "linux":
+    platform.install(platforms.simulated(SIMULATED))
 
 SCRIPT_TIMEOUT = 60
 # As install.py registers the hooks: `-S` skips site, whose .pth files cost more here than a hook.
@@ -34,7 +43,29 @@ def payload_bytes(payload):
         return payload
     if isinstance(payload, str):
         return payload.encode("utf-8")
-    return (json.dumps(payload) + "\n").encode("utf-8")
+    return (json.dumps(client_payload(payload)) + "\n").encode("utf-8")
+
+
+def client_payload(payload):
+    """A payload with its paths as the simulated client writes them (native on Windows)."""
+    if SIMULATED == "linux" or not isinstance(payload, dict):
+        return payload
+    return {k: platforms.native(SIMULATED, v) if k in ("cwd", "transcript_path") and isinstance(v, str)
+            and v.startswith("/") else v for k, v in payload.items()}
+
+
+def shell_path(path):
+    """A local folder as a command line in the Bash tool spells it (Git Bash's `/c/tmp/x` on Windows)."""
+    return platform.current().paths.shell_spelling(path)
+
+
+def script_command(script_name):
+    """How a hook script is started: `python3 -S <script>`, through the simulation's launcher
+    when the suite plays another platform."""
+    script = os.path.join(SCRIPTS, script_name)
+    if SIMULATED == "linux":
+        return PYTHON + [script]
+    return PYTHON + [os.path.join(REPO, "fixtures", "simulate.py"), SIMULATED, script]
 
 
 def run_script(script_name, payload, env, cwd=None, args=(), timeout=SCRIPT_TIMEOUT, process=False):
@@ -45,7 +76,7 @@ def run_script(script_name, payload, env, cwd=None, args=(), timeout=SCRIPT_TIME
     if IN_PROCESS and not process:
         return _run_in_process(script_name, payload_bytes(payload), env, cwd, list(args))
     completed = subprocess.run(
-        PYTHON + [os.path.join(SCRIPTS, script_name)] + list(args),
+        script_command(script_name) + list(args),
         input=payload_bytes(payload), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=env, cwd=cwd, timeout=timeout,
     )

@@ -5,7 +5,7 @@ import random
 import subprocess
 import unittest
 
-from support import HomeTestCase
+from support import HomeTestCase, shell_path
 from fixtures import claudehome
 from fixtures.claudehome import bash_record, edit_record, now_ms
 
@@ -115,11 +115,11 @@ class PeersInTheCheckout(GuardTestCase):
         self.claude.live_session(self.main, name="main-peer")
         self.assertAllowed(self.guard("cd ../other && git add -A"))
         self.claude.live_session(other, name="other-peer")
-        self.assertRefused(self.guard("cd %s && git add -A" % other), "other-peer")
+        self.assertRefused(self.guard("cd %s && git add -A" % shell_path(other)), "other-peer")
 
     def test_git_dash_c_into_the_shared_checkout_is_refused_from_elsewhere(self):
         self.claude.live_session(self.main, name="main-peer")
-        self.assertRefused(self.guard("git -C %s clean -fd" % self.main, cwd=self.tmp), "main-peer")
+        self.assertRefused(self.guard("git -C %s clean -fd" % shell_path(self.main), cwd=self.tmp), "main-peer")
 
     def test_quoted_commit_message_mentioning_git_add_is_data(self):
         self.claude.live_session(self.main, name="main-peer")
@@ -270,7 +270,7 @@ class PeersChanges(GuardTestCase):
             edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "a.py"), next(self.at))])
         link = os.path.join(self.tmp, "main-link")
         os.symlink(self.main, link)
-        self.assertRefused(self.guard("git add %s/lib" % link), "busy-peer", "lib/a.py")
+        self.assertRefused(self.guard("git add %s/lib" % shell_path(link)), "busy-peer", "lib/a.py")
 
 
 class Decisions(GuardTestCase):

@@ -5,7 +5,7 @@ peers.py, cold_start.py and the guard render or judge. Reads are bounded by the 
 """
 import os
 
-from . import editindex, gitrepo, history, names, transcripts
+from . import editindex, gitrepo, history, names, platform, transcripts
 from . import home as homes
 from .claude_formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLDER, short_id
 from .records import record
@@ -61,7 +61,7 @@ def _is_under(path, folder):
 
 def _real(path):
     try:
-        return os.path.realpath(path)
+        return platform.current().paths.realpath(path)
     except (OSError, ValueError):
         return path
 

@@ -367,7 +367,8 @@ def _git(run, context, lookup):
         location = cmdline.resolve(work_tree, location, context, dict(run.variables))
     elif git_dir is not None:
         directory = cmdline.resolve(git_dir, location, context, dict(run.variables))
-        location = posixpath.dirname(directory) if directory and posixpath.basename(directory) == ".git" else None
+        paths = context.paths
+        location = paths.dirname(directory) if directory and paths.basename(directory) == ".git" else None
     words = tuple(arguments[index:])
     if words[0].expanded:  # `x=add; git $x -A`
         known = cmdline.expand(words[0], location, context, dict(run.variables))
@@ -478,7 +479,7 @@ def _pathspecs(words, run):
                 whole = True
             elif value in (".", "./", "*", "./*"):
                 relative_whole = True
-            specs.append(_pathspec(word, run.cwd))
+            specs.append(_pathspec(word, run.cwd, run.context.paths))
     if words and not positive:
         whole = True  # `git add ':!secret'` stages everything else
     return tuple(specs), whole, relative_whole, runtime
@@ -507,11 +508,12 @@ def _listing_bounds(word, run):
         return None  # `git diff A B` takes revisions first: only `--` says where paths start
     if not operands or any(w.expanded or w.glob for w in operands):
         return None
-    return [_pathspec(w, runs[0].cwd) for w in operands]
+    return [_pathspec(w, runs[0].cwd, run.context.paths) for w in operands]
 
 
-def _pathspec(word, cwd):
-    """A Pathspec from one word: `:/x` and `:(top)x` are relative to the toplevel."""
+def _pathspec(word, cwd, paths=cmdline.POSIX):
+    """A Pathspec from one word: `:/x` and `:(top)x` are relative to the toplevel; an absolute
+    path (as the platform spells it: `C:\\repo\\src` on Windows) is the folder or file it names."""
     value = word.value
     top = False
     if value.startswith(":/"):
@@ -519,12 +521,16 @@ def _pathspec(word, cwd):
     elif value.startswith(":(") and ")" in value:
         magic, _close, value = value[2:].partition(")")
         top = "top" in magic.split(",")
+    pattern = not word.glob and any(c in value for c in "*?[")
+    if not top and not pattern and not word.glob and paths.names_absolute(value):
+        named = paths.resolve(value, None)
+        return Pathspec(word.value, named, "", False, False, named is not None)
+    value = paths.relative_spelling(value)
     relative = value[:-1] if value.endswith("/") and len(value) > 1 else value
     if relative in (".", "./*", "*") and not top:
         relative = "" if relative == "." else relative
     root = None if top else cwd
-    known = top or cwd is not None or value.startswith("/")
-    pattern = not word.glob and any(c in value for c in "*?[")
+    known = top or cwd is not None or paths.names_absolute(value)
     return Pathspec(word.value, root, relative, pattern, word.glob, known)
 
 
@@ -853,10 +859,11 @@ def _prefix_is_the_tree(prefix, run):
         return True
     if not prefix.endswith("/"):
         return False
-    if not prefix.startswith("/") and ".." not in prefix.split("/"):
+    paths = run.context.paths
+    if not paths.names_absolute(prefix) and ".." not in prefix.split("/"):
         return posixpath.normpath(prefix) == "."
     top = run.context.toplevel(run.cwd) if run.context.toplevel is not None and run.cwd else None
-    return top is not None and posixpath.normpath(posixpath.join(top, prefix)) == top
+    return top is not None and paths.resolve(prefix, top) == top
 
 
 def _classify_refs(rest, run, reading_operands):

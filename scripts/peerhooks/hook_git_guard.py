@@ -16,7 +16,7 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 """
 import os
 
-from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, registry
+from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, platform, registry
 from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 
 MODE_VARIABLE = "PEERHOOKS_GUARD"
@@ -50,9 +50,10 @@ def run(payload, argv, environ, now):
     if mode in MODE_OFF:
         return hookio.QUIET
     host = "codex" if _host(argv) == "codex" else "claude"
+    paths = platform.current().paths
     cwd = payload.cwd
-    cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
-    context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel)
+    cwd = paths.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+    context = cmdline.Context(home=platform.shell_home(environ), toplevel=gitrepo.toplevel, paths=paths)
     lookup = CheckoutLookup()
     operations = [op for op in gitops.parse(command, cwd, context, lookup)
                   if op.kind != gitops.SAFE and op.cwd]
@@ -256,9 +257,10 @@ def _real(op):
     specs = []
     for spec in op.paths:
         if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
-            spec = spec._replace(root=os.path.realpath(guard_verdict.resolve(spec, op.cwd)), relative="")
+            spec = spec._replace(root=platform.current().paths.realpath(guard_verdict.resolve(spec, op.cwd)),
+                                 relative="")
         specs.append(spec)
-    target = os.path.realpath(op.target) if op.target else op.target
+    target = platform.current().paths.realpath(op.target) if op.target else op.target
     return op._replace(paths=tuple(specs), target=target)
 
 
@@ -283,7 +285,7 @@ class _Guard:
     def _live_others(self):
         """[(session, its toplevel)] of live sessions other than this one."""
         if self.live is None:
-            others = [s for s in self.sessions if s.session_id != self.session_id and registry.is_alive(s)]
+            others = registry.alive([s for s in self.sessions if s.session_id != self.session_id])
             if others:
                 self.ancestors = registry.ancestor_pids()
                 others = [s for s in others if not registry.is_self(s, self.session_id, self.ancestors)]
@@ -296,7 +298,7 @@ class _Guard:
         expansions = 0  # alias lookups, bounded: an alias is judged by what it runs, not counted
         while pending:
             op = pending.pop(0)
-            real = os.path.realpath(op.cwd)
+            real = platform.current().paths.realpath(op.cwd)
             top = self._toplevel(real)
             if top is None:
                 continue

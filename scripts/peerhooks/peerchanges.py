@@ -5,7 +5,7 @@ discards against them; scans are resumed through peerhooks.editindex.
 """
 import os
 
-from . import editindex, transcripts
+from . import editindex, platform, transcripts
 from .claude_formats import SUBAGENT_PREFIX, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 
 MAX_SUBAGENT_TRANSCRIPTS = 64  # newest first; a session with more subagents than this is not real
@@ -39,11 +39,12 @@ def changes_of(claude, sessions, now_ms):
             owned[session_id] = [main] + subagent_transcripts(main)
     scans = editindex.recent_edits_of(claude, [p for paths in owned.values() for p in paths], now_ms)
     changes = {}
+    realpath = platform.current().paths.realpath
     for session_id, paths in owned.items():
         seen = []
         for path in paths:
             for edit in scans[path].edits if path in scans else ():
-                real = os.path.realpath(edit.path)
+                real = realpath(edit.path)
                 if real not in seen:
                     seen.append(real)
         changes[session_id] = seen

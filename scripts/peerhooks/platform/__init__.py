@@ -70,6 +70,17 @@ def user_home(environ, platform=None):
     return platform.paths.local(os.path.expanduser("~")) or os.path.expanduser("~")
 
 
+def shell_home(environ, platform=None):
+    """The folder `~` and $HOME name in the Bash tool's shell: HOME, which Git Bash sets from
+    USERPROFILE when it is unset; None when the environment names none."""
+    platform = platform or current()
+    for variable in ("HOME",) + tuple(v for v in platform.home_variables if v != "HOME"):
+        folder = platform.paths.local(environ.get(variable) or "")
+        if folder:
+            return folder
+    return None
+
+
 def ancestors(platform=None):
     """This process's ancestors' pids, nearest (the parent) first."""
     platform = platform or current()

@@ -77,6 +77,14 @@ class Posix:
         """The program a command word runs, by name (`/usr/bin/git` is git)."""
         return posixpath.basename(word)
 
+    def relative_spelling(self, word):
+        """A relative path a shell word names, `/`-separated as git's pathspecs and our lists are."""
+        return word
+
+    def shell_spelling(self, local):
+        """A local folder as the Bash tool's shell prints it ($PWD, ~), None kept as None."""
+        return local
+
     def key(self, local):
         """The form two local paths are compared in."""
         return local
@@ -175,6 +183,21 @@ class Windows(Posix):
     def program(self, word):
         name = word.replace("\\", SEP).rpartition(SEP)[2].lower()
         return name[:-4] if name.endswith(".exe") else name
+
+    def relative_spelling(self, word):
+        return word.replace("\\", SEP)  # git for Windows reads `\\` in a path as a separator
+
+    def shell_spelling(self, local):
+        """Git Bash's: `/c/Users/me` for C:/Users/me; a share stays `//server/share`."""
+        if local is None:
+            return None
+        rooted = self.unplace(local)
+        if rooted[1:2] == ":":
+            return SEP + rooted[0].lower() + rooted[2:].rstrip(SEP)
+        return rooted
+
+    def basename(self, local):
+        return local.replace("\\", SEP).rpartition(SEP)[2]
 
     # -- local paths ------------------------------------------------------------------------------
     def is_absolute(self, local):
