@@ -1,4 +1,5 @@
 """Shared test helpers: run a hook as Claude Code does (a subprocess, payload on stdin), temp homes."""
+import contextlib
 import importlib.util
 import io
 import json
@@ -15,7 +16,7 @@ for path in (REPO, SCRIPTS):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from fixtures import platforms  # noqa: E402
+from fixtures import claudehome, platforms  # noqa: E402
 from fixtures.claudehome import ClaudeHome, make_repo  # noqa: E402,F401
 from peerhooks import platform  # noqa: E402
 
@@ -34,6 +35,22 @@ PYTHON = [sys.executable, "-S"]
 # either way, on the same stdin bytes, environment and folder; test_front_doors, the e2e tests and
 # CI's second pass (.ci/run) run every script as the real process Claude Code starts.
 IN_PROCESS = os.environ.get("PEERHOOKS_TEST_PROCESSES") != "1"
+
+
+@contextlib.contextmanager
+def playing(name):
+    """The suite as the client of `name` (linux, darwin, win32) for the block, whatever the run's
+    PEERHOOKS_SIMULATE_PLATFORM: fixtures write that build's files, the library answers as that
+    platform, hooks run through the launcher."""
+    global SIMULATED
+    saved = SIMULATED, claudehome.CLIENT, platform.current()
+    SIMULATED = claudehome.CLIENT = name
+    platform.install(platforms.simulated(name))
+    try:
+        yield
+    finally:
+        SIMULATED, claudehome.CLIENT = saved[:2]
+        platform.install(saved[2])
 
 
 def payload_bytes(payload):
@@ -66,6 +83,14 @@ def script_command(script_name):
     if SIMULATED == "linux":
         return PYTHON + [script]
     return PYTHON + [os.path.join(REPO, "fixtures", "simulate.py"), SIMULATED, script]
+
+
+def as_started(words):
+    """A `<python> -S <script> …` command line a hook printed, started as this suite starts hooks
+    (through the simulation's launcher when it plays another platform)."""
+    if SIMULATED == "linux" or len(words) < 3 or words[1] != "-S":
+        return list(words)
+    return PYTHON + [os.path.join(REPO, "fixtures", "simulate.py"), SIMULATED] + list(words[2:])
 
 
 def run_script(script_name, payload, env, cwd=None, args=(), timeout=SCRIPT_TIMEOUT, process=False):

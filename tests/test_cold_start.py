@@ -14,7 +14,7 @@ import unittest
 from datetime import datetime, timezone
 from unittest import mock
 
-from support import SCRIPTS, HomeTestCase, client_payload, payload_bytes
+from support import SCRIPTS, HomeTestCase, as_started, client_payload, payload_bytes
 
 from peerhooks import (cold_start_gather, cold_start_git, cold_start_quiet, cold_start_sections, cold_start_state,
                        cold_start_user, hook_cold_start, hookio)
@@ -399,7 +399,7 @@ class ToldTest(ColdStartCase):
         self.assertEqual(words[-2:], ["--full", self.repo_path])
         reader, writer = os.pipe()  # a terminal that never sends a line: must not be waited on
         self.addCleanup(os.close, writer)
-        by_hand = subprocess.run(words, stdin=reader, stdout=subprocess.PIPE,
+        by_hand = subprocess.run(as_started(words), stdin=reader, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, env=self.claude.env(), timeout=60)
         os.close(reader)
         self.assertEqual(by_hand.returncode, 0, by_hand.stderr)
