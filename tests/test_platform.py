@@ -7,12 +7,14 @@ each test once per platform (`support.playing`), against real processes and real
 runs the whole suite once per simulated platform (.ci/run).
 """
 import json
+import ntpath
 import os
 import subprocess
 import sys
 import time
 import unittest
 from datetime import datetime, timezone
+from unittest import mock
 
 import support
 from fixtures import claudehome, platforms
@@ -24,6 +26,10 @@ import scenario  # noqa: E402
 from peerhooks import (cold_start_quiet, cold_start_rules, cold_start_state, home, hookio, names, platform,
                        registry, statefiles)
 from peerhooks.platform import darwin, linux, paths, windows
+
+import install  # noqa: E402  (support put the repository on sys.path)
+from installer import checks, wiring  # noqa: E402
+from installer import windows as installer_windows  # noqa: E402
 
 PLATFORMS = ("linux", "darwin", "win32")
 SAMPLES = os.path.join(support.REPO, "fixtures", "samples", "platforms")
@@ -433,6 +439,108 @@ class GuardCorpusWithWindowsPaths(unittest.TestCase):
         differ = ["%s [%s]: %s on Linux, %s on Windows" % (e["line"], e["cwd"], p, w)
                   for e, p, w in zip(self.entries, posix, spelled) if p != w]
         self.assertEqual(differ, [])
+
+
+class WindowsInstall(unittest.TestCase):
+    """What install.py writes and --check says for Claude Code on Windows (as pure functions and with
+    the Windows facts injected: no Windows here)."""
+
+    PYTHON = "C:\\Program Files\\Python312\\python.exe"
+    SCRIPTS = "C:\\Users\\John Smith\\peerhooks\\scripts"
+
+    def exec_entries(self):
+        return wiring.build_entries(wiring.CLAUDE_HOOKS, self.PYTHON, self.SCRIPTS, exec_form=True)
+
+    def test_hooks_are_written_in_exec_form_which_no_shell_parses(self):
+        settings = wiring.merge({}, self.exec_entries())
+        (group,) = settings["hooks"]["PreToolUse"]
+        self.assertEqual(group["hooks"], [{"type": "command", "command": self.PYTHON,
+                                           "args": ["-S", os.path.join(self.SCRIPTS, "git_index_guard.py")],
+                                           "timeout": 5}])
+        found = wiring.registrations(settings, "user settings")
+        self.assertEqual(sorted(r.script for r in found), sorted(h.script for h in wiring.CLAUDE_HOOKS))
+        self.assertTrue(all(r.exec_form for r in found))
+        self.assertEqual(wiring.registration_problems(found), [])
+        self.assertEqual(checks.script_path_in(found[0].command).endswith(".py"), True)
+        self.assertEqual(checks.interpreter_in(found[0].command), self.PYTHON)
+
+    def test_install_md_shows_the_handler_install_py_writes_on_windows(self):
+        with open(os.path.join(support.REPO, "docs", "install.md"), encoding="utf-8") as handle:
+            doc = handle.read()
+        shown = json.loads(doc.split("<!-- windows-exec-form-sample -->\n```json\n")[1].split("```")[0])
+        with mock.patch("os.path.join", ntpath.join):  # Windows' join: the doc shows a Windows path
+            entries = wiring.build_entries(wiring.CLAUDE_HOOKS, self.PYTHON, "C:\\Users\\me\\peerhooks\\scripts",
+                                           exec_form=True)
+        self.assertEqual(shown, [e for e in entries if e.script == "git_index_guard.py"][0].handler())
+
+    def test_a_shell_form_install_is_replaced_not_doubled_and_uninstall_removes_exec_form(self):
+        shell = wiring.build_entries(wiring.CLAUDE_HOOKS, self.PYTHON, self.SCRIPTS, windows=True)
+        settings = wiring.merge({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "mine"}]}]}}, shell)
+        upgraded = wiring.merge(settings, self.exec_entries())
+        self.assertEqual(upgraded, wiring.merge(upgraded, self.exec_entries()))
+        self.assertEqual(len(wiring.registrations(upgraded, "here")), len(wiring.CLAUDE_HOOKS))
+        back = wiring.merge(upgraded, shell)
+        self.assertFalse(any("args" in handler for groups in back["hooks"].values() for group in groups
+                             for handler in group["hooks"]))
+        self.assertEqual(wiring.unmerge(upgraded), {"hooks": {"Stop": [{"hooks": [{"type": "command",
+                                                                                   "command": "mine"}]}]}})
+
+    def test_install_writes_exec_form_on_windows_only_for_claude_code(self):
+        with mock.patch.object(install, "is_windows", return_value=True):
+            for target, expected in ((install.Target(os.devnull, "user settings", wiring.CLAUDE_HOOKS, ""), True),
+                                     (install.Target(os.devnull, "Codex user hooks", wiring.CODEX_HOOKS, ""), False)):
+                written = []
+                with mock.patch.object(install, "show_dry_run", lambda path, compute, out: written.append(
+                        compute(install.userfile.snapshot(os.path.join(support.tempfile.mkdtemp(), "none"))))):
+                    install.install(target, install.SCRIPTS_DIR, self.PYTHON, True, None, support.io.StringIO())
+                handlers = [h for groups in json.loads(written[0])["hooks"].values() for g in groups
+                            for h in g["hooks"]]
+                self.assertEqual(all("args" in h for h in handlers), expected, target.label)
+
+    def test_git_bash_is_found_where_the_client_looks(self):
+        present = {"D:\\tools\\Git\\bin\\bash.exe", "C:\\Program Files\\Git\\bin\\bash.exe"}
+        exists = present.__contains__
+        self.assertEqual(installer_windows.git_bash({"CLAUDE_CODE_GIT_BASH_PATH": "D:\\tools\\Git\\bin\\bash.exe"},
+                                                    exists, lambda *a, **k: None), "D:\\tools\\Git\\bin\\bash.exe")
+        self.assertEqual(installer_windows.git_bash({"CLAUDE_CODE_GIT_BASH_PATH": "D:\\tools\\git.exe"},
+                                                    exists, lambda *a, **k: None), "C:\\Program Files\\Git\\bin\\bash.exe")
+        beside = {"E:\\Git\\bin\\bash.exe"}.__contains__
+        self.assertEqual(installer_windows.git_bash({}, beside, lambda *a, **k: "E:\\Git\\cmd\\git.exe"),
+                         "E:\\Git\\bin\\bash.exe")
+        self.assertIsNone(installer_windows.git_bash({}, lambda path: False, lambda *a, **k: None))
+
+    def test_check_says_the_guard_cannot_run_without_git_bash_and_names_shell_form_hooks(self):
+        exec_found = wiring.registrations(wiring.merge({}, self.exec_entries()), "user settings")
+        shell_found = wiring.registrations(wiring.merge({}, wiring.build_entries(
+            wiring.CLAUDE_HOOKS, self.PYTHON, self.SCRIPTS, windows=True)), "user settings")
+        notes, problems = installer_windows.shell_report(exec_found, "C:\\Program Files\\Git\\bin\\bash.exe")
+        self.assertEqual(problems, [])
+        self.assertIn("Git Bash", notes[0])
+        _notes, problems = installer_windows.shell_report(exec_found, None)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("git_index_guard.py (a PreToolUse hook on Bash) never runs", problems[0])
+        _notes, problems = installer_windows.shell_report(shell_found, None)
+        self.assertEqual(len(problems), 1 + len(wiring.CLAUDE_HOOKS))
+        self.assertIn("exec form", problems[-1])
+
+    def test_check_runs_the_windows_check_only_on_windows(self):
+        root = support.tempfile.mkdtemp(prefix="peerhooks-check-")
+        self.addCleanup(support.shutil.rmtree, root, True)
+        for on_windows, expected in ((True, True), (False, False)):
+            context = checks.Context(claude_home=root, codex_home=root, checkout=None, cwd=root,
+                                     scripts_dir=support.SCRIPTS, rule_path=os.path.join(root, "r.md"),
+                                     path_variable=os.environ.get("PATH"), on_windows=on_windows, git_bash=None)
+            out = support.io.StringIO()
+            problems = checks.run(context, out)
+            self.assertEqual(any("Git Bash was not found" in p for p in problems), expected)
+
+    def test_the_stores_stand_in_for_python3_is_named_as_such(self):
+        # Windows exit codes are 32-bit; a POSIX process cannot exit 9009, so the probe's answer is given.
+        answer = subprocess.CompletedProcess([], installer_windows.STORE_STAND_IN_EXIT, b"", b"")
+        with mock.patch.object(checks.subprocess, "run", return_value=answer), \
+                mock.patch.object(checks.os.path, "isfile", return_value=True):
+            problem = checks.interpreter_problem("C:\\Users\\me\\AppData\\Local\\Microsoft\\WindowsApps\\python3.exe")
+        self.assertIn("Microsoft Store's stand-in", problem)
 
 
 class LinuxPathsStayLight(unittest.TestCase):
