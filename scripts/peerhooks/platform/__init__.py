@@ -17,10 +17,24 @@ or Windows whose readers answer from this machine's processes in that platform's
 import os
 import sys
 
-from ..records import record
 
-Platform = record("Platform", "name paths processes home_variables", (), """One platform's facts.
-    name: `linux`, `darwin` or `win32`, as sys.platform and the client's pidDomain spell it.""")
+class Platform:
+    """One platform's facts. name: `linux`, `darwin` or `win32`, as sys.platform and the client's
+    pidDomain spell it. `processes` is made on first use from `make_processes` (or given): a hook
+    that asks nothing about processes loads no reader (on Linux's quiet paths, not even /proc's)."""
+
+    __slots__ = ("name", "paths", "_processes", "_make_processes", "home_variables")
+
+    def __init__(self, name, paths, processes, home_variables, make_processes=None):
+        self.name, self.paths, self.home_variables = name, paths, home_variables
+        self._processes, self._make_processes = processes, make_processes
+
+    @property
+    def processes(self):
+        if self._processes is None:
+            self._processes = self._make_processes()
+        return self._processes
+
 
 # A hook runs a few processes below its session (claude -> sh -> python); the bound only stops a loop.
 MAX_ANCESTRY = 64
@@ -30,20 +44,32 @@ _CURRENT = []  # [Platform]: the native one, built on first use, or the one a te
 
 def native():
     """The platform this process runs on."""
+    from . import paths
+
     if sys.platform.startswith("linux"):
-        from . import linux
-        from .paths import Posix
-
-        return Platform("linux", Posix(), linux.Processes(), ("HOME",))
+        return Platform("linux", paths.Posix(), None, ("HOME",), _linux_processes)
     if sys.platform == "win32":
-        from . import windows
-        from .paths import Windows
+        return Platform("win32", paths.Windows(), None, ("USERPROFILE", "HOME"), _windows_processes)
+    # macOS, and any other Unix: ps answers there alike
+    return Platform("darwin", paths.Darwin(), None, ("HOME",), _darwin_processes)
 
-        return Platform("win32", Windows(), windows.Processes(), ("USERPROFILE", "HOME"))
-    from . import darwin  # macOS, and any other Unix: ps answers there alike
-    from .paths import Darwin
 
-    return Platform("darwin", Darwin(), darwin.Processes(), ("HOME",))
+def _linux_processes():
+    from . import linux
+
+    return linux.Processes()
+
+
+def _darwin_processes():
+    from . import darwin
+
+    return darwin.Processes()
+
+
+def _windows_processes():
+    from . import windows
+
+    return windows.Processes()
 
 
 def current():

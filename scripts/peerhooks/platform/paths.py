@@ -7,12 +7,13 @@ Linux and macOS they are the same `/`-rooted string. On Windows Claude Code 2.1.
 paths (`C:\\Users\\me\\repo`, realpath without NFC), passes `CLAUDE_PROJECT_DIR` to a Git Bash hook as
 `C:/Users/me/repo`, and Git Bash itself spells the folder `/c/Users/me/repo`; local is
 `C:/Users/me/repo` (forward slashes, git's own spelling, which Windows opens too), so that the guard's
-`/`-based path logic holds unchanged (docs/clients.md, "Windows").
+`/`-based path logic holds unchanged (docs/clients.md, "macOS and Windows").
 
 Every decision about a path goes through a flavour: whether a word names an absolute folder, where a
-relative one lands, whether one path lies inside another (case-insensitively on Windows only: the
-client matches project folders so there and not on APFS), what a command's program is called
-(`git.exe` is git), and the text the projects/ slug is made of.
+relative one lands, what a command's program is called (`git.exe` is git), the text the projects/
+slug is made of and whether its folders match in any case (on Windows only, as the client matches
+them; not on APFS), and what a resolved path is. Paths compared with each other are realpaths, which
+Windows gives in the case the disk holds and macOS here in NFC, so equality is the comparison.
 """
 import os
 import posixpath
@@ -30,9 +31,8 @@ def _nfc(text):
 
 
 class Posix:
-    """Linux: one spelling, `/`-rooted, compared byte for byte."""
+    """Linux: one spelling, `/`-rooted, bytes as they are."""
 
-    name = "posix"
     case_insensitive = False
 
     def local(self, written):
@@ -85,25 +85,6 @@ class Posix:
         """A local folder as the Bash tool's shell prints it ($PWD, ~), None kept as None."""
         return local
 
-    def key(self, local):
-        """The form two local paths are compared in."""
-        return local
-
-    def same(self, first, second):
-        return first == second or (first is not None and second is not None and self.key(first) == self.key(second))
-
-    def within(self, path, folder):
-        """Whether a local path is the folder or lies below it."""
-        path, folder = self.key(path), self.key(folder).rstrip(SEP)
-        return path == folder or path.startswith(folder + SEP)
-
-    def relative(self, path, folder):
-        """A path below the folder as `/`-joined parts (what git's pathspecs and our lists show),
-        or None when it is not below it."""
-        if not self.within(path, folder) or self.key(path) == self.key(folder).rstrip(SEP):
-            return None
-        return path[len(folder.rstrip(SEP)) + 1:]
-
     def slug_text(self, local):
         """The text Claude Code's slug rule runs on: the start folder as the client spells it,
         NFC-normalised (2.1.332 normalises the Claude home and, on macOS, the cwd)."""
@@ -114,24 +95,22 @@ class Posix:
 
 
 class Darwin(Posix):
-    """macOS: as Linux, with Unicode compared in NFC: the client normalises its cwd
-    (`realpathSync(cwd).normalize("NFC")`) and APFS looks names up normalisation-insensitively,
-    while a path typed or listed may be decomposed. Case is compared as written: the client does not
-    fold project folders on a case-insensitive APFS disk either. `/tmp` and `/var` are links to
-    `/private/…`: realpath (the client's and ours) resolves them."""
+    """macOS: as Linux, with resolved paths in NFC, as the client keeps its cwd
+    (`realpathSync(cwd).normalize("NFC")`): APFS looks names up normalisation-insensitively, so a
+    folder created decomposed is the same folder, and its realpath must compare equal to the
+    registry's. Case is kept as written: the client does not fold project folders on a
+    case-insensitive APFS disk either. `/tmp` and `/var` are links to `/private/…`: realpath (the
+    client's and ours) resolves them."""
 
-    name = "darwin"
-
-    def key(self, local):
-        return _nfc(local)
+    def realpath(self, path):
+        return _nfc(os.path.realpath(path))
 
 
 class Windows(Posix):
     """Windows: drive (`C:/…`) and UNC (`//server/share/…`) roots, `\\` and `/` both separators,
-    compared case-insensitively; written as the client writes (`C:\\Users\\me\\repo`) or as Git Bash
+    project folders matched in any case; written as the client writes (`C:\\Users\\me\\repo`) or as Git Bash
     does (`/c/Users/me/repo`), local as `C:/Users/me/repo`."""
 
-    name = "windows"
     case_insensitive = True
 
     # -- written -> local ------------------------------------------------------------------------
@@ -216,9 +195,6 @@ class Windows(Posix):
 
     def dirname(self, local):
         return self.normpath(posixpath.dirname(local)) if _anchor(local) else posixpath.dirname(local)
-
-    def key(self, local):
-        return local.lower()
 
     def slug_text(self, local):
         return self.native(local)  # the win32 build keeps the cwd as realpath gives it: no NFC
