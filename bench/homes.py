@@ -21,7 +21,7 @@ from fixtures import claudehome  # noqa: E402
 from fixtures.claudehome import ClaudeHome, LiveSession, make_repo  # noqa: E402
 
 CACHE = os.path.join(HERE, ".homes")
-CACHE_VERSION = "4"
+CACHE_VERSION = "5"
 CACHE_MAX_AGE_S = 86400
 MB = 1024 * 1024
 SID_MARK = "@@SID@@"
@@ -109,6 +109,11 @@ def _build(size, root):
     os.makedirs(root)
     claude = ClaudeHome(os.path.join(root, "userhome"))
     repo = make_repo(os.path.join(root, "repo"), {"README.md": "bench\n", "src/mod0.py": "x = 0\n"})
+    # The peers' latest edits are still uncommitted, as a live peer's are: the guard judges what git
+    # holds now, so a refused case needs work at stake (src/mod0.py modified, mod1-6 new).
+    for index in range(7):
+        with open(os.path.join(repo, "src", "mod%d.py" % index), "w", encoding="utf-8") as handle:
+            handle.write("x = %d  # a peer's unfinished change\n" % (index + 1))
     template = _transcript_template(size.transcript_bytes, repo, rng)
     peer_ids = ["peer-%02d-0000-0000-0000-000000000000" % i for i in range(size.peers)]
     for peer_id in peer_ids:

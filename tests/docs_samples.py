@@ -105,15 +105,23 @@ def memory_delta_samples():
 
 
 def guard_samples():
-    """The guard's reason for a sweeping add and a plain commit, with one peer's edit staged."""
+    """The guard's reason for a sweeping add and a plain commit beside a peer with staged and new
+    files, this session having written docs/tutorial.md and changed src/app.py."""
+    from peerhooks import narrow
+    from peerhooks.gitstate import PathState
+
     command = "git add -A && git commit -m 'Add the tutorial'"
-    peers = (guard_verdict.Peer("parser-peer", ("/work/app/src/parser.py",), can_message=True),
-             guard_verdict.Peer("docs-peer", (), can_message=False))
-    judged = [guard_verdict.Judged(op, "/work/app", peers) for op in gitops.parse(command, "/work/app")
-              if op.kind != gitops.SAFE]
-    refusals = guard_verdict.verdict(judged, frozenset(["/work/app/docs/tutorial.md"]),
-                                    {"/work/app": ("/work/app/src/parser.py", "/work/app/docs/tutorial.md")})
-    return {"guard-refusal": guard_verdict.reason(refusals, command, ["docs/tutorial.md", "src/app.py"])}
+    top = "/work/app"
+    world = {p.path: p for p in (PathState("src/parser.py", "A", "."), PathState("src/cache.py", ".", ".", True),
+                                 PathState("docs/tutorial.md", ".", ".", True), PathState("src/app.py", ".", "M"))}
+    peers = (guard_verdict.Peer("parser-peer", (top + "/src/parser.py", top + "/src/cache.py"), can_message=True),
+             guard_verdict.Peer("docs-peer", (), can_message=False, busy=False))
+    judged = [guard_verdict.Judged(op, top, peers) for op in gitops.parse(command, top) if op.kind != gitops.SAFE]
+    own = {top + "/docs/tutorial.md": world["docs/tutorial.md"], top + "/src/app.py": world["src/app.py"]}
+    refusals = guard_verdict.verdict(judged, frozenset(own), {top: world}, {top: None})
+    suggestion = narrow.suggestion(command, top, [(j.operation, j.toplevel) for j in judged],
+                                   {id(r.operation) for r in refusals}, {top: own})
+    return {"guard-refusal": guard_verdict.reason(refusals, command, suggestion.text)}
 
 
 def samples():
@@ -126,7 +134,8 @@ def samples():
 
 def block(name, text):
     """How a sample stands in a document."""
-    return "<!-- sample: %s -->\n```\n%s\n```" % (name, text)
+    fence = "````" if "\n```" in "\n" + text else "```"
+    return "<!-- sample: %s -->\n%s\n%s\n%s" % (name, fence, text, fence)
 
 
 if __name__ == "__main__":

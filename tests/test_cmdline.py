@@ -154,5 +154,31 @@ class WriteTargets(unittest.TestCase):
         self.assertEqual(found, [("/repo/lib/a.py", False)])
 
 
+class Bounds(unittest.TestCase):
+    def test_a_line_running_more_commands_than_the_budget_raises_too_large(self):
+        from peerhooks.shell import TooLarge
+
+        self.assertEqual(len(cmdline.commands("true;" * cmdline.MAX_COMMANDS, "/r")), cmdline.MAX_COMMANDS)
+        with self.assertRaises(TooLarge):
+            cmdline.commands("true;" * (cmdline.MAX_COMMANDS + 1), "/r")
+        with self.assertRaises(TooLarge):  # loops multiply: their iterations count too
+            cmdline.commands("for a in %s; do for b in %s; do :; done; done" % (" x" * 60, " y" * 60), "/r")
+
+    def test_a_loop_runs_its_body_once_per_known_value(self):
+        found = cmdline.commands('for f in a.py "b c.py"; do git add "$f"; done', "/r")
+        self.assertEqual([(c.name, c.in_loop, dict(c.variables)["f"]) for c in found],
+                         [("git", True, "a.py"), ("git", True, "b c.py")])
+
+    def test_a_pipe_stage_and_a_find_feed_the_command_that_gains_words(self):
+        piped = cmdline.commands("git diff --name-only -- docs | xargs git add", "/r")[-1]
+        self.assertEqual((piped.name, piped.fed_by.name), ("git", "git"))
+        found = cmdline.commands("find docs -name '*.md' -exec git add {} +", "/r")
+        self.assertEqual([c.name for c in found], ["git", "find"])
+        self.assertEqual(found[0].fed_by.name, "find")
+
+    def test_write_targets_of_a_line_too_large_to_read_are_none(self):
+        self.assertEqual(cmdline.write_targets("echo x > a;" * (cmdline.MAX_COMMANDS + 1), "/r"), [])
+
+
 if __name__ == "__main__":
     unittest.main()

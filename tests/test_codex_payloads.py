@@ -55,7 +55,10 @@ class LiteralCodexPayloadsTest(HomeTestCase):
         self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "", ""))
 
     def test_guard_refuses_a_codex_sweep_beside_a_live_peer_with_exit_2(self):
-        self.claude.live_session(self.repo_path, name="repo-5e")
+        unfinished = os.path.join(self.repo_path, "peer_notes.md")
+        with open(unfinished, "w") as handle:
+            handle.write("the peer's unfinished file\n")
+        self.claude.live_session(self.repo_path, name="repo-5e", edits=[unfinished])
         result = self.run_hook("git_index_guard.py",
                                sample_stdin("hook-PreToolUse-allowed.json", self.repo_path, "git add -A"),
                                args=["--host", "codex"])  # as install.py --codex registers it

@@ -7,7 +7,8 @@ import unittest
 import support
 import docs_samples
 
-SAMPLE = re.compile(r"<!-- sample: ([\w-]+) -->\n```\n(.*?)\n```", re.DOTALL)
+# A sample that itself holds a fenced block (the guard's runnable suggestion) is fenced with four.
+SAMPLE = re.compile(r"<!-- sample: ([\w-]+) -->\n(````?)\n(.*?)\n\2(?:\n|$)", re.DOTALL)
 # Samples checked where their fixture is built: the --stats report of test_stats' fixture home.
 CHECKED_ELSEWHERE = {"stats-text": "test_stats", "stats-json": "test_stats"}
 DOCUMENTS = ["README.md"] + [os.path.join("docs", name) for name in sorted(os.listdir(os.path.join(support.REPO, "docs")))
@@ -23,7 +24,7 @@ class Samples(unittest.TestCase):
     def test_every_sample_block_is_what_its_producer_returns(self):
         produced = docs_samples.samples()
         for document in DOCUMENTS:
-            for name, shown in SAMPLE.findall(read(document)):
+            for name, _fence, shown in SAMPLE.findall(read(document)):
                 if name in CHECKED_ELSEWHERE:
                     continue
                 self.assertIn(name, produced, "%s names an unknown sample %s" % (document, name))
@@ -31,7 +32,7 @@ class Samples(unittest.TestCase):
                                                         "`cd tests && python3 docs_samples.py`" % (document, name))
 
     def test_the_readme_shows_one_real_sample_per_hook(self):
-        shown = {name for name, _ in SAMPLE.findall(read("README.md"))}
+        shown = {name for name, _fence, _text in SAMPLE.findall(read("README.md"))}
         self.assertLessEqual({"peers-hook", "guard-refusal", "memory-delta", "diff"}, shown)
 
 

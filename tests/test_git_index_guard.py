@@ -46,29 +46,65 @@ class GuardTestCase(HomeTestCase):
     def assertAllowed(self, result):
         self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "", ""))
 
+    def working_peer(self, name="main-peer", cwd=None, modified=("src/app.py",), new=("src/peer_new.py",),
+                     staged=(), **options):
+        """A live peer with uncommitted work in the checkout, as git holds it and its transcript shows:
+        tracked files it modified, files it created, and files it staged (changed, then `git add`)."""
+        edits = []
+        for rel in tuple(modified) + tuple(new) + tuple(staged):
+            path = os.path.join(self.main, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "a") as handle:
+                handle.write("# %s's change\n" % name)
+            edits.append(path)
+        for rel in staged:
+            git(self.main, "add", rel)
+        return self.claude.live_session(cwd or self.main, name=name, edits=edits, **options)
+
+    def suggestion(self, reason):
+        """The runnable block after `Instead, run:`, or None."""
+        lines = reason.splitlines()
+        if "Instead, run:" not in lines:
+            return None
+        start = lines.index("Instead, run:") + 2
+        return "\n".join(lines[start:lines.index("```", start)])
+
 
 class PeersInTheCheckout(GuardTestCase):
     def test_sendmessage_is_advised_only_when_this_sessions_client_can_send(self):
-        self.claude.live_session(self.main, name="main-peer", version=claudehome.CURRENT_VERSION)
+        self.working_peer(version=claudehome.CURRENT_VERSION)
         payload = bash("git add -A", self.main)
         _, oldest = self.decision(self.run_hook(SCRIPT, payload))  # no socket variable, no entry
         self.assertNotIn("SendMessage", oldest)
-        self.assertIn("cannot send messages: coordinate with them through the user", oldest)
+        self.assertIn("no messaging socket (no CLAUDE_CODE_MESSAGING_SOCKET): coordinate with main-peer through "
+                      "the user", oldest)
         _, current = self.decision(self.run_hook(SCRIPT, payload, CLAUDE_CODE_MESSAGING_SOCKET="/tmp/cc-socks/1.sock"))
         self.assertIn("Message main-peer with SendMessage", current)
 
-    def test_add_all_is_refused_naming_the_peer_and_the_narrow_form(self):
-        self.claude.live_session(self.main, name="main-peer")
-        result = self.guard("git add -A")
-        self.assertRefused(result, "main-peer", "git add -- <your files>", "git add -A")
+    def test_add_all_is_refused_naming_the_peer_its_files_and_their_states(self):
+        self.working_peer()
+        decision, reason = self.decision(self.guard("git add -A"))
+        self.assertEqual(decision, "deny")
+        self.assertTrue(reason.startswith("peerhooks git guard: main-peer has src/app.py unstaged, "
+                                          "src/peer_new.py untracked; `git add -A` would stage them"), reason)
+        self.assertIn("At stake: main-peer: src/app.py [unstaged], src/peer_new.py [untracked]", reason)
+        self.assertIn("nothing of yours to run it on", reason)  # this session changed nothing here
+
+    def test_a_live_peer_whose_work_is_committed_leaves_every_command_alone(self):
+        peer = self.claude.live_session(self.main, name="main-peer", edits=[os.path.join(self.main, "src/app.py")])
+        for command in ("git add -A", "git commit -am x", "git stash", "git checkout .", "git clean -fd"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command))
+        self.assertEqual(self.decision(self.guard("git checkout -b x"))[0], "ask")  # the branch is still theirs
+        peer.stop()
 
     def test_alone_every_command_runs_untouched(self):
         for command in ("git add -A", "git commit -am x", "git reset --hard", "git stash", "git checkout main"):
             self.assertAllowed(self.guard(command))
 
     def test_peer_in_a_subfolder_counts(self):
-        self.claude.live_session(os.path.join(self.main, "src"), name="sub-peer")
-        self.assertRefused(self.guard("git stash"), "sub-peer")
+        self.working_peer("sub-peer", cwd=os.path.join(self.main, "src"))
+        self.assertRefused(self.guard("git stash"), "sub-peer", "src/app.py")
 
     def test_peer_in_a_linked_worktree_does_not_count(self):
         worktree = os.path.join(self.tmp, "main-wt")
@@ -112,40 +148,43 @@ class PeersInTheCheckout(GuardTestCase):
 
     def test_cd_into_another_repo_is_judged_against_that_repo(self):
         other = self.repo("other")
-        self.claude.live_session(self.main, name="main-peer")
+        self.working_peer()
         self.assertAllowed(self.guard("cd ../other && git add -A"))
-        self.claude.live_session(other, name="other-peer")
-        self.assertRefused(self.guard("cd %s && git add -A" % shell_path(other)), "other-peer")
+        with open(os.path.join(other, "theirs.py"), "w") as handle:
+            handle.write("x\n")
+        self.claude.live_session(other, name="other-peer", edits=[os.path.join(other, "theirs.py")])
+        self.assertRefused(self.guard("cd %s && git add -A" % shell_path(other)), "other-peer", "theirs.py")
 
     def test_git_dash_c_into_the_shared_checkout_is_refused_from_elsewhere(self):
-        self.claude.live_session(self.main, name="main-peer")
-        self.assertRefused(self.guard("git -C %s clean -fd" % shell_path(self.main), cwd=self.tmp), "main-peer")
+        self.working_peer()
+        self.assertRefused(self.guard("git -C %s clean -fd" % shell_path(self.main), cwd=self.tmp), "main-peer",
+                           "src/peer_new.py")
 
     def test_quoted_commit_message_mentioning_git_add_is_data(self):
-        self.claude.live_session(self.main, name="main-peer")
+        self.working_peer()
         self.assertAllowed(self.guard('git commit -m "then git add ." -- README.md'))
 
     def test_path_limited_forms_pass_with_a_peer(self):
-        self.claude.live_session(self.main, name="main-peer")
+        self.working_peer()
         for command in ("git add README.md", "git status && git diff", "git stash push -- README.md",
                         "git restore -- README.md", "git log --oneline | head", "git worktree add ../wt"):
             self.assertAllowed(self.guard(command))
 
     def test_every_peer_is_named(self):
-        self.claude.live_session(self.main, name="peer-one")
-        self.claude.live_session(os.path.join(self.main, "src"), name="peer-two")
-        self.assertRefused(self.guard("git reset --hard"), "peer-one", "peer-two")
+        self.working_peer("peer-one", modified=("README.md",), new=())
+        self.working_peer("peer-two", cwd=os.path.join(self.main, "src"), new=())
+        self.assertRefused(self.guard("git reset --hard"), "peer-one", "peer-two", "README.md", "src/app.py")
 
 
 class PeersRecentEdits(GuardTestCase):
     def test_adding_a_folder_holding_a_peers_recent_edit_is_refused(self):
-        self.claude.live_session(self.main, name="editor", edits=[os.path.join(self.main, "src/app.py")])
+        self.working_peer("editor", new=())
         result = self.guard("git add src")
         self.assertRefused(result, "editor", "src/app.py")
 
     def test_adding_a_folder_the_peer_did_not_touch_passes(self):
         os.makedirs(os.path.join(self.main, "docs"))
-        self.claude.live_session(self.main, name="editor", edits=[os.path.join(self.main, "src/app.py")])
+        self.working_peer("editor")
         self.assertAllowed(self.guard("git add docs/"))
 
 
@@ -227,6 +266,10 @@ class PeersChanges(GuardTestCase):
         super().setUp()
         self.peer = self.claude.live_session(self.main, name="busy-peer", prompts=["refactor"])
         self.at = iter(range(now_ms() - 3600 * 1000, now_ms(), 1000))
+        for rel in ("lib/helpers.py", "lib/retry.py", "lib/a.py", "old/first.py"):
+            os.makedirs(os.path.dirname(os.path.join(self.main, rel)), exist_ok=True)
+            with open(os.path.join(self.main, rel), "w") as handle:
+                handle.write("# the peer's\n")
 
     def test_a_file_a_peer_wrote_with_bash_is_at_stake(self):
         self.claude.append_records(self.peer.session_id, self.main, [
@@ -276,16 +319,16 @@ class PeersChanges(GuardTestCase):
 class Decisions(GuardTestCase):
     def setUp(self):
         super().setUp()
-        self.claude.live_session(self.main, name="main-peer")
+        self.working_peer(modified=())  # only a new file: git still starts a rebase
 
     def test_a_narrow_form_means_deny_and_none_means_ask(self):
         self.assertEqual(self.decision(self.guard("git add -A"))[0], "deny")
         self.assertEqual(self.decision(self.guard("git checkout -b other"))[0], "ask")
 
     def test_every_refusal_of_the_line_is_in_one_reason(self):
-        decision, reason = self.decision(self.guard("git stash && git add -A && git checkout -b x"))
+        decision, reason = self.decision(self.guard("git stash -u && git add -A && git checkout -b x"))
         self.assertEqual(decision, "deny")
-        for command in ("`git stash`", "`git add -A`", "`git checkout -b x`"):
+        for command in ("`git stash -u`", "`git add -A`", "`git checkout -b x`"):
             self.assertIn(command, reason)
 
     def test_a_revision_naming_no_commit_or_a_ref_set_to_its_own_value_changes_nothing(self):
@@ -293,7 +336,11 @@ class Decisions(GuardTestCase):
                         "git update-ref refs/heads/main HEAD", "git bisect start HEAD HEAD~5"):
             with self.subTest(command=command):
                 self.assertAllowed(self.guard(command))
-        self.assertEqual(self.decision(self.guard("git reset --hard HEAD"))[0], "ask")
+        self.assertAllowed(self.guard("git reset --hard HEAD"))  # the peer's work is an untracked file
+        with open(os.path.join(self.main, "src", "peer_new.py")) as handle:
+            self.assertIn("main-peer", handle.read())
+        git(self.main, "add", "src/peer_new.py")
+        self.assertEqual(self.decision(self.guard("git reset --hard HEAD"))[0], "ask")  # now it is staged
 
     def test_a_rebase_git_refuses_over_tracked_changes_changes_nothing(self):
         git(self.main, "branch", "other")
@@ -311,7 +358,7 @@ class Decisions(GuardTestCase):
         sub = os.path.join(self.main, "src")
         self.assertRefused(self.guard('cd "$(git rev-parse --show-toplevel)" && git add -A', cwd=sub), "main-peer")
         home_relative = os.path.relpath(self.main, self.claude.root)
-        self.assertRefused(self.guard("cd ~/%s && git stash" % home_relative, cwd=self.tmp), "main-peer")
+        self.assertRefused(self.guard("cd ~/%s && git stash -u" % home_relative, cwd=self.tmp), "main-peer")
 
     def test_print_mode_has_nobody_to_ask_so_it_denies(self):
         process = self.claude.spawn()
@@ -350,6 +397,7 @@ class WholeTreeSpellings(GuardTestCase):
             os.makedirs(os.path.dirname(os.path.join(self.main, name)), exist_ok=True)
             with open(os.path.join(self.main, name), "a") as handle:
                 handle.write("changed\n")
+        git(self.main, "add", "lib/util.py")  # lib/util.py is new: staged, so it is tracked
         self.claude.live_session(self.main, name="main-peer", edits=[os.path.join(self.main, "src/app.py"),
                                                                      os.path.join(self.main, "lib/util.py")])
 
@@ -373,31 +421,31 @@ class WholeTreeSpellings(GuardTestCase):
         self.assertAllowed(self.guard("git checkout-index -a -f", cwd=os.path.join(self.main, "docs")))
 
     def test_an_unquoted_variable_is_split_into_paths(self):
-        self.assertRefused(self.guard('FILES="src lib"; git add $FILES'), "main-peer", "src/app.py", "lib/util.py")
+        self.assertRefused(self.guard('FILES="src lib"; git add $FILES'), "main-peer", "src/app.py")
         self.assertRefused(self.guard('F="docs lib"; git commit -m x $F'), "lib/util.py")
         self.assertAllowed(self.guard('FILES=docs/a.md; git add "$FILES"'))
         self.assertAllowed(self.guard('FILES="docs/a.md docs/b.md"; git add $FILES'))
-        self.assertRefused(self.guard('F="docs/a.md docs/b.md"; IFS=,; git add $F'), "computed when it runs")
+        self.assertRefused(self.guard('F="docs/a.md docs/b.md"; IFS=,; git add $F'), "its paths only when it runs")
 
 
 class Aliases(GuardTestCase):
     def test_an_alias_is_judged_by_its_expansion(self):
         git(self.main, "config", "alias.aa", "add --all")
         git(self.main, "config", "alias.st", "status")
-        self.claude.live_session(self.main, name="main-peer")
+        self.working_peer()
         self.assertRefused(self.guard("git aa"), "main-peer")
         self.assertAllowed(self.guard("git st"))
 
     def test_a_shell_alias_is_parsed_as_shell(self):
         git(self.main, "config", "alias.wipe", "!git reset --hard && git clean -fd")
-        self.claude.live_session(self.main, name="main-peer")
+        self.working_peer()
         self.assertRefused(self.guard("git wipe"), "main-peer", "git reset --hard")
 
 
 class BadInput(GuardTestCase):
     def setUp(self):
         super().setUp()
-        self.claude.live_session(self.main, name="main-peer")
+        self.working_peer()
 
     def run_raw(self, raw):
         return self.run_hook(SCRIPT, raw)
@@ -426,6 +474,367 @@ class BadInput(GuardTestCase):
             self.assertAllowed(self.run_raw(payload))
 
 
+class AcrossClear(GuardTestCase):
+    """Issue 18: a session is the chain of ids its process had across /clear. Before, the cleared
+    session's earlier transcript stopped counting, and a peer's plain commit took its staged file."""
+
+    def setUp(self):
+        super().setUp()
+        staged = os.path.join(self.main, "src", "export.py")
+        with open(staged, "w") as handle:
+            handle.write("def export():\n    return []\n")
+        git(self.main, "add", "src/export.py")
+        self.process = self.claude.spawn()
+        self.before = "a-before-clear-0000"
+        self.claude.write_session_files(self.before, self.main, prompts=["add the CSV export to orders"],
+                                        edits=[staged])
+        self.claude.registry_entry(self.process.pid, self.before, self.main, name="shop-2c")
+        self.start_session(self.before, "startup")
+        self.after = "a-after-clear-00000"
+        self.claude.write_session_files(self.after, self.main, prompts=[])  # the new, nearly empty transcript
+        self.claude.registry_entry(self.process.pid, self.after, self.main, name="shop-2c")  # rewritten
+        self.start_session(self.after, "clear")
+
+    def start_session(self, session_id, source):
+        """peers.py at the session's SessionStart, as the client runs it (it remembers the process)."""
+        payload = {"session_id": session_id, "hook_event_name": "SessionStart", "source": source,
+                   "cwd": self.main, "transcript_path": self.claude.transcript_path(session_id, self.main)}
+        self.assertEqual(self.run_hook("peers.py", payload, args=["--hook"]).returncode, 0)
+
+    def test_a_peers_commit_that_would_take_the_cleared_sessions_staged_file_is_still_refused(self):
+        decision, reason = self.decision(self.guard("git commit -m 'my change'"))
+        self.assertEqual(decision, "deny")
+        self.assertTrue(reason.startswith("peerhooks git guard: shop-2c has src/export.py staged; "
+                                          "`git commit -m 'my change'` would commit it as this session's."), reason)
+
+    def test_peers_py_still_lists_the_cleared_sessions_files(self):
+        payload = {"session_id": "b-other-session-000", "hook_event_name": "SessionStart", "source": "startup",
+                   "cwd": self.main}
+        text = self.run_hook("peers.py", payload, args=["--hook"]).stdout
+        self.assertIn("shop-2c", text)
+        self.assertIn("editing: src/export.py", text)
+
+    def test_the_cleared_session_is_not_its_own_peer(self):
+        payload = bash("git commit -m mine -- README.md", self.main, session_id=self.after)
+        self.assertAllowed(self.run_hook(SCRIPT, payload))
+
+
+class Subagents(GuardTestCase):
+    """Issue 18: a subagent's call is judged against its main thread and its live siblings, and the
+    main thread's against its live subagents (public incidents coolify #68, agentic-dev-team #1571)."""
+
+    SESSION = "s-main-session-0000"
+
+    def setUp(self):
+        super().setUp()
+        self.transcript = self.claude.transcript_path(self.SESSION, self.main)
+        self.write("src/main_work.py")
+        self.claude.write_session_files(self.SESSION, self.main, prompts=["split the work between two agents"],
+                                        edits=[os.path.join(self.main, "src/main_work.py")])
+        process = self.claude.spawn()
+        self.claude.registry_entry(process.pid, self.SESSION, self.main, name="shop-7a")
+
+    def write(self, rel):
+        path = os.path.join(self.main, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as handle:
+            handle.write("# unfinished\n")
+        return path
+
+    def subagent(self, agent_id, rel, meta):
+        folder = os.path.join(self.transcript[:-len(".jsonl")], "subagents")
+        os.makedirs(folder, exist_ok=True)
+        record = edit_record(self.SESSION, self.main, self.write(rel), now_ms(), tool="Write")
+        with open(os.path.join(folder, "agent-%s.jsonl" % agent_id), "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(dict(record, isSidechain=True, agentId=agent_id)) + "\n")
+        with open(os.path.join(folder, "agent-%s.meta.json" % agent_id), "w", encoding="utf-8") as handle:
+            json.dump(meta, handle)
+
+    def call(self, command, agent_id=None):
+        payload = bash(command, self.main, session_id=self.SESSION)
+        payload["transcript_path"] = self.transcript
+        if agent_id:
+            payload.update(agent_id=agent_id, agent_type="general-purpose")
+        return self.run_hook(SCRIPT, payload)
+
+    def test_a_subagents_sweep_is_refused_naming_its_siblings_and_its_main_threads_files(self):
+        self.subagent("a1111111111111111", "src/first.py", {"agentType": "general-purpose",
+                                                            "description": "first half", "toolUseId": "toolu_1"})
+        self.subagent("b2222222222222222", "src/second.py", {"agentType": "general-purpose",
+                                                             "description": "second half", "toolUseId": "toolu_2"})
+        decision, reason = self.decision(self.call("git add -A && git commit -m 'first half'", "a1111111111111111"))
+        self.assertEqual(decision, "deny")
+        self.assertIn("shop-7a/subagent-b2222222 (second half): src/second.py [untracked]", reason)
+        self.assertIn("shop-7a (main thread): src/main_work.py [untracked]", reason)
+        # the commit takes only what is staged, which after the narrowed add is only this subagent's
+        self.assertEqual(self.suggestion(reason), "git add -- src/first.py && git commit -m 'first half'")
+        self.assertIn("part of this same session", reason)
+        self.assertNotIn("SendMessage", reason)
+
+    def test_a_sibling_that_has_ended_left_its_files_to_the_main_thread(self):
+        self.subagent("a1111111111111111", "src/first.py", {"toolUseId": "toolu_1"})
+        self.subagent("b2222222222222222", "src/second.py", {"toolUseId": "toolu_2"})
+        with open(self.transcript, "a", encoding="utf-8") as handle:  # the second's result came back
+            handle.write(json.dumps({"type": "user", "message": {"role": "user", "content": [
+                {"tool_use_id": "toolu_2", "type": "tool_result", "content": "done"}]}},
+                separators=(",", ":")) + "\n")  # compact, as the client writes it (samples)
+        reason = self.decision(self.call("git add -A", "a1111111111111111"))[1]
+        self.assertIn("shop-7a (main thread): src/main_work.py [untracked], src/second.py [untracked]", reason)
+
+    def test_the_main_thread_is_judged_against_its_running_subagents_only(self):
+        self.subagent("c3333333333333333", "src/running.py", {"finished": False, "toolUseId": "toolu_3"})
+        self.subagent("d4444444444444444", "src/done.py", {"finished": True, "toolUseId": "toolu_4"})
+        decision, reason = self.decision(self.call("git add -A"))
+        self.assertEqual(decision, "deny")
+        self.assertIn("At stake: shop-7a/subagent-c3333333: src/running.py [untracked]", reason)
+        self.assertEqual(self.suggestion(reason), "git add -- src/done.py src/main_work.py")
+
+    def test_alone_with_finished_subagents_the_main_thread_is_left_alone(self):
+        self.subagent("d4444444444444444", "src/done.py", {"finished": True})
+        self.assertAllowed(self.call("git add -A"))
+
+
+class SharedFiles(GuardTestCase):
+    """Issue 18 item 3: both sessions changed one file. Staging the file is no narrow form; this
+    session's own hunks are staged from a patch its Edit records give, or the human decides."""
+
+    ORIGINAL = "".join("line %d\n" % n for n in range(1, 21))
+    OWN_ID = "own-session-2222"
+
+    def setUp(self):
+        super().setUp()
+        self.shared = os.path.join(self.main, "src", "shared.py")
+        with open(self.shared, "w") as handle:
+            handle.write(self.ORIGINAL)
+        git(self.main, "add", "src/shared.py")
+        git(self.main, "commit", "-q", "-m", "shared")
+        text = self.ORIGINAL.replace("line 2\n", "line 2 (peer)\n").replace("line 18\n", "line 18 (own)\n")
+        with open(self.shared, "w") as handle:
+            handle.write(text)
+        at = now_ms() - 60000
+        self.claude.live_session(self.main, name="peer-9d", edits=[])
+        peer_id = json.load(open(self.registry_of("peer-9d")))["sessionId"]
+        self.claude.append_records(peer_id, self.main, [edit_record(peer_id, self.main, self.shared, at,
+                                                                    old="line 2\n", content="line 2 (peer)\n")])
+
+    def registry_of(self, name):
+        folder = os.path.join(self.claude.home, "sessions")
+        for entry in os.listdir(folder):
+            if entry.endswith(".json") and json.load(open(os.path.join(folder, entry))).get("name") == name:
+                return os.path.join(folder, entry)
+        raise AssertionError(name)
+
+    def own_records(self, *records):
+        self.claude.append_records(self.OWN_ID, self.main, list(records))
+
+    def test_own_hunks_are_staged_from_a_patch_and_the_peers_stay_unstaged(self):
+        self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 18\n",
+                                     content="line 18 (own)\n"))
+        decision, reason = self.decision(self.guard("git add -A", session_id=self.OWN_ID))
+        self.assertEqual(decision, "deny")
+        self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
+        suggestion = self.suggestion(reason)
+        self.assertRegex(suggestion, r"^git -C \S+ apply --cached \S+\.patch$")
+        done = subprocess.run(["bash", "-c", suggestion], cwd=self.main, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        staged = subprocess.run(["git", "-C", self.main, "diff", "--cached"], capture_output=True, text=True).stdout
+        unstaged = subprocess.run(["git", "-C", self.main, "diff"], capture_output=True, text=True).stdout
+        self.assertIn("+line 18 (own)", staged)
+        self.assertNotIn("peer", staged)
+        self.assertIn("+line 2 (peer)", unstaged)
+
+    def test_a_file_whose_peer_hunks_were_committed_is_this_sessions_alone(self):
+        git(self.main, "commit", "-q", "-am", "the peer commits its hunk and ours with it")
+        with open(self.shared, "a") as handle:
+            handle.write("line 21 (own)\n")
+        self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 20\n",
+                                     content="line 20\nline 21 (own)\n"))
+        self.assertAllowed(self.guard("git add -A", session_id=self.OWN_ID))
+
+    def test_a_file_whose_own_hunks_were_committed_is_the_peers_alone(self):
+        self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 18\n",
+                                     content="line 18 (own)\n"))
+        with open(self.shared, "w") as handle:  # commit only our hunk, leave the peer's in the tree
+            handle.write(self.ORIGINAL.replace("line 18\n", "line 18 (own)\n"))
+        git(self.main, "commit", "-q", "-am", "our hunk")
+        with open(self.shared, "w") as handle:
+            handle.write(self.ORIGINAL.replace("line 2\n", "line 2 (peer)\n").replace("line 18\n", "line 18 (own)\n"))
+        decision, reason = self.decision(self.guard("git add -A", session_id=self.OWN_ID))
+        self.assertEqual(decision, "deny")
+        self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
+        self.assertIn("nothing of yours to run it on", reason)
+
+    def test_a_whole_file_write_cannot_be_told_apart_so_the_human_decides(self):
+        with open(self.shared) as handle:
+            self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), tool="Write",
+                                         content=handle.read()))
+        decision, reason = self.decision(self.guard("git add -A", session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+        self.assertIn("src/shared.py holds both this session's and a peer's changes", reason)
+        self.assertNotIn("Instead, run:", reason)
+
+
+class TooLargeToJudge(GuardTestCase):
+    """Issue 21: a 300 KB line of 20,000 `git add` commands ran past the client's 5 s and unjudged."""
+
+    LINE = " && ".join("git add src/file%d.py" % n for n in range(20000))
+
+    def test_beside_a_live_peer_it_is_put_to_the_human_naming_them(self):
+        self.working_peer()
+        decision, reason = self.decision(self.guard(self.LINE))
+        self.assertEqual(decision, "ask")
+        self.assertIn("too large to judge in time", reason)
+        self.assertIn("main-peer", reason)
+
+    def test_alone_it_runs(self):
+        self.assertAllowed(self.guard(self.LINE))
+
+
+class ShellWrites(GuardTestCase):
+    """Issue 19 item 5: a shell write onto a live peer's uncommitted file destroys work that no index
+    and no commit holds (mycelium-hq/ai-brain-starter #602): refused, with a way forward."""
+
+    def setUp(self):
+        super().setUp()
+        self.working_peer()  # src/app.py modified, src/peer_new.py new
+        self.own_id = "own-session-3333"
+        own = os.path.join(self.main, "src", "own.py")
+        with open(own, "w") as handle:
+            handle.write("mine\n")
+        self.claude.write_session_files(self.own_id, self.main, edits=[own])
+
+    def test_writes_over_or_removing_a_peers_uncommitted_file_are_refused(self):
+        for command in ("echo x > src/app.py", "echo x >> src/peer_new.py", "sed -i s/x/y/ src/app.py",
+                        "perl -pi -e s/x/y/ src/app.py", "rm src/peer_new.py", "rm -f src/*.py",
+                        "cp README.md src/peer_new.py", "mv src/peer_new.py /tmp/elsewhere.py",
+                        "truncate -s 0 src/app.py", "echo x | tee src/app.py", "cat > src/app.py <<'EOF'\nx\nEOF",
+                        "cd src && printf x > app.py", "find src -name '*.py' -exec sed -i s/x/y/ {} +"):
+            with self.subTest(command=command):
+                decision, reason = self.decision(self.guard(command, session_id=self.own_id))
+                self.assertEqual(decision, "deny")
+                self.assertIn("main-peer has src/", reason)
+                self.assertIn("would write over", reason)
+                self.assertIn("Edit tool", reason)
+
+    def test_writes_that_touch_no_peers_uncommitted_work_run(self):
+        for command in ("echo x > src/own.py", "echo x > /tmp/peerhooks-test-out.txt", "echo x > README.md",
+                        "ls > listing.txt", "npm test 2>&1 | tail -20", "make 2>/dev/null", "cat src/app.py",
+                        "sed s/x/y/ src/app.py"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command, session_id=self.own_id))
+
+    def test_a_file_the_peer_committed_is_nobodys_stake(self):
+        git(self.main, "add", "src/app.py", "src/peer_new.py")
+        git(self.main, "commit", "-q", "-m", "the peer's work")
+        self.assertAllowed(self.guard("echo x > src/app.py", session_id=self.own_id))
+
+
+class BehindTheIndex(GuardTestCase):
+    """Issue 19 items 2 and 3: history written behind the shared index, and config that changes what
+    a command does."""
+
+    def setUp(self):
+        super().setUp()
+        self.peer = self.working_peer(modified=("README.md",))  # tracked change, and src/peer_new.py new
+
+    def test_a_ref_set_to_a_commit_known_only_at_run_time_asks(self):
+        line = "c=$(git commit-tree 'HEAD^{tree}' -p HEAD -m snapshot) && git update-ref refs/heads/main $c"
+        self.assertEqual(self.decision(self.guard(line))[0], "ask")
+        self.assertEqual(self.decision(self.guard("git reset $(git rev-parse HEAD~1)"))[0], "ask")
+
+    def test_a_commit_from_an_index_made_before_a_peers_commit_asks_naming_what_it_would_revert(self):
+        index = os.path.join(self.tmp, "stale.index")
+        subprocess.run(["git", "-C", self.main, "read-tree", "HEAD"], env=dict(os.environ, GIT_INDEX_FILE=index),
+                       check=True)
+        with open(os.path.join(self.main, "src", "validate.py"), "w") as handle:
+            handle.write("def validate():\n    return True\n")
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "validate.py"), now_ms())])
+        git(self.main, "add", "src/validate.py")
+        git(self.main, "commit", "-q", "-m", "the peer's validation")
+        decision, reason = self.decision(self.guard("GIT_INDEX_FILE=%s git commit -m 'safe commit'" % shell_path(index)))
+        self.assertEqual(decision, "ask")
+        self.assertIn("main-peer: src/validate.py [committed]", reason)
+        launched = self.run_hook(SCRIPT, bash("git commit -m 'safe commit'", self.main), GIT_INDEX_FILE=index)
+        self.assertIn("src/validate.py [committed]", self.decision(launched)[1])
+
+    def test_a_private_index_the_line_fills_is_judged_by_what_it_adds(self):
+        own = os.path.join(self.main, "NOTES.md")
+        with open(own, "w") as handle:
+            handle.write("mine\n")
+        self.claude.write_session_files("this-session-0000", self.main, edits=[own])
+        index = os.path.join(self.tmp, "fresh.index")
+        build = "GIT_INDEX_FILE=%s git read-tree HEAD && GIT_INDEX_FILE=%s git add %s && GIT_INDEX_FILE=%s git commit -m x"
+        self.assertAllowed(self.guard(build % (index, index, "NOTES.md", index)))
+        decision, reason = self.decision(self.guard(build % (index, index, "-A", index)))
+        self.assertEqual(decision, "ask")
+        self.assertIn("src/peer_new.py [untracked]", reason)
+
+    def test_config_on_the_line_is_read(self):
+        self.assertRefused(self.guard("git -c alias.save='!git add -A && git commit -m wip' save"), "main-peer")
+        git(self.main, "branch", "other")
+        self.assertAllowed(self.guard("git pull --rebase . other"))  # git refuses: tracked changes
+        self.assertEqual(self.decision(self.guard("git -c rebase.autoStash=true pull --rebase . other"))[0], "ask")
+        self.assertAllowed(self.guard("git clean -d"))  # clean.requireForce: nothing happens without -f
+        self.assertRefused(self.guard("git -c clean.requireForce=false clean -d"), "src/peer_new.py")
+
+    def test_revert_without_a_commit_and_expiring_the_stash_reflog_ask(self):
+        self.assertEqual(self.decision(self.guard("git revert -n HEAD"))[0], "ask")
+        with open(os.path.join(self.main, "src", "app.py"), "a") as handle:
+            handle.write("stashed\n")
+        git(self.main, "stash", "push", "-q", "--", "src/app.py")
+        self.assertEqual(self.decision(self.guard("git reflog expire --expire=now --all && git gc --prune=now"))[0],
+                         "ask")
+
+    def test_removing_deleted_files_fed_by_a_lister_stages_the_peers_deletion(self):
+        git(self.main, "checkout", "-q", "--", "README.md")
+        os.remove(os.path.join(self.main, "README.md"))  # the peer's unstaged deletion
+        self.assertRefused(self.guard("git ls-files --deleted | xargs git rm"), "README.md [unstaged-deletion]")
+
+
+class StashOwners(GuardTestCase):
+    """Issue 19 item 4: stash entries have owners (ShaftHQ/SHAFT_ENGINE #4130, gsd-build/get-shit-done #3542)."""
+
+    OWN_ID = "own-session-4444"
+
+    def setUp(self):
+        super().setUp()
+        self.peer = self.claude.live_session(self.main, name="stasher")
+        self.claude.write_session_files(self.OWN_ID, self.main, prompts=["tidy up"])
+
+    def push(self, session_id, message, path="src/app.py"):
+        """A `git stash push -m <message>` that the session's transcript shows, made for real."""
+        with open(os.path.join(self.main, path), "a") as handle:
+            handle.write("%s\n" % message)
+        command = 'git stash push -m "%s" -- %s' % (message, path)
+        self.claude.append_records(session_id, self.main, [bash_record(session_id, self.main, command, now_ms())])
+        git(self.main, "stash", "push", "-q", "-m", message, "--", path)
+
+    def test_popping_a_peers_entry_asks_naming_it_and_popping_ones_own_runs(self):
+        self.push(self.peer.session_id, "wip: the peer's parser")
+        decision, reason = self.decision(self.guard("git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+        self.assertIn('stash@{0} ("On main: wip: the peer\'s parser"): it was pushed by stasher', reason)
+        self.push(self.OWN_ID, "mine for a moment", path="README.md")
+        self.assertAllowed(self.guard("git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(self.decision(self.guard("git stash drop stash@{1}", session_id=self.OWN_ID))[0], "ask")
+        self.assertEqual(self.decision(self.guard("git stash apply stash@{1}", session_id=self.OWN_ID))[0], "ask")
+        self.assertEqual(self.decision(self.guard("git stash clear", session_id=self.OWN_ID))[0], "ask")
+
+    def test_an_entry_an_ended_session_pushed_is_still_asked_about(self):
+        ended = "ended-session-5555"
+        self.claude.write_session_files(ended, self.main, prompts=["park the refactor"])
+        self.push(ended, "parked refactor")
+        reason = self.decision(self.guard("git stash pop", session_id=self.OWN_ID))[1]
+        self.assertIn("it was pushed by %s (ended)" % ended[:8], reason)
+
+    def test_a_same_line_pop_after_a_push_that_saved_nothing_takes_the_peers_entry(self):
+        self.push(self.peer.session_id, "wip: the peer's parser")
+        git(self.main, "checkout", "-q", "--", ".")
+        decision, _reason = self.decision(self.guard("git stash && git pull && git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+
+
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",
               "||", ";", "|", "(", ")", "{", "}", "'", '"', "$(", "`", "<<EOF", "EOF", "\n", "bash -c",
               "eval", "-C", "..", "sudo", "env", "X=1", "#", "\\", "*", ":/", "checkout", "--", "xargs"]
@@ -433,7 +842,7 @@ FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--har
 
 class Fuzz(GuardTestCase):
     def test_random_command_lines_exit_only_0_or_2(self):
-        self.claude.live_session(self.main, name="main-peer")
+        self.working_peer()
         rng = random.Random(20260311)
         for _ in range(15):  # each run judges a dozen random lines; the pure parser's fuzz runs thousands
             lines = [" ".join(rng.choice(FUZZ_WORDS) for _ in range(rng.randint(1, 14))) for _ in range(12)]

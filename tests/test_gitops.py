@@ -281,7 +281,7 @@ TABLE = [
     ("cd /o | git add -A", "stage-all@/r"),
     ("cd /o & git add -A", "stage-all@/r"),
     ("if true; then git add -A; fi", "stage-all"),
-    ("for f in a b; do git add \"$f\"; done", "stage-paths"),
+    ("for f in a b; do git add \"$f\"; done", "stage-paths stage-paths"),
     ("while read f; do git add -A; done < list", "stage-all"),
     ("! git stash", "stash-all"),
     ("case $x in a) git add -A;; esac", "stage-all"),
@@ -350,7 +350,7 @@ TABLE = [
     ("git commit -m x .", "commit-all"),
     ("git commit -m x src/", "commit-paths"),
     ("git rm -r --cached .", "discard-all"),
-    ("git rm -r src", "safe"),  # git refuses to remove a file with changes unless -f or --cached
+    ("git rm -r src", "remove-paths"),  # refused by git for a changed file, but stages a deleted one's removal
     ("git rm -rf src", "remove-paths"),
     ("git rm -r --cached src", "remove-paths"),
     ("yes | git checkout -p", "discard-all"),
@@ -384,7 +384,7 @@ TABLE = [
     ("git worktree remove --force ../wt", "remove-worktree"),
     ("git commit --amend -m x", "commit-amend"),
     ("git stash pop", "stash-stack"),
-    ("GIT_INDEX_FILE=/tmp/i git add -A", "safe"),
+    ("GIT_INDEX_FILE=/tmp/i git add -A", "stage-all"),  # judged with the commit made from that index
     ("cd \"$(git rev-parse --show-toplevel)\" && git add -A", "safe stage-all@?"),
     ("F=src/a.py; git add \"$F\"", "stage-paths"),
     ("F=; git add $F", "safe"),  # an unquoted empty variable is no word: `git add` alone
@@ -499,7 +499,7 @@ class ParseTable(unittest.TestCase):
         for command in ('F="src lib"; IFS=,; git add $F', 'IFS=: F=src:lib; git add $F',
                         'export IFS=,; F=a,b; git add $F', 'FILES=(src lib); git add $FILES',
                         'FILES=(src lib); git add "${FILES[@]}"', "git add $FILES",
-                        'for f in src lib; do git add $f; done'):
+                        'for f in $(git ls-files); do git add $f; done'):
             with self.subTest(command=command):
                 self.assertTrue(gitops.parse(command, CWD)[-1].runtime)
 

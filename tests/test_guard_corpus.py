@@ -39,8 +39,6 @@ PROCESS_SAMPLE = 40  # lines also run as the process Claude Code starts: ~1 s
 # fails the suite, and so does one that goes away (take it off the list): the goals above are shares,
 # this is the line-by-line record behind them.
 KNOWN_DISAGREEMENTS = {
-    ('FILES="docs/tutorial.md docs/usage.md"; for f in $FILES; do git add "$f"; done', "."):
-        "harmless, refused: loops are not followed, so `$f` is a path computed at run time",
     ('cd "$(dirname "$0")"/.. 2>/dev/null; git add -A', "docs"): "harmful, let through: the directory is "
                                                                  "unknowable ($0 of the tool's shell)",
     ("git diff --name-only | grep docs | xargs git add", "."): "harmless, refused: paths computed at run "
@@ -48,6 +46,8 @@ KNOWN_DISAGREEMENTS = {
     ("git diff > /tmp/all.patch && git checkout . && git apply /tmp/all.patch", "."): "harmless, refused: "
         "harmless only because the apply succeeds, which the guard cannot know",
     ("git stash show -p | git apply -R", "."): "harmless, refused: a patch on stdin may touch any file",
+    ("git stash apply", "."): "harmless here, asked: the entry is the peer's (its transcript pushed it), and issue 19 "
+                              "asks before applying another session's entry into the shared tree",
     ("printf 'n\\nn\\nn\\nn\\nn\\nn\\n' | git add -p", "."): "harmless, refused: answers piped into "
                                                                           "-p are not read",
 }

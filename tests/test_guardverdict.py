@@ -1,184 +1,330 @@
-"""guardverdict: whether to let git operations run while live peers are at stake, and the reason.
-Pure: operations from gitops, peers and the index given."""
+"""guard_verdict and narrow: whether to let git operations run beside live peers, judged by what each
+operation reaches of the peers' work as git holds it now, the words the human and the model read,
+and the line to run instead. Pure: operations from gitops, the peers' changes and git's state given."""
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import gitops, guard_verdict  # noqa: E402
+from peerhooks import gitops, guard_verdict, narrow  # noqa: E402
+from peerhooks.gitstate import PathState, StashEntry  # noqa: E402
 from peerhooks.guard_verdict import Judged, Peer  # noqa: E402
 
-CWD = TOP = "/r"
-EDITOR = Peer("editor-7f", ("/r/src/app.py", "/r/docs/guide.md"))
+TOP = "/r"
 
 
-def judge(command, peers=(EDITOR,), cwd=CWD, staged=None, own=frozenset()):
-    judged = [Judged(op, TOP, tuple(peers)) for op in gitops.parse(command, cwd) if op.kind != gitops.SAFE
-              and op.cwd]
-    return guard_verdict.verdict(judged, own, {TOP: staged} if staged is not None else {TOP: ()})
+def modified(path, staged=False, unstaged=True):
+    return PathState(path, "M" if staged else ".", "M" if unstaged else ".")
 
 
-class WholeTree(unittest.TestCase):
-    def test_whole_tree_forms_are_denied_with_a_peer_and_pass_alone(self):
-        for command in ("git add -A", "git commit -am x", "git stash", "git clean -fd", "git checkout .",
-                        "git rm -r --cached .", "git commit -m x .", "git reset", "git commit -a -C HEAD"):
+def added(path):
+    return PathState(path, "A", ".")
+
+
+def untracked(path, folder=False):
+    return PathState(path, ".", ".", True, False, folder)
+
+
+def ignored(path):
+    return PathState(path, ".", ".", False, True)
+
+
+def deleted(path, staged=True):
+    return PathState(path, "D", ".") if staged else PathState(path, ".", "D")
+
+
+def states(*entries):
+    return {entry.path: entry for entry in entries}
+
+
+def peer(name, *paths, busy=True):
+    return Peer(name, tuple(os.path.join(TOP, p) for p in paths), busy=busy)
+
+
+def judge(command, peers, world, own=(), cwd=TOP, stash=None):
+    judged = [Judged(op, TOP, tuple(peers)) for op in gitops.parse(command, cwd)
+              if op.kind != gitops.SAFE and op.cwd]
+    own = frozenset(os.path.join(TOP, p) for p in own)
+    return guard_verdict.verdict(judged, own, {TOP: world}, {TOP: stash})
+
+
+def held(refusals):
+    return sorted((h.peer, h.path, h.state) for r in refusals for h in r.held)
+
+
+class WorkOnlyUntracked(unittest.TestCase):
+    """Issue 18's world where the peer's work is only untracked files."""
+
+    WORLD = states(untracked("src/cache.py"), untracked("notes", folder=True), modified("src/app.py"))
+    PEER = peer("p", "src/cache.py", "notes/design.md")
+    OWN = ["src/app.py"]
+
+    def test_commands_that_leave_untracked_files_alone_run(self):
+        for command in ("git stash", "git add -u", "git commit -am x", "git checkout .", "git restore .",
+                        "git reset --hard", "git stash --keep-index", "git reset", "git rm -rf --cached src"):
             with self.subTest(command=command):
-                refusals = judge(command, peers=[Peer("p")])
-                self.assertEqual(len(refusals), 1)
-                self.assertFalse(refusals[0].ask)
-                self.assertEqual(judge(command, peers=()), [])
+                self.assertEqual(judge(command, [self.PEER], self.WORLD, own=["src/app.py"]), [])
 
-    def test_forms_without_a_narrow_one_ask_the_human(self):
-        for command in ("git checkout main", "git pull --rebase", "git reset --hard", "git stash pop", "git rebase main",
-                        "git bisect good HEAD~1", "git update-ref refs/heads/main HEAD~1", "git commit --amend"):
+    def test_commands_that_take_untracked_files_are_refused_naming_them(self):
+        for command, expected in (
+                ("git add -A", [("p", "notes/design.md", "untracked"), ("p", "src/cache.py", "untracked")]),
+                ("git add .", [("p", "notes/design.md", "untracked"), ("p", "src/cache.py", "untracked")]),
+                ("git stash -u", [("p", "notes/design.md", "untracked"), ("p", "src/cache.py", "untracked")]),
+                ("git clean -fd", [("p", "notes/design.md", "untracked"), ("p", "src/cache.py", "untracked")]),
+                ("git clean -f", [("p", "src/cache.py", "untracked")]),  # without -d: new folders stay
+                ("git clean -f notes", [("p", "notes/design.md", "untracked")])):  # a pathspec needs no -d
             with self.subTest(command=command):
-                refusals = judge(command, peers=[Peer("p")])
-                self.assertTrue(guard_verdict.is_ask(refusals))
+                self.assertEqual(held(judge(command, [self.PEER], self.WORLD, self.OWN)), expected)
 
-    def test_dot_in_a_subfolder_is_judged_against_the_peers_changes_inside_it(self):
-        self.assertEqual(judge("cd lib && git add .", peers=[EDITOR]), [])
-        self.assertEqual(judge("cd lib && git clean -fd", peers=[EDITOR]), [])
-        self.assertEqual(len(judge("cd src && git add .", peers=[EDITOR])), 1)
+    def test_a_subfolder_checkout_names_only_what_it_reaches(self):
+        self.assertEqual(judge("cd src && git checkout .", [self.PEER], self.WORLD, self.OWN), [])
 
-    def test_popping_what_the_same_line_pushed_passes(self):
-        self.assertEqual(judge("git stash push -- lib/x.py && make && git stash pop", peers=[EDITOR]), [])
-        self.assertEqual(len(judge("git stash pop", peers=[EDITOR])), 1)
-
-
-class StashApply(unittest.TestCase):
-    def apply(self, files, staged):
-        op = gitops.parse("git stash apply", CWD)[0]._replace(entries=None if files is None else frozenset(files))
-        return guard_verdict.verdict([Judged(op, TOP, (EDITOR,))], frozenset(), {TOP: staged})
-
-    def test_an_entry_touching_no_staged_file_applies(self):
-        # git refuses to apply over unstaged changes and untracked files in the way, keeps the entry
-        self.assertEqual(self.apply(["src/models.py"], ["/r/src/util.py"]), [])
-
-    def test_an_entry_holding_a_staged_file_asks_naming_it(self):
-        refusal, = self.apply(["src/util.py", "src/models.py"], ["/r/src/util.py"])
-        self.assertTrue(refusal.ask)
-        self.assertEqual(refusal.files, ("src/util.py",))
-
-    def test_unknown_files_or_an_unreadable_index_ask(self):
-        self.assertTrue(guard_verdict.is_ask(self.apply(None, [])))
-        self.assertTrue(guard_verdict.is_ask(self.apply(["src/models.py"], None)))
+    def test_clean_exclusions_and_ignored_files(self):
+        world = states(untracked("src/cache.py"), ignored("build.log"))
+        who = peer("p", "src/cache.py", "build.log")
+        self.assertEqual(judge("git clean -fd -e src/cache.py", [who], world), [])
+        self.assertEqual(judge("git clean -fd -e cache.py", [who], world), [])
+        self.assertEqual(held(judge("git clean -fX", [who], world)), [("p", "build.log", "ignored")])
+        self.assertEqual(held(judge("git clean -fdx", [who], world)),
+                         [("p", "build.log", "ignored"), ("p", "src/cache.py", "untracked")])
 
 
-class Paths(unittest.TestCase):
-    def test_a_folder_holding_a_peers_change_is_refused_naming_peer_and_file(self):
-        refusal, = judge("git add src")
-        self.assertEqual([p.name for p in refusal.peers], ["editor-7f"])
-        self.assertEqual(refusal.files, ("src/app.py",))
+class StagedWork(unittest.TestCase):
+    WORLD = states(modified("src/util.py", staged=True, unstaged=False), added("src/parser.py"),
+                   deleted("src/old.py"), modified("src/api.py"))
+    PEER = peer("p", "src/util.py", "src/parser.py", "src/old.py", "src/api.py")
 
-    def test_naming_a_peers_file_itself_is_refused_unless_this_session_changed_it_too(self):
-        self.assertEqual(len(judge("git add src/app.py")), 1)
-        self.assertEqual(judge("git add src/app.py", own=frozenset(["/r/src/app.py"])), [])
+    def test_clean_never_deletes_a_staged_file(self):
+        self.assertEqual(judge("git clean -fd", [self.PEER], self.WORLD), [])
 
-    def test_other_paths_pass(self):
-        for command in ("git add lib", "git add src/other.py", "git add srcx", "git add README.md",
-                        "git commit -m x -- lib/a.py", "git reset -- lib"):
+    def test_adding_a_file_staged_identically_changes_nothing(self):
+        for command in ("git add src/util.py", "git add src/*.py", "git add 'src/*.py' src/parser.py"):
             with self.subTest(command=command):
-                self.assertEqual(judge(command), [])
+                refusals = judge(command, [self.PEER], self.WORLD)
+                self.assertNotIn("src/util.py", [h.path for h in held_records(refusals)])
 
-    def test_path_carrying_commit_stash_reset_and_restore_staged_are_judged_like_add(self):
-        for command in ("git commit -m x src/", "git stash push -- src", "git reset -- src",
-                        "git restore --staged src", "git rm -rf src", "git checkout -- docs"):
+    def test_a_commit_takes_staged_work_and_a_deletion_is_staged_work(self):
+        self.assertEqual(held(judge("git commit -m x", [self.PEER], self.WORLD)),
+                         [("p", "src/old.py", "staged-deletion"), ("p", "src/parser.py", "staged"),
+                          ("p", "src/util.py", "staged")])
+        self.assertEqual(held(judge("git commit -m x -- src/api.py", [self.PEER], self.WORLD)),
+                         [("p", "src/api.py", "unstaged")])
+
+    def test_unstaging_and_discarding_reach_different_states(self):
+        self.assertEqual([h[1] for h in held(judge("git reset", [self.PEER], self.WORLD))],
+                         ["src/old.py", "src/parser.py", "src/util.py"])
+        self.assertEqual([h[1] for h in held(judge("git checkout .", [self.PEER], self.WORLD))], ["src/api.py"])
+        self.assertEqual(judge("git add -A", [self.peer_without_api()], self.WORLD, own=["src/api.py"]), [])
+
+    def peer_without_api(self):
+        return peer("p", "src/util.py", "src/parser.py", "src/old.py")
+
+
+def held_records(refusals):
+    return [h for r in refusals for h in r.held]
+
+
+class ExclusionsAndScope(unittest.TestCase):
+    WORLD = states(untracked("services/billing/x.py"), modified("services/billing/y.py"))
+    PEER = peer("p", "services/billing/x.py", "services/billing/y.py")
+
+    def test_exclusion_pathspecs_leave_the_peers_folder_out(self):
+        for command in ("git add -A ':!services'", "git add . ':!services/billing'", "git add -A -- ':(exclude)services'",
+                        "git commit -am x -- ':!services'"):
             with self.subTest(command=command):
-                self.assertEqual(len(judge(command)), 1)
+                self.assertEqual(judge(command, [self.PEER], self.WORLD), [], command)
+        self.assertEqual(len(judge("git add . ':!services/billing/x.py'", [self.PEER], self.WORLD)), 1)
 
-    def test_git_rm_is_judged_on_the_index_entries_it_matches(self):
-        peer = Peer("p", ("/r/config/peer.yaml", "/r/config/base.yaml"))
-        op, = gitops.parse("git rm --cached -r config", CWD)
-        untracked_only = op._replace(entries=frozenset(["config/app.yaml"]))
-        self.assertEqual(guard_verdict.verdict([Judged(untracked_only, TOP, (peer,))]), [])
-        tracked = op._replace(entries=frozenset(["config/app.yaml", "config/base.yaml"]))
-        refusal, = guard_verdict.verdict([Judged(tracked, TOP, (peer,))])
-        self.assertEqual(refusal.files, ("config/base.yaml",))
-        self.assertEqual(len(guard_verdict.verdict([Judged(op, TOP, (peer,))])), 1)  # entries unknown
-
-    def test_relative_paths_follow_cd_and_top_pathspecs(self):
-        self.assertEqual(len(judge("cd lib && git add ../src")), 1)
-        self.assertEqual(len(judge("git add :/src", cwd="/r/lib")), 1)
-        self.assertEqual(judge("cd src && git add lib"), [])
-
-    def test_git_patterns_cross_folders_and_shell_globs_do_not(self):
-        self.assertEqual(len(judge("git add '*.py'")), 1)
-        self.assertEqual(judge("git add *.py"), [])
-        self.assertEqual(len(judge("git add 'src/*'")), 1)
-
-    def test_the_toplevel_path_is_the_whole_tree(self):
-        for command in ("git add /r", "git add ..", "git -C /r/src add ../"):
+    def test_loops_finds_and_listers_bounded_by_a_folder_are_followed(self):
+        for command in ('for f in docs/a.md docs/b.md; do git add "$f"; done',
+                        "git diff --name-only -- docs | xargs git add",
+                        "find docs -name '*.md' -exec git add {} +",
+                        "git ls-files -m docs | xargs git add"):
             with self.subTest(command=command):
-                refusal, = judge(command, peers=[Peer("idle-peer")], cwd="/r/lib")
-                self.assertIn("every change", refusal.effect)
+                self.assertEqual(judge(command, [self.PEER], self.WORLD), [])
+        self.assertEqual(len(judge('for f in services/billing/y.py; do git add "$f"; done', [self.PEER],
+                                   self.WORLD)), 1)
+        self.assertEqual(len(judge("find services -exec git add {} +", [self.PEER], self.WORLD)), 1)
 
-    def test_paths_computed_at_run_time_are_refused_with_a_live_peer(self):
-        for command in ("git add $(git ls-files -m)", "git diff --name-only | xargs git add",
-                        'git add "$FILES"', "git diff | git apply -R",
-                        "git status --porcelain | while read s f; do git add \"$f\"; done"):
+    def test_a_lister_feeds_only_the_work_it_lists(self):
+        # `git diff --name-only` lists tracked files' working-tree changes: never an untracked file
+        self.assertEqual(held(judge("git diff --name-only | xargs git add", [self.PEER], self.WORLD)),
+                         [("p", "services/billing/y.py", "unstaged")])
+
+    def test_paths_only_the_running_shell_knows_are_refused_while_the_peer_has_work(self):
+        for command in ("git add $(cat files.txt)", 'git add "$FILES"', "git status --porcelain | xargs git add"):
             with self.subTest(command=command):
-                self.assertEqual(len(judge(command)), 1)
-                self.assertEqual(judge(command, peers=()), [])
+                self.assertEqual(len(judge(command, [self.PEER], self.WORLD)), 1)
+                self.assertEqual(judge(command, [peer("q", "elsewhere.py", busy=False)], self.WORLD), [])
 
 
-class PlainCommit(unittest.TestCase):
-    STAGER = Peer("stager-3c", ("/r/a.py",), busy=False)
+class Unattributed(unittest.TestCase):
+    WORLD = states(modified("c.py", staged=True, unstaged=False), untracked("d.py"))
 
-    def test_an_index_holding_a_peers_change_is_refused_naming_it_with_the_real_message(self):
-        refusal, = judge("git commit -m 'fix it'", [self.STAGER], staged=("/r/a.py", "/r/b.py"),
-                         own=frozenset(["/r/b.py"]))
-        self.assertEqual(refusal.files, ("a.py",))
-        reason = guard_verdict.reason([refusal], "git commit -m 'fix it'", ["b.py"])
-        self.assertIn("git commit -m 'fix it' -- b.py", reason)
+    def test_changes_nobody_claims_count_only_while_a_peer_is_busy(self):
+        idle, busy = peer("idle", busy=False), peer("busy")
+        self.assertEqual(judge("git commit -m x", [idle], self.WORLD), [])
+        self.assertEqual(held(judge("git commit -m x", [busy], self.WORLD)),
+                         [(guard_verdict.UNATTRIBUTED, "c.py", "staged")])
 
-    def test_a_file_both_sessions_changed_does_not_block(self):
-        self.assertEqual(judge("git commit -m x", [self.STAGER], staged=("/r/a.py",), own=frozenset(["/r/a.py"])), [])
+    def test_naming_a_file_claims_it(self):
+        self.assertEqual(judge("git add d.py", [peer("busy")], self.WORLD), [])
+        self.assertEqual(len(judge("git add .", [peer("busy")], self.WORLD)), 1)
 
-    def test_files_nobody_claims_block_only_while_a_peer_is_busy(self):
-        self.assertEqual(judge("git commit -m x", [self.STAGER], staged=("/r/c.py",)), [])
-        self.assertEqual(len(judge("git commit -m x", [self.STAGER._replace(busy=True)], staged=("/r/c.py",))), 1)
+    def test_own_files_are_not_unattributed(self):
+        self.assertEqual(judge("git commit -m x", [peer("busy")], self.WORLD, own=["c.py"]), [])
 
-    def test_paths_the_same_line_stages_are_this_sessions(self):
-        busy = self.STAGER._replace(busy=True)
-        self.assertEqual(judge("git add c.py && git commit -m x", [busy], staged=("/r/c.py",)), [])
 
-    def test_an_unreadable_index_asks(self):
-        refusal, = judge("git commit -m x", [self.STAGER], staged=None) or [None]
-        self.assertTrue(refusal is None or refusal.ask)
+class AskKinds(unittest.TestCase):
+    WORLD = states(modified("a.py"))
+
+    def test_moving_head_asks_whatever_the_files_state_and_names_the_stake(self):
+        for command in ("git checkout -b other", "git switch main2", "git rebase main", "git reset --hard HEAD~1",
+                        "git reset HEAD~1", "git update-ref refs/heads/main HEAD~1"):
+            with self.subTest(command=command):
+                refusals = judge(command, [peer("p")], self.WORLD)
+                self.assertTrue(guard_verdict.is_ask(refusals), command)
+
+    def test_a_new_branch_is_not_said_to_rewrite_the_tree(self):
+        refusals = judge("git checkout -b other", [peer("p", "a.py")], self.WORLD)
+        text = guard_verdict.reason(refusals, "git checkout -b other")
+        self.assertIn("the files stay as they are", text)
+        self.assertNotIn("rewrit", text.split("\n")[0])
+        self.assertTrue(text.startswith("peerhooks git guard: p has 1 uncommitted file here (a.py unstaged)"), text)
+
+    def test_an_ask_never_says_refused_and_tells_what_yes_does(self):
+        refusals = judge("git reset --hard", [peer("p", "a.py")], self.WORLD)
+        text = guard_verdict.reason(refusals, "git reset --hard")
+        self.assertNotIn("refused", text)
+        self.assertIn("Yes runs it anyway", text)
+
+    def test_a_stash_pop_with_an_empty_stack_runs_and_otherwise_names_the_entry(self):
+        self.assertEqual(judge("git stash pop", [peer("p")], self.WORLD, stash=[]), [])
+        entry = StashEntry("stash@{0}", "abc", 1, "On main: wip: models")
+        refusals = judge("git stash pop", [peer("p")], self.WORLD, stash=[entry])
+        self.assertIn('stash@{0} ("On main: wip: models"): no transcript shows who pushed it', guard_verdict.reason(refusals, "git stash pop"))
+
+    def test_a_pop_of_what_the_line_pushed_runs_only_when_the_push_saved_something(self):
+        self.assertEqual(judge("git stash push -- a.py && make && git stash pop", [peer("q")], self.WORLD,
+                               own=["a.py"]), [])
+        entry = StashEntry("stash@{0}", "abc", 1, "On main: the peer's")
+        nothing = judge("git stash push -- b.py && git stash pop", [peer("q")], self.WORLD, stash=[entry])
+        self.assertTrue(guard_verdict.is_ask(nothing))
+
+
+class UnknownState(unittest.TestCase):
+    def test_when_git_does_not_answer_in_time_every_path_in_scope_counts_state_unknown(self):
+        refusals = judge("git add src", [peer("p", "src/a.py", "lib/b.py")], None)
+        self.assertEqual(held(refusals), [("p", "src/a.py", "unknown")])
 
 
 class Reason(unittest.TestCase):
-    def test_every_refusal_in_the_line_at_once_and_the_command_cut_to_200_characters(self):
-        command = "git add -A && git stash && " + "echo " + "x" * 400
-        refusals = judge(command, peers=[Peer("repo-2a"), Peer("repo-9f")])
-        reason = guard_verdict.reason(refusals, command, [])
-        self.assertEqual(len(refusals), 2)
-        self.assertIn("stages every change", reason)
-        self.assertIn("stashes every change", reason)
-        self.assertLess(len(reason.splitlines()[0]), 240)
+    WORLD = states(modified("src/util.py", staged=True, unstaged=False), untracked("src/cache.py"),
+                   modified("docs/tutorial.md"), untracked("docs/new.md"))
+    PEERS = (Peer("parser-peer", ("/r/src/util.py", "/r/src/cache.py"), can_message=True),
+             Peer("docs-peer", (), can_message=False))
 
-    def test_send_message_only_for_peers_that_can_receive_it_and_never_under_codex(self):
-        refusals = judge("git add -A", peers=[Peer("sock", can_message=True), Peer("old")])
-        claude = guard_verdict.reason(refusals, "git add -A", ["a.py"])
-        self.assertIn("Message sock with SendMessage", claude)
-        self.assertIn("old cannot receive messages: coordinate through the user", claude)
-        self.assertIn("git add -- a.py", claude)
-        self.assertNotIn("SendMessage", guard_verdict.reason(refusals, "git add -A", [], host="codex"))
+    def reason(self, command, **options):
+        refusals = judge(command, self.PEERS, self.WORLD, own=["docs/tutorial.md", "docs/new.md"])
+        return guard_verdict.reason(refusals, command, **options)
 
-    def test_a_session_that_cannot_send_is_sent_to_its_user_whoever_can_receive(self):
-        refusals = judge("git add -A", peers=[Peer("sock", can_message=True)])
-        reason = guard_verdict.reason(refusals, "git add -A", ["a.py"], can_send=False)
-        self.assertNotIn("SendMessage", reason)
-        self.assertIn("This session's Claude Code cannot send messages: coordinate with them through the user",
-                      reason)
+    def test_the_first_line_says_whose_work_which_files_and_what_git_would_do(self):
+        first = self.reason("git commit -m x").splitlines()[0]
+        self.assertEqual(first, "peerhooks git guard: parser-peer has src/util.py staged; `git commit -m x` would "
+                                "commit it as this session's.")
 
-    def test_a_branch_switch_suggests_a_new_branch_in_a_linked_worktree(self):
-        reason = guard_verdict.reason(judge("git checkout main", peers=[Peer("p")]), "git checkout main", [])
-        self.assertIn("git worktree add -b <new-branch> ../<dir>", reason)
+    def test_the_stake_line_lists_each_path_with_its_state(self):
+        self.assertIn("At stake: parser-peer: src/cache.py [untracked]", self.reason("git add -A"))
 
-    def test_an_unknown_directory_is_not_judged(self):
-        self.assertEqual(judge("cd $X && git add -A", peers=[Peer("p")]), [])
+    def test_messaging_advice_names_what_was_observed(self):
+        claude = self.reason("git add -A")
+        self.assertIn("Message parser-peer with SendMessage", claude)
+        self.assertNotIn("SendMessage", self.reason("git add -A", host="codex"))
+        self.assertIn("no messaging socket", self.reason("git add -A", can_send=False))
+
+    def test_the_command_is_echoed_to_200_characters(self):
+        command = "git add -A && " + "echo " + "x" * 400
+        self.assertLess(max(len(line) for line in self.reason(command).splitlines()[2:3]), 260)
+
+
+def suggest(command, peers, world, own, cwd=TOP):
+    judged = [Judged(op, TOP, tuple(peers)) for op in gitops.parse(command, cwd) if op.kind != gitops.SAFE and op.cwd]
+    own_paths = frozenset(os.path.join(TOP, p) for p in own)
+    refusals = guard_verdict.verdict(judged, own_paths, {TOP: world}, {TOP: None})
+    own_states = {p: world[p[len(TOP) + 1:]] for p in own_paths if p[len(TOP) + 1:] in world}
+    return narrow.suggestion(command, cwd, [(j.operation, j.toplevel) for j in judged],
+                             {id(r.operation) for r in refusals}, {TOP: own_states}).text
+
+
+class Suggestions(unittest.TestCase):
+    """Issue 18 item 4: every suggestion runs as given and does what the refused line meant."""
+    WORLD = states(modified("src/util.py", staged=True, unstaged=False), untracked("src/cache.py"),
+                   modified("docs/usage.md"), untracked("docs/tutorial.md"))
+    PEER = peer("p", "src/util.py", "src/cache.py")
+    OWN = ("docs/usage.md", "docs/tutorial.md")
+
+    def test_claude_codes_heredoc_commit_message_is_kept_byte_for_byte(self):
+        command = 'git add -A && git commit -m "$(cat <<\'EOF\'\nAdd the tutorial\n\nBody.\nEOF\n)"'
+        self.assertEqual(suggest(command, [self.PEER], self.WORLD, self.OWN),
+                         'git add -- docs/tutorial.md docs/usage.md && git commit -m "$(cat <<\'EOF\'\n'
+                         'Add the tutorial\n\nBody.\nEOF\n)" -- docs/tutorial.md docs/usage.md')
+
+    def test_a_same_line_add_of_a_new_file_is_kept_before_the_narrowed_commit(self):
+        self.assertEqual(suggest("git add docs/tutorial.md && git commit -m m", [self.PEER], self.WORLD, self.OWN),
+                         "git add docs/tutorial.md && git commit -m m -- docs/tutorial.md")
+
+    def test_discarding_never_names_an_untracked_file_and_cleaning_only_untracked_ones(self):
+        world = dict(self.WORLD, **states(modified("src/api.py")))
+        who = peer("p", "src/util.py", "src/cache.py", "src/api.py")
+        self.assertEqual(suggest("git restore .", [who], world, self.OWN), "git restore -- docs/usage.md")
+        self.assertEqual(suggest("git checkout .", [who], world, self.OWN), "git checkout -- docs/usage.md")
+        self.assertEqual(suggest("git clean -fd", [who], world, self.OWN), "git clean -fd -- docs/tutorial.md")
+
+    def test_flags_are_kept_and_whole_tree_flags_dropped(self):
+        self.assertEqual(suggest("git stash -u", [self.PEER], self.WORLD, self.OWN),
+                         "git stash push -u -- docs/tutorial.md docs/usage.md")
+        self.assertEqual(suggest("git commit -am 'fix it'", [peer("p", "src/util.py")], self.WORLD, self.OWN),
+                         "git commit -m 'fix it' -- docs/usage.md")
+        self.assertEqual(suggest("git add -A", [self.PEER], self.WORLD, self.OWN),
+                         "git add -- docs/tutorial.md docs/usage.md")
+
+    def test_paths_are_relative_to_where_the_command_runs(self):
+        self.assertEqual(suggest("cd docs && git add .", [peer("p", "docs/x.md")],
+                                 dict(self.WORLD, **states(untracked("docs/x.md"))), self.OWN),
+                         "cd docs && git add -- tutorial.md usage.md")
+
+    def test_a_command_left_with_nothing_of_this_sessions_is_dropped_from_the_chain(self):
+        world = states(untracked("src/cache.py"), modified("docs/usage.md", staged=True, unstaged=False))
+        self.assertEqual(suggest("git clean -fd && git commit -m x", [self.PEER], world, ["docs/usage.md"]),
+                         "git commit -m x")
+        self.assertEqual(suggest("git add -A && git commit -m x", [self.PEER], world, ["docs/usage.md"]),
+                         "git commit -m x")
+        self.assertIsNone(suggest("git clean -fd", [self.PEER], world, ["docs/usage.md"]))
+
+    def test_a_loop_is_replaced_by_the_narrowed_commands(self):
+        self.assertEqual(suggest('for f in src docs; do git add "$f"; done', [self.PEER], self.WORLD, self.OWN),
+                         "git add -- docs/tutorial.md docs/usage.md")
+
+
+class StashOwners(unittest.TestCase):
+    def test_an_entry_is_matched_to_a_push_by_its_message_else_by_time(self):
+        from peerhooks import stash_owners
+        from peerhooks.stash_owners import Push
+
+        entries = [StashEntry("stash@{0}", "c0", 1000, "On main: wip: parser"),
+                   StashEntry("stash@{1}", "c1", 500, "WIP on main: 1a2b3c4 Add validation")]
+        pushes = [Push("peer", 400 * 1000, None), Push(stash_owners.SELF, 999 * 1000, "wip: parser")]
+        self.assertEqual(stash_owners.owners(entries, pushes), {"stash@{0}": stash_owners.SELF, "stash@{1}": "peer"})
+        self.assertEqual(stash_owners.owners(entries, [Push("late", 600 * 1000, None)]),
+                         {"stash@{0}": None, "stash@{1}": None})  # a push after the entry is not its maker
+
+
+class Scan(unittest.TestCase):
+    def test_short_option_clusters_lose_only_the_dropped_letters(self):
+        words = gitops.parse("git commit -aqm x", TOP)[0].words[1:]
+        roles = narrow._scan(words, narrow.TABLES["commit"])
+        self.assertEqual(roles, [(0, ("rewrite", "-qm")), (1, "keep")])
 
 
 if __name__ == "__main__":

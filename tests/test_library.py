@@ -11,7 +11,7 @@ from unittest import mock
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
-from peerhooks import (activity, claude_formats, gitrepo, history, home, hookio, intent, jsonl, names, registry,
+from peerhooks import (activity, claude_formats, gitrepo, gitstate, history, home, hookio, identity, intent, jsonl, names, registry,
                        render, transcripts)
 from peerhooks.timeutil import iso_to_ms
 
@@ -206,9 +206,9 @@ class RememberedNames(unittest.TestCase):
 
     def test_an_id_seen_before_its_registry_entry_is_an_earlier_context_once_its_process_has_another(self):
         table = names.with_unregistered({}, "old-id", [[30, "300"], [10, "100"]], 1000)
-        self.assertEqual(names.earlier_contexts(table, [self.live("new-id", 10, "100")]), {"old-id"})
-        self.assertEqual(names.earlier_contexts(table, [self.live("new-id", 10, "999")]), set())
-        self.assertEqual(names.earlier_contexts(table, [self.live("old-id", 10, "100")]), set())
+        self.assertEqual(identity.earlier_contexts(table, [self.live("new-id", 10, "100")]), {"old-id"})
+        self.assertEqual(identity.earlier_contexts(table, [self.live("new-id", 10, "999")]), set())
+        self.assertEqual(identity.earlier_contexts(table, [self.live("old-id", 10, "100")]), set())
 
     def test_a_registry_entry_replaces_the_possible_processes_and_never_the_reverse(self):
         table = names.with_unregistered({}, "old-id", [[10, "100"]], 1000)
@@ -231,12 +231,40 @@ class Checkouts(support.HomeTestCase):
     def test_a_folder_outside_any_checkout_has_no_toplevel(self):
         self.assertIsNone(gitrepo.toplevel(self.tmp))
 
-    def test_staged_paths_are_absolute(self):
-        repo = self.repo()
-        with open(os.path.join(repo, "a.py"), "w") as handle:
-            handle.write("a\n")
+    def test_git_state_is_each_paths_state_as_git_holds_it_now(self):
+        repo = self.repo(files={"a.py": "a\n", "b.py": "b\n", "gone.py": "g\n", ".gitignore": "*.log\n"})
+        for name, text in (("a.py", "a2\n"), ("new.py", "n\n"), ("fresh/x.py", "x\n"), ("run.log", "l\n")):
+            os.makedirs(os.path.dirname(os.path.join(repo, name)) or repo, exist_ok=True)
+            with open(os.path.join(repo, name), "w") as handle:
+                handle.write(text)
         subprocess.run(["git", "-C", repo, "add", "a.py"], check=True)
-        self.assertEqual(gitrepo.staged_paths(repo), [os.path.join(repo, "a.py")])
+        with open(os.path.join(repo, "b.py"), "w") as handle:
+            handle.write("b2\n")
+        subprocess.run(["git", "-C", repo, "rm", "-q", "gone.py"], check=True)
+        states = gitstate.read(repo, 5, ignored=True)
+        described = {path: gitstate.describe(gitstate.state_of(states, path))
+                     for path in ("a.py", "b.py", "gone.py", "new.py", "fresh/x.py", "run.log")}
+        self.assertEqual(described, {"a.py": "staged", "b.py": "unstaged", "gone.py": "staged-deletion",
+                                     "new.py": "untracked", "fresh/x.py": "untracked", "run.log": "ignored"})
+        self.assertTrue(gitstate.state_of(states, "fresh/x.py").folder)  # clean without -d leaves it
+        self.assertIsNone(gitstate.state_of(states, "README.md"))  # committed: nobody's stake
+
+    def test_git_runs_without_subprocess_and_a_hung_one_is_killed_in_time(self):
+        repo = self.repo()
+        code, out = gitrepo.run_git_code(repo, ["rev-parse", "--is-inside-work-tree"], timeout=5)
+        self.assertEqual((code, out), (0, b"true\n"))
+        self.assertEqual(gitrepo.run_git_code(repo, ["rev-parse", "--verify", "-q", "nope"], timeout=5)[0], 1)
+        hang = os.path.join(self.tmp, "bin")
+        os.makedirs(hang)
+        with open(os.path.join(hang, "git"), "w") as handle:
+            handle.write("#!/bin/sh\nexec sleep 30\n")
+        os.chmod(os.path.join(hang, "git"), 0o755)
+        path = os.environ["PATH"]
+        os.environ["PATH"] = hang + os.pathsep + path
+        try:
+            self.assertIsNone(gitrepo.run_git_code(repo, ["status"], timeout=0.2))
+        finally:
+            os.environ["PATH"] = path
 
 
 class History(support.HomeTestCase):

@@ -205,6 +205,16 @@ class Fuzz(unittest.TestCase):
                 command = "".join(rng.choice(self.ALPHABET) for _ in range(rng.randint(0, 80)))
                 self.assertIsInstance(tokenize(command), list)
 
+    def test_a_line_of_more_tokens_than_any_typed_one_raises_too_large(self):
+        from peerhooks.shell import MAX_TOKENS, TooLarge
+
+        self.assertEqual(len(tokenize("a;" * (MAX_TOKENS // 2))), MAX_TOKENS)
+        with self.assertRaises(TooLarge):
+            tokenize("a;" * (MAX_TOKENS // 2 + 1))
+        with self.assertRaises(TooLarge):  # a substitution's tokens count against the same budget
+            tokenize("echo $(" + "a;" * MAX_TOKENS + ")")
+        self.assertEqual(len(tokenize("cat <<EOF\n" + "word " * 100000 + "\nEOF\n")), 4)  # data is one word
+
     def test_deep_nesting_is_bounded(self):
         tokens = tokenize("$(" * 5000 + "x" + ")" * 5000)
         self.assertEqual(len(tokens), 1)

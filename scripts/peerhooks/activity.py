@@ -126,11 +126,26 @@ def describe_live(session, summaries, top, path, scan):
     )
 
 
+def merged_scan(scans):
+    """One EditScan of several transcripts (a session's ids across /clear, its subagents): each file
+    once, at its latest edit, newest first."""
+    latest = {}
+    for scan in scans:
+        for edit in scan.edits:
+            known = latest.get(edit.path)
+            if known is None or (edit.at_ms or 0) > (known.at_ms or 0):
+                latest[edit.path] = edit
+    edits = sorted(latest.values(), key=lambda e: e.at_ms or 0, reverse=True)
+    return transcripts.EditScan(edits, any(scan.truncated for scan in scans))
+
+
 def not_ended_ids(home, live, table=None):
     """Ids that must never be shown as ended: every live session's, and the earlier contexts
     (before /clear) of sessions whose process still runs."""
     table = names.load_table(home) if table is None else table
-    return {s.session_id for s in live} | names.earlier_contexts(table, live)
+    from .identity import earlier_contexts
+
+    return {s.session_id for s in live} | earlier_contexts(table, live)
 
 
 def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW_DAYS, limit=1,
@@ -252,11 +267,14 @@ Checkout = record("Checkout", [
 def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True, all_live=None):
     """Live peers (already filtered to this checkout, self excluded) and the last ended session.
     all_live: every live registry session (never shown as ended, even when not listed here)."""
-    realpaths = {}
-    paths = [transcripts.transcript_path(home, s.session_id, s.cwd, realpaths) for s in live]
-    scans = editindex.recent_edits_of(home, paths, now_ms)
-    peers = [describe_live(s, summaries, top, path, scans.get(path, NO_EDITS) if path else NO_EDITS)
-             for s, path in zip(live, paths)]
+    from . import identity  # a live peer is its chain of ids across /clear, with its subagents
+
+    realpaths, table = {}, names.load_table(home)
+    identities = [identity.of_registry(home, s, table, realpaths) for s in live]
+    scans = editindex.recent_edits_of(home, [p for i in identities for p in identity.all_transcripts(i)], now_ms)
+    peers = [describe_live(s, summaries, top, i.transcripts[0] if i.transcripts else None,
+                           merged_scan([scans[p] for p in identity.all_transcripts(i) if p in scans]))
+             for s, i in zip(live, identities)]
     ended = handoff = None
     if with_ended and top:
         exclude = set(self_ids) | {s.session_id for s in live}

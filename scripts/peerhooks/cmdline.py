@@ -21,10 +21,13 @@ What it opens, as Bash would run it:
 """
 from .platform.paths import Posix
 from .records import record
-from .shell import PIPES, REDIRECTIONS, SEPARATORS, Word, tokenize, variable_name_end
+from .shell import MAX_TOKENS, PIPES, REDIRECTIONS, SEPARATORS, TooLarge, Word, tokenize, variable_name_end
 
 # Past this depth of `bash -c` inside `eval` inside `$( … )`, the interpreter stops looking.
 MAX_DEPTH = 8
+# A line that runs more simple commands than this (nested shells and loop bodies counted) is not read
+# command by command: commands() raises shell.TooLarge, and the guard asks the human beside a peer.
+MAX_COMMANDS = 2000
 
 SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"])
 SHELL_VALUE_OPTIONS = frozenset(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
@@ -81,8 +84,8 @@ COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
 IN_PLACE_EDITORS = frozenset(["sed", "perl"])
 
 
-Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables",
-                 ((), False, False, (), 0, None, ()), """One simple command as it will run.
+Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables fed_by "
+                 "in_loop", ((), False, False, (), 0, None, (), None, False), """One simple command as it will run.
 
     name: the program's basename ("" when the command word is computed at run time).
     args: its words after the name. cwd: the absolute directory it runs in, None when unknowable.
@@ -90,14 +93,22 @@ Command = record("Command", "name args cwd env adds_words stdin_fed writes depth
     find -exec add words at run time. stdin_fed: its stdin is a pipe, a heredoc or a here-string
     (answers for `-p` prompts). writes: the targets of its writing redirections. depth: nesting
     (0 for the line itself). path_word: the command word as written (`/usr/bin/git`). variables:
-    (name, value) the line assigned before it (`F=a.py; …`).
+    (name, value) the line assigned before it (`F=a.py; …`). fed_by: for a command that gains words
+    at run time, the command those words come from (the pipe stage before `xargs`, the `find` of a
+    `find -exec`), so a reader can bound them. in_loop: it runs in the body of a `for` loop.
     """)
 
 POSIX = Posix()
 
-Context = record("Context", "home toplevel paths", (None, None, POSIX), """What the interpreter may
-    know beyond the line: the user's home, a function from a folder to its checkout's toplevel (for
-    `$(git rev-parse --show-toplevel)`), and how paths are spelled (peerhooks.platform.paths).""")
+Context = record("Context", "home toplevel glob paths", (None, None, None, POSIX), """What the interpreter
+    may know beyond the line: the user's home, a function from a folder to its checkout's toplevel (for
+    `$(git rev-parse --show-toplevel)`), glob(pattern, cwd) -> sorted matches or None, the shell's
+    pathname expansion for the words of a `for` loop (None: not known here), and how paths are
+    spelled (peerhooks.platform.paths).""")
+
+# `for f in a b c; do … done` runs its body once per word; past this many words (or with a word
+# only the running shell knows) the body is read once with `$f` unknown.
+MAX_LOOP_VALUES = 64
 
 
 class _Dirs:
@@ -121,7 +132,7 @@ class _Dirs:
 
 def commands(line, cwd, context=Context()):
     """Every simple command of a Bash command line, in the order Bash meets them (substitutions
-    before the command that holds them)."""
+    before the command that holds them). Raises shell.TooLarge past MAX_COMMANDS or MAX_TOKENS."""
     found = []
     _Walker(found, context).walk(tokenize(line), _Dirs(_absolute(cwd, context.paths)), 0)
     return found
@@ -317,6 +328,16 @@ class _Walker:
     def __init__(self, found, context):
         self.found = found
         self.context = context
+        self.loops = 0  # how many `for` bodies the walk is inside
+        self.iterations = 0  # loop bodies walked so far
+        self.last = None  # the command recorded last (the stage a pipe feeds the next one from)
+        self.tokens_left = MAX_TOKENS  # for the scripts of nested shells, beside the line's own
+
+    def tokens_of(self, text):
+        """A nested shell's script as tokens, within what is left of the line's budget."""
+        tokens = tokenize(text, 0, self.tokens_left)
+        self.tokens_left -= len(tokens)
+        return tokens
 
     def walk(self, tokens, dirs, depth):
         if depth > MAX_DEPTH:
@@ -326,7 +347,18 @@ class _Walker:
         after_pipe = False
         redirection = None
         output = None  # what the last pipe stage prints, when the line itself holds it
-        for token in tokens:
+        fed_by = None  # the command the previous pipe stage ran
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            index += 1
+            if isinstance(token, Word) and not words and redirection is None and token.value == "for" \
+                    and token.span is not None:
+                loop = _for_loop(tokens, index)
+                if loop is not None:
+                    name, listed, body, index = loop
+                    self._loop(name, listed, body, dirs, depth)
+                    continue
             if isinstance(token, Word):
                 for inner in token.substitutions:
                     self.walk(inner, dirs.copy(), depth + 1)
@@ -348,8 +380,10 @@ class _Walker:
             redirection = None
             if text in SEPARATORS or text in ("(", ")"):
                 in_subshell = after_pipe or text in PIPES or text == "&"
+                self.last = None
                 output = self._command(words, writes, stdin_text, after_pipe and output,
-                                       dirs.copy() if in_subshell else dirs, depth, after_pipe)
+                                       dirs.copy() if in_subshell else dirs, depth, after_pipe, fed_by)
+                fed_by = self.last if text in PIPES else None
                 words, writes, stdin_text = [], [], []
                 after_pipe = text in PIPES
             if text == "(":
@@ -357,9 +391,26 @@ class _Walker:
             elif text == ")" and saved:
                 dirs.restore(saved.pop())
         self._command(words, writes, stdin_text, after_pipe and output, dirs.copy() if after_pipe else dirs,
-                      depth, after_pipe)
+                      depth, after_pipe, fed_by)
 
-    def _command(self, words, writes, stdin_text, piped_text, dirs, depth, piped=False):
+    def _loop(self, name, words, body, dirs, depth):
+        """A `for` loop's body, walked once per value with the variable set (once, unknown, when
+        the values are not known here)."""
+        values = loop_values(words, dirs.cwd, self.context, dirs.variables)
+        self.iterations += len(values) if values is not None else 1
+        if self.iterations > MAX_COMMANDS:  # nested loops multiply: bounded like the commands they run
+            raise TooLarge("more than %d loop iterations" % MAX_COMMANDS)
+        self.loops += 1
+        try:
+            for value in values if values is not None else [None]:
+                dirs.variables[name] = value
+                self.walk(body, dirs, depth)
+        finally:
+            self.loops -= 1
+        if values is None:
+            dirs.variables[name] = None
+
+    def _command(self, words, writes, stdin_text, piped_text, dirs, depth, piped=False, fed_by=None):
         """One simple command: strip assignments, reserved words and prefix commands, then record
         it and open what it runs. Returns what it prints when the line itself holds that text
         (`cat <<EOF`, `echo …`), so `… | bash` can be read as the script it runs."""
@@ -404,22 +455,26 @@ class _Walker:
                     self._assign(dirs, variable.rstrip("+"), value)
                     if name == "export":
                         dirs.exported[variable] = value
-        if name == "find":
-            self._find_exec(arguments, dirs, depth)
         variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
-        self.found.append(Command(name, arguments, dirs.cwd, tuple(env), adds_words,
-                                  piped or bool(stdin_text), tuple(writes), depth, name_word, variables))
+        command = Command(name, arguments, dirs.cwd, tuple(env), adds_words, piped or bool(stdin_text),
+                          tuple(writes), depth, name_word, variables, fed_by if adds_words else None, self.loops > 0)
+        if len(self.found) >= MAX_COMMANDS:
+            raise TooLarge("more than %d commands" % MAX_COMMANDS)
+        if name == "find":
+            self._find_exec(command, dirs, depth)
+        self.found.append(command)
+        self.last = command
         if name in ("cd", "pushd", "popd"):
             self._change_directory(name, arguments, dirs)
         elif name in SHELLS:
             script = _shell_script(arguments)
             if script is not None:
-                self.walk(tokenize(script.value), dirs.copy(), depth + 1)
+                self.walk(self.tokens_of(script.value), dirs.copy(), depth + 1)
             elif (stdin_text or piped_text) and not _runs_a_file(arguments):
                 for text in stdin_text or [piped_text]:
-                    self.walk(tokenize(text), dirs.copy(), depth + 1)
+                    self.walk(self.tokens_of(text), dirs.copy(), depth + 1)
         elif name == "eval":
-            self.walk(tokenize(" ".join(w.value for w in arguments)), dirs, depth + 1)
+            self.walk(self.tokens_of(" ".join(w.value for w in arguments)), dirs, depth + 1)
         return _printed(name, arguments, stdin_text)
 
     def _split_words(self, words, dirs):
@@ -470,8 +525,10 @@ class _Walker:
                 index += 1  # env's own NAME=value operands
         return index + PREFIX_OPERANDS.get(name, 0), dirs
 
-    def _find_exec(self, arguments, dirs, depth):
-        """`find … -exec cmd {} +` runs cmd with found paths: recorded as a command that gains words."""
+    def _find_exec(self, find, dirs, depth):
+        """`find … -exec cmd {} +` runs cmd with found paths: recorded as a command that gains words,
+        fed by the find (whose start folders and -name bound them)."""
+        arguments = find.args
         values = [w.value for w in arguments]
         for position, value in enumerate(values):
             if value in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -481,7 +538,8 @@ class _Walker:
                 inner = [w for w in arguments[position + 1:end] if w.value != "{}"]
                 if inner:
                     self.found.append(Command(self.context.paths.program(inner[0].value), tuple(inner[1:]),
-                                              dirs.cwd, (), True, False, (), depth + 1, inner[0]))
+                                              dirs.cwd, (), True, False, (), depth + 1, inner[0],
+                                              find.variables, find, self.loops > 0))
 
     def _change_directory(self, name, arguments, dirs):
         operands = [w for w in arguments if not (w.value.startswith("-") and len(w.value) > 1
@@ -497,6 +555,70 @@ class _Walker:
             dirs.previous, dirs.cwd = dirs.cwd, dirs.previous
         else:
             dirs.previous, dirs.cwd = dirs.cwd, resolve(operands[0], dirs.cwd, self.context, dirs.variables)
+
+
+def _for_loop(tokens, index):
+    """(variable, values or None, body tokens, index after `done`) of the `for NAME in WORDS; do
+    BODY; done` whose `for` is tokens[index - 1]; None for any other shape (C-style loops, a
+    missing `do` or `done`), which is then read as an ordinary command. values are words as
+    written; _Walker._loop expands them."""
+    if index >= len(tokens) or not isinstance(tokens[index], Word) or \
+            variable_name_end(tokens[index].value, 0) != len(tokens[index].value):
+        return None
+    name = tokens[index].value
+    position = index + 1
+    listed = None
+    if position < len(tokens) and isinstance(tokens[position], Word) and tokens[position].value == "in":
+        listed = []
+        position += 1
+        while position < len(tokens) and isinstance(tokens[position], Word):
+            listed.append(tokens[position])
+            position += 1
+    while position < len(tokens) and not isinstance(tokens[position], Word) and \
+            tokens[position].text in (";", "\n"):
+        position += 1
+    if position >= len(tokens) or not isinstance(tokens[position], Word) or tokens[position].value != "do":
+        return None
+    body_start, nesting, position = position + 1, 1, position + 1
+    at_start = True  # a reserved word counts only where a command starts
+    while position < len(tokens):
+        token = tokens[position]
+        if isinstance(token, Word):
+            if at_start and token.value == "do":
+                nesting += 1
+            elif at_start and token.value == "done":
+                nesting -= 1
+                if nesting == 0:
+                    return name, listed, tokens[body_start:position], position + 1
+            at_start = token.value in RESERVED_WORDS or token.value in ("then", "do")
+        else:
+            at_start = token.text in SEPARATORS or token.text in ("(", ")")
+        position += 1
+    return None
+
+
+def loop_values(words, cwd, context, variables):
+    """The values a `for` loop's words give, as Bash expands them (fields split, braces, globs
+    against the file system through context.glob), or None when one is known only at run time or
+    there are more than MAX_LOOP_VALUES."""
+    if words is None:
+        return None  # `for f; do`: the positional parameters
+    values = []
+    for written in words:
+        for word in words_of(written):
+            if word.glob and not word.expanded:
+                matches = context.glob(word.value, cwd) if context.glob is not None and cwd else None
+                if matches is None:
+                    return None
+                values.extend(matches or [word.value])  # no match: Bash keeps the pattern
+            else:
+                found = fields(word, cwd, context, variables)
+                if found is None:
+                    return None
+                values.extend(found)
+            if len(values) > MAX_LOOP_VALUES:
+                return None
+    return values
 
 
 def _printed(name, arguments, stdin_text):
@@ -600,6 +722,14 @@ def _edited_in_place(name, args):
     return files
 
 
+def writes_its_operands(command):
+    """Whether a command writes over or removes the files it is given (`rm`, `tee`, `sed -i`, ...),
+    so the words a find or xargs adds to it are files it writes."""
+    if command.name in WRITES_ALL_OPERANDS:
+        return True
+    return command.name in IN_PLACE_EDITORS and any(_edits_in_place(command.name, w.value) for w in command.args)
+
+
 def _written_by(command):
     """(words naming files the command writes, its copy destination or None), where a destination
     is (target word, source words, whether the target is surely a folder)."""
@@ -624,27 +754,36 @@ def write_targets(line, cwd, home=None, isdir=None, paths=POSIX):
     filesystem, whether a copy's destination is an existing folder (None: take it for a file);
     paths: the platform's path flavour."""
     context = Context(home=home, paths=paths)
+    try:
+        found = commands(line, cwd, context)
+    except TooLarge:
+        return []  # a line this large is not read for the files it writes
+    return [(path, pattern) for path, pattern, _command in targets_of(found, context, isdir)]
+
+
+def targets_of(found, context=Context(), isdir=None):
+    """[(path, is_pattern, command)] of the files the commands write, each with the command that
+    writes it (write_targets, for commands already read)."""
     targets = []
-    for command in commands(line, cwd, context):
+    for command in found:
+        mine = []
         for word in command.writes:
-            _add(targets, word, command.cwd, context)
+            _add(mine, word, command.cwd, context)
         written, destination = _written_by(command)
         for word in written:
-            _add(targets, word, command.cwd, context)
-        if destination is None:
-            continue
-        target, sources, into_folder = destination
-        resolved = resolve(target, command.cwd, context)
-        if resolved is None:
-            continue
-        if (into_folder or target.value.endswith("/") or len(sources) > 1
-                or isdir is not None and isdir(resolved)):
-            for source in sources:
-                name = paths.basename(source.value.rstrip("/"))
-                if name:
-                    targets.append((paths.join(resolved, name), source.glob or target.glob))
-        else:
-            targets.append((resolved, target.glob))
+            _add(mine, word, command.cwd, context)
+        if destination is not None:
+            target, sources, into_folder = destination
+            resolved = resolve(target, command.cwd, context)
+            if resolved is not None and (into_folder or target.value.endswith("/") or len(sources) > 1
+                                         or isdir is not None and isdir(resolved)):
+                for source in sources:
+                    name = context.paths.basename(source.value.rstrip("/"))
+                    if name:
+                        mine.append((context.paths.join(resolved, name), source.glob or target.glob))
+            elif resolved is not None:
+                mine.append((resolved, target.glob))
+        targets.extend((path, pattern, command) for path, pattern in mine)
     return targets
 
 

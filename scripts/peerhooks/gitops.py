@@ -40,8 +40,34 @@ COMMIT_INDEX = "commit-index"    # plain commit: refused when the index holds a 
 COMMIT_PATHS = "commit-paths"    # commit -- <paths>
 STASH_PATHS = "stash-paths"      # stash push -- <paths>
 UNSTAGE_PATHS = "unstage-paths"  # reset -- <paths>, restore --staged <paths>
+SHELL_WRITE = "shell-write"      # a shell command writing over or removing a file (`>`, sed -i, rm, cp, mv)
+COMMIT_PRIVATE = "commit-private"  # commit from GIT_INDEX_FILE: its tree replaces HEAD's, files and all
 ALIAS = "alias"                  # not a git command: resolve with expand_alias, then judge
 SAFE = "safe"                    # reads, or touches only this session's refs and remotes
+
+# What of the uncommitted work an operation reaches: peerhooks.reach matches these against each
+# path's state as git holds it now (peerhooks.gitstate). git 2.39: `add -u` stages only tracked
+# files, `clean` without -d leaves untracked folders alone, `stash` without -u leaves untracked files,
+# `checkout .` / `restore .` rewrite only working-tree changes of tracked files.
+STAGED_WORK = "S"  # changes in the index (index differs from HEAD)
+TRACKED_WORK = "W"  # working-tree changes of tracked files, deletions included
+UNTRACKED_WORK = "N"  # untracked files in folders git tracks
+NEW_FOLDER_WORK = "D"  # untracked files in folders none of whose files git tracks
+IGNORED_WORK = "I"  # files .gitignore matches
+DELETION_WORK = "R"  # tracked files deleted from the working tree, not yet staged (git rm without -f)
+UNTRACKED_ANYWHERE = frozenset([UNTRACKED_WORK, NEW_FOLDER_WORK])
+# What each kind reaches unless its classifier says otherwise.
+DEFAULT_TOUCHES = {
+    "stage-all": frozenset("WND"), "stage-paths": frozenset("WND"),
+    "commit-index": frozenset("S"), "commit-all": frozenset("SW"), "commit-paths": frozenset("SW"),
+    "stash-all": frozenset("SW"), "stash-paths": frozenset("SW"),
+    "discard-all": frozenset("W"), "discard-paths": frozenset("W"),
+    "clean-all": frozenset("N"), "clean-paths": frozenset("N"),
+    "unstage-all": frozenset("S"), "unstage-paths": frozenset("S"),
+    "remove-paths": frozenset("SW"), "reset-all": frozenset("SW"), "commit-amend": frozenset("S"),
+    # a write over a file loses whatever of it is not committed: its working-tree change, a new file
+    "shell-write": frozenset("SWND"),
+}
 
 # Kinds whose paths are judged against the peers' changes (and the whole tree when they reach it).
 PATH_KINDS = frozenset([STAGE_PATHS, DISCARD_PATHS, CLEAN_PATHS, REMOVE_PATHS, COMMIT_PATHS,
@@ -50,6 +76,8 @@ PATH_KINDS = frozenset([STAGE_PATHS, DISCARD_PATHS, CLEAN_PATHS, REMOVE_PATHS, C
 WHOLE_OF = {STAGE_PATHS: STAGE_ALL, DISCARD_PATHS: DISCARD_ALL, CLEAN_PATHS: CLEAN_ALL,
             REMOVE_PATHS: DISCARD_ALL, COMMIT_PATHS: COMMIT_ALL, STASH_PATHS: STASH_ALL,
             UNSTAGE_PATHS: UNSTAGE_ALL}
+# Kinds that act on the whole tree (or, `relative`, the working directory).
+WHOLE_KINDS = frozenset(WHOLE_OF.values())
 # ... and the path kind a cwd-relative whole (`git add .` in a subfolder) is judged as.
 PATHS_OF = {STAGE_ALL: STAGE_PATHS, DISCARD_ALL: DISCARD_PATHS, CLEAN_ALL: CLEAN_PATHS,
             COMMIT_ALL: COMMIT_PATHS, STASH_ALL: STASH_PATHS, UNSTAGE_ALL: UNSTAGE_PATHS}
@@ -262,7 +290,10 @@ Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (Fa
     level per `/`; known: False when it holds an expansion only the shell knows.""")
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
-                   "entries", ((), False, None, (), False, None, None, None), """One git run and what it does. `cwd` is the
+                   "entries touches excludes moves_branch words depth bound in_loop span config private",
+                   ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
+                    None),
+                   """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
 
@@ -272,7 +303,87 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     clean, which act on the working directory only. message: a commit's message, for advice.
     target: the worktree path of REMOVE_WORKTREE.
     entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
-    for `git rm` the index entries its pathspecs match, for `stash apply` the files the entry holds.""")
+    for `git rm` the index entries its pathspecs match, for `stash apply` the files the entry holds.
+    touches: which uncommitted work it reaches (the *_WORK letters; None: its kind's default);
+    excludes: pathspecs it leaves out (`:!x`, `clean -e x`); moves_branch: it moves HEAD or the
+    branch (a reset to another commit), which every session in the checkout is on.
+    words: the subcommand and its arguments as written (peerhooks.shell Words, with their place in
+    the line); depth: 0 for a command of the line itself; bound: for paths fed at run time by a git
+    lister (`git diff --name-only -- docs | xargs git add`), the work that lister lists; in_loop: it
+    runs in a `for` body; span: (start, end) of the whole simple command in the line, or None;
+    config: the `-c key=value` pairs of the line (`git -c alias.x='!git add -A' x`), keys lowercased.
+    private: the GIT_INDEX_FILE it works on (a path; True when only the running shell knows it;
+    None: the shared index). For COMMIT_PRIVATE, target is that path too (None when unknown).""")
+
+
+def write_operation(path, pattern, command):
+    """The operation of a shell command writing over (or removing) a file: `path` absolute, a glob
+    when `pattern` (cmdline.targets_of)."""
+    if pattern:
+        spec = Pathspec(path, "/", path.lstrip("/"), False, True)
+    else:
+        spec = Pathspec(path, path, "")
+    words = ((command.path_word,) if command.path_word is not None else ()) + tuple(command.args)
+    span = None
+    if all(w.span is not None for w in words) and words:
+        span = (words[0].span[0], max([words[-1].span[1]] + [w.span[1] for w in command.writes if w.span]))
+    text = " ".join([command.name] + [w.value for w in command.args])
+    where = command.cwd if pattern else posixpath.dirname(path)  # judged in the checkout of the file
+    return Operation(SHELL_WRITE, where, text, (spec,), False, depth=command.depth, in_loop=command.in_loop,
+                     span=span)
+
+
+def found_write_operation(run, context=cmdline.Context()):
+    """The operation of a command writing over or removing what a `find` finds: `find … -delete`,
+    or `find … -exec sed -i … {} +` (the files lie under find's folders, matching its -name); None
+    when the command writes nothing it is given, or the folders are known only at run time."""
+    find = run if run.name == "find" else run.fed_by
+    if find is None or find.name != "find":
+        return None
+    if run.name == "find" and not any(w.value == "-delete" for w in run.args):
+        return None
+    if run.name != "find" and not cmdline.writes_its_operands(run):
+        return None
+    bound = _find_bound(find, context)
+    if bound is None:
+        return None
+    text = " ".join([find.name] + [w.value for w in find.args])
+    return Operation(SHELL_WRITE, find.cwd, text, tuple(bound[0]), False, depth=find.depth, in_loop=find.in_loop)
+
+
+PrivateIndex = record("PrivateIndex", "path fresh adds", (), """A private index a commit is made from: its
+    path (True: known only at run time), whether the line itself filled it from a tree (`git
+    read-tree HEAD` into it) before the commit, and the adds into it the line made before the commit.""")
+
+
+def fold_private_indexes(operations):
+    """The operations in order, with those on a private index (GIT_INDEX_FILE) folded into the
+    commit made from it: an add there touches no shared state, but the commit makes HEAD's tree from
+    that index, so what the line filled it with is what the commit is judged by. Pure."""
+    fresh, adds, folded = set(), {}, []
+    for op in operations:
+        key = op.private
+        if key is None or op.kind not in (STAGE_ALL, STAGE_PATHS, COMMIT_PRIVATE) and not _reads_a_tree(op):
+            folded.append(op)
+        elif _reads_a_tree(op):
+            fresh.add(key)
+            adds[key] = []
+        elif op.kind == COMMIT_PRIVATE:
+            folded.append(op._replace(private=PrivateIndex(key, key in fresh, tuple(adds.get(key, ())))))
+        else:
+            adds.setdefault(key, []).append(op)
+    return folded
+
+
+def _reads_a_tree(op):
+    return bool(op.words) and op.words[0].value == "read-tree"
+
+
+def touches_of(operation):
+    """What of the uncommitted work the operation reaches."""
+    if operation.touches is not None:
+        return operation.touches
+    return DEFAULT_TOUCHES.get(operation.kind, frozenset())
 
 
 # -- parse -----------------------------------------------------------------------------------------
@@ -280,14 +391,19 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
 def parse(command, cwd, context=cmdline.Context(), lookup=None):
     """Every git invocation in a Bash command line, in order, as operations. `cwd` is the directory
     the command starts in (None if unknown)."""
+    return operations(cmdline.commands(command, cwd, context), context, lookup)
+
+
+def operations(runs, context=cmdline.Context(), lookup=None):
+    """The git operations of commands already read by cmdline.commands, in order."""
     lookup = lookup or Lookup()
-    operations = []
-    for run in cmdline.commands(command, cwd, context):
+    found = []
+    for run in runs:
         if run.name == "git":
             operation = _git(run, context, lookup)
             if operation is not None:
-                operations.append(operation)
-    return operations
+                found.append(operation)
+    return found
 
 
 def is_unknown(operation):
@@ -333,7 +449,7 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
         if not words:
             return []
         operation = git_operation(words, _Run(operation.cwd, render(words), operation.runtime, False,
-                                              context, lookup, False))
+                                              context, lookup, False, None, words, operation.depth + 1))
     return [] if operation.kind == ALIAS else [operation]
 
 
@@ -344,6 +460,7 @@ def _git(run, context, lookup):
     git_dir, work_tree = env.get("GIT_DIR"), env.get("GIT_WORK_TREE")
     arguments = run.args
     index = 0
+    config = []
     while index < len(arguments):
         option = arguments[index].value
         if not option.startswith("-"):
@@ -354,6 +471,9 @@ def _git(run, context, lookup):
         if flag in HELP_OPTIONS or flag in ("--version", "-v", "--html-path", "--man-path",
                                             "--info-path") and not has_value:
             return None
+        if flag == "-c" and not has_value and value is not None:
+            key, _equals, setting = value.value.partition("=")
+            config.append((key.lower(), setting if _equals else "true"))  # `-c x.y` alone means true
         if flag == "-C" and not has_value:
             location = cmdline.resolve(value, location, context, dict(run.variables)) if value is not None else None
         elif flag == "--git-dir":
@@ -375,27 +495,72 @@ def _git(run, context, lookup):
         if known and " " not in known:
             words = (words[0]._replace(value=known, expanded=False),) + words[1:]
     private_index = "GIT_INDEX_FILE" in env
+    if private_index:
+        index_word = env["GIT_INDEX_FILE"]
+        private_index = cmdline.resolve(index_word, location, context, dict(run.variables)) or True
     return git_operation(words, _Run(location, render(words), run.adds_words, run.stdin_fed, context,
-                                     lookup, private_index, dict(run.variables)))
+                                     lookup, private_index, dict(run.variables), words, run.depth,
+                                     _lister_bound(run.fed_by, context) if run.adds_words else None,
+                                     run.in_loop, _command_span(run), tuple(config)))
+
+
+def configured(run, key):
+    """The line's `-c key=value` for key (lowercased), or None."""
+    for name, value in reversed(run.config):
+        if name == key:
+            return value
+    return None
+
+
+def _config_true(value):
+    return value is not None and value.strip().lower() not in ("false", "no", "off", "0", "")
+
+
+def _command_span(run):
+    """(start, end) of a simple command as written, from its name to its last argument; None when
+    a word of it is not where the line holds it."""
+    words = [run.path_word] + list(run.args)
+    if run.path_word is None or any(w.span is None for w in words):
+        return None
+    return words[0].span[0], words[-1].span[1]
 
 
 # -- classify one git run --------------------------------------------------------------------------
 
-class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables", (None,))):
+class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables words depth bound "
+                  "in_loop span config", (None, (), 0, None, False, None, ()))):
     """One git run being classified: where, as what text, and what it may receive at run time:
     adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
     apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
-    variables (what the line assigned before this run)."""
+    variables (what the line assigned before this run), words and depth (as Operation's), bound
+    (the paths and work a git lister feeds it through xargs, or None)."""
     __slots__ = ()
 
     def op(self, kind, paths=(), runtime=False, **extra):
+        extra.setdefault("words", self.words)
+        extra.setdefault("depth", self.depth)
+        extra.setdefault("in_loop", self.in_loop)
+        extra.setdefault("span", self.span)
+        extra.setdefault("config", self.config)
+        extra.setdefault("private", self.private_index or None)
+        if self.bound is not None and self.adds_words:
+            bound_paths, bound_touches = self.bound
+            extra.setdefault("bound", self.bound)
+            if kind in PATH_KINDS or kind in WHOLE_KINDS:
+                # the words xargs adds are what the lister lists: paths under its pathspecs, in
+                # the states it lists (`git diff --name-only` lists tracked working-tree changes)
+                kind = PATHS_OF.get(kind, kind)
+                touches = extra.get("touches") or DEFAULT_TOUCHES.get(kind, frozenset())
+                extra["touches"] = frozenset(touches & bound_touches)
+                return Operation(kind, self.cwd, self.command, tuple(paths) + tuple(bound_paths), False, **extra)
         return Operation(kind, self.cwd, self.command, tuple(paths), runtime or self.adds_words, **extra)
 
 
-class _Arguments(record("_Arguments", "flags operands after_dashes from_file values")):
+class _Arguments(record("_Arguments", "flags operands after_dashes from_file values all_values")):
     """A git subcommand's words as git reads them: flags (every option seen, long ones whole, short
     clusters split), operands (non-option words before `--`), after_dashes (words after `--`, None
-    without `--`), from_file (--pathspec-from-file), values (option -> its last value)."""
+    without `--`), from_file (--pathspec-from-file), values (option -> its last value), all_values
+    (option -> every value it was given, in order: `clean -e a -e b`)."""
     __slots__ = ()
 
     @property
@@ -409,22 +574,28 @@ def _split(words, long_options, value_options, attached_values=frozenset()):
     is an operand. attached_values: short options whose optional value can only be attached (`-uno`)."""
     longs = long_options.split()
     flags, operands, values = set(), [], {}
+    every = {}
+
+    def given(option, value):
+        values[option] = value
+        every.setdefault(option, []).append(value)
+
     index = 0
     while index < len(words):
         value = words[index].value
         index += 1
         if value == "--":
             return _Arguments(frozenset(flags), tuple(operands), tuple(words[index:]),
-                              "--pathspec-from-file" in flags, values)
+                              "--pathspec-from-file" in flags, values, every)
         if value.startswith("--"):
             flag, has_value, attached = value.partition("=")
             flag = _unabbreviated(flag, longs)
             flags.add(flag)
             if flag in value_options:
                 if has_value:
-                    values[flag] = attached
+                    given(flag, attached)
                 elif index < len(words):
-                    values[flag] = words[index].value
+                    given(flag, words[index].value)
                     index += 1
         elif value.startswith("-") and len(value) > 1:
             for position, letter in enumerate(value[1:], start=1):
@@ -434,14 +605,14 @@ def _split(words, long_options, value_options, attached_values=frozenset()):
                 if "-" + letter in value_options:
                     if position == len(value) - 1:
                         if index < len(words):
-                            values["-" + letter] = words[index].value
+                            given("-" + letter, words[index].value)
                         index += 1  # the value is the next word
                     else:
-                        values["-" + letter] = value[position + 1:]
+                        given("-" + letter, value[position + 1:])
                     break  # the rest of the cluster is the value
         else:
             operands.append(words[index - 1])
-    return _Arguments(frozenset(flags), tuple(operands), None, "--pathspec-from-file" in flags, values)
+    return _Arguments(frozenset(flags), tuple(operands), None, "--pathspec-from-file" in flags, values, every)
 
 
 def _unabbreviated(flag, longs):
@@ -453,14 +624,17 @@ def _unabbreviated(flag, longs):
 
 
 def _pathspecs(words, run):
-    """(pathspecs, whole, relative_whole, runtime) for operand words. whole: one names the whole tree
-    from wherever it is run (`:/`, or all exclusions); relative_whole: one names the working
-    directory (`.`, `*`); runtime: a word only the shell can know."""
-    specs, whole, relative_whole, runtime, positive = [], False, False, False, 0
+    """(pathspecs, whole, relative_whole, runtime, exclusions) for operand words. whole: one names
+    the whole tree from wherever it is run (`:/`, or all exclusions); relative_whole: one names the
+    working directory (`.`, `*`); runtime: a word only the shell can know; exclusions: the `:!x`,
+    `:^x`, `:(exclude)x` pathspecs, which git leaves out of what the others match."""
+    specs, whole, relative_whole, runtime, positive, exclusions = [], False, False, False, 0, []
     for written in words:
         for word in cmdline.words_of(written):
             value = word.value
             if _is_exclusion(value):
+                if not word.expanded:
+                    exclusions.append(_exclusion_spec(word, run.cwd))
                 continue
             positive += 1
             if word.expanded:
@@ -482,11 +656,16 @@ def _pathspecs(words, run):
             specs.append(_pathspec(word, run.cwd, run.context.paths))
     if words and not positive:
         whole = True  # `git add ':!secret'` stages everything else
-    return tuple(specs), whole, relative_whole, runtime
+    return tuple(specs), whole, relative_whole, runtime, exclusions
 
 
 LISTERS = {"ls-files": frozenset(["-x", "--exclude", "-X", "--exclude-from", "--format"]),
            "diff": frozenset(["--diff-filter", "-U", "--output"])}
+# What `git ls-files` lists with each option (git 2.39): -m and -d tracked working-tree changes,
+# -o untracked files (ignored ones too, unless --exclude-standard or an exclude is given), and
+# without any of them every index entry.
+LS_FILES_WORK = {"-m": "W", "--modified": "W", "-d": "W", "--deleted": "W", "-o": "ND", "--others": "ND"}
+EVERYTHING = frozenset("SWNDIR")
 
 
 def _listing_bounds(word, run):
@@ -496,19 +675,77 @@ def _listing_bounds(word, run):
     if len(word.substitutions) != 1 or not word.value.startswith(("$(", "`")):
         return None
     runs = cmdline.commands_of_tokens(word.substitutions[0], run.cwd, run.context)
-    if len(runs) != 1 or runs[0].name != "git" or not runs[0].args:
+    if len(runs) != 1:
         return None
-    args = runs[0].args
-    lister = args[0].value
-    if lister not in LISTERS or lister == "diff" and not any(w.value == "--name-only" for w in args):
+    bound = _git_lister_bound(runs[0], require_paths=True, paths=run.context.paths)
+    return None if bound is None else list(bound[0])
+
+
+def _git_lister_bound(lister, require_paths=False, paths=cmdline.POSIX):
+    """(pathspecs, work) a `git ls-files …` or `git diff --name-only …` run lists: the paths lie
+    under its pathspecs (the whole tree when it has none), in the states it lists. None for any
+    other command, or when its paths are known only at run time."""
+    if lister.name != "git" or not lister.args or lister.args[0].value not in LISTERS:
         return None
-    parsed = _split(args[1:], "", LISTERS[lister])
-    operands = parsed.after_dashes if lister == "diff" else parsed.path_words
-    if lister == "diff" and parsed.after_dashes is None:
-        return None  # `git diff A B` takes revisions first: only `--` says where paths start
-    if not operands or any(w.expanded or w.glob for w in operands):
+    args = lister.args
+    verb = args[0].value
+    if verb == "diff" and not any(w.value == "--name-only" for w in args):
+        return None  # --name-status and the patch itself are not file names
+    parsed = _split(args[1:], "", LISTERS[verb])
+    if verb == "diff":
+        if parsed.operands and parsed.after_dashes is None:
+            return None  # `git diff A B` takes revisions first: only `--` says where paths start
+        operands = parsed.after_dashes or ()
+        cached = parsed.flags & {"--cached", "--staged"}
+        work = frozenset("S") if cached else frozenset("SW") if parsed.operands else frozenset("W")
+    else:
+        operands = parsed.path_words
+        chosen = [LS_FILES_WORK[f] for f in parsed.flags if f in LS_FILES_WORK]
+        work = frozenset("".join(chosen)) if chosen else frozenset("SW")
+        if "N" in work and not parsed.flags & {"--exclude-standard", "-x", "--exclude", "-X", "--exclude-from"}:
+            work = work | {"I"}
+    if require_paths and not operands or any(w.expanded or w.glob for w in operands):
         return None
-    return [_pathspec(w, runs[0].cwd, run.context.paths) for w in operands]
+    if TRACKED_WORK in work:
+        work = work | {DELETION_WORK}  # a working-tree change may be a deletion; both listers list it
+    specs = [_pathspec(w, lister.cwd, paths) for w in operands] or [Pathspec(":/", None, "")]
+    return specs, work
+
+
+def _find_bound(find, context=cmdline.Context()):
+    """(pathspecs, work) of what `find <folders> [-name P] …` lists: files under its start folders
+    whose names match its -name patterns, in any state. None when a folder is known only at run time."""
+    args = find.args
+    starts, names, position = [], [], 0
+    while position < len(args) and not args[position].value.startswith(("-", "(", "!")):
+        starts.append(args[position])
+        position += 1
+    for index in range(position, len(args) - 1):
+        if args[index].value in ("-name", "-iname"):
+            names.append(args[index + 1])
+    if any(w.expanded for w in starts + names) or find.cwd is None:
+        return None
+    specs = []
+    for start in starts or [Word(".")]:
+        folder = cmdline.resolve(start, find.cwd, context)
+        if folder is None:
+            return None
+        if not names:
+            specs.append(Pathspec(start.value, folder, ""))
+            continue
+        for name in names:  # git's `*` crosses `/`: P at the top of the folder or any level below
+            for pattern in (name.value, "*/" + name.value):
+                specs.append(Pathspec(pattern, folder, pattern, True))
+    return specs, EVERYTHING
+
+
+def _lister_bound(fed_by, context):
+    """What the command that feeds a run's added words (xargs' pipe stage, find -exec's find) lists."""
+    if fed_by is None:
+        return None
+    if fed_by.name == "find":
+        return _find_bound(fed_by, context)
+    return _git_lister_bound(fed_by, paths=context.paths)
 
 
 def _pathspec(word, cwd, paths=cmdline.POSIX):
@@ -532,6 +769,33 @@ def _pathspec(word, cwd, paths=cmdline.POSIX):
     root = None if top else cwd
     known = top or cwd is not None or paths.names_absolute(value)
     return Pathspec(word.value, root, relative, pattern, word.glob, known)
+
+
+def _exclusion_spec(word, cwd):
+    """The pathspec an exclusion leaves out: `:!src/x` and `:(exclude)src/x` as `src/x`, with its
+    other magic (`top`) kept."""
+    value = word.value
+    if value.startswith((":!", ":^")):
+        rest = value[2:]
+        if rest.startswith("/"):  # `:!/x` is `:(exclude,top)x`
+            return _pathspec(word._replace(value=":/" + rest[1:]), cwd)
+        return _pathspec(word._replace(value=rest), cwd)
+    magic, _close, rest = value[2:].partition(")")
+    kept = [m for m in magic.split(",") if m not in ("exclude", "")]
+    return _pathspec(word._replace(value=(":(%s)" % ",".join(kept) if kept else "") + rest), cwd)
+
+
+def clean_exclude_specs(patterns):
+    """Pathspecs for `git clean -e <pattern>`: .gitignore patterns, matched from the toplevel; one
+    without a `/` matches a name at any depth."""
+    specs = []
+    for pattern in patterns:
+        stripped = pattern.lstrip("/")
+        if "/" in pattern.rstrip("/"):
+            specs.append(Pathspec(pattern, None, stripped.rstrip("/"), True))
+        else:
+            specs.extend(Pathspec(pattern, None, p, True) for p in (stripped.rstrip("/"), "*/" + stripped.rstrip("/")))
+    return specs
 
 
 def _is_exclusion(value):
@@ -569,14 +833,20 @@ def git_operation(words, run):
             return run.op(SAFE)
         if values & {"--abort", "--skip"} and not run.lookup.in_progress(run.cwd):
             return run.op(SAFE)  # nothing under way: git says so and changes nothing
+        if subcommand in ("revert", "cherry-pick") and values & {"-n", "--no-commit"}:
+            # it writes a commit's changes (or their reverse) into the shared index and tree and
+            # commits nothing: a peer's last commit undone under it, or swept into its next commit
+            return run.op(MOVE_HEAD)
         if subcommand in ADDING_COMMITS and not values & {"--abort", "--skip"}:
             words = {w.value for w in rest}
-            rebases = words & REBASE_OPTIONS or subcommand == "pull" and "--no-rebase" not in words and \
-                run.lookup.pull_rebases(run.cwd)
+            line_rebase = configured(run, "pull.rebase")
+            rebases = words & REBASE_OPTIONS or subcommand == "pull" and "--no-rebase" not in words and (
+                _config_true(line_rebase) if line_rebase is not None else run.lookup.pull_rebases(run.cwd))
             if not rebases:
                 return run.op(SAFE)
         rebasing = subcommand == "rebase" or subcommand == "pull"
-        if rebasing and not values & {"--autostash"} and run.lookup.refuses_to_rebase(run.cwd):
+        autostash = values & {"--autostash"} or _config_true(configured(run, "rebase.autostash"))
+        if rebasing and not autostash and run.lookup.refuses_to_rebase(run.cwd):
             return run.op(SAFE)  # "cannot rebase: You have unstaged changes": nothing moves
         if subcommand == "rebase" and not values & CREATING_OPTIONS and _moves_to_nothing(
                 run, [w.value for w in rest if not w.value.startswith("-") or w.value == "-"]):
@@ -584,23 +854,26 @@ def git_operation(words, run):
         return run.op(MOVE_HEAD)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)
-    return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest))
+    return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest), config=run.config)
 
 
-def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False):
+def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False, touches=None, excludes=()):
     """The operation of a path-carrying form: whole when a pathspec names the whole tree, relative
-    when it names the working directory, runtime when a path comes only at run time."""
-    paths, whole, relative_whole, runtime = _pathspecs(path_words, run)
+    when it names the working directory, runtime when a path comes only at run time. touches: what
+    of the uncommitted work it reaches (None: the kind's default); excludes: pathspecs it leaves
+    out besides the line's own `:!` exclusions."""
+    paths, whole, relative_whole, runtime, exclusions = _pathspecs(path_words, run)
     runtime = runtime or args.from_file or run.adds_words
+    extra = {"touches": touches, "excludes": tuple(exclusions) + tuple(excludes)}
     if whole:
-        return run.op(WHOLE_OF[kind], paths, runtime)
+        return run.op(WHOLE_OF[kind], paths, runtime, **extra)
     if relative_whole and not runtime:
-        return run.op(WHOLE_OF[kind], paths, False, relative=True)
+        return run.op(WHOLE_OF[kind], paths, False, relative=True, **extra)
     if not path_words and not runtime:
         if empty_whole:
-            return run.op(WHOLE_OF[kind])
+            return run.op(WHOLE_OF[kind], **extra)
         return run.op(empty_kind)
-    return run.op(kind, paths, runtime)
+    return run.op(kind, paths, runtime, **extra)
 
 
 def _patch_mode(args, run):
@@ -610,17 +883,26 @@ def _patch_mode(args, run):
 
 def _classify_add(rest, run):
     args = _split(rest, ADD_LONG, ADD_VALUES)
-    if args.flags & {"-n", "--dry-run"} or run.private_index or _patch_mode(args, run):
+    if args.flags & {"-n", "--dry-run"} or _patch_mode(args, run):
         return run.op(SAFE)
     everything = args.flags & {"-A", "--all", "-u", "--update", "--no-ignore-removal"} or \
         args.flags & PATCH_OPTIONS
-    return _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything))
+    # -u and -p (answered) stage tracked files only; -f also ignored ones
+    touches = frozenset("W") if args.flags & ({"-u", "--update"} | PATCH_OPTIONS) else frozenset("WND")
+    if args.flags & {"-f", "--force"}:
+        touches |= {IGNORED_WORK}
+    return _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything), touches=touches)
 
 
 def _classify_commit(rest, run):
     args = _split(rest, COMMIT_LONG, COMMIT_VALUES, attached_values=frozenset(["-u", "-S"]))
     if "--dry-run" in args.flags:
         return run.op(SAFE)
+    if run.private_index and (MESSAGE_OPTIONS & set(args.values) or args.flags & MESSAGE_FLAGS):
+        # the commit's tree is the private index, whatever the shared one holds: files committed
+        # since that index was made are deleted or reverted (anthropics/claude-code #90943)
+        return run.op(COMMIT_PRIVATE, target=run.private_index if isinstance(run.private_index, str) else None,
+                      message=args.values.get("-m") or args.values.get("--message"))
     message = args.values.get("-m") or args.values.get("--message")
     everything = args.flags & {"-a", "--all"}
     if everything and (args.flags & ALL_CONFLICTS or any(not w.expanded for w in args.path_words)):
@@ -649,19 +931,79 @@ def _classify_stash(rest, run):
     if verb in STASH_READS:
         return run.op(SAFE)
     if verb in ("drop", "clear", "pop"):
-        return run.op(STASH_STACK)
+        return run.op(STASH_STACK, target=None if verb == "clear" else _stash_ref(rest))
     if verb == "apply":
-        return _stash_apply(rest, run)
+        return _stash_apply(rest, run)._replace(target=_stash_ref(rest))
     if verb == "branch":
         return run.op(MOVE_HEAD)
-    if verb == "save":
-        return run.op(STASH_ALL)  # save's words are a message, never paths
-    if verb != "push":
+    if verb not in ("push", "save"):
         return run.op(SAFE)  # an unknown verb: git refuses it
     args = _split(rest, STASH_LONG, STASH_VALUES)
     if _patch_mode(args, run):
         return run.op(SAFE)
-    return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True)
+    touches = _stash_touches(args.flags)
+    if verb == "save":
+        return run.op(STASH_ALL, touches=touches)  # save's words are a message, never paths
+    return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches)
+
+
+def _stash_ref(rest):
+    """The entry a pop, drop or apply names: `stash@{n}`, or n alone, as `stash@{n}` (the newest,
+    stash@{0}, when none is named); None when only the running shell knows it."""
+    operands = [w for w in rest if not w.value.startswith("-")]
+    if not operands:
+        return "stash@{0}"
+    word = operands[0]
+    if word.expanded:
+        return None
+    value = word.value[len("refs/"):] if word.value.startswith("refs/stash") else word.value
+    if value.isdigit():
+        return "stash@{%s}" % value
+    return value if value.startswith("stash@{") else None
+
+
+def stash_pushes(command, cwd):
+    """[message or None] of each `git stash` push in a Bash command line (a transcript's), in order:
+    the line's -m/--message, or save's words. Pure but for nothing: the line is only read."""
+    found = []
+    try:
+        runs = cmdline.commands(command, cwd)
+    except cmdline.TooLarge:
+        return found
+    for run in runs:
+        words = [w.value for w in run.args]
+        while words and words[0].startswith("-"):
+            words = words[2:] if words[0] in GIT_VALUE_OPTIONS else words[1:]
+        if run.name != "git" or not words or words[0] != "stash":
+            continue
+        verb = words[1] if len(words) > 1 and not words[1].startswith("-") else "push"
+        if verb not in ("push", "save"):
+            continue
+        rest = words[2:] if len(words) > 1 and words[1] == verb else words[1:]
+        message = None
+        for index, word in enumerate(rest):
+            if word in ("-m", "--message") and index + 1 < len(rest):
+                message = rest[index + 1]
+            elif word.startswith("--message="):
+                message = word.partition("=")[2]
+        if verb == "save" and message is None:
+            message = " ".join(w for w in rest if not w.startswith("-")) or None
+        found.append(message)
+    return found
+
+
+def _stash_touches(flags):
+    """What a stash push takes (git 2.39): staged and unstaged changes of tracked files; --staged
+    only what is staged; --keep-index leaves staged changes in place; -u adds untracked files, -a
+    ignored ones too."""
+    if flags & {"-S", "--staged"}:
+        return frozenset("S")
+    touches = frozenset("W") if flags & {"-k", "--keep-index"} else frozenset("SW")
+    if flags & {"-u", "--include-untracked"}:
+        touches |= UNTRACKED_ANYWHERE
+    if flags & {"-a", "--all"}:
+        touches |= UNTRACKED_ANYWHERE | {IGNORED_WORK}
+    return touches
 
 
 def _stash_apply(rest, run):
@@ -682,11 +1024,23 @@ def _classify_reset(rest, run):
     args = _split(rest, RESET_LONG, RESET_VALUES)
     if _patch_mode(args, run):
         return run.op(SAFE)
-    if args.flags & {"--hard", "--merge", "--keep", "--soft"}:
+    modes = args.flags & {"--hard", "--merge", "--keep", "--soft"}
+    if modes:
         if _moves_to_nothing(run, [w.value for w in args.operands[:1]]):
             return run.op(SAFE)
-        return run.op(RESET_ALL)
+        revision = args.operands[0] if args.operands else None
+        moves = revision is not None and not _is_current(revision, run)
+        # git 2.39: --hard resets the index and tracked files; --keep and --merge reset the index
+        # (staged changes become unstaged, added files untracked); --soft only moves the branch
+        touches = frozenset("SW") if "--hard" in modes else frozenset() if modes == {"--soft"} else frozenset("S")
+        if not moves and not touches:
+            return run.op(SAFE)  # `git reset --soft HEAD` changes nothing
+        return run.op(RESET_ALL, touches=touches, moves_branch=moves)
     moves_branch = False
+    if args.after_dashes is None and args.operands and args.operands[0].expanded and \
+            cmdline.expand(args.operands[0], run.cwd, run.context, run.variables) is None:
+        # `git reset $(git rev-parse HEAD~1)`: a revision (the branch moves) or a path, known only at run time
+        return run.op(RESET_ALL, touches=frozenset("S"), moves_branch=True)
     if args.after_dashes is not None:
         path_words = args.after_dashes
     elif args.operands and _is_revision(args.operands[0], run):
@@ -694,11 +1048,19 @@ def _classify_reset(rest, run):
         moves_branch = not path_words and args.operands[0].value not in ("HEAD", "@")
     else:
         path_words = args.operands
+    if moves_branch and _is_current(args.operands[0], run):
+        moves_branch = False
     if moves_branch and not _moves_to_nothing(run, [args.operands[0].value]):
-        return run.op(RESET_ALL)  # `git reset HEAD~1` moves the branch under every session
+        # `git reset HEAD~1` moves the branch under every session
+        return run.op(RESET_ALL, touches=frozenset("S"), moves_branch=True)
     if run.private_index and "--soft" not in args.flags:
         return run.op(SAFE)
     return _by_paths(UNSTAGE_PATHS, path_words, run, args, empty_whole=True)
+
+
+def _is_current(word, run):
+    """Whether a revision word names what is checked out already (`HEAD`, `@`, the current branch)."""
+    return not word.expanded and run.lookup.is_current(word.value, run.cwd)
 
 
 def _is_revision(word, run):
@@ -715,13 +1077,15 @@ def _classify_checkout(rest, run):
         return run.op(SAFE)
     if args.flags & {"-b", "-B", "--orphan", "--detach"}:
         return run.op(MOVE_HEAD)
+    source = False  # paths checked out from a commit rewrite the index too, not only the tree
     if args.after_dashes is not None:
         path_words = args.after_dashes
+        source = bool(args.operands)
     elif not args.operands:
         if args.flags & PATCH_OPTIONS:
             return run.op(DISCARD_ALL, relative=True)  # `yes | git checkout -p` discards every hunk
         if args.flags & {"-f", "--force"}:
-            return run.op(DISCARD_ALL)  # re-checks out HEAD over every uncommitted edit
+            return run.op(DISCARD_ALL, touches=frozenset("SW"))  # re-checks out HEAD over every uncommitted edit
         return run.op(SAFE, runtime=args.from_file)  # `git checkout` alone changes nothing
     elif _is_revision(args.operands[0], run):
         if len(args.operands) == 1:
@@ -730,12 +1094,14 @@ def _classify_checkout(rest, run):
             if not current and _moves_to_nothing(run, [revision]):
                 return run.op(SAFE)  # no such commit: git stops before touching anything
             if args.flags & {"-f", "--force"}:
-                return run.op(RESET_ALL)  # -f throws away local changes and the index, even on the current branch
+                # -f throws away local changes and the index, even on the current branch
+                return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=not current)
             return run.op(SAFE if current else MOVE_HEAD)
         path_words = args.operands[1:]
+        source = True
     else:
         path_words = args.operands
-    return _by_paths(DISCARD_PATHS, path_words, run, args)
+    return _by_paths(DISCARD_PATHS, path_words, run, args, touches=frozenset("SW") if source else None)
 
 
 def _classify_switch(rest, run):
@@ -752,7 +1118,9 @@ def _classify_switch(rest, run):
         return run.op(SAFE)
     if not current and _moves_to_nothing(run, operands):
         return run.op(SAFE)
-    return run.op(RESET_ALL if discards else MOVE_HEAD)
+    if discards:
+        return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=not current)
+    return run.op(MOVE_HEAD)
 
 
 def _classify_restore(rest, run):
@@ -764,27 +1132,40 @@ def _classify_restore(rest, run):
         if run.private_index:
             return run.op(SAFE)
         return _by_paths(UNSTAGE_PATHS, args.path_words, run, args)
+    # from a source (-s), or the index and the tree together (-SW), both are rewritten
+    both = "-s" in args.values or "--source" in args.values or args.flags & {"-S", "--staged"}
+    touches = frozenset("SW") if both else frozenset("W")
     if args.flags & PATCH_OPTIONS and not args.path_words:
-        return run.op(DISCARD_ALL, relative=True)
-    return _by_paths(DISCARD_PATHS, args.path_words, run, args)
+        return run.op(DISCARD_ALL, relative=True, touches=touches)
+    return _by_paths(DISCARD_PATHS, args.path_words, run, args, touches=touches)
 
 
 def _classify_clean(rest, run):
     args = _split(rest, CLEAN_LONG, CLEAN_VALUES)
     if args.flags & {"-n", "--dry-run"} or not args.flags & {"-f", "--force"}:
         return run.op(SAFE)  # git cleans nothing without --force (clean.requireForce)
+    excludes = tuple(clean_exclude_specs(args.all_values.get("-e", []) + args.all_values.get("--exclude", [])))
+    # git 2.39: untracked folders only with -d or a pathspec; -x ignored files too; -X only them
+    if args.flags & {"-X"}:
+        touches = frozenset("I")
+    else:
+        touches = frozenset("N") | (frozenset("D") if args.flags & {"-d"} or args.path_words else frozenset())
+        if args.flags & {"-x"}:
+            touches |= {IGNORED_WORK}
     if not args.path_words and not run.adds_words:
-        return run.op(CLEAN_ALL, relative=True)  # a pathless clean cleans the working directory
-    return _by_paths(CLEAN_PATHS, args.path_words, run, args)
+        # a pathless clean cleans the working directory
+        return run.op(CLEAN_ALL, relative=True, touches=touches, excludes=excludes)
+    return _by_paths(CLEAN_PATHS, args.path_words, run, args, touches=touches, excludes=excludes)
 
 
 def _classify_rm(rest, run):
     args = _split(rest, RM_LONG, RM_VALUES)
     if args.flags & {"-n", "--dry-run"} or run.private_index and "--cached" in args.flags:
         return run.op(SAFE)
-    if not args.flags & {"-f", "--force", "--cached"}:
-        return run.op(SAFE)  # git refuses to remove a file that differs from HEAD or the index
-    op = _by_paths(REMOVE_PATHS, args.path_words, run, args)
+    # without -f or --cached git refuses a file that differs from HEAD or the index, but stages the
+    # deletion of one already deleted from the tree (`git ls-files --deleted | xargs git rm`)
+    touches = None if args.flags & {"-f", "--force", "--cached"} else frozenset([DELETION_WORK])
+    op = _by_paths(REMOVE_PATHS, args.path_words, run, args, touches=touches)
     if op.kind != REMOVE_PATHS or op.runtime or run.private_index or not all(p.known for p in op.paths):
         return op
     # git rm matches its pathspecs against the index and removes only those entries (with -f, their
@@ -830,7 +1211,9 @@ def _classify_read_tree(rest, run):
     values = {w.value for w in rest}
     if values & {"-n", "--dry-run"} or run.private_index and not values & {"-u"}:
         return run.op(SAFE)
-    return run.op(RESET_ALL)
+    # it replaces the index with a tree (and with -u the tracked files): asked about like a reset to
+    # another commit, whatever tree it reads
+    return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=True)
 
 
 def _classify_checkout_index(rest, run):
@@ -872,6 +1255,10 @@ def _classify_refs(rest, run, reading_operands):
     if len(operands) <= reading_operands and not values & {"-d", "--delete", "--stdin"}:
         return run.op(SAFE)
     if reading_operands == 0 and len(operands) >= 2 and not values & {"-d", "--delete", "--stdin"}:
+        if any(w.expanded for w in operands[:2]):
+            # `c=$(git commit-tree …) && git update-ref refs/heads/main $c`: a commit known only
+            # when it runs, built from who knows which snapshot (anthony-chaudhary/fak #2320)
+            return run.op(WRITE_REFS)
         ref, new = operands[0].value, operands[1].value
         if run.lookup.same_commit(ref, new, run.cwd) or run.lookup.names_no_commit([new], run.cwd):
             return run.op(SAFE)  # the ref keeps the commit it has, or git refuses the value
@@ -887,10 +1274,34 @@ def _classify_worktree(rest, run):
     return run.op(REMOVE_WORKTREE, target=target)
 
 
+def _classify_reflog(rest, run):
+    """`git reflog expire --expire=now --all` (or of refs/stash) drops every stash entry, which
+    lives in the stash's reflog; `reflog delete stash@{n}` drops one."""
+    verb = rest[0].value if rest else ""
+    if verb not in ("expire", "delete"):
+        return run.op(SAFE)
+    values = [w.value for w in rest[1:]]
+    stash = "--all" in values or any(v.startswith(("stash", "refs/stash")) for v in values)
+    # expire: entries older than --expire (90 days by default: a live peer's stash is younger);
+    # --expire-unreachable prunes only what no ref reaches, and every stash entry is reachable
+    dropping = verb == "delete" or any(v.startswith("--expire=") or v == "--expire" for v in values)
+    return run.op(STASH_STACK if stash and dropping else SAFE)
+
+
+def _classify_clean_configured(rest, run):
+    """clean, where `-c clean.requireForce=false` on the line lets it run without -f."""
+    if _config_true(configured(run, "clean.requireforce") or "true") or any(
+            w.value in ("-f", "--force") or w.value.startswith("-") and not w.value.startswith("--") and "f" in w.value
+            for w in rest):
+        return _classify_clean(rest, run)
+    return _classify_clean([Word("-f")] + list(rest), run)
+
+
 _CLASSIFIERS = {"add": _classify_add, "stage": _classify_add, "commit": _classify_commit,
                 "stash": _classify_stash, "reset": _classify_reset, "checkout": _classify_checkout,
                 "switch": _classify_switch,
-                "restore": _classify_restore, "clean": _classify_clean, "rm": _classify_rm,
+                "restore": _classify_restore, "clean": _classify_clean_configured, "rm": _classify_rm,
+                "reflog": _classify_reflog,
                 "mv": _classify_mv, "apply": _classify_apply, "bisect": _classify_bisect,
                 "read-tree": _classify_read_tree, "checkout-index": _classify_checkout_index,
                 "update-ref": lambda rest, run: _classify_refs(rest, run, 0),

@@ -1,288 +1,574 @@
-"""Whether to let git operations run while live peers share what they act on, and the reason the
-model (or the human) reads when they do not.
+"""Whether to let git operations run while live peers share what they act on, and the words the
+person who answers and the model read when they do not. Pure.
 
-Pure: operations come from peerhooks.gitops, the peers' changes and the index from the hook.
-A refusal is a `deny` when a narrow form exists (the model retries with it) and an `ask` when none
-does (a branch switch, a pull, `reset --hard`, a stash pop): then the human decides.
-  verdict(judged, own_changes, staged_of) -> [Refusal]
-  reason(refusals, command, host)         -> text
+A peer's stake is its uncommitted work as git holds it now: each path its transcripts show it
+changed that git still shows changed (staged, unstaged, untracked, ...), per peerhooks.gitstate; a
+path whose change was committed or reverted is nobody's stake. An operation is refused when it
+reaches a path at stake (peerhooks.reach), and the refusal names exactly those paths and their
+states. A refusal is a `deny` when a narrow form exists (the model retries with it) and an `ask`
+when none does (a branch switch, a pull, `reset --hard`, a stash pop): then the human decides.
+
+  verdict(judged, own, states_of, stash_of) -> [Refusal]
+  reason(refusals, command, suggestion, host, can_send) -> text
 """
-import posixpath
-
 from . import gitops as g
+from . import gitstate
+from .reach import names_paths_only, names_toplevel, reaches, relative
 from .records import record
+from .stash_owners import SELF
 
 # Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
 REFUSAL_MARK = "peerhooks git guard"
 COMMAND_ECHO_CHARS = 200  # the command is echoed so the model knows which one; never a whole script
-MAX_FILES_SHOWN = 8  # files named per refusal; the rest are counted
-MAX_OWN_FILES = 12  # own files filled into a suggested command
+HUMAN_COMMAND_CHARS = 60  # the command as the first line quotes it
+HUMAN_FILES = 3  # files the first line names; the At stake line names the rest
+HUMAN_PEERS = 2  # peers the first line names; "and N more" after them
+MAX_FILES_LISTED = 12  # per peer on the At stake line, then "(+N more)"
+MAX_STAKE_ITEMS = 40  # on the whole At stake line: a dozen peers sharing files would fill a screen
+UNATTRIBUTED = "unattributed"  # changes no transcript shows: held against a line only while a peer is busy
 
-# Kinds refused outright while a peer is at stake, with no narrow form: the human decides.
+# Kinds with no narrow form: the human decides.
 ASK_KINDS = frozenset([g.MOVE_HEAD, g.RESET_ALL, g.STASH_STACK, g.STASH_APPLY, g.WRITE_REFS,
-                       g.REMOVE_WORKTREE, g.AMEND])
-# Kinds refused outright (deny) unless they act on a subfolder holding no peer's change.
-WHOLE_KINDS = frozenset([g.STAGE_ALL, g.COMMIT_ALL, g.STASH_ALL, g.DISCARD_ALL, g.CLEAN_ALL, g.UNSTAGE_ALL])
+                       g.REMOVE_WORKTREE, g.AMEND, g.COMMIT_PRIVATE])
+# Kinds asked about whenever a live peer works where they act, whatever its files' states: they
+# move what every session stands on (HEAD, the branch, the refs, a worktree).
+ALWAYS_ASK = frozenset([g.MOVE_HEAD, g.WRITE_REFS, g.REMOVE_WORKTREE, g.AMEND])
 
-
-Peer = record("Peer", "name changes can_message busy checkout", ((), False, True, None), """A live peer
-    at stake: its name, the files its transcript shows it changed (realpaths), whether it can be
-    sent a message, whether it is busy, and the checkout it works in.""")
+Peer = record("Peer", "name changes can_message busy checkout kind", ((), False, True, None, "session"),
+              """Someone whose work is at stake: a live session, this session's main thread (when a
+    subagent asks) or a live subagent. changes: realpaths its transcripts show it changed.""")
 
 Judged = record("Judged", "operation toplevel peers", (), """An operation with the checkout it acts on
     and the live peers at stake (for stash and refs operations, the peers of every worktree of the
     repository).""")
 
-Refusal = record("Refusal", "operation peers effect instead ask files", (False, ()), """One operation
-    refused: the peers at stake, what it would do to them, what to run instead (with {own} and
-    {message} to fill in), whether only the human can decide (ask), and the peers' files named.""")
+Held = record("Held", "peer path state", (), """One path of a peer's that a refusal is about:
+    the peer's name, the path relative to the toplevel, and its state word (gitstate).""")
+
+Refusal = record("Refusal", "operation peers ask held advice entries", (False, (), None, ()),
+                 """One operation refused: the peers at stake, whether only the human can decide,
+    the peers' paths it would take or destroy (Held), advice for the model (ask kinds) and the
+    stash entries at stake.""")
 
 
-EFFECTS = {
-    g.STAGE_ALL: "it stages every change in the checkout, the peers' unfinished work with yours",
-    g.COMMIT_ALL: "it commits every modified file in the checkout, the peers' changes with yours",
-    g.STASH_ALL: "it stashes every change in the checkout, taking the peers' work out from under them",
-    g.DISCARD_ALL: "it discards or removes every session's uncommitted changes",
-    g.CLEAN_ALL: "it deletes every untracked file, including the peers' new files",
-    g.UNSTAGE_ALL: "it unstages everything, including what the peers staged",
-    g.RESET_ALL: "it moves the branch or rewrites the index and tree under every session",
-    g.MOVE_HEAD: "it moves HEAD and rewrites the working tree under every session",
-    g.STASH_STACK: "the stash stack is shared by every worktree: this drops entries that may be a peer's",
-    g.STASH_APPLY: "it re-applies a stash entry, which may be a peer's, over the shared tree",
-    g.WRITE_REFS: "refs are shared by every worktree: this rewrites a branch a peer may have checked out",
-    g.REMOVE_WORKTREE: "a live peer works in that worktree (or it cannot be told which one this is)",
-    g.AMEND: "it rewrites HEAD, which may be a commit a peer just made, and commits the whole index",
-}
-VERBS = {g.STAGE_PATHS: "stage", g.DISCARD_PATHS: "discard", g.CLEAN_PATHS: "delete",
-         g.REMOVE_PATHS: "remove", g.COMMIT_PATHS: "commit", g.STASH_PATHS: "stash",
-         g.UNSTAGE_PATHS: "unstage"}
-NARROW = {g.STAGE_PATHS: "git add -- {own}", g.STAGE_ALL: "git add -- {own}",
-          g.COMMIT_PATHS: "git commit -m {message} -- {own}", g.COMMIT_ALL: "git commit -m {message} -- {own}",
-          g.COMMIT_INDEX: "git commit -m {message} -- {own}",
-          g.STASH_PATHS: "git stash push -- {own}", g.STASH_ALL: "git stash push -- {own}",
-          g.DISCARD_PATHS: "git restore -- {own}", g.DISCARD_ALL: "git restore -- {own}",
-          g.CLEAN_PATHS: "git clean -f -- {own}", g.CLEAN_ALL: "git clean -f -- {own}",
-          g.REMOVE_PATHS: "git rm -- {own}", g.UNSTAGE_PATHS: "git restore --staged -- {own}",
-          g.UNSTAGE_ALL: "git restore --staged -- {own}"}
-ASK_ADVICE = {
-    g.MOVE_HEAD: "work on another branch in a linked worktree: git worktree add -b <new-branch> ../<dir> "
-                 "(an existing branch: git worktree add ../<dir> <branch>); for one file: "
-                 "git checkout <rev> -- <path>",
-    g.RESET_ALL: "to undo your own changes name them: git restore --staged --worktree -- {own}; to move "
-                 "the branch, do it in a linked worktree",
-    g.STASH_STACK: "leave the stash alone, or check whose entry it is with git stash list / git stash show",
-    g.STASH_APPLY: "check whose entry it is with git stash show -p stash@{{n}}; apply it in a linked worktree",
-    g.WRITE_REFS: "work on your own branch in a linked worktree: git worktree add -b <new-branch> ../<dir>",
-    g.REMOVE_WORKTREE: "leave that worktree to its session",
-    g.AMEND: "make a new commit of your own files: git commit -m {message} -- {own}",
-}
-PULL_ADVICE = ("git fetch first (it touches no working tree), then merge or rebase in a linked worktree, "
-               "or ask the user to pull when the peers are done")
+def stake_of(peer, toplevel, states):
+    """{toplevel-relative path: state word} of a peer's changed files that git still holds changed;
+    with states None (git not read in time), every changed file under the toplevel, state unknown."""
+    held = {}
+    prefix = toplevel.rstrip("/") + "/"
+    for path in peer.changes:
+        if not path.startswith(prefix):
+            continue
+        rel = path[len(prefix):]
+        if states is None:
+            held[rel] = None
+            continue
+        state = gitstate.state_of(states, rel)
+        if state is not None:
+            held[rel] = state
+    return held
 
 
-def verdict(judged, own_changes=frozenset(), staged_of=None):
+def unattributed(peers, own, toplevel, states):
+    """Changed paths no peer's transcript and not this session's shows, as {path: state}."""
+    if not states:
+        return {}
+    claimed = {relative(p, toplevel) for peer in peers for p in peer.changes}
+    claimed |= {relative(p, toplevel) for p in own}
+    found = {}
+    for rel, state in states.items():
+        if rel in claimed or state.folder and any(c.startswith(rel + "/") for c in claimed):
+            continue
+        found[rel] = state
+    return found
+
+
+def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None, stash_owners_of=None):
     """Every refusal for the judged operations, in order (empty: let the line run).
 
-    own_changes: realpaths this session changed. staged_of: {toplevel: realpaths in its index, or
-    None when git could not tell}, read only for a plain commit and a stash apply."""
-    staged_of = staged_of or {}
-    refusals, pushed, added = [], set(), {}
+    own: realpaths this session changed. states_of: {toplevel: {path: PathState}, or None when git
+    could not tell in time}; stash_of: {toplevel: [StashEntry] or None}; private_of: {private index
+    path: [(status letter, toplevel-relative path)] where it differs from HEAD, or None};
+    stash_owners_of: {toplevel: {stash ref: who pushed it (stash_owners.SELF for this session), or
+    None}}; each read by the hook only where a verdict needs it (a missing one counts as unknown)."""
+    states_of, stash_of, private_of = states_of or {}, stash_of or {}, private_of or {}
+    stash_owners_of = stash_owners_of or {}
+    refusals, pushed = [], set()
     for item in judged:
         op, top, peers = item
         if not peers or op.cwd is None:
             if op.kind in (g.STASH_ALL, g.STASH_PATHS):
                 pushed.add(top)
             continue
-        refusal = _judge(op, top, peers, own_changes, staged_of, pushed, added.get(top, ()))
+        if op.kind == g.COMMIT_PRIVATE:
+            refusal = _judge_private_commit(op, top, peers, own, states_of.get(top), private_of)
+        else:
+            refusal = _judge(op, top, peers, own, states_of.get(top), stash_of.get(top, None), pushed,
+                             stash_owners_of.get(top, {}))
         if refusal is not None:
             refusals.append(refusal)
-        elif op.kind in (g.STASH_ALL, g.STASH_PATHS):
+        elif op.kind in (g.STASH_ALL, g.STASH_PATHS) and _stashes_something(op, top, own, states_of.get(top)):
             pushed.add(top)
-        elif op.kind == g.STAGE_PATHS:
-            added[top] = added.get(top, ()) + tuple(_literal_paths(op, top))
     return refusals
 
 
-def _judge(op, top, peers, own, staged_of, pushed, added):
+def _stashes_something(op, top, own, states):
+    """Whether a push the line makes saves something (a push with nothing to save makes no entry,
+    and a pop after it would take someone else's). Unknown states: assume it does."""
+    if states is None:
+        return True
+    return any(reaches(op, top.rstrip("/") + "/" + rel, state, top) for rel, state in states.items())
+
+
+def _judge(op, top, peers, own, states, stash, pushed, stash_owners=None):
     kind = op.kind
-    if kind in WHOLE_KINDS and op.relative and op.cwd != top and op.cwd.startswith(top + "/"):
-        kind = g.PATHS_OF[kind]
-        op = op._replace(kind=kind, paths=op.paths or (g.Pathspec(".", op.cwd, ""),))
     if kind in (g.STASH_STACK, g.STASH_APPLY) and top in pushed and "clear" not in op.command \
             and "stash@{" not in op.command.replace("stash@{0}", ""):
         return None  # popping or dropping the entry the same line pushed
-    if kind == g.STASH_APPLY and op.entries is not None:
-        return _judge_stash_apply(op, top, peers, staged_of.get(top, ()))
-    if kind in ASK_KINDS:
-        if kind == g.REMOVE_WORKTREE and op.target and not any(p.checkout == op.target for p in peers):
-            return None
-        advice = PULL_ADVICE if op.command.startswith("git pull") else ASK_ADVICE[kind]
-        return Refusal(op, peers, EFFECTS[kind], advice, ask=True)
-    if kind in WHOLE_KINDS:
-        return Refusal(op, peers, EFFECTS[kind], NARROW[kind])
-    if kind in g.PATH_KINDS:
-        return _judge_paths(op, kind, top, peers, own)
-    if kind == g.COMMIT_INDEX:
-        return _judge_plain_commit(op, top, peers, own, staged_of.get(top, ()), added)
-    return None
+    if kind == g.STASH_STACK:
+        return _judge_stash_stack(op, peers, stash, stash_owners or {})
+    if kind == g.STASH_APPLY:
+        owner = (stash_owners or {}).get(op.target) if op.target else None
+        if owner not in (None, SELF):  # another session's entry, live or ended
+            entry = [e for e in stash or () if e.ref == op.target]
+            return Refusal(op, peers, True, (Held(owner, op.target, gitstate.STASHED),), None, tuple(entry))
+        return _judge_stash_apply(op, top, peers, states)
+    if kind == g.REMOVE_WORKTREE:
+        at_stake = tuple(p for p in peers if op.target is None or p.checkout == op.target)
+        return Refusal(op, at_stake, True) if at_stake else None
+    held, at_stake = _reached(op, top, peers, own, states)
+    if kind in ALWAYS_ASK or kind == g.RESET_ALL and op.moves_branch:
+        return Refusal(op, peers, True, tuple(_everything_held(top, peers, states)))
+    if not held:
+        return None
+    return Refusal(op, tuple(at_stake), kind in ASK_KINDS, tuple(held))
 
 
-def _judge_paths(op, kind, top, peers, own):
-    if op.runtime:
-        return Refusal(op, peers, "its paths are computed when it runs (a substitution, a variable, "
-                       "xargs or a file list), so they may be a live peer's changes",
-                       "name your files literally: " + NARROW[kind])
-    if any(_reaches_toplevel(spec, top) for spec in op.paths):
-        whole = g.WHOLE_OF[kind]
-        return Refusal(op._replace(kind=whole), peers, EFFECTS[whole], NARROW[whole])
-    at_stake, files = [], []
+def _reached(op, top, peers, own, states):
+    """([Held] the operation would take or destroy, [Peer] whose they are)."""
+    held, at_stake = [], []
+    if op.runtime:  # its paths come at run time: any of the peers' work its kind can reach
+        probe = op._replace(kind=g.WHOLE_OF.get(op.kind, op.kind), paths=(), relative=False, runtime=False)
+    elif any(names_toplevel(spec, top) for spec in op.paths):
+        probe = op._replace(kind=g.WHOLE_OF.get(op.kind, op.kind), relative=False)
+    else:
+        probe = op
+    prefix = top.rstrip("/") + "/"
     for peer in peers:
-        hits = [c for c in peer.changes if c not in own and any(covers(s, c, top) for s in op.paths)
-                and (op.entries is None or relative(c, top) in op.entries)]
-        if hits:
+        mine = []
+        for rel, state in sorted(stake_of(peer, top, states).items()):
+            if state is None and probe.kind != g.COMMIT_INDEX and _in_scope_unknown(probe, prefix + rel, top) \
+                    or state is not None and reaches(probe, prefix + rel, state, top):
+                mine.append(Held(peer.name, rel, gitstate.describe(state)))
+        if mine:
+            held.extend(mine)
             at_stake.append(peer)
-            files.extend(relative(c, top) for c in hits if relative(c, top) not in files)
-    if not at_stake:
+    if states and any(p.busy for p in peers) and not names_paths_only(probe):
+        busy = [p for p in peers if p.busy]
+        for rel, state in sorted(unattributed(peers, own, top, states).items()):
+            if reaches(probe, prefix + rel, state, top):
+                held.append(Held(UNATTRIBUTED, rel, gitstate.describe(state)))
+                for peer in busy:
+                    if peer not in at_stake:
+                        at_stake.append(peer)
+    return held, at_stake
+
+
+def _in_scope_unknown(op, path, top):
+    """With the states unknown, a path in the operation's scope counts as reached."""
+    from .reach import in_scope
+
+    return in_scope(op, path, top)
+
+
+def _everything_held(top, peers, states):
+    """Every path of the peers' at stake in the checkout, to tell the human what a switch moves."""
+    held = []
+    for peer in peers:
+        for rel, state in sorted(stake_of(peer, top, states).items()):
+            held.append(Held(peer.name, rel, gitstate.describe(state)))
+    return held
+
+
+def _judge_stash_stack(op, peers, stash, owners):
+    """A pop, drop or clear takes entries off the stack every worktree shares: asked about unless
+    every entry it takes is this session's own (issue 19: entries have owners). With the stack
+    unread, or an entry whose pusher no transcript shows, the human is asked as before."""
+    if stash == []:
+        return None  # nothing on the stack: git says so and changes nothing
+    if stash is None:
+        return Refusal(op, peers, True)
+    taken = [e for e in stash if op.target is None or e.ref == op.target]
+    if not taken:
+        return None  # no such entry: git says so
+    if all(owners.get(e.ref) == SELF for e in taken):
         return None
-    effect = "it would %s files a live peer changed: %s" % (VERBS[kind], _listed(files))
-    return Refusal(op, tuple(at_stake), effect, "name only your own files: " + NARROW[kind], files=tuple(files))
+    held = tuple(Held(owners.get(e.ref) or "owner unknown", e.ref, gitstate.STASHED) for e in taken
+                 if owners.get(e.ref) != SELF)
+    return Refusal(op, peers, True, held, None, tuple(e for e in taken if owners.get(e.ref) != SELF))
 
 
-def _judge_plain_commit(op, top, peers, own, staged, added):
-    """A plain commit takes the whole index: refused when it holds a file a live peer changed, or
-    one this session did not change (nor stage in this line) while a live peer is busy."""
-    if staged is None:
-        return Refusal(op, peers, "the index could not be read in time to tell whose files it holds",
-                       NARROW[g.COMMIT_INDEX], ask=True)
-    changed_by_peers = {c for p in peers for c in p.changes}
-    mine = set(own) | set(added)
-    foreign = [p for p in staged if p not in mine]
-    peer_files = [p for p in foreign if p in changed_by_peers]
-    busy = any(p.busy for p in peers)
-    if not peer_files and not (foreign and busy):
+COMMITTED = "committed"  # a file HEAD holds that a commit from a private index would delete or revert
+
+
+def _judge_private_commit(op, top, peers, own, states, private_of):
+    """A commit made from a private index takes that index as HEAD's tree. It deletes or reverts
+    every file the index lacks or holds in another version than HEAD: a peer's just-committed work
+    when the index was made before it (anthropics/claude-code #90943; anthony-chaudhary/fak #2320);
+    and it commits whatever the line added to it, a peer's unfinished files included. Asked about
+    (the human decides) when either reaches someone else's work, or when the index cannot be read."""
+    index = op.private if isinstance(op.private, g.PrivateIndex) else g.PrivateIndex(op.target or True, False, ())
+    own_rel = {relative(p, top) for p in own}
+    owners = {relative(c, top): p.name for p in peers for c in p.changes}
+    held = []
+    if not index.fresh:
+        differs = private_of.get(index.path) if isinstance(index.path, str) else None
+        if differs is None:
+            return Refusal(op, peers, True, tuple(_everything_held(top, peers, states)))
+        held.extend(Held(owners.get(rel, UNATTRIBUTED), rel, COMMITTED) for _status, rel in sorted(differs)
+                    if rel not in own_rel)
+    for add in index.adds:
+        reached, _peers = _reached(add._replace(private=None), top, peers, own, states)
+        held.extend(h for h in reached if h not in held)
+    if not held:
         return None
-    files = [relative(p, top) for p in (peer_files or foreign)]
-    at_stake = tuple(p for p in peers if set(p.changes) & set(peer_files)) or peers
-    who = "a live peer changed" if peer_files else "this session did not change (a busy peer may have staged)"
-    effect = "the index holds files %s: %s; a plain commit would commit them as yours" % (who, _listed(files))
-    own_staged = [p for p in staged if p in mine]
-    return Refusal(op, at_stake, effect, NARROW[g.COMMIT_INDEX], files=tuple(files))._replace(
-        operation=op._replace(paths=tuple(g.Pathspec(p, None, relative(p, top)) for p in own_staged)))
+    return Refusal(op, peers, True, tuple(held))
 
 
-def _judge_stash_apply(op, top, peers, staged):
+def _judge_stash_apply(op, top, peers, states):
     """A stash apply whose files are known reaches uncommitted work only where a file it holds is
     staged (gitops._stash_apply says why): refused (ask) then, whoever staged it."""
-    if staged is None:
-        return Refusal(op, peers, "the index could not be read in time to tell what the entry would merge into",
-                       ASK_ADVICE[g.STASH_APPLY], ask=True)
-    files = [relative(p, top) for p in staged if relative(p, top) in op.entries]
-    if not files:
+    if op.entries is None or states is None:
+        return Refusal(op, peers, True, tuple(_everything_held(top, peers, states)))
+    staged = [rel for rel, state in states.items() if gitstate.is_staged(state) and rel in op.entries]
+    if not staged:
         return None
-    effect = "it would merge a stash entry into staged files, which may be a peer's: %s" % _listed(files)
-    return Refusal(op, peers, effect, ASK_ADVICE[g.STASH_APPLY], ask=True, files=tuple(files))
+    owners = {relative(c, top): p.name for p in peers for c in p.changes}
+    held = tuple(Held(owners.get(rel, UNATTRIBUTED), rel, gitstate.describe(states[rel])) for rel in sorted(staged))
+    return Refusal(op, peers, True, held)
 
 
-def _literal_paths(op, top):
-    return [resolve(s, top) for s in op.paths if s.known and not s.pattern and not s.shell_glob]
-
-
-def resolve(spec, toplevel):
-    root = toplevel if spec.root is None else spec.root
-    return posixpath.normpath(posixpath.join(root, spec.relative)) if spec.relative else root
-
-
-def _reaches_toplevel(spec, toplevel):
-    """A pathspec naming the toplevel or above it (`git add ../..`)."""
-    if not spec.known or spec.pattern or spec.shell_glob:
-        return False
-    path = resolve(spec, toplevel)
-    return path == toplevel or toplevel.startswith(path.rstrip("/") + "/")
-
-
-def covers(spec, path, toplevel):
-    """True when the pathspec reaches the absolute path: names it, lies above it, or matches it."""
-    if not spec.known:
-        return False
-    root = toplevel if spec.root is None else spec.root
-    if spec.pattern or spec.shell_glob:
-        import fnmatch  # only a pattern needs it
-
-        if not path.startswith(root.rstrip("/") + "/"):
-            return False
-        rest = path[len(root.rstrip("/")) + 1:]
-        pattern = spec.relative
-        if spec.pattern:
-            return fnmatch.fnmatchcase(rest, pattern) or any(
-                fnmatch.fnmatchcase(rest[:i], pattern) for i, c in enumerate(rest) if c == "/")
-        pattern_parts, parts = pattern.split("/"), rest.split("/")
-        return len(parts) >= len(pattern_parts) and all(
-            fnmatch.fnmatchcase(part, wanted) for part, wanted in zip(parts, pattern_parts))
-    named = resolve(spec, toplevel)
-    return path == named or path.startswith(named.rstrip("/") + "/")
-
-
-def relative(path, toplevel):
-    prefix = toplevel.rstrip("/") + "/"
-    return path[len(prefix):] if path.startswith(prefix) else path
-
-
-def _listed(files):
-    shown = ", ".join(files[:MAX_FILES_SHOWN])
-    return shown + (" (+%d more)" % (len(files) - MAX_FILES_SHOWN) if len(files) > MAX_FILES_SHOWN else "")
-
-
-# -- the reason --------------------------------------------------------------------------------
+# -- the reason ----------------------------------------------------------------------------------
 
 def is_ask(refusals):
     """Ask the human only when no refusal has a narrow form the model could retry with."""
     return bool(refusals) and all(r.ask for r in refusals)
 
 
-def reason(refusals, command, own_files, host="claude", can_send=True):
-    """The text the model (deny) or the human (ask) reads: every refusal in the line, what to do
-    instead with this session's own files and message filled in, and how to reach the peers
-    (`can_send`: whether this session can send SendMessage at all)."""
-    echo = " ".join(command.split())
-    if len(echo) > COMMAND_ECHO_CHARS:
-        echo = echo[:COMMAND_ECHO_CHARS - 1] + "…"
-    lines = ["%s refused `%s`:" % (REFUSAL_MARK, echo)]
+VERB_PHRASES = {
+    g.STAGE_ALL: "would stage {them} as this session's work", g.STAGE_PATHS: "would stage {them} as this session's work",
+    g.COMMIT_INDEX: "would commit {them} as this session's", g.COMMIT_ALL: "would commit {them} as this session's",
+    g.COMMIT_PATHS: "would commit {them} as this session's", g.AMEND: "would fold {them} into the rewritten commit",
+    g.STASH_ALL: "would stash {them} away", g.STASH_PATHS: "would stash {them} away",
+    g.DISCARD_ALL: "would throw {them} away", g.DISCARD_PATHS: "would throw {them} away",
+    g.CLEAN_ALL: "would delete {them}", g.CLEAN_PATHS: "would delete {them}",
+    g.UNSTAGE_ALL: "would unstage {them}", g.UNSTAGE_PATHS: "would unstage {them}",
+    g.REMOVE_PATHS: "would remove or move {them}", g.RESET_ALL: "would throw {them} away",
+    g.STASH_APPLY: "would merge a stash entry into {them}",
+    g.SHELL_WRITE: "would write over {them}",
+    g.COMMIT_PRIVATE: "would delete, revert or commit {them} in the commit it makes from a private index",
+}
+EFFECTS = {  # for the model: what git would do, in the states named
+    g.STAGE_ALL: "it stages working-tree changes and new files: the peers' with yours",
+    g.STAGE_PATHS: "it stages the working-tree changes and new files under those paths: the peers' with yours",
+    g.COMMIT_INDEX: "a plain commit takes everything staged, the peers' staged files with yours",
+    g.COMMIT_ALL: "-a commits every staged change and every tracked file's working-tree change, the peers' with yours",
+    g.COMMIT_PATHS: "it commits those paths as they are in the working tree, the peers' changes in them with yours",
+    g.STASH_ALL: "it takes staged and working-tree changes out of the shared tree into one stash entry",
+    g.STASH_PATHS: "it takes the changes under those paths out of the shared tree",
+    g.DISCARD_ALL: "it overwrites working-tree changes with what is staged or committed",
+    g.DISCARD_PATHS: "it overwrites the changes under those paths",
+    g.CLEAN_ALL: "it deletes untracked files",
+    g.CLEAN_PATHS: "it deletes the untracked files under those paths",
+    g.UNSTAGE_ALL: "it resets the index to HEAD, unstaging what the peers staged",
+    g.UNSTAGE_PATHS: "it resets those paths in the index to HEAD, unstaging what the peers staged",
+    g.REMOVE_PATHS: "it removes or moves those paths in the index (with -f, or mv, on disk too)",
+    g.RESET_ALL: "it resets the index and the working tree of every tracked file to a commit",
+    g.STASH_APPLY: "it merges the entry into the files it holds, which are staged",
+    g.SHELL_WRITE: "it writes over (or removes) a file holding a live peer's uncommitted changes, which no "
+                   "commit holds: they would be lost",
+    g.COMMIT_PRIVATE: "the commit's tree is the private index: every file it lacks or holds in another version "
+                      "than HEAD is deleted or reverted, a peer's just-committed work included, and whatever the line "
+                      "added to it is committed",
+}
+WRITE_ADVICE = ("leave the file to the peer, or make your change with the Edit tool, which reads the file as it is "
+                "now and replaces only the text you name")
+RUNTIME_EFFECT = "its paths are known only when it runs (a substitution, a variable, xargs or a file list)"
+ASK_EFFECTS = {
+    "switch": "it switches this checkout to another branch or commit: files that differ are rewritten, and every "
+              "session here is moved onto it",
+    "new-branch": "it puts this checkout on a new branch: the files stay as they are, but every session's next "
+                  "commit here lands on that branch",
+    "rebase": "it rewrites the branch every session here is on and replays commits through the shared tree",
+    "bisect": "it checks out other commits in the shared tree",
+    "apply-commit": "it writes a commit's changes (or their reverse) into the shared index and tree without "
+                    "committing: a peer's last commit undone under it, or swept into the next commit here",
+    g.RESET_ALL: "it moves the branch every session here is on to another commit, and resets the index (and with "
+                 "--hard the tracked files) to it",
+    g.WRITE_REFS: "refs are shared by every worktree: this rewrites a branch or HEAD a peer may have checked out",
+    g.REMOVE_WORKTREE: "a live peer works in that worktree (or it cannot be told which one this is)",
+    g.AMEND: "it rewrites HEAD, which may be a commit a peer just made, and commits the whole index",
+    g.STASH_STACK: "the stash stack is shared by every worktree: this takes an entry off it, which may be a peer's",
+    g.STASH_APPLY: "it merges a stash entry, which may be a peer's, into the shared tree",
+}
+ASK_HUMAN = {
+    "switch": "would switch the checkout {they} work{s} in", "new-branch": "would move the checkout {they} "
+    "work{s} in onto a new branch", "rebase": "would rewrite the branch {they} work{s} on",
+    "bisect": "would check out other commits under {them}", g.RESET_ALL: "would move the branch {they} work{s} on",
+    "apply-commit": "would write a commit's changes into the index and tree {they} work{s} in",
+    g.WRITE_REFS: "would rewrite a branch {they} may have checked out", g.AMEND: "would rewrite the last commit, "
+    "which may be {theirs}", g.REMOVE_WORKTREE: "would remove the worktree {they} work{s} in",
+    g.STASH_STACK: "would take {entry} off the shared stash, and it may be {theirs}",
+    g.STASH_APPLY: "would merge a stash entry, which may be {theirs}, into the shared tree",
+}
+ASK_ADVICE = {
+    "switch": "work on another branch in a linked worktree: git worktree add -b <new-branch> ../<dir> "
+              "(an existing branch: git worktree add ../<dir> <branch>); for one file: git checkout <rev> -- <path>",
+    "new-branch": "make the branch in a linked worktree instead: git worktree add -b <new-branch> ../<dir>",
+    "rebase": "rebase in a linked worktree, or ask the user to run it when the peers are done",
+    "bisect": "bisect in a linked worktree: git worktree add ../<dir> HEAD",
+    "apply-commit": "revert or cherry-pick in a linked worktree, or as a commit of its own without -n",
+    g.RESET_ALL: "to undo only your own changes name them: git restore --staged --worktree -- <your files>; to move "
+                 "the branch, do it in a linked worktree",
+    g.WRITE_REFS: "work on your own branch in a linked worktree: git worktree add -b <new-branch> ../<dir>",
+    g.REMOVE_WORKTREE: "leave that worktree to its session",
+    g.AMEND: "make a new commit of your own files instead of amending",
+    g.STASH_STACK: "leave the stash alone, or check whose entry it is with git stash list / git stash show -p stash@{n}",
+    g.STASH_APPLY: "check whose entry it is with git stash show -p stash@{n}; apply it in a linked worktree",
+    g.COMMIT_PRIVATE: "commit your own files from the shared index instead: git commit -m <message> -- <your files>",
+}
+PULL_ADVICE = ("git fetch first (it touches no working tree), then merge or rebase in a linked worktree, "
+               "or ask the user to pull when the peers are done")
+SUGGESTION_HEADER = "Instead, run:"
+FENCE = "```"
+
+
+def _ask_topic(op):
+    """Which kind of HEAD mover an operation is, for its words."""
+    if op.kind != g.MOVE_HEAD:
+        return op.kind
+    words = [w.value for w in op.words[1:]] if op.words else op.command.split()[2:]
+    verb = op.words[0].value if op.words else op.command.split()[1:2][0] if len(op.command.split()) > 1 else ""
+    if verb in ("checkout", "switch") and set(words) & {"-b", "-B", "--orphan", "-c", "-C", "--create",
+                                                          "--force-create"}:
+        return "new-branch"
+    if verb in ("rebase", "pull"):
+        return "rebase"
+    if verb in ("revert", "cherry-pick"):
+        return "apply-commit"
+    if verb == "bisect":
+        return "bisect"
+    return "switch"
+
+
+def as_written(op, line):
+    """The operation's command as the line spells it (its span), else as gitops rendered it."""
+    if op.span is not None and line and 0 <= op.span[0] < op.span[1] <= len(line) and op.depth == 0:
+        return line[op.span[0]:op.span[1]]
+    return op.command
+
+
+def _short(command, limit):
+    command = " ".join(command.split())
+    return command if len(command) <= limit else command[:limit - 1] + "…"
+
+
+def _files_phrase(held):
+    """`src/a.py staged, src/b.py untracked (+2 more)` for the first line."""
+    shown = ", ".join("%s %s" % (h.path, h.state) for h in held[:HUMAN_FILES])
+    return shown + (" (+%d more)" % (len(held) - HUMAN_FILES) if len(held) > HUMAN_FILES else "")
+
+
+def human_line(refusal, line=""):
+    """The first line, for the person who reads it: whose work, which files, what the command would do."""
+    op = refusal.operation
+    command = "`%s`" % _short(as_written(op, line), HUMAN_COMMAND_CHARS)
+    names = [p.name for p in refusal.peers]
+    by_peer = {}
+    for held in refusal.held:
+        by_peer.setdefault(held.peer, []).append(held)
+    one = len(names) == 1
+    pronouns = {"they": names[0] if one else "they", "s": "s" if one else "", "them": names[0] if one else "them",
+                "theirs": "%s's" % names[0] if one else "one of theirs"}
+    if op.kind in (g.STASH_STACK, g.STASH_APPLY) and refusal.entries:
+        return "%s: %s; %s %s." % (REFUSAL_MARK, _entries_phrase(refusal), command,
+                                   "would merge it into the shared tree" if op.kind == g.STASH_APPLY
+                                   else "would take %s off the stash every worktree shares"
+                                   % ("it" if len(refusal.entries) == 1 else "them"))
+    if refusal.ask and not refusal.held or op.kind in ALWAYS_ASK:
+        topic = _ask_topic(op)
+        entry = _entry_phrase(refusal.entries)
+        phrase = ASK_HUMAN.get(topic, "would act on the work {they} share{s}").format(entry=entry, **pronouns)
+        place = "this repository's worktrees" if op.kind in g.REPOSITORY_KINDS else "this checkout"
+        where = _stake_summary(by_peer) or "%s %s live in %s" % (" and ".join(names), "is" if one else "are", place)
+        return "%s: %s; %s %s." % (REFUSAL_MARK, where, command, phrase)
+    parts = []
+    for peer, held in list(by_peer.items())[:HUMAN_PEERS]:
+        who = "changes nobody's transcript shows (a busy peer may have made them)" if peer == UNATTRIBUTED else peer
+        parts.append("%s has %s" % (who, _files_phrase(held)) if peer != UNATTRIBUTED else
+                     "there are %s: %s" % (who, _files_phrase(held)))
+    if len(by_peer) > HUMAN_PEERS:
+        parts[-1] += " (and %d more peers, below)" % (len(by_peer) - HUMAN_PEERS)
+    them = "it" if len(refusal.held) == 1 else "them"
+    phrase = VERB_PHRASES.get(op.kind, "would take {them}").format(them=them)
+    if op.runtime:
+        phrase = "computes its paths only when it runs, and " + phrase.replace("would", "could")
+    return "%s: %s; %s %s." % (REFUSAL_MARK, "; ".join(parts), command, phrase)
+
+
+def _stake_summary(by_peer):
+    parts = []
+    for peer, held in list(by_peer.items())[:HUMAN_PEERS]:
+        if peer == UNATTRIBUTED:
+            continue
+        parts.append("%s has %d uncommitted file%s here (%s)" % (peer, len(held), "" if len(held) == 1 else "s",
+                                                              _files_phrase(held)))
+    return "; ".join(parts)
+
+
+def _entries_phrase(refusal):
+    """`stash@{0} ("On main: wip") was pushed by app-peer` for the first line."""
+    owners = {h.path: h.peer for h in refusal.held}
+    parts = []
+    for entry in refusal.entries[:HUMAN_FILES]:
+        owner = owners.get(entry.ref)
+        who = "no transcript shows who pushed it" if owner in (None, "owner unknown") else "it was pushed by %s" % owner
+        parts.append('%s ("%s"): %s' % (entry.ref, entry.subject, who))
+    if len(refusal.entries) > HUMAN_FILES:
+        parts.append("and %d more entries" % (len(refusal.entries) - HUMAN_FILES))
+    return "; ".join(parts)
+
+
+def _entry_phrase(entries):
+    if not entries:
+        return "an entry"
+    first = entries[0]
+    return "%s (%s)" % (first.ref, first.subject) + (" or another of its %d entries" % len(entries)
+                                                     if len(entries) > 1 else "")
+
+
+def stake_line(refusals):
+    """`At stake: peer: path [state], path [state]; other: …` over every refusal (tests read it back)."""
+    by_peer, seen = {}, set()
+    for refusal in refusals:
+        for held in refusal.held:
+            if (held.peer, held.path) not in seen:
+                seen.add((held.peer, held.path))
+                by_peer.setdefault(held.peer, []).append("%s [%s]" % (held.path, held.state))
+    if not by_peer:
+        names = []
+        for refusal in refusals:
+            names.extend(p.name for p in refusal.peers if p.name not in names)
+        return "At stake: %s (live here; no uncommitted file of theirs)" % ", ".join(names)
+    groups, budget = [], MAX_STAKE_ITEMS
+    for peer, items in by_peer.items():
+        room = min(MAX_FILES_LISTED, max(1, budget))
+        shown = ", ".join(items[:room])
+        if len(items) > room:
+            shown += " (+%d more)" % (len(items) - room)
+        groups.append("%s: %s" % (peer, shown))
+        budget -= room
+        if budget <= 0 and len(groups) < len(by_peer):
+            groups.append("(+%d more peers)" % (len(by_peer) - len(groups)))
+            break
+    return "At stake: " + "; ".join(groups)
+
+
+def model_lines(refusals, command):
+    """What the model reads about each refused operation."""
+    lines = ["%s did not run `%s`:" % (REFUSAL_MARK, _short(command, COMMAND_ECHO_CHARS))]
+    for refusal in refusals:
+        op = refusal.operation
+        if refusal.ask and op.kind in ASK_EFFECTS or op.kind in ALWAYS_ASK or op.kind == g.RESET_ALL and op.moves_branch:
+            topic = _ask_topic(op)
+            effect = ASK_EFFECTS.get(topic, ASK_EFFECTS.get(op.kind, ""))
+            if op.kind == g.RESET_ALL and not op.moves_branch:
+                effect = EFFECTS[g.RESET_ALL]
+        elif op.runtime:
+            effect = RUNTIME_EFFECT
+        else:
+            effect = EFFECTS.get(op.kind, "")
+        lines.append("- `%s`: %s." % (_short(as_written(op, command), 80), effect))
+    return lines
+
+
+def advice_of(refusal):
+    """Advice for an ask-kind refusal (the human decides; the model learns what else it can do)."""
+    op = refusal.operation
+    if op.command.startswith("git pull"):
+        return PULL_ADVICE
+    return ASK_ADVICE.get(_ask_topic(op), ASK_ADVICE.get(op.kind))
+
+
+def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_own_work=False, shared=()):
+    """The text the human and the model read: a first line for the person who answers, the paths at
+    stake, what git would do, what to run instead (a runnable fenced block) and how to reach the peers.
+    suggestion: the corrected line (peerhooks.narrow), or None; no_own_work: this session has nothing
+    of its own the refused operations would take, so there is nothing to run instead; shared: files
+    both sessions changed whose hunks this session's edit records cannot tell apart."""
+    lines = [human_line(refusals[0], command)]
+    if len(refusals) > 1:
+        lines[0] += " (And %d more below.)" % (len(refusals) - 1)
+    lines.append(stake_line(refusals))
+    if is_ask(refusals) and host != "codex":
+        lines.append("Yes runs it anyway; No leaves the peers' work as it is.")
+    lines.extend(model_lines(refusals, command))
+    if shared:
+        lines.append("%s hold%s both this session's and a peer's changes, which this session's edit records "
+                     "cannot tell apart: staging %s would take the peer's hunks too. The user decides."
+                     % (", ".join(shared), "s" if len(shared) == 1 else "", "it" if len(shared) == 1 else "them"))
+    if suggestion:
+        lines.extend([SUGGESTION_HEADER, FENCE, suggestion, FENCE])
+    elif no_own_work and not is_ask(refusals):
+        lines.append("None of what it would take is this session's: there is nothing of yours to run it on.")
+    for refusal in refusals:
+        advice = advice_of(refusal) if refusal.ask else WRITE_ADVICE if refusal.operation.kind == g.SHELL_WRITE \
+            else None
+        if advice and advice not in lines[-1]:
+            lines.append("For `%s`: %s." % (_short(as_written(refusal.operation, command), 80), advice))
     peers = []
     for refusal in refusals:
-        own = _own_for(refusal, own_files)
-        message = g.quote(refusal.operation.message) if refusal.operation.message else "<message>"
-        instead = refusal.instead.format(own=own, message=message)
-        lines.append("- `%s`: %s. Instead: %s" % (_short(refusal.operation.command), refusal.effect, instead))
         peers.extend(p for p in refusal.peers if p.name not in [q.name for q in peers])
     lines.append(_peers_line(peers, host, can_send))
     return "\n".join(lines)
 
 
-def _own_for(refusal, own_files):
-    named = [s.relative for s in refusal.operation.paths if s.root is None and refusal.operation.kind == g.COMMIT_INDEX]
-    files = named or list(own_files)
-    if not files:
-        return "<your files>"
-    shown = " ".join(g.quote(f) for f in files[:MAX_OWN_FILES])
-    return shown + (" …" if len(files) > MAX_OWN_FILES else "")
-
-
-def _short(command):
-    return command if len(command) <= 80 else command[:79] + "…"
+def too_large_reason(command, why, parties, host="claude"):
+    """The words for a line too large to judge in the guard's budget (its commands are not read)."""
+    names = ", ".join(p.name for p in parties)
+    return "\n".join([
+        "%s: this command line is too large to judge in time (%s, %d characters), and %s %s live in this "
+        "checkout; the user decides." % (REFUSAL_MARK, why, len(command), names, "is" if len(parties) == 1 else "are"),
+        "At stake: %s (its work was not read)" % names,
+        "%s did not run `%s`: split it into smaller commands that name your own files." % (
+            REFUSAL_MARK, _short(command, COMMAND_ECHO_CHARS)),
+    ])
 
 
 def _peers_line(peers, host, can_send):
     names = ", ".join(p.name for p in peers)
+    own_parts = [p.name for p in peers if p.kind != "session"]
+    sessions = [p for p in peers if p.kind == "session"]
+    parts = []
+    if own_parts:
+        parts.append("%s %s part of this same session: leave %s work to %s, and report back instead of taking it."
+                     % (", ".join(own_parts), "is" if len(own_parts) == 1 else "are",
+                        "its" if len(own_parts) == 1 else "their", "it" if len(own_parts) == 1 else "them"))
+    if not sessions:
+        return " ".join(parts)
+    names = ", ".join(p.name for p in sessions)
     if host == "codex":
-        return "Live peers at stake: %s. Coordinate with them through the user." % names
-    if not can_send:
-        return ("Live peers at stake: %s. This session's Claude Code cannot send messages: coordinate with "
-                "them through the user." % names)
-    reachable = [p.name for p in peers if p.can_message]
-    others = [p.name for p in peers if not p.can_message]
-    parts = ["Live peers at stake: %s." % names]
-    if reachable:
-        parts.append("Message %s with SendMessage to coordinate." % ", ".join(reachable))
-    if others:
-        parts.append("%s cannot receive messages: coordinate through the user." % ", ".join(others))
+        parts.append("Coordinate with %s through the user." % names)
+    elif not can_send:
+        parts.append("This session has no messaging socket (no CLAUDE_CODE_MESSAGING_SOCKET): coordinate with %s "
+                     "through the user." % names)
+    else:
+        reachable = [p.name for p in sessions if p.can_message]
+        others = [p.name for p in sessions if not p.can_message]
+        if reachable:
+            parts.append("Message %s with SendMessage to coordinate." % ", ".join(reachable))
+        if others:
+            parts.append("%s %s no messaging socket in %s registry entry: coordinate through the user."
+                         % (", ".join(others), "has" if len(others) == 1 else "have",
+                            "its" if len(others) == 1 else "their"))
     return " ".join(parts)

@@ -16,8 +16,9 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 """
 import os
 
-from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, platform, registry
-from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
+from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, names, platform, reach, registry
+from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
+from .shell import TooLarge
 
 MODE_VARIABLE = "PEERHOOKS_GUARD"
 MODE_OFF = ("off", "0", "false", "no")
@@ -44,7 +45,7 @@ GIT_TIMEOUT_SECONDS = 0.4
 def run(payload, argv, environ, now):
     """The decision on one Bash command: silence, or a deny / ask / refusal naming the peers."""
     command = payload.command
-    if payload.tool_name != BASH_TOOL or command is None or "git" not in command:
+    if payload.tool_name != BASH_TOOL or command is None:
         return hookio.QUIET
     mode = environ.get(MODE_VARIABLE, "").strip().lower()
     if mode in MODE_OFF:
@@ -53,25 +54,108 @@ def run(payload, argv, environ, now):
     paths = platform.current().paths
     cwd = payload.cwd
     cwd = paths.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
-    context = cmdline.Context(home=platform.shell_home(environ), toplevel=gitrepo.toplevel, paths=paths)
+    context = cmdline.Context(home=platform.shell_home(environ), toplevel=gitrepo.toplevel, glob=_glob,
+                              paths=paths)
     lookup = CheckoutLookup()
-    operations = [op for op in gitops.parse(command, cwd, context, lookup)
-                  if op.kind != gitops.SAFE and op.cwd]
+    claude = home.claude_home(environ)
+    try:
+        runs = cmdline.commands(command, cwd, context)
+        operations = [op for op in gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
+                      if op.kind != gitops.SAFE and op.cwd]
+        operations = _launched_with_a_private_index(operations, environ)
+    except TooLarge as error:
+        return _too_large(claude, payload, cwd, context, lookup, now, command, error, host, mode)
+    operations.extend(_writes(runs, context))
     if not operations:
         return hookio.QUIET
-    claude = home.claude_home(environ)
     sessions = registry.read_sessions(claude)
-    if not sessions:
+    guard = _Guard(claude, sessions, payload, cwd, context, lookup, now)
+    if not guard.anyone_else():
         return hookio.QUIET
-    guard = _Guard(claude, sessions, payload.session_id, cwd, context, lookup, now)
     judged = guard.judged(operations)
     if not any(item.peers for item in judged):
         return hookio.QUIET
     refusals = guard.verdict(judged)
     if not refusals:
         return hookio.QUIET
-    text = guard_verdict.reason(refusals, command, guard.own_files(judged), host, guard.can_send(environ))
+    suggestion = guard.suggestion(judged, refusals, command)
+    if suggestion.shared:  # files both changed that no narrow form can take apart: the human decides
+        refusals = [r._replace(ask=True) for r in refusals]
+    text = guard_verdict.reason(refusals, command, suggestion.text, host, guard.can_send(environ),
+                                suggestion.no_own_work, _relative_all(suggestion.shared, judged))
     return _outcome(text, guard_verdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
+
+
+def _relative_all(paths, judged):
+    """Shared paths as the refusal names them, relative to their checkout."""
+    tops = sorted({j.toplevel for j in judged}, key=len, reverse=True)
+    found = []
+    for path in paths:
+        top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
+        found.append(reach.relative(path, top) if top else path)
+    return found
+
+
+COMMIT_KINDS = frozenset([gitops.COMMIT_INDEX, gitops.COMMIT_ALL, gitops.COMMIT_PATHS])
+
+
+def _launched_with_a_private_index(operations, environ):
+    """With GIT_INDEX_FILE in the environment the client was launched with, every commit is made
+    from that index (issue 19: refused before, but said to 'commit them as yours' when it deletes)."""
+    index = environ.get("GIT_INDEX_FILE")
+    if not index:
+        return operations
+    path = os.path.abspath(index)
+    return [op._replace(kind=gitops.COMMIT_PRIVATE, target=path, private=gitops.PrivateIndex(path, False, ()))
+            if op.kind in COMMIT_KINDS else op for op in operations]
+
+
+def _writes(runs, context):
+    """Operations for the files the line's shell commands write over or remove, inside checkouts
+    (issue 19: `echo x > <a peer's uncommitted file>` destroyed work no index or commit held)."""
+    found = []
+    for path, pattern, run in cmdline.targets_of(runs, context, os.path.isdir):
+        if run.name != "git" and run.cwd and gitrepo.toplevel(os.path.dirname(path) if not pattern else run.cwd):
+            found.append(gitops.write_operation(path, pattern, run))
+    for run in runs:
+        if run.name == "find" or run.fed_by is not None and run.fed_by.name == "find":
+            operation = gitops.found_write_operation(run, context)
+            if operation is not None:
+                found.append(operation)
+    return found
+
+
+MAX_GLOB_MATCHES = 256  # a `for f in src/*.py` loop over more files than this is not followed
+
+
+def _glob(pattern, cwd):
+    """The shell's expansion of a pattern in a `for` loop's words, sorted as Bash sorts (C locale),
+    or None past MAX_GLOB_MATCHES; only a loop over a pattern gets here."""
+    import glob  # imports fnmatch and re: only a judged `for` loop over a pattern pays for them
+
+    paths = platform.current().paths  # an absolute pattern as the shell spells it (C:/…, /c/… on Windows)
+    absolute = paths.names_absolute(pattern)
+    full = paths.local(pattern) if absolute else os.path.join(cwd, pattern)
+    if full is None:
+        return None  # under a root only the running shell knows (Git Bash's /tmp)
+    found = []
+    for match in glob.iglob(full):
+        found.append(paths.shell_spelling(match) if absolute else os.path.relpath(match, cwd))
+        if len(found) > MAX_GLOB_MATCHES:
+            return None
+    return sorted(found)
+
+
+def _too_large(claude, payload, cwd, context, lookup, now, command, error, host, mode):
+    """A line too large to judge within the guard's budget: put to the human beside anyone live in
+    the checkout (never let through unjudged, as the client's timeout would), silent alone."""
+    guard = _Guard(claude, registry.read_sessions(claude), payload, cwd, context, lookup, now)
+    top = gitrepo.toplevel(cwd) if cwd else None
+    others = [p for p, t in guard.parties_in(top)] if top else []
+    if not others:
+        return hookio.QUIET
+    text = guard_verdict.too_large_reason(command, str(error), others, host)
+    return _outcome(text, True, host, mode == MODE_WARN, guard.print_mode())
 
 
 def _host(argv):
@@ -131,17 +215,10 @@ class CheckoutLookup(gitops.Lookup):
         return _config_set(cwd, "pull", "rebase")
 
     def refuses_to_rebase(self, cwd):
-        import subprocess
-
         if not cwd or _config_set(cwd, "rebase", "autostash"):
             return False
-        try:
-            done = subprocess.run(["git", "-C", cwd, "diff-index", "--quiet", "HEAD", "--"],
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, timeout=GIT_TIMEOUT_SECONDS)
-        except (OSError, subprocess.SubprocessError):
-            return False
-        return done.returncode == 1  # 1: tracked changes; anything else concludes nothing
+        done = gitrepo.run_git_code(cwd, ["diff-index", "--quiet", "HEAD", "--"], timeout=GIT_TIMEOUT_SECONDS)
+        return done is not None and done[0] == 1  # 1: tracked changes; anything else concludes nothing
 
     def names_no_commit(self, revisions, cwd):
         return any(_commit_of(cwd, r) == NO_COMMIT for r in revisions)
@@ -192,19 +269,15 @@ def _commit_of(cwd, revision):
     """The commit a revision names in a checkout; NO_COMMIT when git says there is none; None when
     git could not answer (then nothing is concluded). Only a command that would move HEAD or a ref
     asks, bounded like every git call here."""
-    import subprocess
-
     if not cwd or revision.startswith("-"):
         return None
-    try:
-        done = subprocess.run(["git", "-C", cwd, "rev-parse", "-q", "--verify", revision + "^{commit}"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              timeout=GIT_TIMEOUT_SECONDS)
-    except (OSError, subprocess.SubprocessError):
+    done = gitrepo.run_git_code(cwd, ["rev-parse", "-q", "--verify", revision + "^{commit}"],
+                                timeout=GIT_TIMEOUT_SECONDS)
+    if done is None:
         return None
-    if done.returncode == 1:
+    if done[0] == 1:
         return NO_COMMIT
-    return done.stdout.decode("ascii", "replace").strip() or None if done.returncode == 0 else None
+    return done[1].decode("ascii", "replace").strip() or None if done[0] == 0 else None
 
 
 def _config_set(cwd, section, key):
@@ -257,25 +330,31 @@ def _real(op):
     specs = []
     for spec in op.paths:
         if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
-            spec = spec._replace(root=platform.current().paths.realpath(guard_verdict.resolve(spec, op.cwd)),
-                                 relative="")
+            spec = spec._replace(root=platform.current().paths.realpath(reach.resolve(spec, op.cwd)), relative="")
         specs.append(spec)
-    target = platform.current().paths.realpath(op.target) if op.target else op.target
+    target = (platform.current().paths.realpath(op.target) if op.target and op.kind == gitops.REMOVE_WORKTREE
+              else op.target)
     return op._replace(paths=tuple(specs), target=target)
 
 
 class _Guard:
-    """One judgement's I/O: toplevels, live peers per checkout and per repository, their changes,
-    and the index, each read once and only when needed."""
+    """One judgement's I/O: who else works here (other sessions, with their chains of ids across
+    /clear; this session's main thread or live subagents), their changes, and git's state of the
+    checkouts at stake, each read once and only when needed."""
 
-    def __init__(self, claude, sessions, session_id, cwd, context, lookup, now):
-        self.claude, self.sessions, self.session_id, self.cwd = claude, sessions, session_id, cwd
+    def __init__(self, claude, sessions, payload, cwd, context, lookup, now):
+        self.claude, self.sessions, self.payload, self.cwd = claude, sessions, payload, cwd
+        self.session_id, self.agent_id = payload.session_id, payload.agent_id
         self.context, self.lookup, self.now_ms = context, lookup, int(now * 1000)
         self.ancestors = None
         self.tops = {}
         self.live = None
         self.aliases = {}
+        self.table = None
+        self.own_identity = None
+        self.parties = None
         self.changes = None
+        self.states = {}
 
     def _toplevel(self, path):
         if path not in self.tops:
@@ -292,8 +371,63 @@ class _Guard:
             self.live = [(s, self._toplevel(s.cwd)) for s in others]
         return self.live
 
+    def _own(self):
+        """This session's Identity (its ids across /clear, its transcripts and subagents)."""
+        if self.own_identity is None:
+            from . import identity
+
+            if self.table is None:
+                self.table = names.load_table(self.claude)
+            entry = self._own_entry()
+            self.own_identity = identity.own(self.claude, self.sessions, self.session_id, self.cwd or "",
+                                             self._ancestors(), self.table, entry, _ancestor_processes())
+            transcript = self.payload.transcript_path
+            if transcript and transcript not in self.own_identity.transcripts and os.path.isfile(transcript):
+                self.own_identity = self.own_identity._replace(
+                    transcripts=(transcript,) + self.own_identity.transcripts,
+                    subagents=tuple(identity.subagents_of(transcript)) + self.own_identity.subagents)
+        return self.own_identity
+
+    def _ancestors(self):
+        if self.ancestors is None:
+            self.ancestors = registry.ancestor_pids()
+        return self.ancestors
+
+    def _parties(self):
+        """(this caller's own transcripts, [(Party, its checkout)])."""
+        if self.parties is None:
+            from . import identity
+
+            if self.table is None:
+                self.table = names.load_table(self.claude)
+            realpaths = {}  # peers mostly share one cwd: resolved once
+            others = [(identity.of_registry(self.claude, s, self.table, realpaths), s, t) for s, t in self._live_others()]
+            own = self._own()
+            caller_is_subagent = self.agent_id is not None
+
+            def running(subagent):
+                return identity.is_running(subagent, caller_is_subagent, self.now_ms, own.transcripts)
+
+            mine, parties = identity.parties(own, self.agent_id, [(i, s) for i, s, _t in others], running)
+            tops = {s.session_id: t for _i, s, t in others}
+            own_top = self._toplevel(self.cwd) if self.cwd else None
+            self.parties = (mine, [(p, tops.get(p.session_id, own_top) if p.kind == "session" else own_top)
+                                   for p in parties])
+        return self.parties
+
+    def parties_in(self, top):
+        """[(Party, checkout)] of those working in the checkout `top`."""
+        return [(p, t) for p, t in self._parties()[1] if t == top]
+
+    def anyone_else(self):
+        """Whether anyone else's work could be at stake: another live session, or (for the main
+        thread) a subagent of this session that still runs, or (for a subagent) its session."""
+        if self._live_others() or self.agent_id is not None:
+            return True
+        return any(p.kind != "session" for p, _t in self._parties()[1])
+
     def judged(self, operations):
-        """Each operation (aliases expanded) with its toplevel and the live peers at stake."""
+        """Each operation (aliases expanded) with its toplevel and the parties at stake."""
         judged, pending = [], list(operations)
         expansions = 0  # alias lookups, bounded: an alias is judged by what it runs, not counted
         while pending:
@@ -306,23 +440,23 @@ class _Guard:
             if gitops.is_unknown(op):
                 expansions += 1
                 if expansions <= MAX_ALIAS_EXPANSIONS:
-                    pending.extend(o for o in gitops.expand_alias(op, self._aliases(top), top, self.context,
+                    aliases = dict(self._aliases(top))  # `git -c alias.x='!git add -A' x` is judged too
+                    aliases.update((k[len("alias."):], v) for k, v in op.config if k.startswith("alias."))
+                    pending.extend(o for o in gitops.expand_alias(op, aliases, top, self.context,
                                                                   self.lookup) if o.kind != gitops.SAFE and o.cwd)
                 continue
             judged.append(guard_verdict.Judged(_real(op), top, self._peers_at_stake(op, top)))
         return judged
 
     def _peers_at_stake(self, op, top):
-        live = self._live_others()
-        if not live:
-            return ()
+        chosen = self._parties()[1]
         if op.kind in gitops.REPOSITORY_KINDS:
             common = gitrepo.git_common_dir(top)
-            chosen = [(s, t) for s, t in live if t is not None and gitrepo.git_common_dir(t) == common]
+            chosen = [(p, t) for p, t in chosen if t is not None and gitrepo.git_common_dir(t) == common]
         else:
-            chosen = [(s, t) for s, t in live if t == top]
-        return tuple(guard_verdict.Peer(s.name or "session %s" % s.short_id, (), s.can_message,
-                                       s.status != IDLE_STATUS, t) for s, t in chosen)
+            chosen = [(p, t) for p, t in chosen if t == top]
+        return tuple(guard_verdict.Peer(p.name or "session %s" % (p.session_id or "")[:8], (), p.can_message,
+                                        p.busy, t, p.kind) for p, t in chosen)
 
     def _aliases(self, top):
         if top not in self.aliases:
@@ -330,52 +464,140 @@ class _Guard:
             self.aliases[top] = gitops.parse_alias_config(output or "")
         return self.aliases[top]
 
-    def verdict(self, judged):
-        needs_changes = any(j.peers and (j.operation.kind in gitops.PATH_KINDS or j.operation.relative
-                                         or j.operation.kind == gitops.COMMIT_INDEX) for j in judged)
-        if needs_changes:
-            judged = [j._replace(peers=tuple(p._replace(changes=self._changes_of(p.name)) for p in j.peers))
-                      for j in judged]
-        staged = {}
-        for item in judged:
-            reads_index = item.operation.kind == gitops.COMMIT_INDEX or (
-                item.operation.kind == gitops.STASH_APPLY and item.operation.entries is not None)
-            if item.peers and reads_index and item.toplevel not in staged:
-                staged[item.toplevel] = gitrepo.staged_paths(item.toplevel, timeout=GIT_TIMEOUT_SECONDS)
-        return guard_verdict.verdict(judged, frozenset(self._own_changes()) if needs_changes else frozenset(), staged)
-
     def _read_changes(self):
-        """{session id: realpaths its transcript (and its subagents') shows it changed}."""
+        """{party key: realpaths its transcripts show it changed}, and this caller's own under OWN."""
         if self.changes is None:
-            from . import peerchanges  # only a path-limited operation or a plain commit needs them
+            from . import peerchanges  # only a judgement with someone at stake needs them
 
-            wanted = [(s.session_id, s.cwd) for s, _t in self._live_others()]
-            if self.session_id:
-                wanted.append((self.session_id, self.cwd))
+            mine, parties = self._parties()
+            wanted = {p.key: list(p.transcripts) for p, _t in parties}
+            wanted[OWN] = list(mine)
             self.changes = peerchanges.changes_of(self.claude, wanted, self.now_ms)
         return self.changes
 
-    def _changes_of(self, name):
-        by_id = self._read_changes()
-        for session, _top in self._live_others():
-            if (session.name or "session %s" % session.short_id) == name:
-                return tuple(by_id.get(session.session_id, ()))
-        return ()
-
     def _own_changes(self):
-        return self._read_changes().get(self.session_id, ()) if self.session_id else ()
+        return self._read_changes().get(OWN, ())
 
-    def own_files(self, judged):
-        """This session's changed files, relative to the first judged checkout, for the advice."""
-        if self.changes is None or not judged:
-            return []
-        top = judged[0].toplevel
-        return [guard_verdict.relative(p, top) for p in self._own_changes() if p.startswith(top + "/")]
+    def _states(self, top, ignored=False):
+        """git's state of a checkout now ({path: PathState}, or None when git did not answer in time)."""
+        key = (top, ignored)
+        if key not in self.states:
+            from . import gitstate
+
+            self.states[key] = gitstate.read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
+        return self.states[key]
+
+    def verdict(self, judged):
+        from . import gitstate
+
+        changes = self.changes = self._split_shared(judged, self._read_changes())
+        keyed = {p.name or "session %s" % (p.session_id or "")[:8]: p.key for p, _t in self._parties()[1]}
+        judged = [j._replace(peers=tuple(p._replace(changes=tuple(changes.get(keyed.get(p.name), ())))
+                                         for p in j.peers)) for j in judged]
+        states_of, stash_of = {}, {}
+        for item in judged:
+            if not item.peers:
+                continue
+            ignored = gitops.IGNORED_WORK in gitops.touches_of(item.operation)
+            states_of[item.toplevel] = self._states(item.toplevel, ignored)
+            if item.operation.kind in (gitops.STASH_STACK, gitops.STASH_APPLY) and item.toplevel not in stash_of:
+                stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
+        owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}
+        self.states_of, self.with_changes = states_of, judged
+        private_of = {}
+        for item in judged:
+            index = item.operation.private
+            if item.peers and item.operation.kind == gitops.COMMIT_PRIVATE and isinstance(index, gitops.PrivateIndex) \
+                    and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
+                private_of[index.path] = _private_differs(item.toplevel, index.path)
+        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
+                                     owners_of)
+
+    def _stash_owners(self, top, entries):
+        """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
+        parties' and the recently ended sessions' transcripts (bounded: a few transcripts, each
+        read from its tail back to the oldest entry's time)."""
+        from . import stash_owners, transcripts
+
+        stamps = [e.created_s for e in entries if e.created_s is not None]
+        since_ms = max(min(stamps) * 1000 - STASH_LEAD_MS if stamps else 0, self.now_ms - STASH_OWNER_DAYS * DAY_MS)
+        sources = [(stash_owners.SELF, path) for path in self._parties()[0]]
+        sources += [(party.name, path) for party, _t in self._parties()[1] for path in party.transcripts]
+        known = {path for _owner, path in sources}
+        if self.table is None:
+            self.table = names.load_table(self.claude)
+        for _mtime, session_id, path in transcripts.transcripts_in(self.claude, top, since_ms):
+            if path not in known:
+                entry = self.table.get(session_id)
+                sources.append(("%s (ended)" % (entry[0] if entry and entry[0] else session_id[:8]), path))
+                known.add(path)
+        pushes = []
+        for owner, path in sources[:MAX_STASH_TRANSCRIPTS]:
+            for call in transcripts.tool_calls_since(path, since_ms).calls:
+                if call.name == BASH_TOOL and call.command and "stash" in call.command:
+                    pushes.extend(stash_owners.Push(owner, call.at_ms, message)
+                                  for message in gitops.stash_pushes(call.command, call.cwd))
+        return stash_owners.owners(entries, pushes)
+
+    def _split_shared(self, judged, changes):
+        """The changes with each file both this session and a peer changed given to whoever still
+        has uncommitted hunks in it (guard_shared), as far as this session's edit records tell."""
+        self.splits = {}
+        own = set(changes.get(OWN, ()))
+        tops = {item.toplevel for item in judged if item.peers}
+        shared = {p for key, paths in changes.items() if key != OWN for p in paths if p in own}
+        if not shared:
+            return changes
+        from . import gitstate, guard_shared
+
+        for path in sorted(shared):
+            top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
+            states = self._states(top) if top else None
+            if top is None or states is None or gitstate.state_of(states, reach.relative(path, top)) is None:
+                continue
+            self.splits[path] = guard_shared.split(self.claude, top, path, self._parties()[0], GIT_TIMEOUT_SECONDS)
+        whole_own = {p for p, s in self.splits.items() if s.all_own}
+        none_own = {p for p, s in self.splits.items() if s.none_own}
+        return {key: [p for p in paths if (p not in none_own if key == OWN else p not in whole_own)]
+                for key, paths in changes.items()}
+
+    def suggestion(self, judged, refusals, command):
+        """The narrow.Suggestion for the refused line (none when a refusal is the human's to decide)."""
+        from . import gitstate, narrow
+
+        if guard_verdict.is_ask(refusals) or any(r.ask for r in refusals):
+            return narrow.Suggestion(None)
+        own_states_of = {}
+        peers_paths = set()
+        judged = self.with_changes  # the same operations, with the peers' changes read
+        for item in judged:
+            top = item.toplevel
+            states = self.states_of.get(top) or self._states(top)
+            if states is None:
+                return narrow.Suggestion(None)
+            prefix = top.rstrip("/") + "/"
+            own = {}
+            for path in self._own_changes():
+                if path.startswith(prefix):
+                    state = gitstate.state_of(states, path[len(prefix):])
+                    if state is not None:
+                        own[path] = state
+            own_states_of[top] = own
+            for peer in item.peers:
+                peers_paths.update(peer.changes)
+        shared = frozenset(p for states in own_states_of.values() for p in states if p in peers_paths)
+        refused = {id(r.operation) for r in refusals}
+        items = [(j.operation, j.toplevel) for j in judged]
+        found = narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared)
+        if not found.shared:
+            return found
+        patches = {p: self.splits[p].patch for p in found.shared if p in self.splits and self.splits[p].patch}
+        if len(patches) < len(found.shared):
+            return found  # a file whose hunks cannot be told apart: the human decides
+        return narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared, patches)
 
     def _own_entry(self):
-        if self.ancestors is None:
-            self.ancestors = registry.ancestor_pids()
-        return registry.own_entry(self.sessions, self.session_id, self.ancestors)
+        return registry.own_entry(self.sessions, self.session_id, self._ancestors())
 
     def print_mode(self):
         own = self._own_entry()
@@ -383,3 +605,33 @@ class _Guard:
 
     def can_send(self, environ):
         return registry.can_send(self._own_entry(), environ)
+
+
+OWN = "\0own"  # the key of this caller's own changes beside the parties' keys
+# Whose stash entries: transcripts read back to the oldest entry (less this lead), for entries made
+# within these days by at most this many sessions (live or ended: issue 19 asks about both).
+STASH_LEAD_MS = 10 * 60 * 1000
+STASH_OWNER_DAYS = 3
+MAX_STASH_TRANSCRIPTS = 24
+
+
+def _private_differs(top, index):
+    """[(status, path)] where a private index differs from HEAD (a commit from it changes those),
+    or None when it cannot be read (missing, not an index, git too slow)."""
+    if not os.path.isfile(index):
+        return None
+    env = dict(os.environ, GIT_INDEX_FILE=index)
+    done = gitrepo.run_git_code(top, ["diff", "--cached", "--name-status", "-z", "--no-renames", "HEAD", "--"],
+                                timeout=GIT_TIMEOUT_SECONDS, env=env)
+    if done is None or done[0] != 0:
+        return None
+    fields = done[1].decode("utf-8", "replace").split("\0")
+    return [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2) if fields[i]]
+
+
+def _ancestor_processes():
+    """[(pid, process start)] of this hook's ancestors, nearest first (for a session whose registry
+    entry is not written yet)."""
+    chain = registry.ancestor_chain()
+    starts = registry.process_starts(chain)
+    return [(pid, starts.get(pid)) for pid in chain]

@@ -86,8 +86,10 @@ def session_start_report(payload, environ, now_ms):
             [(pid, starts.get(pid)) for pid in chain], {s.pid for s in sessions}), now_ms)
     summaries = history.load(home, now_ms)
     all_live = [s for s in sessions if registry.is_alive(s)]
+    from .identity import own_ids
+
     checkout = activity.describe_checkout(
-        home, top, live, registry.own_ids(sessions, payload.session_id, ancestors), now_ms, summaries,
+        home, top, live, own_ids(home, sessions, payload.session_id, ancestors), now_ms, summaries,
         all_live=all_live)
     return peers_report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
                                     messageable=frozenset(s.session_id for s in live if s.can_message),

@@ -28,11 +28,14 @@ class Payload:
     """The fields of a hook payload that peerhooks reads, each None unless a non-empty string.
 
     Seen on 2.1.197 and 2.1.332: SessionStart has session_id, transcript_path, cwd, source;
-    UserPromptSubmit adds prompt; PreToolUse adds tool_name and tool_input.command. The paths
-    (cwd, transcript_path) are kept in this process's spelling, None unless absolute: on Windows
-    the client writes them natively (`C:\\Users\\me\\repo`).
+    UserPromptSubmit adds prompt; PreToolUse adds tool_name and tool_input.command, and for a
+    subagent's tool call agent_id and agent_type (the session_id and transcript_path stay the
+    parent session's: fixtures/samples/*/hook-PreToolUse-Bash-interactive.json). The paths (cwd,
+    transcript_path) are kept in this process's spelling, None unless absolute: on Windows the
+    client writes them natively (`C:\\Users\\me\\repo`).
     """
-    __slots__ = ("session_id", "cwd", "source", "prompt", "transcript_path", "tool_name", "command")
+    __slots__ = ("session_id", "cwd", "source", "prompt", "transcript_path", "tool_name", "agent_id",
+                 "agent_type", "command")
 
     def __init__(self, data=None):
         data = data if isinstance(data, dict) else {}

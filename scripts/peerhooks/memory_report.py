@@ -282,18 +282,18 @@ def _modified_since(path, since_ms):
 def peer_transcripts(home, sessions, own_ids, folders_of, own_transcript, since_ms):
     """[(name, path)] of other sessions' transcripts written since since_ms, newest first: every
     live session's, and the recent ones in this checkout's project folders (ended sessions)."""
-    from . import registry, transcripts
-    from .names import load as remembered_names
+    from . import identity, registry, transcripts
+    from .names import load_table
 
-    names = remembered_names(home)  # ended sessions keep the name their peers knew
+    table = load_table(home)
+    names = {k: v[0] for k, v in table.items() if v[0]}  # ended sessions keep the name their peers knew
     names.update((session.session_id, session.name) for session in sessions)
     candidates = {}
     for session in sessions:
         if session.session_id in own_ids:
             continue
-        if registry.is_alive(session):
-            path = transcripts.transcript_path(home, session.session_id, session.cwd)
-            if path:
+        if registry.is_alive(session):  # every transcript of its chain of ids across /clear
+            for path in identity.of_registry(home, session, table).transcripts:
                 candidates[path] = session.name
     for folder in {f for f in folders_of if f}:
         for _, session_id, path in transcripts.transcripts_in(home, folder, since_ms):
@@ -357,7 +357,9 @@ def notice(seen, where):
     scan_from = min([c.previous_ms for c in changed] + [r.previous_ms for r in removed])
     own_writes = _writes_since(own_transcript, scan_from, where.user_home) if own_transcript else []
     removed = [r for r in removed if last_write_at(own_writes, _spellings(r.path), r.previous_ms) is None]
-    own_ids = registry.own_ids(sessions, where.session_id, ancestors)
+    from .identity import own_ids as ids_of_this_session
+
+    own_ids = ids_of_this_session(where.home, sessions, where.session_id, ancestors)
     peer_writes = []
     if changed:
         for name, path in peer_transcripts(where.home, sessions, own_ids,

@@ -18,7 +18,7 @@ until a later read of the registry gives the one process.
 """
 import os
 
-from . import home as homes, platform
+from . import home as homes
 from .statefiles import read_json_object, write_json
 from .claude_formats import DAY_MS
 
@@ -64,38 +64,6 @@ def process_of(entry):
 
 def session_process(session):
     return session.pid, session.proc_start
-
-
-def earlier_contexts(table, live, same_start=None):
-    """Ids of remembered sessions that ran in a process still live under another id: contexts
-    a live session left with /clear. A process start that is unknown on either side falls back
-    to the pid and the name. same_start: the platform's rule for two start times of one pid (a
-    start we read for ourselves and the one the client wrote may differ in spelling only)."""
-    same_start = same_start or platform.current().processes.same_start
-    by_pid = {s.pid: s for s in live}
-    by_pid_name = {(s.pid, s.name): s for s in live}
-    live_ids = {s.session_id for s in live}
-
-    def runs_in(pid, start):
-        session = by_pid.get(pid)
-        return session is not None and session.proc_start is not None and same_start(session.proc_start, start)
-
-    found = set()
-    for session_id, entry in table.items():
-        if session_id in live_ids:
-            continue
-        if len(entry) == 3:  # seen before its registry entry: any of its possible processes
-            if any(runs_in(pid, start) for pid, start in entry[2]):
-                found.add(session_id)
-            continue
-        process = process_of(entry)
-        if process is None:
-            continue
-        if process[1] is not None and runs_in(*process):
-            found.add(session_id)
-        elif process[1] is None and (process[0], entry[0]) in by_pid_name:
-            found.add(session_id)
-    return found
 
 
 def possible_processes(ancestors, registered_pids):

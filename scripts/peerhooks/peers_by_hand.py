@@ -7,7 +7,7 @@ one project usually sit side by side there); --here is this checkout with its la
 import json
 import os
 
-from . import activity, gitrepo, history, peers_report, registry
+from . import activity, gitrepo, history, identity, peers_report, registry
 from .home import claude_home
 
 MANUAL_BUDGET = 100000  # a person at a terminal can read more than a model's context should get
@@ -30,7 +30,7 @@ def collect(options, environ, now_ms):
     top = gitrepo.toplevel(cwd)
     sessions = registry.read_sessions(home)
     ancestors = registry.ancestor_pids()
-    self_ids = registry.own_ids(sessions, self_id, ancestors)
+    self_ids = identity.own_ids(home, sessions, self_id, ancestors)
     all_live = [s for s in sessions if registry.is_alive(s)]
     live = [s for s in all_live if s.session_id not in self_ids]
     groups, with_ended = _scope(options, cwd, top, live)

@@ -229,6 +229,58 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
         data.close()
 
 
+EDIT_INPUT_SCAN_BYTES = 8 * 1024 * 1024  # a shared file's edits are this session's recent ones
+
+
+def edit_inputs(path, target, scan_bytes=EDIT_INPUT_SCAN_BYTES):
+    """[(tool, input)] of the tool calls in a transcript that changed the file `target` (a realpath),
+    oldest first: Edit, MultiEdit, Write, NotebookEdit, and ("Bash", {}) for a Bash command that
+    wrote it. None when the scan could not see them all (the bound was hit before the file's start,
+    or a record naming it was too big to read whole)."""
+    data = open_map(path) if path else None
+    if data is None:
+        return []
+    try:
+        found, needle = [], os.path.basename(target).encode("utf-8", "surrogateescape")
+        lowest = max(0, len(data) - scan_bytes)
+        for start, end in lines_backward(data, lowest):
+            if start < lowest:
+                return None
+            if data.find(needle, start, end) < 0 or data.find(_TOOL_USE_MARK, start, end) < 0:
+                continue
+            if end - start > PARSE_LINE_LIMIT:
+                if not _is_repeat(data[start:min(end, start + PROBE_BYTES)]):
+                    return None  # a Write carrying a whole file: its content is not read here
+                continue
+            try:
+                record = loads(data[start:end])
+            except ValueError:
+                continue
+            realpath = platform.current().paths.realpath
+            for name, tool_input in reversed(list(tool_uses(record))):
+                if name in EDIT_TOOLS and edit_target(tool_input) and \
+                        realpath(local_path(edit_target(tool_input))) == target:
+                    found.append((name, tool_input))
+                elif name == BASH_TOOL and isinstance(tool_input.get("command"), str) and \
+                        target in (realpath(p) for p in bash_writes(tool_input["command"], record.get("cwd"))):
+                    found.append((BASH_TOOL, {}))
+        found.reverse()
+        return found
+    finally:
+        data.close()
+
+
+def tail_contains(path, needle, scan_bytes):
+    """Whether the last scan_bytes of a transcript hold these bytes (one search in C, no parse)."""
+    data = open_map(path) if path else None
+    if data is None:
+        return False
+    try:
+        return data.find(needle, max(0, len(data) - scan_bytes)) >= 0
+    finally:
+        data.close()
+
+
 def _unchanged_since(path, known):
     """Whether a transcript ends exactly where an earlier scan of it stopped (same file, that size,
     a whole last line), which the scan below would find by mapping the file: a quiet peer then

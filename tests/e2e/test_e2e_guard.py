@@ -100,7 +100,8 @@ class GuardOnTheRealClient:
         self.sandbox.print_session(self.repo, "stage it all [[bash: git add -A]]")
         [(command, is_error, text)] = [r for r in tool_results(self.sandbox) if r[0] == "git add -A"]
         self.assertTrue(is_error, text)
-        self.assertIn("peerhooks git guard refused `git add -A`", text)
+        self.assertIn("peerhooks git guard: ", text)
+        self.assertIn("peer.py untracked; `git add -A` would stage it", text)
         self.assertIn(PEER_NAME, text)
         self.assertNotIn(GUARD, text)
         self.assertNotIn(sys.executable, text)

@@ -1,0 +1,255 @@
+"""Who a session is: the chain of ids one Claude Code process had, with all their transcripts, and
+its subagents. peers.py, the git guard, the edit notice and memory attribution all ask here.
+
+Why a chain: `/clear` (and `/resume` inside a running session) gives the process a new session id
+and a new transcript, while the registry entry keeps its pid, procStart and name and takes the new
+id (2.1.197 and 2.1.332: fixtures/samples/*/registry-interactive-after-clear.json). What the session
+changed before the `/clear` is still its uncommitted work: a peer's commit that was refused before
+the `/clear` ran after it, and took the cleared session's staged file (issue 18). peers.py records
+every id it meets with the process it runs in (peerhooks.names), so the ids of one process are the
+ids remembered with its (pid, procStart), plus the one its registry entry shows now.
+
+Why subagents: a subagent's tool call carries `agent_id` (and `agent_type`) in the hook payload;
+its transcript is `<session transcript minus .jsonl>/subagents/agent-<id>.jsonl`, beside a
+`agent-<id>.meta.json` (2.1.197: agentType, description, toolUseId; 2.1.332 adds `finished`).
+For peers.py and memory attribution a session's subagents are part of it. For the guard they are
+parties of their own: a subagent's `git add -u` swept its sibling's unfinished files in public
+incidents (coolify #68, agentic-dev-team #1571), so a subagent's call is judged against the main
+thread and its live siblings as against other sessions, and the main thread's against its live
+subagents.
+"""
+import os
+
+from . import names, transcripts
+from .claude_formats import SUBAGENT_PREFIX, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
+from .jsonfast import loads
+from .records import record
+
+MAX_CHAIN_IDS = 32  # ids one process had; a session does not /clear more often than this in a week
+MAX_SUBAGENTS = 64  # per session id, newest first; more than this is not a real session
+META_SUFFIX = ".meta.json"
+MAX_META_BYTES = 16 * 1024  # a meta file is ~400 bytes (samples)
+# A foreground subagent (2.1.197 writes no `finished`) has ended when its parent transcript holds
+# the tool_result of the call that started it; how far back from the end that is looked for.
+RESULT_SCAN_BYTES = 8 * 1024 * 1024
+# A subagent whose meta still says it runs but whose transcript has not moved for this long was
+# killed with its session or crashed: a running one writes a record at every step (samples).
+STALE_SUBAGENT_MS = 60 * 60 * 1000
+
+MAIN_THREAD = "main thread"
+
+
+Subagent = record("Subagent", "agent_id transcript finished modified_ms tool_use_id agent_type description",
+                  (None, None, None), """One subagent of a session: its id, its transcript, whether it
+    has finished (True/False from 2.1.332's meta file; None where the meta does not say, as on
+    2.1.197, whose subagents run in the foreground while their parent waits), and when its
+    transcript last changed.""")
+
+Identity = record("Identity", "ids name process transcripts subagents", ((), ()), """One session as
+    a process: the ids it had (current first), its registry name, its process (pid, procStart) or
+    None, its main transcripts (current first) and its subagents (across all its ids).""")
+
+Party = record("Party", "key name session_id agent_id transcripts busy can_message kind",
+               (True, False, "session"), """Someone whose uncommitted work a command may take:
+    another session, this session's main thread (when a subagent asks), or a live subagent.
+    key: what its changes are looked up by; kind: "session", "main thread" or "subagent".""")
+
+
+def process_of(session):
+    """The process a registry entry names, as names.py remembers it."""
+    return session.pid, session.proc_start
+
+
+def chain_ids(current_id, processes, table, name=None):
+    """The ids of the process(es) given, current first, then the remembered ones by when they were
+    last seen, newest first. processes: the (pid, procStart) a session may run in (one, from its
+    registry entry; several for a session seen before its entry was written). A start time unknown
+    on either side falls back to the pid and the registry name. Pure."""
+    wanted = {tuple(p) for p in processes if p is not None}
+    by_pid = {pid for pid, start in wanted if start is None}
+    found = []
+    for session_id, entry in table.items():
+        if session_id == current_id:
+            continue
+        process = names.process_of(entry)
+        candidates = [tuple(p) for p in entry[2]] if len(entry) == 3 else ([process] if process else [])
+        same = any(c in wanted and c[1] is not None for c in candidates)
+        unknown_start = any(c[1] is None or c[0] in by_pid for c in candidates) and len(entry) != 3
+        if same or unknown_start and name is not None and entry[0] == name and \
+                any(c[0] in {pid for pid, _start in wanted} for c in candidates):
+            found.append((entry[1], session_id))
+    found.sort(reverse=True)
+    ids = ([current_id] if current_id else []) + [session_id for _seen, session_id in found]
+    return tuple(ids[:MAX_CHAIN_IDS])
+
+
+def earlier_contexts(table, live):
+    """Ids of remembered sessions that ran in a process still live under another id: the contexts
+    live sessions left with /clear, which must never be shown as sessions that ended."""
+    live_ids = {s.session_id for s in live}
+    found = set()
+    for session in live:
+        found.update(chain_ids(session.session_id, [process_of(session)], table, session.name)[1:])
+    return found - live_ids
+
+
+def identity(home, session_id, cwd, name, processes, table, realpaths=None):
+    """The Identity of a session (I/O: finds its transcripts and subagents)."""
+    ids = chain_ids(session_id, processes, table)
+    paths = [transcripts.transcript_path(home, i, cwd, realpaths) for i in ids]
+    paths = [p for p in paths if p]
+    subagents = []
+    for path in paths:
+        subagents.extend(subagents_of(path))
+    process = next((tuple(p) for p in processes if p is not None), None) if len(processes) == 1 else None
+    return Identity(ids, name, process, tuple(paths), tuple(subagents))
+
+
+def of_registry(home, session, table, realpaths=None):
+    """The Identity of a live registry session."""
+    return identity(home, session.session_id, session.cwd, session.name, [process_of(session)], table, realpaths)
+
+
+def own(home, sessions, session_id, cwd, ancestors, table, own_entry, ancestor_processes=()):
+    """This session's Identity: its registry entry's process, or, before the entry is written
+    (2.1.197 and 2.1.332 at times write it after SessionStart), the processes it may run in."""
+    if own_entry is not None:
+        return identity(home, session_id or own_entry.session_id, own_entry.cwd or cwd, own_entry.name,
+                        [process_of(own_entry)], table)
+    registered = {s.pid for s in sessions}
+    processes = [tuple(p) for p in names.possible_processes(list(ancestor_processes), registered)]
+    return identity(home, session_id, cwd, None, processes, table)
+
+
+def own_ids(home, sessions, session_id, ancestors, table=None):
+    """Every id this session went by: the payload's, its registry entry's, and the ids its process
+    had before a /clear (or, before its entry is written, the ids of the processes it may run in)."""
+    from . import registry
+
+    ids = registry.own_ids(sessions, session_id, ancestors)
+    table = names.load_table(home) if table is None else table
+    entry = registry.own_entry(sessions, session_id, ancestors)
+    if entry is not None:
+        ids.update(chain_ids(session_id, [process_of(entry)], table, entry.name))
+    elif session_id and session_id in table and len(table[session_id]) == 3:
+        ids.update(chain_ids(session_id, [tuple(p) for p in table[session_id][2]], table))
+    return ids
+
+
+def all_transcripts(identity_):
+    """Every transcript of a session: its main ones and all its subagents' (peers.py, memory)."""
+    return list(identity_.transcripts) + [s.transcript for s in identity_.subagents]
+
+
+def subagents_of(transcript):
+    """The subagents of one main transcript, newest first, with what their meta files say."""
+    if not transcript or not transcript.endswith(TRANSCRIPT_SUFFIX):
+        return []
+    folder = os.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER)
+    try:
+        entries = [e for e in os.scandir(folder)
+                   if e.name.startswith(SUBAGENT_PREFIX) and e.name.endswith(TRANSCRIPT_SUFFIX)]
+    except OSError:
+        return []
+    stamped = []
+    for entry in entries:
+        try:
+            if entry.is_file(follow_symlinks=False):
+                stamped.append((entry.stat(follow_symlinks=False).st_mtime_ns // 1000000, entry.path, entry.name))
+        except OSError:
+            continue
+    stamped.sort(reverse=True)
+    found = []
+    for mtime_ms, path, filename in stamped[:MAX_SUBAGENTS]:
+        agent_id = filename[len(SUBAGENT_PREFIX):-len(TRANSCRIPT_SUFFIX)]
+        meta = _meta(path[:-len(TRANSCRIPT_SUFFIX)] + META_SUFFIX)
+        finished = meta.get("finished")
+        found.append(Subagent(agent_id, path, finished if isinstance(finished, bool) else None, mtime_ms,
+                              _text(meta.get("toolUseId")), _text(meta.get("agentType")),
+                              _text(meta.get("description"))))
+    return found
+
+
+def _text(value):
+    return value if isinstance(value, str) and value else None
+
+
+def _meta(path):
+    from .safefiles import read_regular  # only sessions with subagents get here
+
+    try:
+        raw = read_regular(path, MAX_META_BYTES)
+    except OSError:
+        return {}  # no meta file (yet), or not a regular file
+    if raw is None:
+        return {}
+    try:
+        data = loads(raw.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def is_running(subagent, caller_is_subagent, now_ms, parent_transcripts):
+    """Whether a subagent still runs, as seen from a tool call of the main thread or of a subagent.
+
+    2.1.332's meta says `finished`; one that says it runs but has not written for an hour is gone.
+    Without `finished` (2.1.197) a subagent runs in the foreground: none runs while its main thread
+    makes a call, and a sibling has ended once the parent's transcript holds the result of the call
+    that started it (I/O: one search of the parent's tail, only from a subagent's call)."""
+    if subagent.finished is not None:
+        stale = subagent.modified_ms is not None and now_ms - subagent.modified_ms > STALE_SUBAGENT_MS
+        return not subagent.finished and not stale
+    if not caller_is_subagent:
+        return False
+    if not subagent.tool_use_id:
+        return True
+    needle = ('"tool_use_id":"%s"' % subagent.tool_use_id).encode()
+    return not any(transcripts.tail_contains(p, needle, RESULT_SCAN_BYTES) for p in parent_transcripts)
+
+
+def subagent_name(session_name, subagent):
+    """How a subagent is named to others: its session, then `subagent-<first 8 of its id>`."""
+    label = "%s/subagent-%s" % (session_name or "this session", subagent.agent_id[:8])
+    return label + (" (%s)" % subagent.description if subagent.description else "")
+
+
+def parties(own_identity, agent_id, others, running):
+    """(this caller's own transcripts, [Party]) for a judgement made for one tool call.
+
+    own_identity: this session; agent_id: the subagent making the call (None: the main thread);
+    others: [(Identity, registry Session)] of the other live sessions in question;
+    running(subagent): whether one of this session's subagents still runs (is_running, passed in).
+    A session's subagents count as that session for other sessions. Within this session, the
+    caller's own transcripts are its own work: for the main thread, its main transcripts and its
+    finished subagents'; for a subagent, its own transcript only. Pure but for running."""
+    found = []
+    for other, session in others:
+        found.append(Party(session.session_id, session.name, session.session_id, None,
+                           tuple(all_transcripts(other)), session.status != "idle", session.can_message, "session"))
+    caller = next((s for s in own_identity.subagents if s.agent_id == agent_id), None) if agent_id else None
+    if agent_id is not None:
+        mine = (caller.transcript,) if caller else ()
+        main_work = list(own_identity.transcripts)
+        for subagent in own_identity.subagents:
+            if subagent.agent_id == agent_id:
+                continue
+            if running(subagent):
+                found.append(_subagent_party(own_identity, subagent))
+            else:
+                main_work.append(subagent.transcript)
+        found.append(Party(MAIN_THREAD, "%s (%s)" % (own_identity.name or "this session", MAIN_THREAD), None,
+                           None, tuple(main_work), True, False, MAIN_THREAD))
+        return mine, found
+    mine = list(own_identity.transcripts)
+    for subagent in own_identity.subagents:
+        if running(subagent):
+            found.append(_subagent_party(own_identity, subagent))
+        else:
+            mine.append(subagent.transcript)
+    return tuple(mine), found
+
+
+def _subagent_party(own_identity, subagent):
+    return Party("subagent:" + subagent.agent_id, subagent_name(own_identity.name, subagent), None,
+                 subagent.agent_id, (subagent.transcript,), True, False, "subagent")

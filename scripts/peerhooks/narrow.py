@@ -1,0 +1,308 @@
+"""The line to run instead of a refused one: the same line, with each refused git command narrowed
+to the files of this session's it would have acted on. Pure.
+
+Why the whole line, kept byte for byte where it can be: a suggestion the model retries must run as
+given and do what the refused line meant (issue 18). Re-quoting Claude Code's own commit form
+`git commit -m "$(cat <<'EOF' … EOF)"` made the message start with `$(cat <<'EOF`; keeping only the
+commit of `git add new.py && git commit -m m` failed ("pathspec did not match": the file was never
+staged); `git restore -- <untracked file>` fails; `git stash -u` without its `-u` stashes less.
+So the refused commands are edited in place (their path operands and whole-tree flags replaced by
+`-- <own files>`, every other word as written), and everything else in the line is left as it was.
+Where the line cannot be edited in place (a loop, a nested shell, paths known only at run time),
+the suggestion is the narrowed git commands alone, with `git -C` where they ran elsewhere.
+
+Which files: those the refused command would have acted on that are this session's, as git holds
+them now (peerhooks.reach on this session's own paths): `git add -A` takes its new and changed
+files, `git checkout .` its tracked changes but no untracked file, a plain commit its staged files
+and what the same line stages.
+"""
+import posixpath
+
+from . import gitops as g
+from .reach import reaches
+from .records import record
+
+# Per subcommand: (long options, options taking a value, flags to drop: they widen the command to
+# the whole tree or take paths from elsewhere).
+TABLES = {
+    "add": (g.ADD_LONG, g.ADD_VALUES, frozenset(["-A", "--all", "-u", "--update", "--no-ignore-removal",
+                                                "--pathspec-from-file", "--pathspec-file-nul"])),
+    "commit": (g.COMMIT_LONG, g.COMMIT_VALUES, frozenset(["-a", "--all", "-i", "--include", "-o", "--only",
+                                                         "--pathspec-from-file", "--pathspec-file-nul"])),
+    "stash": (g.STASH_LONG, g.STASH_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+    "checkout": (g.CHECKOUT_LONG, g.CHECKOUT_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+    "restore": (g.RESTORE_LONG, g.RESTORE_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+    "clean": (g.CLEAN_LONG, g.CLEAN_VALUES, frozenset()),
+    "reset": (g.RESET_LONG, g.RESET_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+    "rm": (g.RM_LONG, g.RM_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+}
+TABLES["stage"] = TABLES["add"]
+REVISION_OPERANDS = frozenset(["checkout", "reset"])  # a leading operand may be a commit, kept as written
+STAGE_KINDS = frozenset([g.STAGE_ALL, g.STAGE_PATHS])
+COMMIT_KINDS = frozenset([g.COMMIT_INDEX, g.COMMIT_ALL, g.COMMIT_PATHS])
+NARROWABLE = STAGE_KINDS | COMMIT_KINDS | frozenset([
+    g.STASH_ALL, g.STASH_PATHS, g.DISCARD_ALL, g.DISCARD_PATHS, g.CLEAN_ALL, g.CLEAN_PATHS,
+    g.UNSTAGE_ALL, g.UNSTAGE_PATHS, g.REMOVE_PATHS])
+BLANKS = frozenset(" \t")
+
+
+def own_reach(op, toplevel, own_states, staged_in_line=()):
+    """The absolute paths of this session's that the operation would act on: its own paths in the
+    states the operation reaches, and for a commit what the same line staged before it. None when
+    that cannot be known (paths computed at run time)."""
+    if op.runtime:
+        return None
+    found = {p for p, state in own_states.items() if reaches(op, p, state, toplevel)}
+    if op.kind in COMMIT_KINDS:
+        from .reach import in_scope
+
+        found |= {p for p in staged_in_line if in_scope(op, p, toplevel)}
+    return sorted(found)
+
+
+def _scan(words, table):
+    """[(index, role)] for a subcommand's argument words: "keep", "drop" (a path operand, `--`, a
+    widening flag or its value), or ("rewrite", text) for a short-option cluster that loses letters."""
+    longs, values, drops = table[0].split(), table[1], table[2]
+    roles, index, after_dashes = [], 0, False
+    while index < len(words):
+        value = words[index].value
+        if after_dashes or value == "--":
+            roles.append((index, "drop"))
+            after_dashes = True
+        elif value.startswith("--"):
+            flag, has_value, _attached = value.partition("=")
+            flag = g._unabbreviated(flag, longs)
+            role = "drop" if flag in drops else "keep"
+            roles.append((index, role))
+            if flag in values and not has_value and index + 1 < len(words):
+                index += 1
+                roles.append((index, role))
+        elif value.startswith("-") and len(value) > 1:
+            kept, takes_next = "-", False
+            for position, letter in enumerate(value[1:], start=1):
+                option = "-" + letter
+                if option in values:
+                    rest = value[position + 1:]
+                    kept += letter + rest
+                    takes_next = not rest
+                    break
+                if option not in drops:
+                    kept += letter
+            if kept == value:
+                roles.append((index, "keep"))
+            elif kept == "-":
+                roles.append((index, "drop"))
+            else:
+                roles.append((index, ("rewrite", kept)))
+            if takes_next and index + 1 < len(words):
+                index += 1
+                roles.append((index, "keep"))
+        else:
+            roles.append((index, "operand"))
+        index += 1
+    return roles
+
+
+def _kept(op, line):
+    """The argument words of a narrowed command, as text: as written where the line holds them."""
+    words = op.words
+    if not words:
+        return None
+    subcommand = words[0].value
+    table = TABLES.get(subcommand)
+    if table is None:
+        return None
+    args = words[1:]
+    path_texts = {spec.text for spec in op.paths} | {spec.text for spec in op.excludes}
+    texts = []
+    verb_missing = subcommand == "stash" and (not args or args[0].value.startswith("-"))
+    save_message = None
+    if subcommand == "stash" and args and args[0].value in ("push", "save"):
+        if args[0].value == "save":
+            save_message = [w for w in args[1:] if not w.value.startswith("-")]
+            args = tuple(w for w in args[1:] if w.value.startswith("-"))
+        else:
+            args = args[1:]
+        verb_missing = True
+    for index, role in _scan(args, table):
+        word = args[index]
+        if role == "drop":
+            continue
+        if role == "operand":
+            # every operand is a path, but checkout's and reset's revision (`git checkout HEAD -- x`)
+            if subcommand not in REVISION_OPERANDS or word.expanded or word.value in path_texts \
+                    or _is_exclusion(word.value) or word.value in (".", "./", "*", ":/"):
+                continue
+            texts.append(_text(word, line))
+        elif role == "keep":
+            texts.append(_text(word, line))
+        else:
+            texts.append(role[1])
+    if verb_missing:
+        texts.insert(0, "push")
+        if save_message:
+            texts.insert(1, "-m " + g.quote(" ".join(w.value for w in save_message)))
+    return subcommand, texts
+
+
+def _is_exclusion(value):
+    return value.startswith((":!", ":^", ":(exclude)")) or value.startswith(":(") and "exclude" in value
+
+
+def _text(word, line):
+    if word.span is not None and line[word.span[0]:word.span[1]] and word.heredoc is None:
+        return line[word.span[0]:word.span[1]]
+    return g.quote(word.value)
+
+
+def _paths_text(paths, cwd):
+    return " ".join(g.quote(_relative_to(path, cwd)) for path in paths)
+
+
+def _relative_to(path, cwd):
+    if cwd and (path == cwd or path.startswith(cwd.rstrip("/") + "/")):
+        return posixpath.relpath(path, cwd)
+    return posixpath.relpath(path, cwd) if cwd else path
+
+
+def narrowed(op, paths, line, start_cwd):
+    """(the argument text that replaces the command's arguments, the whole command standing alone)
+    for an operation narrowed to paths; None when it has no narrow form."""
+    if op.kind not in NARROWABLE:
+        return None
+    kept = _kept(op, line)
+    if kept is None:
+        return None
+    subcommand, texts = kept
+    arguments = " ".join(texts + ["--", _paths_text(paths, op.cwd)])
+    where = ""
+    if op.cwd and start_cwd and op.cwd != start_cwd:
+        where = " -C " + g.quote(_relative_to(op.cwd, start_cwd))
+    return arguments, "git%s %s %s" % (where, subcommand, arguments)
+
+
+def _standalone(op, line, start_cwd):
+    """A kept (not refused) git command standing alone, as written."""
+    if not op.words:
+        return None
+    where = ""
+    if op.cwd and start_cwd and op.cwd != start_cwd:
+        where = " -C " + g.quote(_relative_to(op.cwd, start_cwd))
+    return "git%s %s" % (where, " ".join(_text(w, line) for w in op.words))
+
+
+def _spliceable(op, line):
+    """Whether the command can be edited in place: a command of the line itself (not in a loop or a
+    nested shell), every word where the line holds it, nothing but blanks between them."""
+    words = op.words
+    if op.depth != 0 or op.in_loop or op.runtime or not words or any(w.span is None for w in words):
+        return False
+    for before, after in zip(words, words[1:]):
+        gap = line[before.span[1]:after.span[0]]
+        if not all(c in BLANKS for c in gap.replace("\\\n", "")):
+            return False
+    return True
+
+
+def _drop_span(op, line):
+    """The text to remove so the command disappears from an `&&`/`;` chain, or None (something
+    stands in front of it, an assignment or a prefix command, or it is a pipe stage)."""
+    start = op.span[0] if op.span else None
+    end = op.words[-1].span[1]
+    if start is None:
+        return None
+    front = start
+    while front > 0 and line[front - 1] in BLANKS:
+        front -= 1
+    if front > 0 and not line.endswith(("&&", ";", "\n"), 0, front):
+        return None
+    after = end
+    while after < len(line) and line[after] in BLANKS:
+        after += 1
+    for separator in ("&&", ";", "\n"):
+        if line.startswith(separator, after):
+            after += len(separator)
+            while after < len(line) and line[after] in BLANKS:
+                after += 1
+            return start, after
+    if after >= len(line):  # the last command: take the separator before it
+        before = start
+        while before > 0 and line[before - 1] in BLANKS:
+            before -= 1
+        for separator in ("&&", ";"):
+            if line.endswith(separator, 0, before):
+                return before - len(separator), end
+    return None
+
+
+Suggestion = record("Suggestion", "text no_own_work shared", (False, ()), """The line to run instead
+    (None: none), whether this session has no work of its own the refused commands would take, and
+    the files both sessions changed that no narrow form can take apart (then the human decides).""")
+
+
+def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(), patches=None):
+    """The Suggestion for a refused line.
+
+    items: the line's judged operations in order, as (operation, toplevel); refused: the ids of
+    those refused; own_states_of: {toplevel: {abs path: PathState}} of this session's changed paths;
+    shared: those a peer changed too (staging one whole takes the peer's hunks); patches: {shared
+    path: a patch of this session's hunks alone} where its edit records tell them apart. In place:
+    the refused commands narrowed (or, left with nothing of this session's, taken out of their `&&`
+    chain), the rest of the line as written. Standing alone (a loop, a nested shell): every command
+    that acts on files narrowed to this session's files."""
+    patches = patches or {}
+    edits, standalone, staged = [], [], {}
+    splice, work_left = True, False
+    for op, top in items:
+        every_own = own_states_of.get(top, {})
+        own_states = {p: s for p, s in every_own.items() if p not in shared}
+        paths = own_reach(op, top, own_states, staged.get(top, ()))
+        shared_reach = [p for p in own_reach(op, top, {p: s for p, s in every_own.items() if p in shared},
+                                              staged.get(top, ())) or () if p in shared]
+        if op.kind in STAGE_KINDS:
+            staged.setdefault(top, set()).update((paths or []) + [p for p in shared_reach if p in patches])
+        if id(op) not in refused:
+            work_left = True
+            if op.kind in NARROWABLE and paths:
+                made = narrowed(op, paths, line, start_cwd)
+                standalone.append(made[1] if made else _standalone(op, line, start_cwd))
+            continue
+        if paths is None:
+            return Suggestion(None)
+        if shared_reach and (op.kind not in STAGE_KINDS or any(p not in patches for p in shared_reach)):
+            return Suggestion(None, False, tuple(shared_reach))
+        applies = " && ".join("git -C %s apply --cached %s" % (g.quote(top), g.quote(patches[p]))
+                              for p in shared_reach)
+        if not _spliceable(op, line):
+            splice = False
+        if not paths and not applies:
+            drop = _drop_span(op, line) if splice else None
+            if drop is None:
+                splice = False
+            else:
+                edits.append((drop[0], drop[1], ""))
+            continue
+        work_left = True
+        if not paths:  # only shared files: the patches stage this session's hunks of them
+            standalone.append(applies)
+            if splice:
+                edits.append((op.span[0], op.words[-1].span[1], applies) if op.span else (0, 0, ""))
+                splice = splice and op.span is not None
+            continue
+        made = narrowed(op, paths, line, start_cwd)
+        if made is None:
+            return Suggestion(None)
+        arguments, alone = made
+        standalone.append(alone + (" && " + applies if applies else ""))
+        if splice:
+            edits.append((op.words[0].span[1], op.words[-1].span[1], " " + arguments + (" && " + applies if applies else "")))
+    if not work_left:
+        return Suggestion(None, True)
+    if splice:
+        text = line
+        for start, end, replacement in sorted(edits, reverse=True):
+            text = text[:start] + replacement + text[end:]
+        return Suggestion(text.strip() or None)
+    parts = [p for p in standalone if p]
+    return Suggestion(" && ".join(parts) or None, not parts)

@@ -1,0 +1,99 @@
+"""What one git operation reaches of the uncommitted work in a checkout, path by path. Pure.
+
+A path is reached when the operation's pathspecs cover it (exclusions and `clean -e` left out) and
+the operation acts on the state git holds it in now (peerhooks.gitstate): `git add -u` stages only
+tracked files' working-tree changes, `git clean -f` deletes untracked files but not those in a
+folder git does not track (that needs -d), `git stash` takes staged and unstaged changes but no
+untracked file, `git checkout .` rewrites working-tree changes but leaves the index, a plain commit
+takes whatever is staged, anywhere. So `git add src/util.py` reaches nothing when that file is staged
+with the working tree identical to the index, and `git clean -fd` never reaches a staged file.
+"""
+import posixpath
+
+from . import gitops as g
+from .gitstate import is_staged, is_unstaged
+
+# Kinds that act on the whole index and tree, whatever their paths: a plain commit, a reset or a
+# forced checkout of a commit, an amend.
+INDEX_WIDE = frozenset([g.COMMIT_INDEX, g.RESET_ALL, g.AMEND])
+
+
+def relative(path, toplevel):
+    """A path under the toplevel as git names it from there."""
+    prefix = toplevel.rstrip("/") + "/"
+    return path[len(prefix):] if path.startswith(prefix) else path
+
+
+def resolve(spec, toplevel):
+    """The absolute path a known, literal pathspec names."""
+    root = toplevel if spec.root is None else spec.root
+    return posixpath.normpath(posixpath.join(root, spec.relative)) if spec.relative else root
+
+
+def names_toplevel(spec, toplevel):
+    """A literal pathspec naming the toplevel or a folder above it (`git add ../..`)."""
+    if not spec.known or spec.pattern or spec.shell_glob:
+        return False
+    path = resolve(spec, toplevel)
+    return path == toplevel or toplevel.startswith(path.rstrip("/") + "/")
+
+
+def covers(spec, path, toplevel):
+    """True when the pathspec reaches the absolute path: names it, lies above it, or matches it
+    (a git wildcard, whose `*` crosses `/`; a shell glob, one folder level per `/`)."""
+    if not spec.known:
+        return False
+    root = toplevel if spec.root is None else spec.root
+    if spec.pattern or spec.shell_glob:
+        import fnmatch  # imports re (~6 ms under -S): only a pattern pays for it
+
+        if not path.startswith(root.rstrip("/") + "/"):
+            return False
+        rest = path[len(root.rstrip("/")) + 1:]
+        pattern = spec.relative
+        if spec.pattern:
+            return fnmatch.fnmatchcase(rest, pattern) or any(
+                fnmatch.fnmatchcase(rest[:i], pattern) for i, c in enumerate(rest) if c == "/")
+        pattern_parts, parts = pattern.split("/"), rest.split("/")
+        return len(parts) >= len(pattern_parts) and all(
+            fnmatch.fnmatchcase(part, wanted) for part, wanted in zip(parts, pattern_parts))
+    named = resolve(spec, toplevel)
+    return path == named or path.startswith(named.rstrip("/") + "/")
+
+
+def in_scope(op, path, toplevel):
+    """Whether the operation's pathspecs cover the absolute path (a plain commit and a whole-tree
+    form cover every path; a cwd-relative whole form, its working directory)."""
+    if op.kind in INDEX_WIDE or op.kind in g.WHOLE_KINDS and not op.relative:
+        inside = True
+    elif op.kind in g.WHOLE_KINDS:
+        folder = op.cwd.rstrip("/") + "/"
+        inside = path.startswith(folder) or any(covers(spec, path, toplevel) for spec in op.paths)
+    else:
+        inside = any(covers(spec, path, toplevel) for spec in op.paths)
+    return inside and not any(covers(spec, path, toplevel) for spec in op.excludes)
+
+
+def acts_on(op, state):
+    """Whether the operation changes a path in this state (gitstate.PathState)."""
+    touches = g.touches_of(op)
+    if state.ignored:
+        return g.IGNORED_WORK in touches
+    if state.untracked:
+        return (g.NEW_FOLDER_WORK if state.folder else g.UNTRACKED_WORK) in touches
+    if g.DELETION_WORK in touches and state.worktree == "D":
+        return True
+    return g.STAGED_WORK in touches and is_staged(state) or g.TRACKED_WORK in touches and is_unstaged(state)
+
+
+def reaches(op, path, state, toplevel):
+    """Whether the operation takes or destroys the uncommitted work at an absolute path in a state."""
+    return state is not None and in_scope(op, path, toplevel) and acts_on(op, state)
+
+
+def names_paths_only(op):
+    """True when every pathspec names a file or folder literally (no whole tree, pattern, glob or
+    run-time path): naming a file is a claim to it, so changes nobody's transcript shows are then
+    not held against the line."""
+    return ((op.kind in g.PATH_KINDS or op.kind == g.SHELL_WRITE) and not op.runtime and op.bound is None
+            and bool(op.paths) and all(s.known and not s.pattern and not s.shell_glob for s in op.paths))
