@@ -25,7 +25,7 @@ import oracle  # noqa: E402
 import scenario  # noqa: E402
 from peerhooks import (cold_start_quiet, cold_start_rules, cold_start_state, home, hookio, platform, registry,
                        statefiles)
-from peerhooks.platform import darwin, linux, paths, windows
+from peerhooks.platform import darwin, linux, windows
 
 import install  # noqa: E402  (support put the repository on sys.path)
 from installer import checks, wiring  # noqa: E402
@@ -43,7 +43,7 @@ def sample(*parts):
 class WindowsSpellings(unittest.TestCase):
     """The real Windows flavour (local paths `C:/…`), on the strings the client and Git Bash write."""
 
-    paths = paths.Windows()
+    paths = windows.Windows()
 
     def test_every_spelling_of_a_folder_is_one_local_path(self):
         for written in ("C:\\Users\\me\\repo", "C:/Users/me/repo", "/c/Users/me/repo", "c:\\Users\\me\\repo\\",
@@ -93,17 +93,17 @@ class WindowsSpellings(unittest.TestCase):
 class PosixSpellings(unittest.TestCase):
     def test_macos_resolves_to_nfc_and_linux_keeps_the_bytes(self):
         decomposed, composed = "/no/such/cafe\u0301", "/no/such/caf\u00e9"
-        self.assertEqual(paths.Darwin().realpath(decomposed), composed)
-        self.assertEqual(paths.Posix().realpath(decomposed), decomposed)
-        self.assertEqual(paths.Darwin().realpath("/no/such/Repo"), "/no/such/Repo")  # not folded, as the client
-        self.assertIsNone(paths.Posix().local("relative/dir"))
-        self.assertEqual(paths.Posix().resolve("../b", "/r/a"), "/r/b")
-        self.assertEqual(paths.Posix().program("/usr/bin/git"), "git")
+        self.assertEqual(darwin.Darwin().realpath(decomposed), composed)
+        self.assertEqual(platform.Posix().realpath(decomposed), decomposed)
+        self.assertEqual(darwin.Darwin().realpath("/no/such/Repo"), "/no/such/Repo")  # not folded, as the client
+        self.assertIsNone(platform.Posix().local("relative/dir"))
+        self.assertEqual(platform.Posix().resolve("../b", "/r/a"), "/r/b")
+        self.assertEqual(platform.Posix().program("/usr/bin/git"), "git")
 
 
 class Slugs(unittest.TestCase):
     def test_each_build_slugs_its_own_spelling_of_the_start_folder(self):
-        flavours = {"win32": paths.Windows(), "darwin": paths.Darwin()}  # Windows' own local paths, C:/…
+        flavours = {"win32": windows.Windows(), "darwin": darwin.Darwin()}  # Windows' own local paths, C:/…
         for name, table in sample("slugs.json").items():
             previous = platform.install(platform.Platform(name, flavours[name], None, ()))
             try:

@@ -19,7 +19,7 @@ What it opens, as Bash would run it:
 - words as Bash expands them: what an unquoted expansion yields is split at blanks into several
   words (`F="src lib"; git add $F` adds two paths, `"$F"` one), unknown when the line sets IFS.
 """
-from .platform.paths import Posix
+from .platform import Posix
 from .records import record
 from .shell import MAX_TOKENS, PIPES, REDIRECTIONS, SEPARATORS, TooLarge, Word, tokenize, variable_name_end
 
@@ -104,7 +104,7 @@ Context = record("Context", "home toplevel glob paths", (None, None, None, POSIX
     may know beyond the line: the user's home, a function from a folder to its checkout's toplevel (for
     `$(git rev-parse --show-toplevel)`), glob(pattern, cwd) -> sorted matches or None, the shell's
     pathname expansion for the words of a `for` loop (None: not known here), and how paths are
-    spelled (peerhooks.platform.paths).""")
+    spelled (a flavour of peerhooks.platform).""")
 
 # `for f in a b c; do … done` runs its body once per word; past this many words (or with a word
 # only the running shell knows) the body is read once with `$f` unknown.

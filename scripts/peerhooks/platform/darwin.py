@@ -1,4 +1,4 @@
-"""Processes on macOS, read with `ps` as Claude Code reads them.
+"""macOS: its processes, read with `ps` as Claude Code reads them, and its paths.
 
 - `procStart` is what `LC_ALL=C TZ=UTC ps -o lstart= -p <pid>` prints, trimmed: a UTC date such as
   `Tue Dec  1 17:43:12 2026`, compared as written (the darwin build of 2.1.332:
@@ -13,6 +13,8 @@ ps is one process start (a few ms) that subprocess costs a further ~6 ms to impo
 question is one call: all candidates' liveness in one `-p a,b,c`, the whole table for ancestry.
 """
 import os
+
+from . import Posix, nfc
 
 PS = "/bin/ps"  # the client runs `ps` from /bin only (its PATH filter keeps /bin)
 PS_TIMEOUT_S = 1  # the client's own timeout for the same call
@@ -92,3 +94,15 @@ class Processes:
 
     def exists_marker(self, pid):
         return None  # no file stands for a process on macOS
+
+
+class Darwin(Posix):
+    """macOS: as Linux, with resolved paths in NFC, as the client keeps its cwd
+    (`realpathSync(cwd).normalize("NFC")`): APFS looks names up normalisation-insensitively, so a
+    folder created decomposed is the same folder, and its realpath must compare equal to the
+    registry's. Case is kept as written: the client does not fold project folders on a
+    case-insensitive APFS disk either. `/tmp` and `/var` are links to `/private/…`: realpath (the
+    client's and ours) resolves them."""
+
+    def realpath(self, path):
+        return nfc(os.path.realpath(path))

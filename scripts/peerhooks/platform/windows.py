@@ -1,5 +1,5 @@
-"""Processes on Windows, read from the kernel through ctypes (standard library), as Claude Code
-reads them.
+"""Windows: its processes, read from the kernel through ctypes (standard library) as Claude Code
+reads them, and its paths: drives, UNC shares, `\\` and Git Bash's `/c/` (the `Windows` flavour below).
 
 - `procStart` is the process's creation time as a FILETIME decimal (100 ns units since 1601 UTC,
   18 digits, ~1.34e17): what Bun's `windowsProcessCreationTime` gives the client, and what
@@ -15,6 +15,10 @@ reads them.
 - `pidDomain` is `win32:<host name in lower case>` (`win32:${os.hostname().toLowerCase()}`; libuv's
   hostname is Winsock's gethostname, as Python's socket.gethostname).
 """
+import os
+import posixpath
+
+from . import SEP, Posix
 
 # Above this a start time counts from year 1 (PowerShell's .NET ticks), below it from 1601
 # (FILETIME): the client's own threshold.
@@ -122,3 +126,126 @@ class Processes:
 
     def exists_marker(self, pid):
         return None  # no file stands for a process on Windows
+
+
+# -- paths ------------------------------------------------------------------------------------------
+
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+class Windows(Posix):
+    """Windows: drive (`C:/…`) and UNC (`//server/share/…`) roots, `\\` and `/` both separators,
+    project folders matched in any case; written as the client writes (`C:\\Users\\me\\repo`) or as Git Bash
+    does (`/c/Users/me/repo`), local as `C:/Users/me/repo`."""
+
+    case_insensitive = True
+
+    # -- written -> local ------------------------------------------------------------------------
+    def local(self, written):
+        rooted = self.rooted(written) if isinstance(written, str) else None
+        return self.place(rooted) if rooted is not None else None
+
+    def rooted(self, written):
+        """`C:/rest` or `//server/share/rest` from any spelling of an absolute Windows path, or None
+        (relative, drive-relative `C:x`, a device such as a named pipe, or a Git Bash path under
+        its own root such as `/tmp`, whose Windows folder only the running shell knows)."""
+        text = written.replace("\\", SEP)
+        if text.startswith(("//?/", "//./")):
+            if text[4:5] in _LETTERS and text[5:6] == ":":
+                text = text[4:]  # \\?\C:\… is C:\… without the length limit
+            elif text[4:8].upper() == "UNC/":
+                text = "//" + text[8:]
+            else:
+                return None  # \\.\pipe\…: a device, no folder
+        elif len(text) >= 2 and text[0] == SEP and text[1] in _LETTERS and text[2:3] in ("", SEP):
+            text = text[1].upper() + ":" + (text[2:] or SEP)  # Git Bash: /c/Users is C:/Users
+        anchor = _anchor(text)
+        return _normalised(anchor, text[len(anchor):]) if anchor else None
+
+    def place(self, rooted):
+        """Where a rooted Windows path is opened from this process: as it is (a simulation maps it
+        onto this machine's folders)."""
+        return rooted
+
+    def unplace(self, local):
+        """The rooted Windows path of a local one (the inverse of place)."""
+        return local
+
+    def native(self, local):
+        return self.unplace(local).replace(SEP, "\\")
+
+    # -- shell words ------------------------------------------------------------------------------
+    def names_absolute(self, word):
+        text = word.replace("\\", SEP)
+        return text.startswith(SEP) or bool(_anchor(text))
+
+    def resolve(self, value, cwd):
+        if self.names_absolute(value):
+            return self.local(value)
+        if cwd is None or value[1:2] == ":":
+            return None  # `C:docs` is relative to drive C's own current folder, unknown here
+        return self.normpath(self.join(cwd, value.replace("\\", SEP)))
+
+    def program(self, word):
+        name = word.replace("\\", SEP).rpartition(SEP)[2].lower()
+        return name[:-4] if name.endswith(".exe") else name
+
+    def relative_spelling(self, word):
+        return word.replace("\\", SEP)  # git for Windows reads `\\` in a path as a separator
+
+    def shell_spelling(self, local):
+        """Git Bash's: `/c/Users/me` for C:/Users/me; a share stays `//server/share`."""
+        if local is None:
+            return None
+        rooted = self.unplace(local)
+        if rooted[1:2] == ":":
+            return SEP + rooted[0].lower() + rooted[2:].rstrip(SEP)
+        return rooted
+
+    def basename(self, local):
+        return local.replace("\\", SEP).rpartition(SEP)[2]
+
+    # -- local paths ------------------------------------------------------------------------------
+    def is_absolute(self, local):
+        return bool(_anchor(local))
+
+    def normpath(self, local):
+        anchor = _anchor(local)
+        return _normalised(anchor, local[len(anchor):]) if anchor else posixpath.normpath(local)
+
+    def join(self, folder, *names):
+        path = folder
+        for name in names:
+            name = name.replace("\\", SEP)
+            path = name if _anchor(name) else (path.rstrip(SEP) + SEP + name if path else name)
+        return path
+
+    def dirname(self, local):
+        return self.normpath(posixpath.dirname(local)) if _anchor(local) else posixpath.dirname(local)
+
+    def slug_text(self, local):
+        return self.native(local)  # the win32 build keeps the cwd as realpath gives it: no NFC
+
+    def realpath(self, path):
+        return self.local(os.path.realpath(path)) or path
+
+
+def _anchor(text):
+    """The root of a `/`-separated Windows path: `C:` (followed by `/` or nothing) or
+    `//server/share`; "" when the path is not rooted."""
+    if len(text) >= 2 and text[0] in _LETTERS and text[1] == ":" and text[2:3] in ("", SEP):
+        return text[0].upper() + ":"
+    if text.startswith("//") and not text.startswith("///"):
+        server_end = text.find(SEP, 2)
+        if server_end > 2:
+            share_end = text.find(SEP, server_end + 1)
+            share_end = len(text) if share_end < 0 else share_end
+            if share_end > server_end + 1:
+                return text[:share_end]
+    return ""
+
+
+def _normalised(anchor, rest):
+    """anchor + rest with `.`, `..` and doubled separators resolved, never above the root; a root
+    alone ends in `/` (`C:/`, `//server/share/`)."""
+    return anchor + "/" + posixpath.normpath("/" + rest).lstrip(SEP)
