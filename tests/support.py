@@ -18,6 +18,12 @@ for path in (REPO, SCRIPTS):
 
 from fixtures import claudehome, platforms  # noqa: E402
 from fixtures.claudehome import ClaudeHome, make_repo  # noqa: E402,F401
+import leftovers  # noqa: E402
+
+# Every temporary folder and process of the run is marked and swept at its end, interrupted or
+# not (see leftovers); before any test makes one.
+leftovers.start()
+
 from peerhooks import platform  # noqa: E402
 
 # The platform whose client the suite plays (PEERHOOKS_SIMULATE_PLATFORM, fixtures/platforms.py):

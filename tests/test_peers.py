@@ -3,6 +3,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 import support
@@ -60,7 +61,7 @@ class PeersHook(support.HomeTestCase):
 
     def test_scratch_edits_are_skipped_and_outside_files_shown_whole(self):
         self.claude.live_session(self.repo_path, name="p", edits=[
-            "/tmp/scratch-123.txt", os.path.join(self.claude.root, ".claude", "scratchpad", "x.md"),
+            os.path.join(tempfile.gettempdir(), "scratch-123.txt"), os.path.join(self.claude.root, ".claude", "scratchpad", "x.md"),
             "src/kept.py"])
         out = self.hook().stdout
         self.assertIn("editing: src/kept.py", out)

@@ -281,4 +281,4 @@ def remember(state_file, key, line, now_ms):
         kept.append(old)
     if line is not None:
         kept.append(line)
-    write_atomically(inputs_path(state_file), ("\n".join(kept) + "\n").encode("utf-8"))
+    write_atomically(inputs_path(state_file), ("\n".join(kept) + "\n").encode("utf-8"), levels=2)  # .claude/state
