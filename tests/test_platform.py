@@ -412,21 +412,14 @@ class GuardCorpusWithWindowsPaths(unittest.TestCase):
 
     @staticmethod
     def summary(decision):
-        """(refused, exit code, deny/ask, the reason's prose, traceback): its lines but those naming
-        the scenario's folders (which echo the command as written) and the suggested command lines
-        (which echo the `cd` as written too; the suggestion for a commit inside `bash -c '…'` is
-        not yet right on any platform, so it is not what tells the platforms apart)."""
+        """(refused, exit code, deny/ask, the reason but its lines naming the scenario's folders, which
+        echo the `cd` as it was written, traceback)."""
         try:
             output = json.loads(decision.stdout)["hookSpecificOutput"] if decision.stdout.strip() else {}
         except (ValueError, KeyError):
             output = {"unreadable": decision.stdout}
-        prose, fenced = [], False
-        for line in output.get("permissionDecisionReason", "").split("\n"):
-            if line.startswith("```"):
-                fenced = not fenced
-            elif not fenced and "guard-corpus-" not in line:
-                prose.append(line)
-        return decision.refused, decision.exit, output.get("permissionDecision"), prose, decision.traceback
+        reason = [line for line in output.get("permissionDecisionReason", "").split("\n") if "guard-corpus-" not in line]
+        return decision.refused, decision.exit, output.get("permissionDecision"), reason, decision.traceback
 
     HARMLESS_STRIDE = 4  # every harmful line, and one harmless line in four: ~800 guard runs in all
 
