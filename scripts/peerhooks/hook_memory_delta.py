@@ -34,7 +34,7 @@ def run(payload, argv, environ, now):
         if not delivered:
             return ()
         try:
-            memory_watch.write_stamp(seen.stamp_path, memory_watch.Stamp(seen.listed_at_ms, seen.listing))
+            memory_watch.write_stamp(seen.stamp_path, memory_watch.stamp_of(seen))
         except OSError as error:
             return ("cannot record what was shown: %s" % error,)
         return ()

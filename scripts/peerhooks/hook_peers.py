@@ -85,7 +85,7 @@ def session_start_report(payload, environ, now_ms):
         names.remember_unregistered(home, payload.session_id, names.possible_processes(
             [(pid, starts.get(pid)) for pid in chain], {s.pid for s in sessions}), now_ms)
     summaries = history.load(home, now_ms)
-    all_live = [s for s in sessions if registry.is_alive(s)]
+    all_live = registry.alive(sessions)  # one question to the platform for every pid
     from .identity import own_ids
 
     checkout = activity.describe_checkout(
@@ -93,4 +93,4 @@ def session_start_report(payload, environ, now_ms):
         all_live=all_live)
     return peers_report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
                                     messageable=frozenset(s.session_id for s in live if s.can_message),
-                                    can_send=registry.can_send(own, environ))
+                                    can_send=registry.can_send(own, environ), unread=checkout.unread)

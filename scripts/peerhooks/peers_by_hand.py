@@ -31,7 +31,7 @@ def collect(options, environ, now_ms):
     sessions = registry.read_sessions(home)
     ancestors = registry.ancestor_pids()
     self_ids = identity.own_ids(home, sessions, self_id, ancestors)
-    all_live = [s for s in sessions if registry.is_alive(s)]
+    all_live = registry.alive(sessions)  # one question to the platform for every pid
     live = [s for s in all_live if s.session_id not in self_ids]
     groups, with_ended = _scope(options, cwd, top, live)
     summaries = history.load(home, now_ms)
@@ -48,7 +48,8 @@ def as_text(checkouts, now_ms, messageable=frozenset()):
     parts = []
     for checkout in checkouts:
         body = peers_report.hook_report(checkout.ended, checkout.handoff, checkout.peers, checkout.top,
-                                  now_ms, budget=MANUAL_BUDGET, messageable=messageable)
+                                  now_ms, budget=MANUAL_BUDGET, messageable=messageable,
+                                  unread=checkout.unread)
         if body:
             parts.append("== %s ==\n%s" % (checkout.top or "(not in a git checkout)", body))
     return "\n\n".join(parts) if parts else "No live sessions in scope, and no finished session here."
