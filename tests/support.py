@@ -83,9 +83,13 @@ def shell_path(path):
 
 
 def script_command(script_name):
+    """How a hook script of scripts/ is started (see started)."""
+    return started(os.path.join(SCRIPTS, script_name))
+
+
+def started(script):
     """How a hook script is started: `python3 -S <script>`, through the simulation's launcher
     when the suite plays another platform."""
-    script = os.path.join(SCRIPTS, script_name)
     if SIMULATED == "linux":
         return PYTHON + [script]
     return PYTHON + [os.path.join(REPO, "fixtures", "simulate.py"), SIMULATED, script]
