@@ -5,7 +5,7 @@ import random
 import subprocess
 import unittest
 
-from support import HomeTestCase
+from support import HomeTestCase, shell_path
 from fixtures import claudehome
 from fixtures.claudehome import bash_record, edit_record, now_ms
 
@@ -158,11 +158,11 @@ class PeersInTheCheckout(GuardTestCase):
         with open(os.path.join(other, "theirs.py"), "w") as handle:
             handle.write("x\n")
         self.claude.live_session(other, name="other-peer", edits=[os.path.join(other, "theirs.py")])
-        self.assertRefused(self.guard("cd %s && git add -A" % other), "other-peer", "theirs.py")
+        self.assertRefused(self.guard("cd %s && git add -A" % shell_path(other)), "other-peer", "theirs.py")
 
     def test_git_dash_c_into_the_shared_checkout_is_refused_from_elsewhere(self):
         self.working_peer()
-        self.assertRefused(self.guard("git -C %s clean -fd" % self.main, cwd=self.tmp), "main-peer",
+        self.assertRefused(self.guard("git -C %s clean -fd" % shell_path(self.main), cwd=self.tmp), "main-peer",
                            "src/peer_new.py")
 
     def test_quoted_commit_message_mentioning_git_add_is_data(self):
@@ -318,7 +318,7 @@ class PeersChanges(GuardTestCase):
             edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "a.py"), next(self.at))])
         link = os.path.join(self.tmp, "main-link")
         os.symlink(self.main, link)
-        self.assertRefused(self.guard("git add %s/lib" % link), "busy-peer", "lib/a.py")
+        self.assertRefused(self.guard("git add %s/lib" % shell_path(link)), "busy-peer", "lib/a.py")
 
 
 class Decisions(GuardTestCase):
@@ -871,7 +871,7 @@ class BehindTheIndex(GuardTestCase):
             edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "validate.py"), now_ms())])
         git(self.main, "add", "src/validate.py")
         git(self.main, "commit", "-q", "-m", "the peer's validation")
-        decision, reason = self.decision(self.guard("GIT_INDEX_FILE=%s git commit -m 'safe commit'" % index))
+        decision, reason = self.decision(self.guard("GIT_INDEX_FILE=%s git commit -m 'safe commit'" % shell_path(index)))
         self.assertEqual(decision, "ask")
         self.assertIn("main-peer: src/validate.py [committed]", reason)
         launched = self.run_hook(SCRIPT, bash("git commit -m 'safe commit'", self.main), GIT_INDEX_FILE=index)

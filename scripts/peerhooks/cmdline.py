@@ -4,7 +4,9 @@ it finds, memory_delta attributes memory files to the session whose Bash wrote t
 edits include the files its Bash commands wrote.
 
 Pure: words come from peerhooks.shell; the only outside knowledge is passed in (the user's home,
-and a function giving a folder's checkout for `cd "$(git rev-parse --show-toplevel)"`).
+a function giving a folder's checkout for `cd "$(git rev-parse --show-toplevel)"`, and the
+platform's path flavour: on Windows `cd 'C:\\repo'`, `cd C:/repo` and Git Bash's `cd /c/repo` are
+one folder, and `git.exe` is git).
 
 What it opens, as Bash would run it:
 - separators, pipes, `( … )` subshells and `$( … )`/backticks/`<( … )` (a pipe stage and a
@@ -21,8 +23,7 @@ What it opens, as Bash would run it:
   wrapper that runs it. A script the line itself wrote (`cat > s.sh <<EOF … EOF; bash s.sh`) is
   handed to it as the line wrote it.
 """
-import posixpath
-
+from .platform import Posix
 from .records import record
 from .shell import MAX_TOKENS, PIPES, REDIRECTIONS, SEPARATORS, TooLarge, Word, tokenize, variable_name_end
 
@@ -120,14 +121,17 @@ Followed = record("Followed", "line cwd via marker same_shell", (None, False), "
     the exported variables, or with same_shell in the current one: `source x.sh`), tagged with its
     Via; or, with line None, a marker the follower names (cmdline records it as a Command).""")
 
-Context = record("Context", "home toplevel glob follow", (None, None, None, None), """What the interpreter
-    may know beyond the line: the user's home, a function from a folder to its checkout's toplevel
-    (for `$(git rev-parse --show-toplevel)`), glob(pattern, cwd) -> sorted matches or None, the
-    shell's pathname expansion for the words of a `for` loop (None: not known here), and a
+POSIX = Posix()
+
+Context = record("Context", "home toplevel glob follow paths", (None, None, None, None, POSIX), """What the
+    interpreter may know beyond the line: the user's home, a function from a folder to its checkout's
+    toplevel (for `$(git rev-parse --show-toplevel)`), glob(pattern, cwd) -> sorted matches or None,
+    the shell's pathname expansion for the words of a `for` loop (None: not known here), a
     follower: a function (command, context, stdin, written) -> [Followed] saying what a program the
     line runs runs in turn, where stdin is the text the line feeds the command (None when unknown)
     and written {absolute path: text, or None when unknown} the files the line wrote before it (the
-    walk's own map: read it, never change it). Without a follower nothing is read.""")
+    walk's own map: read it, never change it; without a follower nothing is read), and how paths
+    are spelled (a flavour of peerhooks.platform).""")
 
 # `for f in a b c; do … done` runs its body once per word; past this many words (or with a word
 # only the running shell knows) the body is read once with `$f` unknown.
@@ -157,19 +161,19 @@ def commands(line, cwd, context=Context()):
     """Every simple command of a Bash command line, in the order Bash meets them (substitutions
     before the command that holds them). Raises shell.TooLarge past MAX_COMMANDS or MAX_TOKENS."""
     found = []
-    _Walker(found, context).walk(tokenize(line), _Dirs(_absolute(cwd)), 0)
+    _Walker(found, context).walk(tokenize(line), _Dirs(_absolute(cwd, context.paths)), 0)
     return found
 
 
 def commands_of_tokens(tokens, cwd, context=Context()):
     """commands() for tokens already read (a substitution's, from peerhooks.shell)."""
     found = []
-    _Walker(found, context).walk(list(tokens), _Dirs(_absolute(cwd)), 0)
+    _Walker(found, context).walk(list(tokens), _Dirs(_absolute(cwd, context.paths)), 0)
     return found
 
 
-def _absolute(path):
-    return posixpath.normpath(path) if isinstance(path, str) and path.startswith("/") else None
+def _absolute(path, paths):
+    return paths.normpath(path) if isinstance(path, str) and paths.is_absolute(path) else None
 
 
 # -- words with knowable expansions ----------------------------------------------------------------
@@ -226,13 +230,14 @@ def _pieces(word, cwd, context, variables):
     when the expansion is unquoted. None when an expansion is unknowable here."""
     value, unquoted = word.value, word.unquoted
     known = dict(variables or {})
-    known.setdefault("HOME", context.home)
-    known.setdefault("PWD", cwd)
+    shell = context.paths.shell_spelling  # what the running shell would print for a folder
+    known.setdefault("HOME", shell(context.home))
+    known.setdefault("PWD", shell(cwd))
     pieces, pos = [], 0
     if value == "~" or value.startswith("~/"):
         if not context.home:
             return None
-        pieces.append((context.home, False))
+        pieces.append((shell(context.home), False))
         pos = 1
     while True:
         dollar, backtick = value.find("$", pos), value.find("`", pos)
@@ -255,10 +260,10 @@ def _expansion_at(value, start, cwd, context, known):
     for text in _TOPLEVEL_SUBSTITUTIONS:
         if value.startswith(text, start):
             top = context.toplevel(cwd) if context.toplevel is not None and cwd else None
-            return None if top is None else (top, start + len(text))
+            return None if top is None else (context.paths.shell_spelling(top), start + len(text))
     for text in _PWD_SUBSTITUTIONS:
         if value.startswith(text, start):
-            return None if cwd is None else (cwd, start + len(text))
+            return None if cwd is None else (context.paths.shell_spelling(cwd), start + len(text))
     if value[start] != "$":
         return None
     braced = value.startswith("{", start + 1)
@@ -307,11 +312,7 @@ def resolve(word, cwd, context=Context(), variables=None):
     value = expand(word, cwd, context, variables)
     if not value:
         return None
-    if value.startswith("/"):
-        return posixpath.normpath(value)
-    if cwd is None:
-        return None
-    return posixpath.normpath(posixpath.join(cwd, value))
+    return context.paths.resolve(value, cwd)
 
 
 def brace_expand(value):
@@ -470,8 +471,8 @@ class _Walker:
                 index += 1
             elif value in RESERVED_WORDS:
                 index += 1
-            elif posixpath.basename(value) in PREFIX_VALUE_OPTIONS and not words[index].expanded:
-                prefix = posixpath.basename(value)
+            elif self.context.paths.program(value) in PREFIX_VALUE_OPTIONS and not words[index].expanded:
+                prefix = self.context.paths.program(value)
                 if prefix == "command" and any(w.value in ("-v", "-V") for w in words[index + 1:index + 3]):
                     return  # a lookup, not a run
                 index, dirs = self._prefix(words, index, prefix, dirs)
@@ -489,10 +490,10 @@ class _Walker:
                     self._remember_written(Command("", (), dirs.cwd), writes, "", None, dirs)
             return
         name_word = words[index]
-        name = posixpath.basename(name_word.value)
+        name = self.context.paths.program(name_word.value)
         if name_word.expanded:  # `G=git; $G add -A`
             known = expand(name_word, dirs.cwd, self.context, dirs.variables)
-            name = posixpath.basename(known) if known and " " not in known else ""
+            name = self.context.paths.program(known) if known and " " not in known else ""
         arguments = tuple(words[index + 1:])
         if name in DECLARATIONS:
             for word in arguments:
@@ -542,7 +543,7 @@ class _Walker:
             if followed.same_shell:
                 inner = dirs
             else:  # a new process: it inherits the exported variables only
-                inner = _Dirs(_absolute(followed.cwd), exported=dict(env))
+                inner = _Dirs(_absolute(followed.cwd, self.context.paths), exported=dict(env))
                 for name, word in env:
                     self._assign(inner, name, word)
             outer, self.via = self.via, via
@@ -628,7 +629,7 @@ class _Walker:
                     end += 1
                 inner = [w for w in arguments[position + 1:end] if w.value != "{}"]
                 if inner:
-                    self.found.append(Command(posixpath.basename(inner[0].value), tuple(inner[1:]),
+                    self.found.append(Command(self.context.paths.program(inner[0].value), tuple(inner[1:]),
                                               dirs.cwd, (), True, False, (), depth + 1, inner[0],
                                               find.variables, find, self.loops > 0, self.via))
 
@@ -641,7 +642,7 @@ class _Walker:
         if name == "pushd":
             dirs.stack.append(dirs.cwd)
         if not operands:
-            dirs.previous, dirs.cwd = dirs.cwd, _absolute(self.context.home)  # `cd` alone goes home
+            dirs.previous, dirs.cwd = dirs.cwd, _absolute(self.context.home, self.context.paths)  # `cd` alone goes home
         elif operands[0].value == "-" and not operands[0].expanded:
             dirs.previous, dirs.cwd = dirs.cwd, dirs.previous
         else:
@@ -861,12 +862,13 @@ def _written_by(command):
     return [], None
 
 
-def write_targets(line, cwd, home=None, isdir=None):
+def write_targets(line, cwd, home=None, isdir=None, paths=POSIX):
     """[(path, is_pattern)] that a Bash command line writes: redirection targets, `tee`, `touch`,
     `rm`, `sed -i`/`perl -i`, `dd of=`, the destination of `cp`/`mv`/`install`/`git mv` (and the
-    sources `mv` removes), what `git rm` removes. Words the shell alone knows are skipped. isdir: the caller's look at the
-    filesystem, whether a copy's destination is an existing folder (None: take it for a file)."""
-    context = Context(home=home)
+    sources `mv` removes), what `git rm` removes. Words the shell alone knows are skipped. isdir: the
+    caller's look at the filesystem, whether a copy's destination is an existing folder (None: take
+    it for a file); paths: the platform's path flavour."""
+    context = Context(home=home, paths=paths)
     try:
         found = commands(line, cwd, context)
     except TooLarge:
@@ -891,9 +893,9 @@ def targets_of(found, context=Context(), isdir=None):
             if resolved is not None and (into_folder or target.value.endswith("/") or len(sources) > 1
                                          or isdir is not None and isdir(resolved)):
                 for source in sources:
-                    name = posixpath.basename(source.value.rstrip("/"))
+                    name = context.paths.basename(source.value.rstrip("/"))
                     if name:
-                        mine.append((posixpath.join(resolved, name), source.glob or target.glob))
+                        mine.append((context.paths.join(resolved, name), source.glob or target.glob))
             elif resolved is not None:
                 mine.append((resolved, target.glob))
         targets.extend((path, pattern, command) for path, pattern in mine)

@@ -378,7 +378,7 @@ def write_operation(path, pattern, command):
                      span=span, via=command.via)
 
 
-def found_write_operation(run):
+def found_write_operation(run, context=cmdline.Context()):
     """The operation of a command writing over or removing what a `find` finds: `find … -delete`,
     or `find … -exec sed -i … {} +` (the files lie under find's folders, matching its -name); None
     when the command writes nothing it is given, or the folders are known only at run time."""
@@ -389,7 +389,7 @@ def found_write_operation(run):
         return None
     if run.name != "find" and not cmdline.writes_its_operands(run):
         return None
-    bound = _find_bound(find)
+    bound = _find_bound(find, context)
     if bound is None:
         return None
     text = " ".join([find.name] + [w.value for w in find.args])
@@ -540,7 +540,8 @@ def _git(run, context, lookup):
         location = cmdline.resolve(work_tree, location, context, dict(run.variables))
     elif git_dir is not None:
         directory = cmdline.resolve(git_dir, location, context, dict(run.variables))
-        location = posixpath.dirname(directory) if directory and posixpath.basename(directory) == ".git" else None
+        paths = context.paths
+        location = paths.dirname(directory) if directory and paths.basename(directory) == ".git" else None
     words = tuple(arguments[index:])
     if run.via:  # a wrapper's line (a recipe, a script): its words' places are in that text, not the line's
         words = tuple(w._replace(span=None) for w in words)
@@ -711,11 +712,11 @@ def _pathspecs(words, run):
             elif word.glob and run.context.glob is not None and run.cwd:
                 matches = run.context.glob(value, run.cwd)
                 if matches:  # Bash hands git the files that exist: `git add src/*.py` never names a deleted one
-                    specs.extend(_pathspec(Word(m), run.cwd) for m in matches)
+                    specs.extend(_pathspec(Word(m), run.cwd, run.context.paths) for m in matches)
                     continue
                 if matches == []:  # no match: Bash passes the word as written, which git reads as a pattern
                     word = word._replace(glob=False)
-            specs.append(_pathspec(word, run.cwd))
+            specs.append(_pathspec(word, run.cwd, run.context.paths))
     if words and not positive:
         whole = True  # `git add ':!secret'` stages everything else
     return tuple(specs), whole, relative_whole, runtime, exclusions
@@ -739,11 +740,11 @@ def _listing_bounds(word, run):
     runs = cmdline.commands_of_tokens(word.substitutions[0], run.cwd, run.context)
     if len(runs) != 1:
         return None
-    bound = _git_lister_bound(runs[0], require_paths=True)
+    bound = _git_lister_bound(runs[0], require_paths=True, paths=run.context.paths)
     return None if bound is None else list(bound[0])
 
 
-def _git_lister_bound(lister, require_paths=False):
+def _git_lister_bound(lister, require_paths=False, paths=cmdline.POSIX):
     """(pathspecs, work) a `git ls-files …` or `git diff --name-only …` run lists: the paths lie
     under its pathspecs (the whole tree when it has none), in the states it lists. None for any
     other command, or when its paths are known only at run time."""
@@ -770,11 +771,11 @@ def _git_lister_bound(lister, require_paths=False):
         return None
     if TRACKED_WORK in work:
         work = work | {DELETION_WORK}  # a working-tree change may be a deletion; both listers list it
-    specs = [_pathspec(w, lister.cwd) for w in operands] or [Pathspec(":/", None, "")]
+    specs = [_pathspec(w, lister.cwd, paths) for w in operands] or [Pathspec(":/", None, "")]
     return specs, work
 
 
-def _find_bound(find):
+def _find_bound(find, context=cmdline.Context()):
     """(pathspecs, work) of what `find <folders> [-name P] …` lists: files under its start folders
     whose names match its -name patterns, in any state. None when a folder is known only at run time."""
     args = find.args
@@ -789,7 +790,7 @@ def _find_bound(find):
         return None
     specs = []
     for start in starts or [Word(".")]:
-        folder = cmdline.resolve(start, find.cwd)
+        folder = cmdline.resolve(start, find.cwd, context)
         if folder is None:
             return None
         if not names:
@@ -806,12 +807,13 @@ def _lister_bound(fed_by, context):
     if fed_by is None:
         return None
     if fed_by.name == "find":
-        return _find_bound(fed_by)
-    return _git_lister_bound(fed_by)
+        return _find_bound(fed_by, context)
+    return _git_lister_bound(fed_by, paths=context.paths)
 
 
-def _pathspec(word, cwd):
-    """A Pathspec from one word: `:/x` and `:(top)x` are relative to the toplevel."""
+def _pathspec(word, cwd, paths=cmdline.POSIX):
+    """A Pathspec from one word: `:/x` and `:(top)x` are relative to the toplevel; an absolute
+    path (as the platform spells it: `C:\\repo\\src` on Windows) is the folder or file it names."""
     value = word.value
     top = False
     if value.startswith(":/"):
@@ -819,12 +821,16 @@ def _pathspec(word, cwd):
     elif value.startswith(":(") and ")" in value:
         magic, _close, value = value[2:].partition(")")
         top = "top" in magic.split(",")
+    pattern = not word.glob and any(c in value for c in "*?[")
+    if not top and not pattern and not word.glob and paths.names_absolute(value):
+        named = paths.resolve(value, None)
+        return Pathspec(word.value, named, "", False, False, named is not None)
+    value = paths.relative_spelling(value)
     relative = value[:-1] if value.endswith("/") and len(value) > 1 else value
     if relative in (".", "./*", "*") and not top:
         relative = "" if relative == "." else relative
     root = None if top else cwd
-    known = top or cwd is not None or value.startswith("/")
-    pattern = not word.glob and any(c in value for c in "*?[")
+    known = top or cwd is not None or paths.names_absolute(value)
     return Pathspec(word.value, root, relative, pattern, word.glob, known)
 
 
@@ -1390,10 +1396,11 @@ def _prefix_is_the_tree(prefix, run):
         return True
     if not prefix.endswith("/"):
         return False
-    if not prefix.startswith("/") and ".." not in prefix.split("/"):
+    paths = run.context.paths
+    if not paths.names_absolute(prefix) and ".." not in prefix.split("/"):
         return posixpath.normpath(prefix) == "."
     top = run.context.toplevel(run.cwd) if run.context.toplevel is not None and run.cwd else None
-    return top is not None and posixpath.normpath(posixpath.join(top, prefix)) == top
+    return top is not None and paths.resolve(prefix, top) == top
 
 
 def _classify_refs(rest, run, reading_operands):

@@ -7,6 +7,8 @@ own index, so each is a toplevel of its own.
 """
 import os
 
+from . import platform
+
 GIT_TIMEOUT_SECONDS = 3  # a hook's whole budget is a few seconds; a hung git must not eat it
 
 
@@ -14,14 +16,15 @@ def toplevel(path):
     """The realpath of the checkout that contains path, or None outside any checkout."""
     if not path:
         return None
+    paths = platform.current().paths
     try:
-        current = os.path.realpath(path)
+        current = paths.realpath(path)
     except (OSError, ValueError):
         return None
     while True:
         if os.path.lexists(os.path.join(current, ".git")):
             return current
-        parent = os.path.dirname(current)
+        parent = paths.dirname(current)
         if parent == current:
             return None
         current = parent
@@ -78,11 +81,12 @@ def worktree_heads(top):
     common = git_common_dir(top)
     if common is None:
         return None
+    realpath = platform.current().paths.realpath  # compared with toplevel()'s
     heads = {}
     if os.path.basename(common) == ".git":  # not bare: the main worktree is the folder holding it
         head = first_line(os.path.join(common, "HEAD"))
         if head is not None:
-            heads[os.path.realpath(os.path.dirname(common))] = head
+            heads[realpath(os.path.dirname(common))] = head
     try:
         names = sorted(os.listdir(os.path.join(common, "worktrees")))[:MAX_WORKTREES]
     except OSError:
@@ -91,7 +95,7 @@ def worktree_heads(top):
         folder = os.path.join(common, "worktrees", name)
         head, pointer = first_line(os.path.join(folder, "HEAD")), first_line(os.path.join(folder, "gitdir"))
         if head is not None and pointer:
-            heads[os.path.realpath(os.path.dirname(pointer))] = head
+            heads[realpath(os.path.dirname(pointer))] = head
     return heads
 
 
@@ -177,5 +181,5 @@ def canonical_root(top):
     if common is None:
         return top
     if os.path.basename(os.path.normpath(common)) == ".git":
-        return os.path.realpath(os.path.dirname(os.path.normpath(common)))
+        return platform.current().paths.realpath(os.path.dirname(os.path.normpath(common)))
     return top

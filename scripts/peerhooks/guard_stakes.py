@@ -8,7 +8,7 @@ HEAD. hook_git_guard asks it after the line is known to run git or write a file.
 import os
 import stat
 
-from . import gitops, gitrepo, guard_verdict, names, reach, registry
+from . import gitops, gitrepo, guard_verdict, names, platform, reach, registry
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .guard_lookup import GIT_TIMEOUT_SECONDS
 
@@ -24,9 +24,10 @@ def _real(op):
     specs = []
     for spec in op.paths:
         if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
-            spec = spec._replace(root=os.path.realpath(reach.resolve(spec, op.cwd)), relative="")
+            spec = spec._replace(root=platform.current().paths.realpath(reach.resolve(spec, op.cwd)), relative="")
         specs.append(spec)
-    target = os.path.realpath(op.target) if op.target and op.kind == gitops.REMOVE_WORKTREE else op.target
+    target = (platform.current().paths.realpath(op.target) if op.target and op.kind == gitops.REMOVE_WORKTREE
+              else op.target)
     return op._replace(paths=tuple(specs), target=target)
 
 
@@ -57,7 +58,7 @@ class Stakes:
     def _live_others(self):
         """[(session, its toplevel)] of live sessions other than this one."""
         if self.live is None:
-            others = [s for s in self.sessions if s.session_id != self.session_id and registry.is_alive(s)]
+            others = registry.alive([s for s in self.sessions if s.session_id != self.session_id])
             if others:
                 self.ancestors = registry.ancestor_pids()
                 others = [s for s in others if not registry.is_self(s, self.session_id, self.ancestors)]
@@ -138,7 +139,7 @@ class Stakes:
         expansions = 0  # alias lookups, bounded: an alias is judged by what it runs, not counted
         while pending:
             op = pending.pop(0)
-            real = os.path.realpath(op.cwd)
+            real = platform.current().paths.realpath(op.cwd)
             top = self._toplevel(real)
             if top is None:
                 continue
@@ -397,4 +398,6 @@ def _private_differs(top, index):
 def _ancestor_processes():
     """[(pid, process start)] of this hook's ancestors, nearest first (for a session whose registry
     entry is not written yet)."""
-    return [(pid, registry.proc_start_of(pid)) for pid in registry.ancestor_chain()]
+    chain = registry.ancestor_chain()
+    starts = registry.process_starts(chain)
+    return [(pid, starts.get(pid)) for pid in chain]

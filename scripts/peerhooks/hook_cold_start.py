@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-from . import cold_start_quiet, gitrepo, hookio
+from . import cold_start_quiet, gitrepo, hookio, platform
 
 FRESH_SOURCES = ("startup", "clear")  # the two sources that begin an empty context
 KEY_VARIABLE = "LI_PLUS_AGENT_KEY"
@@ -98,11 +98,11 @@ def plan(found, baseline, quiet, old_texts=None, budget=None):
 def workspace_root(folder, environ):
     """(root, git toplevel): the root is CLAUDE_PROJECT_DIR, else the git toplevel of the folder,
     else the folder; root None when there is nothing to compare."""
-    project_dir = environ.get("CLAUDE_PROJECT_DIR") or None
+    project_dir = hookio.project_dir(environ)
     folder = folder if folder and os.path.isdir(folder) else None
     toplevel = gitrepo.toplevel(project_dir or folder)
     root = project_dir or toplevel or folder
-    return (os.path.realpath(root) if root else None), toplevel
+    return (platform.current().paths.realpath(root) if root else None), toplevel
 
 
 def resolve_workspace(folder, environ, session_id, now, host):

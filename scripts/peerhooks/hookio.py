@@ -30,7 +30,9 @@ class Payload:
     Seen on 2.1.197 and 2.1.332: SessionStart has session_id, transcript_path, cwd, source;
     UserPromptSubmit adds prompt; PreToolUse adds tool_name and tool_input.command, and for a
     subagent's tool call agent_id and agent_type (the session_id and transcript_path stay the
-    parent session's: fixtures/samples/*/hook-PreToolUse-Bash-interactive.json).
+    parent session's: fixtures/samples/*/hook-PreToolUse-Bash-interactive.json). The paths (cwd,
+    transcript_path) are kept in this process's spelling, None unless absolute: on Windows the
+    client writes them natively (`C:\\Users\\me\\repo`).
     """
     __slots__ = ("session_id", "cwd", "source", "prompt", "transcript_path", "tool_name", "agent_id",
                  "agent_type", "command")
@@ -39,6 +41,9 @@ class Payload:
         data = data if isinstance(data, dict) else {}
         for field in self.__slots__[:-1]:
             setattr(self, field, _text(data.get(field)))
+        if self.cwd or self.transcript_path:
+            paths = _paths()
+            self.cwd, self.transcript_path = paths.local(self.cwd), paths.local(self.transcript_path)
         tool_input = data.get("tool_input")
         self.command = _text(tool_input.get("command")) if isinstance(tool_input, dict) else None
 
@@ -46,15 +51,28 @@ class Payload:
         """Where the session is now: the payload's cwd, else the start folder, else ours."""
         if self.cwd and os.path.isdir(self.cwd):
             return self.cwd
-        return environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        return project_dir(environ) or os.getcwd()
 
     def start_folder(self, environ):
         """Where the session started (its workspace): CLAUDE_PROJECT_DIR is fixed at start, the
         payload's cwd follows `cd`; None when neither names a folder."""
-        for folder in (environ.get("CLAUDE_PROJECT_DIR"), self.cwd):
+        for folder in (project_dir(environ), self.cwd):
             if folder and os.path.isdir(folder):
                 return folder
         return None
+
+
+def project_dir(environ):
+    """CLAUDE_PROJECT_DIR in this process's spelling (a Git Bash hook on Windows gets `C:/…`), or
+    None when unset or not absolute."""
+    value = environ.get("CLAUDE_PROJECT_DIR")
+    return _paths().local(value) if value else None
+
+
+def _paths():
+    from .platform import current
+
+    return current().paths
 
 
 def _text(value):

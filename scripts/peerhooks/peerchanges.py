@@ -5,7 +5,7 @@ say; scans are resumed through peerhooks.editindex.
 """
 import os
 
-from . import editindex
+from . import editindex, platform
 
 
 def changes_of(claude, transcripts_of, now_ms):
@@ -14,11 +14,12 @@ def changes_of(claude, transcripts_of, now_ms):
     wanted = [p for paths in transcripts_of.values() for p in paths if p]
     scans = editindex.recent_edits_of(claude, wanted, now_ms)
     changes, folders = {}, {}
+    flavour = platform.current().paths  # `/`-joined on every platform, as the checkout's paths are
     for key, paths in transcripts_of.items():
         seen, order = set(), []
         for path in paths:
             for edit in scans[path].edits if path in scans else ():
-                real = _realpath(edit.path, folders)
+                real = _realpath(edit.path, folders, flavour)
                 if real not in seen:
                     seen.add(real)
                     order.append(real)
@@ -26,12 +27,12 @@ def changes_of(claude, transcripts_of, now_ms):
     return changes
 
 
-def _realpath(path, folders):
+def _realpath(path, folders, paths):
     """A file's path with its folder resolved through symlinks, each folder once: a dozen peers'
     200 files lie in a few folders, and resolving each path component by component cost a judged
     line ~50 ms on the benchmark's large home."""
     folder, name = os.path.split(path)
     real = folders.get(folder)
     if real is None:
-        real = folders[folder] = os.path.realpath(folder)
-    return os.path.join(real, name)
+        real = folders[folder] = paths.realpath(folder)
+    return paths.join(real, name)
