@@ -444,14 +444,25 @@ class ParseTable(unittest.TestCase):
                     self.assertEqual(shape(command), expected)
 
     def test_runtime_paths_are_marked(self):
-        for command in ("git add $(git ls-files -m)", "xargs git add", "git add \"$FILES\"",
-                        "git add --pathspec-from-file=list"):
+        for command in ("git add $(git log --format=%s -1)", "xargs git add", "git add \"$FILES\"",
+                        "git add --pathspec-from-file=list", "cat list | xargs git add", "git add \"$(git ls-files -m)\""):
             with self.subTest(command=command):
                 self.assertTrue(gitops.parse(command, CWD)[-1].runtime)
         self.assertFalse(gitops.parse('F=a.py; git add "$F"', CWD)[-1].runtime)
-        bounded = gitops.parse("git add $(git ls-files -o docs)", CWD)[-1]
-        self.assertFalse(bounded.runtime)
-        self.assertEqual([p.relative for p in bounded.paths], ["docs"])
+        for command, bound in (("git add $(git ls-files -o docs)", ["docs"]), ("git add $(git ls-files -m)", [""]),
+                               ("git diff --name-only -- docs | grep md | xargs git add", ["docs"])):
+            with self.subTest(command=command):
+                fed = gitops.parse(command, CWD)[-1]
+                self.assertFalse(fed.runtime)
+                self.assertEqual([p.relative for p in fed.paths], bound)  # until git's state says which
+                self.assertEqual(len(fed.feeds), 1)
+
+    def test_words_the_line_prints_into_a_git_command_are_its_paths(self):
+        for command in ("echo a.py b.py | xargs git add", "printf '%s\\n' a.py b.py | xargs -I{} git add {}",
+                        "git add $(echo a.py b.py)"):
+            with self.subTest(command=command):
+                op = gitops.parse(command, CWD)[-1]
+                self.assertEqual((op.runtime, [p.relative for p in op.paths]), (False, ["a.py", "b.py"]))
 
     def test_dot_and_a_pathless_clean_are_relative_to_their_directory(self):
         self.assertTrue(gitops.parse("cd docs && git add .", CWD)[-1].relative)

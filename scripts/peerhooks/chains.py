@@ -34,8 +34,14 @@ def chain_of(runs, changing_git_steps):
     operation may change something (every other git step only reads)."""
     gates = {step: run.gate for step, run in enumerate(runs) if run.gate is not None}
     readers = frozenset(step for step, run in enumerate(runs) if not run.writes and not run.via and (
-        run.name in READERS or run.name == "git" and step not in changing_git_steps))
+        run.name in READERS or run.name == "git" and step not in changing_git_steps or
+        run.name == "find" and not any(w.value in FIND_ACTIONS for w in run.args)))
     return Chain(gates, readers, len(runs))
+
+
+# What makes `find` more than a reader: it deletes, runs or writes (what it runs is its own command).
+FIND_ACTIONS = frozenset(["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf",
+                          "-fls"])
 
 
 def inert(chain, fails):

@@ -77,6 +77,39 @@ PREFIX_VALUE_OPTIONS = {
 PREFIX_OPERANDS = {"timeout": 1, "flock": 1}
 # Prefixes that add words to the command at run time (xargs' input lines).
 ADDS_WORDS = frozenset(["xargs"])
+# How xargs cuts its input: at blanks and newlines (honouring its own quotes), one word a line
+# (-I, -d '\n'), one a NUL-ended record (-0), or otherwise (another delimiter, a file of arguments).
+XARGS_SPLIT, LINES_SPLIT, NUL_SPLIT, UNKNOWN_SPLIT = "xargs", "lines", "nul", "unknown"
+
+XargsReading = record("XargsReading", "split replace once runs_empty", (None, True, True), """How xargs runs
+    a command: how it cuts its input (*_SPLIT), the string -I replaces (None), whether it runs the
+    command once with every word (not with -n, -L or -I, which run it a word or a line at a time),
+    and whether it runs it when the input is empty (GNU's default; not with -r).""")
+
+
+def xargs_reading(options):
+    """The XargsReading of xargs' option words."""
+    split, replace, once, runs_empty = XARGS_SPLIT, None, True, True
+    index = 0
+    while index < len(options):
+        flag, has_value, attached = options[index].value.partition("=")
+        value = attached if has_value else (options[index + 1].value if index + 1 < len(options) else None)
+        glued = flag.startswith(("-I", "-n", "-L")) and len(flag) > 2
+        if flag in ("-I", "--replace", "-i") or flag.startswith("-I") and glued:
+            split, once = LINES_SPLIT, False
+            replace = value if flag in ("-I", "--replace") else flag[2:] if glued else "{}"
+        elif flag in ("-d", "--delimiter"):
+            split = LINES_SPLIT if value in ("\\n", "\n") else UNKNOWN_SPLIT
+        elif flag in ("-0", "--null"):
+            split = NUL_SPLIT
+        elif flag in ("-a", "--arg-file", "-E", "-e", "--eof"):
+            split = UNKNOWN_SPLIT
+        elif flag in ("-n", "-L", "-l", "--max-args", "--max-lines") or glued:
+            once = False
+        elif flag in ("-r", "--no-run-if-empty"):
+            runs_empty = False
+        index += 2 if flag in PREFIX_VALUE_OPTIONS["xargs"] and not has_value and not glued else 1
+    return XargsReading(split, replace, once, runs_empty)
 
 # Redirections that write their target.
 WRITE_REDIRECTIONS = frozenset([">", ">>", ">|", "&>", "&>>", "<>"])
@@ -89,7 +122,8 @@ IN_PLACE_EDITORS = frozenset(["sed", "perl"])
 
 
 Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables fed_by "
-                 "in_loop via marker gate", ((), False, False, (), 0, None, (), None, False, (), None, None),
+                 "in_loop via marker gate piped_from xargs",
+                 ((), False, False, (), 0, None, (), None, False, (), None, None, None, None),
                  """One simple command as it will run.
 
     name: the program's basename ("" when the command word is computed at run time).
@@ -108,7 +142,9 @@ Command = record("Command", "name args cwd env adds_words stdin_fed writes depth
     found list of the command whose exit status decides whether this one runs, "&&" or "||") for a
     command after `a && …` or `a || …` (a pipe stage shares its pipeline's gate); None when it runs
     whatever came before, or when the shell's compound syntax (`if`, `!`, loops) makes that
-    unclear. peerhooks.chains reads them.
+    unclear. peerhooks.chains reads them. piped_from: the command of the pipe stage before this
+    one (whose output is its input), or None; peerhooks.feeds reads the stages back. xargs: for
+    a command xargs runs, how xargs reads its input (an XargsReading), else None.
     """)
 
 Via = record("Via", "wrapper runs", (None,), """One wrapper on the way to a command: the wrapper as
@@ -460,7 +496,7 @@ class _Walker:
         self.recorded the index of the command it recorded (None: none, as for `F=x`)."""
         self.recorded = None
         env = list(dirs.exported.items())
-        adds_words = False
+        adds_words, xargs = False, None
         words = self._split_words(words, dirs)
         index = 0
         while index < len(words):
@@ -475,8 +511,10 @@ class _Walker:
                 prefix = self.context.paths.program(value)
                 if prefix == "command" and any(w.value in ("-v", "-V") for w in words[index + 1:index + 3]):
                     return  # a lookup, not a run
+                start = index
                 index, dirs = self._prefix(words, index, prefix, dirs)
-                adds_words = adds_words or prefix in ADDS_WORDS
+                if prefix in ADDS_WORDS:
+                    adds_words, xargs = True, xargs_reading(words[start + 1:index])
             else:
                 break
         if index >= len(words):
@@ -495,6 +533,10 @@ class _Walker:
             known = expand(name_word, dirs.cwd, self.context, dirs.variables)
             name = self.context.paths.program(known) if known and " " not in known else ""
         arguments = tuple(words[index + 1:])
+        if xargs is not None and xargs.replace is not None:  # `xargs -I{} git add {}`: the line goes there
+            arguments = tuple(w for w in arguments if w.value != xargs.replace)
+            if any(xargs.replace in w.value for w in arguments):
+                xargs = xargs._replace(split=UNKNOWN_SPLIT)  # `dir/{}`: a word made at run time
         if name in DECLARATIONS:
             for word in arguments:
                 if is_assignment(word.value):
@@ -506,7 +548,7 @@ class _Walker:
         variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
         command = Command(name, arguments, dirs.cwd, tuple(env), adds_words, piped or bool(stdin_text),
                           tuple(writes), depth, name_word, variables, fed_by if adds_words else None, self.loops > 0,
-                          self.via, gate=gate)
+                          self.via, gate=gate, piped_from=fed_by, xargs=xargs)
         if len(self.found) >= MAX_COMMANDS:
             raise TooLarge("more than %d commands" % MAX_COMMANDS)
         if name == "find":
@@ -628,10 +670,11 @@ class _Walker:
                 while end < len(values) and values[end] not in (";", "+"):
                     end += 1
                 inner = [w for w in arguments[position + 1:end] if w.value != "{}"]
-                if inner:
+                if inner:  # `+` runs it once with every path, `;` once a path; with none found, not at all
+                    reading = XargsReading(LINES_SPLIT, None, end < len(values) and values[end] == "+", False)
                     self.found.append(Command(self.context.paths.program(inner[0].value), tuple(inner[1:]),
                                               dirs.cwd, (), True, False, (), depth + 1, inner[0],
-                                              find.variables, find, self.loops > 0, self.via))
+                                              find.variables, find, self.loops > 0, self.via, xargs=reading))
 
     def _change_directory(self, name, arguments, dirs):
         operands = [w for w in arguments if not (w.value.startswith("-") and len(w.value) > 1

@@ -272,6 +272,11 @@ class Lookup:
         None when the checkout cannot tell (then every path under them counts)."""
         return None
 
+    def is_folder(self, path):
+        """True when the path is a folder, False when it is something else, None when nothing is
+        there or it cannot be told (`ls <it>` then prints nothing, or an error)."""
+        return None
+
     def checked_out(self, ref, cwd):
         """The toplevels of the repository's worktrees that have the branch `ref` (`refs/heads/x`)
         checked out, or `HEAD` (the checkout of cwd); None when the checkout cannot tell."""
@@ -303,9 +308,9 @@ Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (Fa
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
                    "entries touches excludes moves_branch words depth bound in_loop span config private via step "
-                   "precheck",
+                   "precheck feeds alone",
                    ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
-                    None, (), None, None),
+                    None, (), None, None, (), None),
                    """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
@@ -335,7 +340,11 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     Via, whose `runs` says why when it is UNFOLLOWED. step: the index of the command it comes from
     among the line's commands (cmdline.commands; an alias's expansion keeps its command's), for
     peerhooks.chains. precheck: what git checks before it changes anything (a Precheck), for
-    peerhooks.gitfails; None when it checks nothing the guard reads.""")
+    peerhooks.gitfails; None when it checks nothing the guard reads. feeds: ((feeds.Feed, the
+    Pathspecs standing for its paths until git's state is read), …) for paths a feed gives it
+    (`… | xargs git add`, `git add $(…)`): with_fed_paths puts the paths it prints in their place;
+    alone: the operation the command is when its feeds give nothing (`git commit -m x $(…)` with an
+    empty `$(…)` is a plain commit).""")
 
 # What every literal pathspec must match, or git refuses the whole command and changes nothing
 # (git 2.39, "pathspec 'x' did not match any file(s) known to git"): a file in the tree or an index
@@ -389,7 +398,7 @@ def found_write_operation(run, context=cmdline.Context()):
         return None
     if run.name != "find" and not cmdline.writes_its_operands(run):
         return None
-    bound = _find_bound(find, context)
+    bound = find_bound(find, context)
     if bound is None:
         return None
     text = " ".join([find.name] + [w.value for w in find.args])
@@ -553,10 +562,88 @@ def _git(run, context, lookup):
     if private_index:
         index_word = env["GIT_INDEX_FILE"]
         private_index = cmdline.resolve(index_word, location, context, dict(run.variables)) or True
-    return git_operation(words, _Run(location, render(words), run.adds_words, run.stdin_fed, context,
-                                     lookup, private_index, dict(run.variables), words, run.depth,
-                                     _lister_bound(run.fed_by, context) if run.adds_words else None,
-                                     run.in_loop, None if run.via else _command_span(run), tuple(config), run.via))
+    adds_words, feed = run.adds_words, _feed_of_run(run, context, lookup)
+    if feed is not None and _words_known(feed):  # `echo a.py | xargs git add`: as if typed
+        from . import feeds
+
+        fed = feeds.fed(feed, None, None, None, location)
+        if fed is not None:
+            words, adds_words, feed = words + tuple(Word(w) for w in fed.words), False, None
+    classified = _Run(location, render(words), adds_words, run.stdin_fed, context, lookup, private_index,
+                      dict(run.variables), words, run.depth, _bound_of(feed, context) if adds_words else None,
+                      run.in_loop, None if run.via else _command_span(run), tuple(config), run.via, feed)
+    operation = git_operation(words, classified)
+    if not adds_words:
+        return operation
+    if run.xargs is None or not run.xargs.once:
+        operation = operation._replace(precheck=None)  # git runs a word or a line at a time: each may fail alone
+    if feed is not None and operation.feeds:
+        alone = git_operation(words, classified._replace(adds_words=False, bound=None, feed=None)) \
+            if run.xargs is not None and run.xargs.runs_empty else classified.op(SAFE)
+        operation = operation._replace(alone=alone)
+    return operation
+
+
+def _words_known(feed):
+    from . import feeds
+
+    return isinstance(feed.source, feeds.Words)
+
+
+def _feed_of_run(run, context, lookup):
+    """The Feed of the words xargs or `find -exec` adds to a run, or None."""
+    if not run.adds_words or run.fed_by is None or run.xargs is None:
+        return None
+    from . import feed_sources, feeds  # only a line feeding git words pays for them
+
+    split = {cmdline.XARGS_SPLIT: feeds.XARGS, cmdline.LINES_SPLIT: feeds.LINES, cmdline.NUL_SPLIT: feeds.LINES}
+    if run.xargs.split not in split:
+        return None
+    return feed_sources.feed_of(run.fed_by, split[run.xargs.split], context, lookup,
+                                nul=run.xargs.split == cmdline.NUL_SPLIT)
+
+
+def _bound_of(feed, context):
+    """(Pathspecs, work) the paths a feed gives lie in and the states they are in, until git's state
+    tells them: a lister's pathspecs (the whole tree without) and what it lists, find's folders."""
+    if feed is None:
+        return None
+    from . import feeds
+
+    source = feed.source
+    if isinstance(source, feeds.Found):
+        return source.specs, EVERYTHING
+    work = set()
+    for shown in source.shows:
+        work |= set({"staged": "S", "unstaged": "WR", "deleted": "WR", "untracked": "ND"}[shown])
+    if source.ignored:
+        work.add(IGNORED_WORK)
+    specs = source.specs or ((Pathspec(source.under, source.under, ""),) if source.under else (Pathspec(":/", None, ""),))
+    return specs, frozenset(work)
+
+
+def with_fed_paths(op, top, states):
+    """The operation with what its feeds print in place of the pathspecs that stood for it, given
+    git's state of its checkout ({path: PathState}): exact paths when every feed is read in full
+    (it then reads as if the line named them), the upper bound they are otherwise. Unchanged when
+    a feed cannot be told, or gives nothing (the command then runs as if without the words)."""
+    if not op.feeds or states is None:
+        return op
+    from . import feeds, reach
+
+    standing = {spec for _feed, specs in op.feeds for spec in specs}
+    paths = [p for p in op.paths if p not in standing]
+    exact = complete = True
+    fed = []
+    for feed, _specs in op.feeds:
+        got = feeds.fed(feed, top, states, lambda spec, path: reach.covers(spec, path, top), op.cwd)
+        if got is None:
+            return op
+        exact, complete = exact and got.exact, complete and got.complete
+        fed.extend(_pathspec(Word(w), op.cwd) for w in got.words)
+    if not fed and exact and complete:  # the feeds print nothing: git runs without their words
+        return op.alone._replace(step=op.step) if op.alone is not None else op
+    return op._replace(paths=tuple(paths + fed), feeds=(), bound=None if exact else op.bound, runtime=False)
 
 
 def configured(run, key):
@@ -583,12 +670,13 @@ def _command_span(run):
 # -- classify one git run --------------------------------------------------------------------------
 
 class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables words depth bound "
-                  "in_loop span config via", (None, (), 0, None, False, None, (), ()))):
+                  "in_loop span config via feed", (None, (), 0, None, False, None, (), (), None))):
     """One git run being classified: where, as what text, and what it may receive at run time:
     adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
     apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
     variables (what the line assigned before this run), words and depth (as Operation's), bound
-    (the paths and work a git lister feeds it through xargs, or None), via (the wrappers that run it)."""
+    (the paths and work a feed gives it through xargs, or None), via (the wrappers that run it),
+    feed (the feeds.Feed of those words)."""
     __slots__ = ()
 
     def op(self, kind, paths=(), runtime=False, **extra):
@@ -602,6 +690,7 @@ class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup priva
         if self.bound is not None and self.adds_words:
             bound_paths, bound_touches = self.bound
             extra.setdefault("bound", self.bound)
+            extra["feeds"] = tuple(extra.get("feeds", ())) + ((self.feed, tuple(bound_paths)),)
             if kind in PATH_KINDS or kind in WHOLE_KINDS:
                 # the words xargs adds are what the lister lists: paths under its pathspecs, in
                 # the states it lists (`git diff --name-only` lists tracked working-tree changes)
@@ -624,7 +713,7 @@ class _Arguments(record("_Arguments", "flags operands after_dashes from_file val
         return self.operands + (self.after_dashes or ())
 
 
-def _split(words, long_options, value_options, attached_values=frozenset()):
+def split_arguments(words, long_options, value_options, attached_values=frozenset()):
     """Options and operands as git reads them: `-am msg` is -a plus -m's value, `--message=x`
     carries its value, `--al` is `--all` (git takes unambiguous prefixes), everything after `--`
     is an operand. attached_values: short options whose optional value can only be attached (`-uno`)."""
@@ -685,6 +774,7 @@ def _pathspecs(words, run):
     working directory (`.`, `*`); runtime: a word only the shell can know; exclusions: the `:!x`,
     `:^x`, `:(exclude)x` pathspecs, which git leaves out of what the others match."""
     specs, whole, relative_whole, runtime, positive, exclusions = [], False, False, False, 0, []
+    used = []
     for written in words:
         for word in cmdline.words_of(written):
             value = word.value
@@ -695,9 +785,18 @@ def _pathspecs(words, run):
             positive += 1
             if word.expanded:
                 known = cmdline.expand(word, run.cwd, run.context, run.variables)
-                bounds = _listing_bounds(word, run) if known is None else None
-                if bounds:
-                    specs.extend(bounds)
+                feed = _substituted_feed(word, run) if known is None else None
+                if feed is not None and _words_known(feed):
+                    from . import feeds
+
+                    fed = feeds.fed(feed, None, None, None, run.cwd)
+                    if fed is not None:
+                        specs.extend(_pathspec(Word(w), run.cwd, run.context.paths) for w in fed.words)
+                        continue
+                elif feed is not None:
+                    bound = _bound_of(feed, run.context)[0]
+                    specs.extend(bound)
+                    used.append((feed, tuple(bound)))
                     continue
                 if known is None:
                     runtime = True
@@ -719,63 +818,22 @@ def _pathspecs(words, run):
             specs.append(_pathspec(word, run.cwd, run.context.paths))
     if words and not positive:
         whole = True  # `git add ':!secret'` stages everything else
-    return tuple(specs), whole, relative_whole, runtime, exclusions
+    return tuple(specs), whole, relative_whole, runtime, exclusions, tuple(used)
 
 
-LISTERS = {"ls-files": frozenset(["-x", "--exclude", "-X", "--exclude-from", "--format"]),
-           "diff": frozenset(["--diff-filter", "-U", "--output"])}
-# What `git ls-files` lists with each option (git 2.39): -m and -d tracked working-tree changes,
-# -o untracked files (ignored ones too, unless --exclude-standard or an exclude is given), and
-# without any of them every index entry.
-LS_FILES_WORK = {"-m": "W", "--modified": "W", "-d": "W", "--deleted": "W", "-o": "ND", "--others": "ND"}
+def _substituted_feed(word, run):
+    """The Feed of a word that is one unquoted `$(…)`, or None."""
+    if not word.substitutions:
+        return None
+    from . import feed_sources
+
+    return feed_sources.substitution_feed(word, run.cwd, run.context, run.lookup)
+
+
 EVERYTHING = frozenset("SWNDIR")
 
 
-def _listing_bounds(word, run):
-    """The folders a word's paths lie in when the word is one `$(git ls-files … <paths>)` or
-    `$(git diff --name-only … -- <paths>)`: git lists only under the pathspecs it is given, so the
-    paths are known to lie there. None when the word holds anything else."""
-    if len(word.substitutions) != 1 or not word.value.startswith(("$(", "`")):
-        return None
-    runs = cmdline.commands_of_tokens(word.substitutions[0], run.cwd, run.context)
-    if len(runs) != 1:
-        return None
-    bound = _git_lister_bound(runs[0], require_paths=True, paths=run.context.paths)
-    return None if bound is None else list(bound[0])
-
-
-def _git_lister_bound(lister, require_paths=False, paths=cmdline.POSIX):
-    """(pathspecs, work) a `git ls-files …` or `git diff --name-only …` run lists: the paths lie
-    under its pathspecs (the whole tree when it has none), in the states it lists. None for any
-    other command, or when its paths are known only at run time."""
-    if lister.name != "git" or not lister.args or lister.args[0].value not in LISTERS:
-        return None
-    args = lister.args
-    verb = args[0].value
-    if verb == "diff" and not any(w.value == "--name-only" for w in args):
-        return None  # --name-status and the patch itself are not file names
-    parsed = _split(args[1:], "", LISTERS[verb])
-    if verb == "diff":
-        if parsed.operands and parsed.after_dashes is None:
-            return None  # `git diff A B` takes revisions first: only `--` says where paths start
-        operands = parsed.after_dashes or ()
-        cached = parsed.flags & {"--cached", "--staged"}
-        work = frozenset("S") if cached else frozenset("SW") if parsed.operands else frozenset("W")
-    else:
-        operands = parsed.path_words
-        chosen = [LS_FILES_WORK[f] for f in parsed.flags if f in LS_FILES_WORK]
-        work = frozenset("".join(chosen)) if chosen else frozenset("SW")
-        if "N" in work and not parsed.flags & {"--exclude-standard", "-x", "--exclude", "-X", "--exclude-from"}:
-            work = work | {"I"}
-    if require_paths and not operands or any(w.expanded or w.glob for w in operands):
-        return None
-    if TRACKED_WORK in work:
-        work = work | {DELETION_WORK}  # a working-tree change may be a deletion; both listers list it
-    specs = [_pathspec(w, lister.cwd, paths) for w in operands] or [Pathspec(":/", None, "")]
-    return specs, work
-
-
-def _find_bound(find, context=cmdline.Context()):
+def find_bound(find, context=cmdline.Context()):
     """(pathspecs, work) of what `find <folders> [-name P] …` lists: files under its start folders
     whose names match its -name patterns, in any state. None when a folder is known only at run time."""
     args = find.args
@@ -802,13 +860,9 @@ def _find_bound(find, context=cmdline.Context()):
     return specs, EVERYTHING
 
 
-def _lister_bound(fed_by, context):
-    """What the command that feeds a run's added words (xargs' pipe stage, find -exec's find) lists."""
-    if fed_by is None:
-        return None
-    if fed_by.name == "find":
-        return _find_bound(fed_by, context)
-    return _git_lister_bound(fed_by, paths=context.paths)
+def listing_pathspec(word, cwd, context):
+    """A lister's pathspec word, as _pathspec reads one (peerhooks.feed_sources)."""
+    return _pathspec(word, cwd, context.paths)
 
 
 def _pathspec(word, cwd, paths=cmdline.POSIX):
@@ -945,10 +999,22 @@ def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False, t
     """The operation of a path-carrying form: whole when a pathspec names the whole tree, relative
     when it names the working directory, runtime when a path comes only at run time. touches: what
     of the uncommitted work it reaches (None: the kind's default); excludes: pathspecs it leaves
-    out besides the line's own `:!` exclusions; precheck: what git checks first (Precheck)."""
-    paths, whole, relative_whole, runtime, exclusions = _pathspecs(path_words, run)
+    out besides the line's own `:!` exclusions; precheck: what git checks first (Precheck). A form
+    whose words include a feed (`$(git ls-files -m)`) knows what it is without them (alone)."""
+    op = _paths_form(kind, path_words, run, args, empty_kind, empty_whole, touches, excludes, precheck)
+    if op.feeds and not run.adds_words:
+        fed_words = {id(w) for w in path_words if _substituted_feed(w, run) is not None}
+        rest = [w for w in path_words if id(w) not in fed_words]
+        op = op._replace(alone=_paths_form(kind, rest, run, args, empty_kind, empty_whole, touches, excludes,
+                                           precheck))
+    return op
+
+
+def _paths_form(kind, path_words, run, args, empty_kind, empty_whole, touches, excludes, precheck):
+    paths, whole, relative_whole, runtime, exclusions, used = _pathspecs(path_words, run)
     runtime = runtime or args.from_file or run.adds_words
-    extra = {"touches": touches, "excludes": tuple(exclusions) + tuple(excludes), "precheck": precheck}
+    extra = {"touches": touches, "excludes": tuple(exclusions) + tuple(excludes), "precheck": precheck,
+             "feeds": used}
     if whole:
         return run.op(WHOLE_OF[kind], paths, runtime, **extra)
     if relative_whole and not runtime:
@@ -966,7 +1032,7 @@ def _patch_mode(args, run):
 
 
 def _classify_add(rest, run):
-    args = _split(rest, ADD_LONG, ADD_VALUES)
+    args = split_arguments(rest, ADD_LONG, ADD_VALUES)
     if args.flags & {"-n", "--dry-run"} or _patch_mode(args, run):
         return run.op(SAFE)
     everything = args.flags & {"-A", "--all", "-u", "--update", "--no-ignore-removal"} or \
@@ -982,7 +1048,7 @@ def _classify_add(rest, run):
 
 
 def _classify_commit(rest, run):
-    args = _split(rest, COMMIT_LONG, COMMIT_VALUES, attached_values=frozenset(["-u", "-S"]))
+    args = split_arguments(rest, COMMIT_LONG, COMMIT_VALUES, attached_values=frozenset(["-u", "-S"]))
     if "--dry-run" in args.flags:
         return run.op(SAFE)
     if run.private_index and (MESSAGE_OPTIONS & set(args.values) or args.flags & MESSAGE_FLAGS):
@@ -1026,7 +1092,7 @@ def _classify_stash(rest, run):
         return run.op(STASH_STACK, target=_stash_ref(rest[1:]), moves_branch=True)
     if verb not in ("push", "save"):
         return run.op(SAFE)  # an unknown verb: git refuses it
-    args = _split(rest, STASH_LONG, STASH_VALUES)
+    args = split_arguments(rest, STASH_LONG, STASH_VALUES)
     if _patch_mode(args, run):
         return run.op(SAFE)
     touches = _stash_touches(args.flags)
@@ -1107,7 +1173,7 @@ def _stash_apply(rest, run):
     only uncommitted work it can reach is work staged in a file the entry holds: it merges into it,
     conflicts in it, or (with --index) unstages it. The entry's files come from the checkout; with
     --index (which also replays the entry's index) they are not asked and it is judged as before."""
-    args = _split(rest, STASH_LONG, STASH_VALUES)
+    args = split_arguments(rest, STASH_LONG, STASH_VALUES)
     operands = args.path_words
     if "--index" in args.flags or len(operands) > 1 or any(w.expanded for w in operands):
         return run.op(STASH_APPLY)
@@ -1116,7 +1182,7 @@ def _stash_apply(rest, run):
 
 
 def _classify_reset(rest, run):
-    args = _split(rest, RESET_LONG, RESET_VALUES)
+    args = split_arguments(rest, RESET_LONG, RESET_VALUES)
     if _patch_mode(args, run):
         return run.op(SAFE)
     modes = args.flags & {"--hard", "--merge", "--keep", "--soft"}
@@ -1167,7 +1233,7 @@ def _is_revision(word, run):
 
 
 def _classify_checkout(rest, run):
-    args = _split(rest, CHECKOUT_LONG, CHECKOUT_VALUES)
+    args = split_arguments(rest, CHECKOUT_LONG, CHECKOUT_VALUES)
     if _patch_mode(args, run):
         return run.op(SAFE)
     merge = bool(args.flags & {"-m", "--merge"})
@@ -1208,7 +1274,7 @@ def _classify_checkout(rest, run):
 
 
 def _classify_switch(rest, run):
-    args = _split(rest, SWITCH_LONG, SWITCH_VALUES)
+    args = split_arguments(rest, SWITCH_LONG, SWITCH_VALUES)
     merge = bool(args.flags & {"-m", "--merge"})
     if args.flags & CREATING_OPTIONS - {"--orphan"}:
         start = args.operands[0].value if len(args.operands) == 1 and not args.operands[0].expanded else None
@@ -1260,7 +1326,7 @@ def _checked_out_elsewhere(branch, run):
 
 
 def _classify_restore(rest, run):
-    args = _split(rest, RESTORE_LONG, RESTORE_VALUES)
+    args = split_arguments(rest, RESTORE_LONG, RESTORE_VALUES)
     if _patch_mode(args, run):
         return run.op(SAFE)
     only_index = args.flags & {"-S", "--staged"} and not args.flags & {"-W", "--worktree"}
@@ -1285,7 +1351,7 @@ def _restore_precheck(args):
 
 
 def _classify_clean(rest, run):
-    args = _split(rest, CLEAN_LONG, CLEAN_VALUES)
+    args = split_arguments(rest, CLEAN_LONG, CLEAN_VALUES)
     if args.flags & {"-n", "--dry-run"} or not args.flags & {"-f", "--force"}:
         return run.op(SAFE)  # git cleans nothing without --force (clean.requireForce)
     excludes = tuple(clean_exclude_specs(args.all_values.get("-e", []) + args.all_values.get("--exclude", [])))
@@ -1303,7 +1369,7 @@ def _classify_clean(rest, run):
 
 
 def _classify_rm(rest, run):
-    args = _split(rest, RM_LONG, RM_VALUES)
+    args = split_arguments(rest, RM_LONG, RM_VALUES)
     if args.flags & {"-n", "--dry-run"} or run.private_index and "--cached" in args.flags:
         return run.op(SAFE)
     # without -f or --cached git refuses a file that differs from HEAD or the index, but stages the
@@ -1329,7 +1395,7 @@ def _classify_mv(rest, run):
     """`git mv` renames on disk: a folder goes with everything in it, untracked and ignored files
     too. Without -f git refuses an existing destination, a source the index does not hold, and a
     folder with a tracked file deleted from the tree ("bad source"), and then moves nothing."""
-    args = _split(rest, MV_LONG, frozenset())
+    args = split_arguments(rest, MV_LONG, frozenset())
     if args.flags & {"-n", "--dry-run"}:
         return run.op(SAFE)
     words = args.path_words
@@ -1340,7 +1406,7 @@ def _classify_mv(rest, run):
 
 
 def _classify_apply(rest, run):
-    args = _split(rest, APPLY_LONG, APPLY_VALUES)
+    args = split_arguments(rest, APPLY_LONG, APPLY_VALUES)
     reports = args.flags & {"--stat", "--numstat", "--summary", "--check"}
     if reports and "--apply" not in args.flags:
         return run.op(SAFE)
@@ -1371,7 +1437,7 @@ def _classify_read_tree(rest, run):
 
 
 def _classify_checkout_index(rest, run):
-    args = _split(rest, "--all --force --index --quiet --no-create --stdin --temp --prefix --stage",
+    args = split_arguments(rest, "--all --force --index --quiet --no-create --stdin --temp --prefix --stage",
                   frozenset(["--prefix", "--stage"]))
     if args.flags & {"--temp"} or "--prefix" in args.values and not _prefix_is_the_tree(args.values["--prefix"], run):
         return run.op(SAFE)
@@ -1441,7 +1507,7 @@ def _classify_branch(rest, run):
     """`git branch -m/-M [old] new` renames a branch under whoever has it checked out (git follows
     in every worktree's HEAD). Deleting or forcing a branch some worktree has checked out is
     refused by git itself; creating, copying and listing move no checkout."""
-    args = _split(rest, "--move --copy --delete --force --list --all --remotes --show-current", frozenset())
+    args = split_arguments(rest, "--move --copy --delete --force --list --all --remotes --show-current", frozenset())
     if not args.flags & {"-m", "-M", "--move"}:
         return run.op(SAFE)
     names = args.operands

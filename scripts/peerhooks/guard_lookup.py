@@ -72,6 +72,11 @@ class CheckoutLookup(gitops.Lookup):
                               timeout=GIT_TIMEOUT_SECONDS)
         return None if out is None else [name for name in out.split("\0") if name]
 
+    def is_folder(self, path):
+        if not path or not os.path.lexists(path):
+            return None
+        return os.path.isdir(path)
+
     def checked_out(self, ref, cwd):
         top = gitrepo.toplevel(cwd) if cwd else None
         if top is None:

@@ -21,14 +21,15 @@ MAX_ALIAS_EXPANSIONS = 64
 def _real(op):
     """The operation with its literal paths and target resolved through symlinks, as the peers'
     changes are (`git add ~/app-link/src` names the checkout's src)."""
-    specs = []
+    real = {}
     for spec in op.paths:
         if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
-            spec = spec._replace(root=platform.current().paths.realpath(reach.resolve(spec, op.cwd)), relative="")
-        specs.append(spec)
+            real[spec] = spec._replace(root=platform.current().paths.realpath(reach.resolve(spec, op.cwd)), relative="")
     target = (platform.current().paths.realpath(op.target) if op.target and op.kind == gitops.REMOVE_WORKTREE
               else op.target)
-    return op._replace(paths=tuple(specs), target=target)
+    feeds = tuple((feed, tuple(real.get(s, s) for s in standing)) for feed, standing in op.feeds)
+    return op._replace(paths=tuple(real.get(s, s) for s in op.paths), target=target, feeds=feeds,
+                       alone=_real(op.alone) if op.alone is not None else None)
 
 
 class Stakes:
@@ -215,6 +216,8 @@ class Stakes:
             if item.operation.kind in (gitops.STASH_STACK, gitops.STASH_APPLY) and item.toplevel not in stash_of:
                 stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
         owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}
+        judged = [j._replace(operation=gitops.with_fed_paths(j.operation, j.toplevel, states_of.get(j.toplevel)))
+                  for j in judged]  # what `… | xargs git add` is given, now that git's state is known
         self.states_of, self.with_changes = states_of, judged
         private_of = {}
         for item in judged:

@@ -1,0 +1,200 @@
+"""What produces a feed (peerhooks.feeds), read from the commands of a line: the pipe stages before
+`xargs git …`, or the command in `$(…)`. Pure but for the Lookup the classifier passes (is a
+name `ls` is given a folder).
+
+  feed_of(stage, split, context, lookup) -> feeds.Feed or None
+
+A producer is read when the line says what it prints: `echo`/`printf` of words the line holds,
+`ls` of files (globs expanded as Bash expands them), `find <folders> -name P`, and the git listers
+whose output is git's state: `git diff --name-only` (unstaged, `--cached`, `HEAD`, `--diff-filter`,
+`--relative`, `-- <paths>`), `git ls-files -m/-d/-o` (`--exclude-standard`, `--full-name`,
+`<paths>`) and `git status --porcelain` / `--short` (`-uno`, `-- <paths>`). Anything else (a file's
+contents, `git log`, a script) is not read: the consumer's paths stay known only at run time.
+"""
+from . import cmdline, feeds
+
+MAX_STAGES = 8  # a pipeline this long is not read stage by stage
+
+
+def feed_of(stage, split, context, lookup, nul=False):
+    """The Feed of what `stage` (and the pipe stages before it) prints, cut into words as `split`
+    says (feeds.XARGS, LINES or FIELDS), or None when it cannot be read. nul: the consumer reads
+    NUL-ended records (`xargs -0`), which a producer then ends its names with (`git … -z`, `find
+    -print0`), one word each, with no filter between."""
+    chain = []
+    while stage is not None and len(chain) < MAX_STAGES:
+        chain.append(stage)
+        stage = stage.piped_from
+    if stage is not None or not chain:
+        return None
+    chain.reverse()
+    producer, filters = chain[0], chain[1:]
+    if nul:
+        ended = {"git": "-z", "find": "-print0"}.get(producer.name)
+        if filters or ended is None or all(w.value != ended for w in producer.args):
+            return None
+        producer = producer._replace(args=tuple(w for w in producer.args if w.value != ended))
+    stages = feeds.stages_of(filters)
+    source = _source(producer, context, lookup) if stages is not None else None
+    return None if source is None else feeds.Feed(source, stages, split)
+
+
+def substitution_feed(word, cwd, context, lookup):
+    """The Feed of the one `$(…)` (or backticks) a word is, unquoted (FIELDS), run from cwd; None
+    for any other word."""
+    if len(word.substitutions) != 1 or not word.value.startswith(("$(", "`")) or not word.unquoted:
+        return None
+    value = word.value
+    if not (value.endswith(")") or value.endswith("`")):
+        return None  # `$(…)x`: words glued to it
+    runs = cmdline.commands_of_tokens(word.substitutions[0], cwd, context)
+    last = [r for r in runs if r.depth == 0]
+    if not last or any(r.gate is not None for r in last) or len(last) != len(_pipeline(last[-1])):
+        return None  # more than one pipeline: their outputs follow each other
+    return feed_of(last[-1], feeds.FIELDS, context, lookup)
+
+
+def _pipeline(stage):
+    chain = []
+    while stage is not None:
+        chain.append(stage)
+        stage = stage.piped_from
+    return chain
+
+
+def _source(producer, context, lookup):
+    if producer.name in ("echo", "printf"):
+        return feeds.words_source(producer)
+    if producer.name == "ls":
+        return _ls(producer, context, lookup)
+    if producer.name == "find":
+        return _find(producer, context)
+    if producer.name == "git":
+        return _git_listing(producer, context, lookup)
+    return None
+
+
+def _ls(command, context, lookup):
+    """`ls [-1] [-d] <files>`: each file as given; a folder (without -d) prints what it holds."""
+    names, folders_as_names = [], False
+    for word in command.args:
+        if word.value in ("-1", "-d"):
+            folders_as_names = folders_as_names or word.value == "-d"
+            continue
+        if word.value.startswith("-") or word.expanded:
+            return None
+        matches = context.glob(word.value, command.cwd) if word.glob and context.glob and command.cwd else None
+        if word.glob and not matches:
+            return None  # no match: ls says so; too many: not read
+        names.extend(matches if word.glob else [word.value])
+    if not names:
+        return None
+    for name in names:
+        path = cmdline.resolve(cmdline.Word(name), command.cwd, context)
+        is_folder = lookup.is_folder(path) if path else None
+        if is_folder is None or is_folder and not folders_as_names:
+            return None
+    return feeds.listed_names(names)
+
+
+def _find(command, context):
+    from . import gitops
+
+    bound = gitops.find_bound(command, context)
+    if bound is None:
+        return None
+    tests = [w.value for w in command.args if w.value.startswith("-")]
+    exact = all(t in ("-name", "-iname", "-type", "-print") for t in tests) and \
+        all(command.args[i + 1].value == "f" for i, w in enumerate(command.args) if w.value == "-type")
+    return feeds.Found(tuple(bound[0]), exact)
+
+
+STATUS_FORMATS = ("--porcelain", "--porcelain=v1", "--porcelain=1", "-s", "--short")
+
+
+def _git_listing(lister, context, lookup):
+    """The feeds.Listing of a git lister as it runs in its folder, or None."""
+    from . import gitops
+
+    args = lister.args
+    if not args or lister.cwd is None or any(w.expanded for w in args):
+        return None
+    verb, rest = args[0].value, args[1:]
+    if verb == "diff":
+        return _diff(rest, lister, context, lookup, gitops)
+    if verb == "ls-files":
+        return _ls_files(rest, lister, context, gitops)
+    if verb == "status":
+        return _status(rest, lister, context, gitops)
+    return None
+
+
+def _specs(words, lister, context, gitops):
+    return tuple(gitops.listing_pathspec(w, lister.cwd, context) for w in words)
+
+
+def _diff(rest, lister, context, lookup, gitops):
+    parsed = gitops.split_arguments(rest, "--name-only --cached --staged --relative --diff-filter --no-renames",
+                                    frozenset(["--diff-filter"]))
+    if "--name-only" not in parsed.flags or parsed.flags - {"--name-only", "--cached", "--staged", "--relative",
+                                                             "--no-renames", "--diff-filter"}:
+        return None  # a patch, --name-status, --stat ...: not file names alone
+    operands = [w.value for w in parsed.operands]
+    shows = {"staged"} if parsed.flags & {"--cached", "--staged"} else {"unstaged"}
+    paths = parsed.after_dashes or ()
+    if operands == ["HEAD"]:
+        shows = {"staged", "unstaged"}
+    elif operands and parsed.after_dashes is None and not any(lookup.is_revision(v, lister.cwd) for v in operands):
+        paths = parsed.operands  # `git diff --name-only src`: git takes words that name no revision as paths
+    elif operands:
+        return None  # between commits: not the state of the tree
+    letters = _diff_filter(parsed.values.get("--diff-filter"))
+    if letters is False:
+        return None
+    relative = "--relative" in parsed.flags
+    return feeds.Listing(frozenset(shows), _specs(paths, lister, context, gitops), letters,
+                         False, lister.cwd if relative else None, lister.cwd if relative else None)
+
+
+def _diff_filter(value):
+    """(kept, dropped) letters of --diff-filter, None without it, False when it is not read."""
+    if value is None:
+        return None
+    if not value.isalpha():
+        return False
+    return (frozenset(c for c in value if c.isupper()), frozenset(c.upper() for c in value if c.islower()))
+
+
+def _ls_files(rest, lister, context, gitops):
+    parsed = gitops.split_arguments(rest, "--modified --deleted --others --exclude-standard --full-name",
+                                    frozenset())
+    known = {"-m", "--modified", "-d", "--deleted", "-o", "--others", "--exclude-standard", "--full-name"}
+    if parsed.flags - known or not parsed.flags & (known - {"--exclude-standard", "--full-name"}):
+        return None  # -c (every index entry), -s, -z, --format ...: not the changed files alone
+    shows = set()
+    if parsed.flags & {"-m", "--modified"}:
+        shows.add("unstaged")
+    if parsed.flags & {"-d", "--deleted"}:
+        shows.add("deleted")
+    if parsed.flags & {"-o", "--others"}:
+        shows.add("untracked")
+    full = "--full-name" in parsed.flags
+    return feeds.Listing(frozenset(shows), _specs(parsed.path_words, lister, context, gitops), None, False,
+                         None if full else lister.cwd, lister.cwd,
+                         bool(shows & {"untracked"}) and "--exclude-standard" not in parsed.flags)
+
+
+def _status(rest, lister, context, gitops):
+    values = [w.value for w in rest]
+    formats = [v for v in values if v in STATUS_FORMATS]
+    untracked = [v for v in values if v.startswith(("-u", "--untracked-files"))]
+    others = [v for v in values if v.startswith("-") and v not in STATUS_FORMATS and v not in untracked
+              and v != "--"]
+    if not formats or others or any(u not in ("-uno", "--untracked-files=no", "-unormal",
+                                              "--untracked-files=normal") for u in untracked):
+        return None  # the long format, -b, -z, --ignored, -uall ...: not read line by line here
+    shows = {"staged", "unstaged"} | (set() if any("no" in u for u in untracked) else {"untracked"})
+    paths = [w for w in rest if not w.value.startswith("-")]
+    short = not any(v.startswith("--porcelain") for v in formats)  # --porcelain wins, toplevel-relative
+    return feeds.Listing(frozenset(shows), _specs(paths, lister, context, gitops), None, True,
+                         lister.cwd if short else None, None)
