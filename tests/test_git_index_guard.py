@@ -848,6 +848,48 @@ class Switches(GuardTestCase):
         self.assertEqual(self.decision(self.guard("git switch -C main feature"))[0], "ask")  # rewinds main
 
 
+class Feeds(GuardTestCase):
+    """Paths a line feeds git (`… | xargs git add`, `git add $(…)`) are what git's state prints."""
+
+    def setUp(self):
+        super().setUp()
+        self.working_peer(modified=("src/app.py",), new=("src/peer_new.py",))
+        os.makedirs(os.path.join(self.main, "docs"))
+        with open(os.path.join(self.main, "docs", "a.md"), "w") as handle:
+            handle.write("docs\n")
+        git(self.main, "add", "docs/a.md")
+        git(self.main, "commit", "-q", "-m", "docs")
+        with open(os.path.join(self.main, "docs", "a.md"), "a") as handle:
+            handle.write("this session's change\n")
+
+    def test_a_filtered_listing_feeds_only_what_passes_the_filter(self):
+        for command in ("git diff --name-only | grep docs | xargs git add", "echo docs/a.md | xargs git add",
+                        "git status --porcelain | grep '^ M' | cut -c4- | grep -v src | xargs git add",
+                        "git add $(git diff --name-only -- docs)", "git ls-files -m docs | xargs -I{} git add {}"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command))
+        for command, path in (("git diff --name-only | xargs git add", "src/app.py unstaged"),
+                              ("git status --porcelain | grep '^??' | cut -c4- | xargs git add", "src/peer_new.py"),
+                              ("git add $(git ls-files -o --exclude-standard)", "src/peer_new.py")):
+            with self.subTest(command=command):
+                self.assertRefused(self.guard(command), path)
+
+    def test_a_patch_of_the_trees_own_changes_applies_to_the_paths_it_holds(self):
+        self.assertAllowed(self.guard("git diff docs/a.md | git apply -R"))
+        self.assertAllowed(self.guard("git diff -U0 -- docs | git apply --cached --unidiff-zero"))
+        self.assertRefused(self.guard("git diff | git apply -R"), "src/app.py unstaged")
+        git(self.main, "add", "src/app.py")
+        self.assertRefused(self.guard("git diff --cached | git apply -R --cached"), "src/app.py staged")
+        self.assertAllowed(self.guard("git stash show -p | git apply -R"))  # no entry: no patch, nothing applied
+
+    def test_an_empty_feed_runs_the_command_without_its_words(self):
+        git(self.main, "add", "src/app.py")  # the peer's change, now staged
+        self.assertAllowed(self.guard("git commit -m 'docs' $(git diff --name-only -- docs)"))
+        git(self.main, "checkout", "-q", "--", "docs/a.md")  # nothing unstaged under docs any more
+        self.assertRefused(self.guard("git commit -m 'docs' $(git diff --name-only -- docs)"), "src/app.py staged")
+        self.assertAllowed(self.guard("git diff --name-only -- docs | xargs git add"))  # `git add` alone adds nothing
+
+
 class BehindTheIndex(GuardTestCase):
     """Issue 19 items 2 and 3: history written behind the shared index, and config that changes what
     a command does."""

@@ -54,6 +54,35 @@ def substitution_feed(word, cwd, context, lookup):
     return feed_of(last[-1], feeds.FIELDS, context, lookup)
 
 
+def patch_feed(producer, context, lookup):
+    """The Feed of the paths a patch changes when the command printing it is `git diff [--cached]
+    [-- <paths>]` of the tree's own changes, or `git stash show -p [<entry>]` (its files); None for
+    any other producer (a patch file, a pipeline)."""
+    if producer.piped_from is not None or producer.name != "git" or not producer.args or producer.cwd is None:
+        return None
+    from . import gitops
+
+    verb, rest = producer.args[0].value, producer.args[1:]
+    if verb == "diff":
+        kept = [w for w in rest if not w.value.startswith(("-U", "--unified", "--binary", "--no-color", "--full-index"))]
+        if any(w.value in ("--name-only", "--name-status", "--stat", "--numstat", "-R") for w in kept):
+            return None
+        listing = _diff(tuple(kept) + (cmdline.Word("--name-only"),), producer, context, lookup, gitops)
+        return None if listing is None else feeds.Feed(listing, (), feeds.LINES)
+    if verb == "stash" and rest and rest[0].value == "show":
+        options = [w.value for w in rest[1:] if w.value.startswith("-")]
+        entries = [w for w in rest[1:] if not w.value.startswith("-")]
+        if set(options) - {"-p", "--patch"} or "-p" not in options and "--patch" not in options or len(entries) > 1 \
+                or any(w.expanded for w in entries):
+            return None
+        top = context.toplevel(producer.cwd) if context.toplevel is not None else None
+        files = lookup.stash_files(entries[0].value if entries else None, producer.cwd)
+        if top is None or files is None:
+            return None
+        return feeds.Feed(feeds.listed_names([top.rstrip("/") + "/" + f for f in files]), (), feeds.LINES)
+    return None
+
+
 def _pipeline(stage):
     chain = []
     while stage is not None:

@@ -154,8 +154,8 @@ def _regex(pattern, kind):
     while index < len(pattern):
         char = pattern[index]
         if char == "\\":
-            if index + 1 >= len(pattern) or pattern[index + 1].isalnum():
-                return None
+            if index + 1 >= len(pattern) or pattern[index + 1].isalnum() or kind != "E" and pattern[index + 1] in "{}()|+?":
+                return None  # \w, a back reference, basic grep's groups, intervals and GNU operators
             out.append(re.escape(pattern[index + 1]))
             index += 2
             continue

@@ -284,7 +284,8 @@ class Lookup:
 
     def stash_files(self, entry, cwd):
         """The files a stash entry (None: the latest) holds, toplevel-relative: its tracked changes
-        with renames split into both names, and its untracked files. None when it cannot tell."""
+        with renames split into both names, and its untracked files; [] when there is no such
+        entry; None when it cannot tell."""
         return None
 
     def message_waiting(self, cwd):
@@ -562,8 +563,8 @@ def _git(run, context, lookup):
     if private_index:
         index_word = env["GIT_INDEX_FILE"]
         private_index = cmdline.resolve(index_word, location, context, dict(run.variables)) or True
-    adds_words, feed = run.adds_words, _feed_of_run(run, context, lookup)
-    if feed is not None and _words_known(feed):  # `echo a.py | xargs git add`: as if typed
+    adds_words, feed = run.adds_words, _feed_of_run(run, context, lookup) or _patch_feed(run, words, context, lookup)
+    if feed is not None and adds_words and _words_known(feed):  # `echo a.py | xargs git add`: as if typed
         from . import feeds
 
         fed = feeds.fed(feed, None, None, None, location)
@@ -582,6 +583,15 @@ def _git(run, context, lookup):
             if run.xargs is not None and run.xargs.runs_empty else classified.op(SAFE)
         operation = operation._replace(alone=alone)
     return operation
+
+
+def _patch_feed(run, words, context, lookup):
+    """For `git diff … | git apply`: the Feed of the paths the patch on its stdin changes, or None."""
+    if words[0].value != "apply" or run.piped_from is None or run.adds_words:
+        return None
+    from . import feed_sources
+
+    return feed_sources.patch_feed(run.piped_from, context, lookup)
 
 
 def _words_known(feed):
@@ -613,6 +623,8 @@ def _bound_of(feed, context):
     source = feed.source
     if isinstance(source, feeds.Found):
         return source.specs, EVERYTHING
+    if isinstance(source, feeds.Words):  # paths a lookup named (a stash entry's files)
+        return tuple(_pathspec(Word(line), None, context.paths) for line in source.lines), EVERYTHING
     work = set()
     for shown in source.shows:
         work |= set({"staged": "S", "unstaged": "WR", "deleted": "WR", "untracked": "ND"}[shown])
@@ -1414,7 +1426,20 @@ def _classify_apply(rest, run):
         return run.op(SAFE)
     if args.path_words and not any(w.expanded for w in args.path_words):
         return run.op(SAFE)  # a patch file the session wrote names its own paths
-    return run.op(DISCARD_PATHS, (), True)  # a patch from stdin (`git diff | git apply -R`): any path
+    cached, reverse = "--cached" in args.flags, bool(args.flags & {"-R", "--reverse"})
+    # what applying a diff of the tree's own changes does: --cached stages them (or, reversed,
+    # unstages them), reversed in the tree it throws them away (with --index, the index's too)
+    kind = (UNSTAGE_PATHS if reverse else STAGE_PATHS) if cached else DISCARD_PATHS
+    touches = frozenset("S" if reverse else "W") if cached else frozenset("SW" if "--index" in args.flags else "W")
+    feed = run.feed if run.feed is not None and not args.flags & {"-p", "--directory", "--include", "--exclude"} \
+        else None
+    if feed is None:
+        return run.op(DISCARD_PATHS, (), True, touches=touches)  # a patch only the running line knows: any path
+    bound = _bound_of(feed, run.context)
+    return Operation(kind, run.cwd, run.command, tuple(bound[0]), False, touches=touches, words=run.words,
+                     depth=run.depth, in_loop=run.in_loop, span=run.span, config=run.config,
+                     private=run.private_index or None, via=run.via, bound=bound, feeds=((feed, tuple(bound[0])),),
+                     alone=run.op(SAFE))  # an empty patch: "No valid patches in input"
 
 
 def _classify_bisect(rest, run):

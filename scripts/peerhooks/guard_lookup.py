@@ -89,10 +89,14 @@ class CheckoutLookup(gitops.Lookup):
     def stash_files(self, entry, cwd):
         if not cwd or entry is not None and entry.startswith("-"):
             return None
-        out = gitrepo.run_git(cwd, ["stash", "show", "--name-only", "-z", "--no-renames", "--no-relative",
-                                    "--include-untracked"] + ([entry] if entry is not None else []),
-                              timeout=GIT_TIMEOUT_SECONDS)
-        return None if out is None else [name for name in out.split("\0") if name]
+        done = gitrepo.run_git_code(cwd, ["stash", "show", "--name-only", "-z", "--no-renames", "--no-relative",
+                                          "--include-untracked"] + ([entry] if entry is not None else []),
+                                    timeout=GIT_TIMEOUT_SECONDS)
+        if done is None:
+            return None
+        if done[0] != 0:
+            return []  # no such entry: git shows nothing, and an apply of it changes nothing
+        return [name for name in done[1].decode("utf-8", "replace").split("\0") if name]
 
     def message_waiting(self, cwd):
         top = gitrepo.toplevel(cwd) if cwd else None

@@ -1,0 +1,108 @@
+"""peerhooks.feeds and feed_sources: what a command feeding git prints, from git's state. Pure: the
+commands are read by cmdline, the state is given."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+
+from peerhooks import cmdline, feed_sources, feeds, gitops, reach  # noqa: E402
+from peerhooks.gitstate import PathState  # noqa: E402
+
+TOP = "/r"
+STATES = {
+    "docs/usage.md": PathState("docs/usage.md", ".", "M"),
+    "docs/new.md": PathState("docs/new.md", ".", ".", True),
+    "src/api.py": PathState("src/api.py", ".", "M"),
+    "src/gone.py": PathState("src/gone.py", ".", "D"),
+    "src/util.py": PathState("src/util.py", "M", "."),
+    "src/parser.py": PathState("src/parser.py", "A", "."),
+    "vendor": PathState("vendor", ".", ".", True, False, True),
+}
+
+
+class Lookup(gitops.Lookup):
+    def is_revision(self, word, cwd):
+        return word in ("HEAD", "main")
+
+    def is_folder(self, path):
+        return path.rstrip("/").endswith(("docs", "src"))
+
+
+def words(line, cwd=TOP, states=STATES):
+    """The words the last command of the line is fed, or None."""
+    context = cmdline.Context(glob=lambda pattern, folder: ["docs/a.md", "docs/b.md"] if "*" in pattern else None)
+    runs = cmdline.commands(line, cwd, context)
+    consumer = runs[-1]
+    if consumer.xargs is not None:
+        split = {cmdline.XARGS_SPLIT: feeds.XARGS, cmdline.LINES_SPLIT: feeds.LINES}.get(consumer.xargs.split)
+        feed = feed_sources.feed_of(consumer.fed_by, split, context, Lookup()) if split else None
+    else:
+        word = next(w for w in consumer.args if w.substitutions)
+        feed = feed_sources.substitution_feed(word, cwd, context, Lookup())
+    if feed is None:
+        return None
+    got = feeds.fed(feed, TOP, states, lambda spec, path: reach.covers(spec, path, TOP), cwd)
+    return None if got is None else (list(got.words), got.exact)
+
+
+class Producers(unittest.TestCase):
+    def test_words_the_line_holds(self):
+        self.assertEqual(words("echo docs/a.md src/b.py | xargs git add"), (["docs/a.md", "src/b.py"], True))
+        self.assertEqual(words("printf '%s\\n' a.py 'b c.py' | xargs -I{} git add {}"), (["a.py", "b c.py"], True))
+        self.assertEqual(words("ls docs/*.md | xargs git add"), (["docs/a.md", "docs/b.md"], True))
+        self.assertIsNone(words("ls docs | xargs git add"))  # a folder: ls prints what it holds
+        self.assertIsNone(words("echo -e 'a\\nb' | xargs git add"))
+        self.assertIsNone(words("cat list.txt | xargs git add"))
+
+    def test_git_listers_print_git_state(self):
+        self.assertEqual(words("git diff --name-only | xargs git add"),
+                         (["docs/usage.md", "src/api.py", "src/gone.py"], True))
+        self.assertEqual(words("git diff --name-only --diff-filter=D | xargs git add"), (["src/gone.py"], True))
+        self.assertEqual(words("git diff --name-only --diff-filter=d | xargs git add"),
+                         (["docs/usage.md", "src/api.py"], True))
+        self.assertEqual(words("git diff --name-only src | xargs git add"), (["src/api.py", "src/gone.py"], True))
+        self.assertIsNone(words("git diff --name-only main | xargs git add"))  # against a commit
+        self.assertEqual(words("git ls-files -m | xargs git add", cwd="/r/src"), (["api.py", "gone.py"], True))
+        self.assertEqual(words("git ls-files -o --exclude-standard | xargs git add"),
+                         (["docs/new.md", "vendor/"], False))  # a new folder's files, one by one: at most those
+        self.assertEqual(words("git add $(git ls-files -d)"), (["src/gone.py"], True))
+
+    def test_a_staged_rename_may_be_one_line(self):
+        self.assertEqual(words("git diff --cached --name-only | xargs git reset --"),
+                         (["src/parser.py", "src/util.py"], False))
+
+    def test_status_lines_through_grep_cut_and_awk(self):
+        self.assertEqual(words("git status --porcelain | grep '^??' | cut -c4- | xargs git add"),
+                         (["docs/new.md", "vendor/"], True))
+        self.assertEqual(words("git status -s -- docs | awk '{print $2}' | xargs git add"),
+                         (["docs/new.md", "docs/usage.md"], True))
+        self.assertEqual(words("git status --short | grep '^ M' | cut -c4- | xargs git checkout --", cwd="/r/src"),
+                         (["../docs/usage.md", "api.py"], True))
+        self.assertEqual(words("git diff --name-only | grep -v docs | head -1 | xargs git add"),
+                         (["src/api.py", "src/gone.py"], False))
+        self.assertIsNone(words("git diff --name-only | sed s/x/y/ | xargs git add"))
+        self.assertIsNone(words("git status | xargs git add"))  # the long format
+
+    def test_find_lists_files_on_disk(self):
+        got = words("find src -name '*.py' | xargs git checkout --")
+        self.assertEqual(got, (["src/api.py", "src/parser.py", "src/util.py"], True))  # not the deleted one
+        self.assertEqual(words("find src -name '*.py' -newer x | xargs git add")[1], False)
+
+
+class Grep(unittest.TestCase):
+    def test_patterns_read_as_grep_reads_them(self):
+        cases = [("docs", "G", "a/docs/b", True), ("^src/", "G", "lib/src/x", False), (r"\.py$", "G", "a.py", True),
+                 ("[ab]c", "G", "xbc", True), ("a|b", "E", "zb", True), ("a|b", "G", "a|b", True),
+                 ("x+", "G", "x+", True), ("^??", "G", "?? n", True), ("*.md", "G", "a*.md", True)]
+        for pattern, kind, line, found in cases:
+            with self.subTest(pattern=pattern, kind=kind):
+                stage = feeds._grep("grep", (["-E"] if kind == "E" else []) + [pattern])
+                self.assertEqual(feeds._run_stage(stage, line) is not None, found)
+        for unread in (["-n", "x"], [r"\w+"], ["a\\{2\\}"], ["-E", "a{2}"], ["x", "file.txt"]):
+            with self.subTest(unread=unread):
+                self.assertIsNone(feeds._grep("grep", unread))
+
+
+if __name__ == "__main__":
+    unittest.main()
