@@ -67,7 +67,7 @@ def patch_feed(producer, context, lookup):
         kept = [w for w in rest if not w.value.startswith(("-U", "--unified", "--binary", "--no-color", "--full-index"))]
         if any(w.value in ("--name-only", "--name-status", "--stat", "--numstat", "-R") for w in kept):
             return None
-        listing = _diff(tuple(kept) + (cmdline.Word("--name-only"),), producer, context, lookup, gitops)
+        listing = _diff((cmdline.Word("--name-only"),) + tuple(kept), producer, context, lookup, gitops)
         return None if listing is None else feeds.Feed(listing, (), feeds.LINES)
     if verb == "stash" and rest and rest[0].value == "show":
         options = [w.value for w in rest[1:] if w.value.startswith("-")]
