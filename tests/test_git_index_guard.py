@@ -66,6 +66,14 @@ class GuardTestCase(HomeTestCase):
             git(self.main, "add", rel)
         return self.claude.live_session(cwd or self.main, name=name, edits=edits, **options)
 
+    def own_change(self, rel, session_id="this-session-0000"):
+        """A file this session changed, as git holds it and its transcript shows."""
+        path = os.path.join(self.main, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "a") as handle:
+            handle.write("# this session's change\n")
+        self.claude.append_records(session_id, self.main, [edit_record(session_id, self.main, path, now_ms())])
+
     def suggestion(self, reason):
         """The runnable block after `Instead, run:`, or None."""
         lines = reason.splitlines()
@@ -89,7 +97,7 @@ class PeersInTheCheckout(GuardTestCase):
     def test_add_all_is_refused_naming_the_peer_its_files_and_their_states(self):
         self.working_peer()
         decision, reason = self.decision(self.guard("git add -A"))
-        self.assertEqual(decision, "deny")
+        self.assertEqual(decision, "ask")  # no narrow form: nothing of this session's to add
         self.assertTrue(reason.startswith("peerhooks git guard: main-peer has src/app.py unstaged, "
                                           "src/peer_new.py untracked; `git add -A` would stage them"), reason)
         self.assertIn("At stake: main-peer: src/app.py [unstaged], src/peer_new.py [untracked]", reason)
@@ -327,12 +335,15 @@ class Decisions(GuardTestCase):
         self.working_peer(modified=())  # only a new file: git still starts a rebase
 
     def test_a_narrow_form_means_deny_and_none_means_ask(self):
+        self.assertEqual(self.decision(self.guard("git add -A"))[0], "ask")  # nothing of this session's to add
+        self.own_change("docs/mine.md")
         self.assertEqual(self.decision(self.guard("git add -A"))[0], "deny")
         self.assertEqual(self.decision(self.guard("git checkout -b other"))[0], "ask")
 
     def test_every_refusal_of_the_line_is_in_one_reason(self):
+        self.own_change("docs/mine.md")
         decision, reason = self.decision(self.guard("git stash -u && git add -A && git checkout -b x"))
-        self.assertEqual(decision, "deny")
+        self.assertEqual(decision, "ask")  # the branch has no narrow form
         for command in ("`git stash -u`", "`git add -A`", "`git checkout -b x`"):
             self.assertIn(command, reason)
 
@@ -516,7 +527,7 @@ class AcrossClear(GuardTestCase):
 
     def test_a_peers_commit_that_would_take_the_cleared_sessions_staged_file_is_still_refused(self):
         decision, reason = self.decision(self.guard("git commit -m 'my change'"))
-        self.assertEqual(decision, "deny")
+        self.assertEqual(decision, "ask")  # nothing of this session's is staged: no narrow form
         self.assertTrue(reason.startswith("peerhooks git guard: shop-2c has src/export.py staged; "
                                           "`git commit -m 'my change'` would commit it as this session's."), reason)
 
@@ -673,7 +684,7 @@ class SharedFiles(GuardTestCase):
         with open(self.shared, "w") as handle:
             handle.write(self.ORIGINAL.replace("line 2\n", "line 2 (peer)\n").replace("line 18\n", "line 18 (own)\n"))
         decision, reason = self.decision(self.guard("git add -A", session_id=self.OWN_ID))
-        self.assertEqual(decision, "deny")
+        self.assertEqual(decision, "ask")
         self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
         self.assertIn("nothing of yours to run it on", reason)
 
@@ -888,6 +899,35 @@ class Feeds(GuardTestCase):
         git(self.main, "checkout", "-q", "--", "docs/a.md")  # nothing unstaged under docs any more
         self.assertRefused(self.guard("git commit -m 'docs' $(git diff --name-only -- docs)"), "src/app.py staged")
         self.assertAllowed(self.guard("git diff --name-only -- docs | xargs git add"))  # `git add` alone adds nothing
+
+
+class GitsOwnReadings(GuardTestCase):
+    """Forms whose reach is git's own reading of them, not what their words suggest."""
+
+    def setUp(self):
+        super().setUp()
+        self.working_peer(modified=("src/app.py",), new=(), staged=("src/peer.py",))
+
+    def test_a_staged_stash_of_some_paths_stashes_every_staged_change(self):
+        decision, reason = self.decision(self.guard("git stash push --staged -- README.md"))
+        self.assertEqual(decision, "ask")  # git 2.39 keeps no path: no narrow form
+        self.assertIn("src/peer.py staged", reason)
+
+    def test_an_amend_with_all_and_a_sparse_checkout_move_what_everyone_stands_on(self):
+        for command in ("git commit -a --amend --no-edit", "git sparse-checkout set src"):
+            with self.subTest(command=command):
+                self.assertEqual(self.decision(self.guard(command))[0], "ask")
+        self.assertAllowed(self.guard("git sparse-checkout list"))
+
+    def test_long_magic_matches_as_git_matches(self):
+        self.assertRefused(self.guard("git add ':(icase)SRC'"), "src/app.py unstaged")
+        self.assertRefused(self.guard("git add ':(glob)src/**/*.py'"), "src/app.py unstaged")
+        self.assertAllowed(self.guard("git add ':(glob)*.py'"))  # only the toplevel's .py files
+
+    def test_a_folder_only_the_shell_knows_is_judged_where_the_line_starts(self):
+        sub = os.path.join(self.main, "src")
+        self.assertRefused(self.guard('cd "$(dirname "$0")"/.. 2>/dev/null; git add -A', cwd=sub), "src/app.py")
+        self.assertAllowed(self.guard('cd "$WORKDIR" && git status'))
 
 
 class BehindTheIndex(GuardTestCase):

@@ -301,11 +301,16 @@ def _moves_to_nothing(run, revisions):
     return bool(revisions) and run.lookup.names_no_commit(revisions, run.cwd)
 
 
-Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (False, False, True),
+Pathspec = record("Pathspec", "text root relative pattern shell_glob known magic", (False, False, True, frozenset()),
                   """One pathspec as git reads it. `root` is the directory it is relative to (None: the
     checkout's toplevel, as in `:/src`); `relative` the path under it. pattern: git matches it as a
     wildcard (`'*.py'`, `*` crosses `/`); shell_glob: the shell expands it first, one directory
-    level per `/`; known: False when it holds an expansion only the shell knows.""")
+    level per `/`; known: False when it holds an expansion only the shell knows; magic: the long
+    magic words it carries that change matching (`glob`: `*` stays in one folder and `**` crosses
+    them; `icase`: any case).""")
+
+# Long pathspec magic the guard matches as git does; with any other (`attr:`) a pathspec is unknown.
+READ_MAGIC = frozenset(["top", "glob", "icase", "literal", "exclude"])
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
                    "entries touches excludes moves_branch words depth bound in_loop span config private via step "
@@ -881,13 +886,16 @@ def _pathspec(word, cwd, paths=cmdline.POSIX):
     """A Pathspec from one word: `:/x` and `:(top)x` are relative to the toplevel; an absolute
     path (as the platform spells it: `C:\\repo\\src` on Windows) is the folder or file it names."""
     value = word.value
-    top = False
+    top, magic = False, frozenset()
     if value.startswith(":/"):
         top, value = True, value[2:]
     elif value.startswith(":(") and ")" in value:
-        magic, _close, value = value[2:].partition(")")
-        top = "top" in magic.split(",")
-    pattern = not word.glob and any(c in value for c in "*?[")
+        words, _close, value = value[2:].partition(")")
+        magic = frozenset(m.strip() for m in words.split(",") if m.strip())
+        top = "top" in magic
+        if magic - READ_MAGIC:
+            return Pathspec(word.value, cwd, value, False, False, False)
+    pattern = not word.glob and "literal" not in magic and any(c in value for c in "*?[")
     if not top and not pattern and not word.glob and paths.names_absolute(value):
         named = paths.resolve(value, None)
         return Pathspec(word.value, named, "", False, False, named is not None)
@@ -897,7 +905,7 @@ def _pathspec(word, cwd, paths=cmdline.POSIX):
         relative = "" if relative == "." else relative
     root = None if top else cwd
     known = top or cwd is not None or paths.names_absolute(value)
-    return Pathspec(word.value, root, relative, pattern, word.glob, known)
+    return Pathspec(word.value, root, relative, pattern, word.glob, known, magic & {"glob", "icase"})
 
 
 def _exclusion_spec(word, cwd):
@@ -1075,10 +1083,10 @@ def _classify_commit(rest, run):
     if not MESSAGE_OPTIONS & set(args.values) and not args.flags & MESSAGE_FLAGS and \
             not run.lookup.message_waiting(run.cwd):
         return run.op(SAFE)  # no message: git opens an editor, and with none to answer it aborts
+    if "--amend" in args.flags:  # with -a it also commits every tracked change: still the rewritten HEAD
+        return run.op(AMEND, message=message, touches=frozenset("SW") if everything else None)
     if everything:
         return run.op(COMMIT_ALL, message=message)
-    if "--amend" in args.flags:
-        return run.op(AMEND, message=message)
     include = args.flags & {"-i", "--include"}
     only = args.flags & {"-o", "--only"}
     if args.path_words and not include or only or args.from_file or run.adds_words:
@@ -1110,6 +1118,10 @@ def _classify_stash(rest, run):
     touches = _stash_touches(args.flags)
     if verb == "save":
         return run.op(STASH_ALL, touches=touches)  # save's words are a message, never paths
+    if args.flags & {"-S", "--staged"} and args.path_words:
+        # git 2.39 (and later ones, sourcegit-scm/sourcegit #550) stashes every staged change,
+        # whatever the paths (peerhooks.narrow has no narrow form for it)
+        return run.op(STASH_ALL, touches=touches)
     match = MATCH_TREE_OR_INDEX if touches & UNTRACKED_ANYWHERE else MATCH_INDEX
     return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches,
                      precheck=Precheck(match))
@@ -1541,6 +1553,13 @@ def _classify_branch(rest, run):
     return _branch_write("refs/heads/" + names[0].value if len(names) == 2 else "HEAD", run)
 
 
+def _classify_sparse(rest, run):
+    """`git sparse-checkout set/add/init/reapply/disable` rewrites which files the working tree
+    holds, under every session in it (the peer's files among them); list only reads."""
+    verb = rest[0].value if rest else "list"
+    return run.op(SAFE if verb in ("list", "check-rules") else MOVE_HEAD)
+
+
 def _classify_worktree(rest, run):
     verb = rest[0].value if rest else ""
     if verb not in ("remove", "move"):
@@ -1592,5 +1611,6 @@ _CLASSIFIERS = {"add": _classify_add, "stage": _classify_add, "commit": _classif
                 "mv": _classify_mv, "apply": _classify_apply, "bisect": _classify_bisect,
                 "read-tree": _classify_read_tree, "checkout-index": _classify_checkout_index,
                 "update-ref": lambda rest, run: _classify_refs(rest, run, 0), "branch": _classify_branch,
+                "sparse-checkout": _classify_sparse,
                 "symbolic-ref": lambda rest, run: _classify_refs(rest, run, 1),
                 "worktree": _classify_worktree}

@@ -367,7 +367,8 @@ EFFECTS = {  # for the model: what git would do, in the states named
 }
 WRITE_ADVICE = ("leave the file to the peer, or make your change with the Edit tool, which reads the file as it is "
                 "now and replaces only the text you name")
-RUNTIME_EFFECT = "its paths are known only when it runs (a substitution, a variable, xargs or a file list)"
+RUNTIME_EFFECT = ("its paths are known only when it runs (a substitution, a variable, xargs, a file list, or a "
+                  "folder only the shell knows)")
 ASK_EFFECTS = {
     "switch": "it switches this checkout to another branch or commit: files that differ are rewritten, and every "
               "session here is moved onto it",
@@ -375,6 +376,8 @@ ASK_EFFECTS = {
                   "commit here lands on that branch",
     "rebase": "it rewrites the branch every session here is on and replays commits through the shared tree",
     "bisect": "it checks out other commits in the shared tree",
+    "sparse": "it changes which files the shared working tree holds, removing or restoring them under every "
+              "session here",
     "apply-commit": "it writes a commit's changes (or their reverse) into the shared index and tree without "
                     "committing: a peer's last commit undone under it, or swept into the next commit here",
     g.RESET_ALL: "it moves the branch every session here is on to another commit, and resets the index (and with "
@@ -390,6 +393,7 @@ ASK_HUMAN = {
     "switch": "would switch the checkout {they} work{s} in", "new-branch": "would move the checkout {they} "
     "work{s} in onto a new branch", "rebase": "would rewrite the branch {they} work{s} on",
     "bisect": "would check out other commits under {them}", g.RESET_ALL: "would move the branch {they} work{s} on",
+    "sparse": "would change which files the checkout {they} work{s} in holds",
     "apply-commit": "would write a commit's changes into the index and tree {they} work{s} in",
     g.WRITE_REFS: "would rewrite a branch {they} may have checked out", g.AMEND: "would rewrite the last commit, "
     "which may be {theirs}", g.REMOVE_WORKTREE: "would remove the worktree {they} work{s} in",
@@ -403,6 +407,7 @@ ASK_ADVICE = {
     "new-branch": "make the branch in a linked worktree instead: git worktree add -b <new-branch> ../<dir>",
     "rebase": "rebase in a linked worktree, or ask the user to run it when the peers are done",
     "bisect": "bisect in a linked worktree: git worktree add ../<dir> HEAD",
+    "sparse": "make a sparse checkout of your own in a linked worktree: git worktree add ../<dir>",
     "apply-commit": "revert or cherry-pick in a linked worktree, or as a commit of its own without -n",
     g.RESET_ALL: "to undo only your own changes name them: git restore --staged --worktree -- <your files>; to move "
                  "the branch, do it in a linked worktree",
@@ -435,6 +440,8 @@ def _ask_topic(op):
         return "apply-commit"
     if verb == "bisect":
         return "bisect"
+    if verb == "sparse-checkout":
+        return "sparse"
     return "switch"
 
 
@@ -616,7 +623,7 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     lines = _redacted(lines)
     if suggestion:  # this session's own line, which must run as given: never redacted
         lines.extend([SUGGESTION_HEADER, FENCE, suggestion, FENCE])
-    elif no_own_work and not is_ask(refusals):
+    elif no_own_work:
         lines.append("None of what it would take is this session's: there is nothing of yours to run it on.")
     for refusal in refusals:
         advice = advice_of(refusal) if refusal.ask else WRITE_ADVICE if refusal.operation.kind == g.SHELL_WRITE \

@@ -57,7 +57,8 @@ def run(payload, argv, environ, now):
     lookup = guard_lookup.CheckoutLookup()
     every = gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
     chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
-    operations = [op for op in every if op.kind != gitops.SAFE and op.cwd]
+    operations = [op if op.cwd else _somewhere_here(op, cwd) for op in every if op.kind != gitops.SAFE]
+    operations = [op for op in operations if op.cwd]
     operations = _launched_with_a_private_index(operations, environ)
     operations.extend(_write_operations(writes, runs, context))
     if not operations:
@@ -73,8 +74,8 @@ def run(payload, argv, environ, now):
     if not refusals:
         return hookio.QUIET
     suggestion = guard.suggestion(judged, refusals, command)
-    if suggestion.shared:  # files both changed that no narrow form can take apart: the human decides
-        refusals = [r._replace(ask=True) for r in refusals]
+    if suggestion.text is None:  # no narrow form to retry with (files both changed among them): the human decides
+        refusals = [r if r.operation.kind == gitops.SHELL_WRITE else r._replace(ask=True) for r in refusals]
     text = guard_verdict.reason(refusals, command, suggestion.text, host, guard.can_send(environ),
                                 suggestion.no_own_work, _relative_all(suggestion.shared, judged))
     return _outcome(text, guard_verdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
@@ -90,6 +91,15 @@ def _relative_all(paths, judged):
         top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
         found.append(reach.relative(path, top) if top else path)
     return found
+
+
+def _somewhere_here(op, cwd):
+    """An operation whose folder only the running shell knows (`cd "$(dirname "$0")"/..; git add
+    -A`), judged where the line starts, which such a folder mostly lies in: its paths known only
+    when it runs."""
+    if cwd is None:
+        return op
+    return op._replace(cwd=cwd, runtime=True, relative=False)
 
 
 def _launched_with_a_private_index(operations, environ):

@@ -179,6 +179,8 @@ def narrowed(op, paths, line, start_cwd):
     for an operation narrowed to paths; None when it has no narrow form."""
     if op.kind not in NARROWABLE:
         return None
+    if op.kind in (g.STASH_ALL, g.STASH_PATHS) and any(w.value in ("-S", "--staged") for w in op.words):
+        return None  # git stashes every staged change whatever the paths (gitops._classify_stash)
     kept = _kept(op, line)
     if kept is None:
         return None

@@ -44,6 +44,10 @@ def covers(spec, path, toplevel):
     if not spec.known:
         return False
     root = toplevel if spec.root is None else spec.root
+    icase = "icase" in spec.magic
+    if icase:  # `:(icase)DOCS` names docs/ too
+        path, root = path.lower(), root.lower()
+        spec = spec._replace(relative=spec.relative.lower())
     if spec.pattern or spec.shell_glob:
         import fnmatch  # imports re (~6 ms under -S): only a pattern pays for it
 
@@ -52,13 +56,50 @@ def covers(spec, path, toplevel):
         rest = path[len(root.rstrip("/")) + 1:]
         pattern = spec.relative
         if spec.pattern:
-            return fnmatch.fnmatchcase(rest, pattern) or any(
-                fnmatch.fnmatchcase(rest[:i], pattern) for i, c in enumerate(rest) if c == "/")
+            match = _glob_magic(pattern).match if "glob" in spec.magic else \
+                (lambda text: fnmatch.fnmatchcase(text, pattern))
+            return bool(match(rest)) or any(match(rest[:i]) for i, c in enumerate(rest) if c == "/")
         pattern_parts, parts = pattern.split("/"), rest.split("/")
         return len(parts) >= len(pattern_parts) and all(
             fnmatch.fnmatchcase(part, wanted) for part, wanted in zip(parts, pattern_parts))
     named = resolve(spec, toplevel)
+    if icase:
+        named = named.lower()
     return path == named or path.startswith(named.rstrip("/") + "/")
+
+
+def _glob_magic(pattern):
+    """A compiled expression matching a whole path as `:(glob)pattern` does (git's wildmatch with
+    WM_PATHNAME): `*` and `?` stay within a folder, `**/` is any folders, `/**` everything under."""
+    import fnmatch
+    import re
+
+    out, index = [], 0
+    while index < len(pattern):
+        if pattern.startswith("**/", index) and (index == 0 or pattern[index - 1] == "/"):
+            out.append("(?:.*/)?")
+            index += 3
+        elif pattern.startswith("**", index) and index + 2 == len(pattern) and (index == 0 or pattern[index - 1] == "/"):
+            out.append(".*")
+            index += 2
+        elif pattern[index] == "*":
+            out.append("[^/]*")
+            index += 1
+        elif pattern[index] == "?":
+            out.append("[^/]")
+            index += 1
+        elif pattern[index] == "[":
+            end = pattern.find("]", index + 2)
+            if end < 0:
+                out.append(re.escape("["))
+                index += 1
+            else:
+                out.append(fnmatch.translate(pattern[index:end + 1])[4:-3])  # fnmatch's class, unanchored
+                index = end + 1
+        else:
+            out.append(re.escape(pattern[index]))
+            index += 1
+    return re.compile("(?s:%s)\\Z" % "".join(out))
 
 
 def in_scope(op, path, toplevel):
