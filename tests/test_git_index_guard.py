@@ -913,11 +913,17 @@ class GitsOwnReadings(GuardTestCase):
         self.assertEqual(decision, "ask")  # git 2.39 keeps no path: no narrow form
         self.assertIn("src/peer.py staged", reason)
 
-    def test_an_amend_with_all_and_a_sparse_checkout_move_what_everyone_stands_on(self):
-        for command in ("git commit -a --amend --no-edit", "git sparse-checkout set src"):
+    def test_an_amend_with_all_rewrites_what_everyone_stands_on(self):
+        self.assertEqual(self.decision(self.guard("git commit -a --amend --no-edit"))[0], "ask")
+
+    def test_a_sparse_checkout_takes_out_the_staged_files_outside_its_folders(self):
+        decision, reason = self.decision(self.guard("git sparse-checkout set docs"))
+        self.assertEqual(decision, "ask")
+        self.assertIn("src/peer.py staged", reason)
+        self.assertNotIn("src/app.py", reason.splitlines()[0])  # an unstaged change: git keeps the file
+        for command in ("git sparse-checkout set src", "git sparse-checkout list", "git sparse-checkout disable"):
             with self.subTest(command=command):
-                self.assertEqual(self.decision(self.guard(command))[0], "ask")
-        self.assertAllowed(self.guard("git sparse-checkout list"))
+                self.assertAllowed(self.guard(command))
 
     def test_long_magic_matches_as_git_matches(self):
         self.assertRefused(self.guard("git add ':(icase)SRC'"), "src/app.py unstaged")

@@ -43,6 +43,7 @@ UNSTAGE_PATHS = "unstage-paths"  # reset -- <paths>, restore --staged <paths>
 SHELL_WRITE = "shell-write"      # a shell command writing over or removing a file (`>`, sed -i, rm, cp, mv)
 COMMIT_PRIVATE = "commit-private"  # commit from GIT_INDEX_FILE: its tree replaces HEAD's, files and all
 UNFOLLOWED = "unfollowed"        # a wrapper runs code that mentions git which cannot be followed (wrappers)
+SPARSE = "sparse-checkout"       # sparse-checkout set/init/reapply: files outside its folders leave the tree
 ALIAS = "alias"                  # not a git command: resolve with expand_alias, then judge
 SAFE = "safe"                    # reads, or touches only this session's refs and remotes
 
@@ -1554,10 +1555,17 @@ def _classify_branch(rest, run):
 
 
 def _classify_sparse(rest, run):
-    """`git sparse-checkout set/add/init/reapply/disable` rewrites which files the working tree
-    holds, under every session in it (the peer's files among them); list only reads."""
+    """`git sparse-checkout set/init/reapply` takes out of the working tree every file outside its
+    folders (cone mode: the toplevel's own files stay) whose tree matches the index: a file only
+    staged goes too, its change then staged against a missing file (git 2.39 keeps a file with
+    unstaged changes, and untracked ones). `add` and `disable` only bring files back; `list` reads."""
     verb = rest[0].value if rest else "list"
-    return run.op(SAFE if verb in ("list", "check-rules") else MOVE_HEAD)
+    if verb not in ("set", "init", "reapply"):
+        return run.op(SAFE)
+    folders = [w for w in rest[1:] if not w.value.startswith("-")]
+    if verb == "reapply" or "--no-cone" in (w.value for w in rest) or any(w.expanded for w in folders):
+        return run.op(SPARSE, runtime=True)  # patterns the guard does not read: any folder may go
+    return run.op(SPARSE, tuple(_pathspec(w, run.cwd, run.context.paths) for w in folders))
 
 
 def _classify_worktree(rest, run):

@@ -14,7 +14,7 @@ when none does (a branch switch, a pull, `reset --hard`, a stash pop): then the 
 from . import chains, gitfails, gitstate
 from . import gitops as g
 from .stash_sequence import PUSHED_HERE
-from .reach import names_paths_only, names_toplevel, reaches, relative
+from .reach import covers, names_paths_only, names_toplevel, reaches, relative
 from .records import record
 
 # Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
@@ -29,7 +29,7 @@ UNATTRIBUTED = "unattributed"  # changes no transcript shows: held against a lin
 
 # Kinds with no narrow form: the human decides.
 ASK_KINDS = frozenset([g.MOVE_HEAD, g.RESET_ALL, g.STASH_STACK, g.STASH_APPLY, g.WRITE_REFS,
-                       g.REMOVE_WORKTREE, g.AMEND, g.COMMIT_PRIVATE, g.UNFOLLOWED])
+                       g.REMOVE_WORKTREE, g.AMEND, g.COMMIT_PRIVATE, g.UNFOLLOWED, g.SPARSE])
 # Kinds asked about whenever a live peer works where they act, whatever its files' states: they
 # move what every session stands on (HEAD, the branch, the refs, a worktree), or run git the guard
 # cannot read (a wrapper it cannot follow).
@@ -183,6 +183,8 @@ def _judge(op, top, peers, own, states, taken, stash_owners=None):
     if kind == g.REMOVE_WORKTREE:
         at_stake = tuple(p for p in peers if op.target is None or p.checkout == op.target)
         return Refusal(op, at_stake, True) if at_stake else None
+    if kind == g.SPARSE:
+        return _judge_sparse(op, top, peers, states)
     if kind == g.WRITE_REFS and op.target is not None:  # only who stands on the branch it rewrites
         peers = tuple(p for p in peers if p.checkout in op.target)
         if not peers:
@@ -261,6 +263,23 @@ def _judge_stash_stack(op, top, peers, states, taken, owners):
     return Refusal(op, peers, True, held, None, tuple(e for e in taken if owners.get(e.ref) != own))
 
 
+def _judge_sparse(op, top, peers, states):
+    """A sparse checkout takes out of the tree the peers' files that are only staged (their tree
+    matching the index) and lie outside its folders; with its folders unknown, any of them."""
+    held = []
+    prefix = top.rstrip("/") + "/"
+    for peer in peers:
+        for rel, state in sorted(stake_of(peer, top, states).items()):
+            if state is None or not gitstate.is_staged(state) or state.worktree != gitstate.UNCHANGED \
+                    or state.index == "D" or "/" not in rel:
+                continue
+            if not op.runtime and any(covers(spec, prefix + rel, top) for spec in op.paths):
+                continue
+            held.append(Held(peer.name, rel, gitstate.describe(state)))
+    names = {h.peer for h in held}
+    return Refusal(op, tuple(p for p in peers if p.name in names), True, tuple(held)) if held else None
+
+
 def _judge_round_trip(op, top, peers, own, states):
     """A push whose entry the line pops again (without --index) puts every file back, but what was
     staged comes back unstaged (a new file stays added): only the peers' staged changes are lost."""
@@ -337,6 +356,7 @@ VERB_PHRASES = {
     g.REMOVE_PATHS: "would remove or move {them}", g.RESET_ALL: "would throw {them} away",
     g.STASH_APPLY: "would merge a stash entry into {them}",
     g.SHELL_WRITE: "would write over {them}",
+    g.SPARSE: "would take {them} out of the working tree, leaving the staged change against a missing file",
     ROUND_TRIP: "and the pop after it would leave {them} unstaged",
     g.COMMIT_PRIVATE: "would delete, revert or commit {them} in the commit it makes from a private index",
 }
@@ -357,6 +377,8 @@ EFFECTS = {  # for the model: what git would do, in the states named
     g.REMOVE_PATHS: "it removes or moves those paths in the index (with -f, or mv, on disk too)",
     g.RESET_ALL: "it resets the index and the working tree of every tracked file to a commit",
     g.STASH_APPLY: "it merges the entry into the files it holds, which are staged",
+    g.SPARSE: "a sparse checkout takes out of the shared tree the files outside its folders whose tree matches "
+              "the index, a peer's staged files among them",
     g.SHELL_WRITE: "it writes over (or removes) a file holding a live peer's uncommitted changes, which no "
                    "commit holds: they would be lost",
     ROUND_TRIP: "the pop puts the files back but not the index: what the peers staged comes back unstaged "
@@ -376,8 +398,6 @@ ASK_EFFECTS = {
                   "commit here lands on that branch",
     "rebase": "it rewrites the branch every session here is on and replays commits through the shared tree",
     "bisect": "it checks out other commits in the shared tree",
-    "sparse": "it changes which files the shared working tree holds, removing or restoring them under every "
-              "session here",
     "apply-commit": "it writes a commit's changes (or their reverse) into the shared index and tree without "
                     "committing: a peer's last commit undone under it, or swept into the next commit here",
     g.RESET_ALL: "it moves the branch every session here is on to another commit, and resets the index (and with "
@@ -393,7 +413,6 @@ ASK_HUMAN = {
     "switch": "would switch the checkout {they} work{s} in", "new-branch": "would move the checkout {they} "
     "work{s} in onto a new branch", "rebase": "would rewrite the branch {they} work{s} on",
     "bisect": "would check out other commits under {them}", g.RESET_ALL: "would move the branch {they} work{s} on",
-    "sparse": "would change which files the checkout {they} work{s} in holds",
     "apply-commit": "would write a commit's changes into the index and tree {they} work{s} in",
     g.WRITE_REFS: "would rewrite a branch {they} may have checked out", g.AMEND: "would rewrite the last commit, "
     "which may be {theirs}", g.REMOVE_WORKTREE: "would remove the worktree {they} work{s} in",
@@ -407,7 +426,7 @@ ASK_ADVICE = {
     "new-branch": "make the branch in a linked worktree instead: git worktree add -b <new-branch> ../<dir>",
     "rebase": "rebase in a linked worktree, or ask the user to run it when the peers are done",
     "bisect": "bisect in a linked worktree: git worktree add ../<dir> HEAD",
-    "sparse": "make a sparse checkout of your own in a linked worktree: git worktree add ../<dir>",
+    g.SPARSE: "make a sparse checkout of your own in a linked worktree: git worktree add ../<dir>",
     "apply-commit": "revert or cherry-pick in a linked worktree, or as a commit of its own without -n",
     g.RESET_ALL: "to undo only your own changes name them: git restore --staged --worktree -- <your files>; to move "
                  "the branch, do it in a linked worktree",
@@ -440,8 +459,6 @@ def _ask_topic(op):
         return "apply-commit"
     if verb == "bisect":
         return "bisect"
-    if verb == "sparse-checkout":
-        return "sparse"
     return "switch"
 
 
