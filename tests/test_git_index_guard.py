@@ -930,6 +930,15 @@ class GitsOwnReadings(GuardTestCase):
         self.assertRefused(self.guard("git add ':(glob)src/**/*.py'"), "src/app.py unstaged")
         self.assertAllowed(self.guard("git add ':(glob)*.py'"))  # only the toplevel's .py files
 
+    def test_answers_fed_to_add_p_say_which_files_it_stages(self):
+        self.own_change("README.md")
+        for command in ("printf 'n\\nn\\n' | git add -p", "git add -p <<EOF\ny\nn\nEOF"):  # README's hunk first
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command))
+        for command in ("yes | git add -p", "printf 'n\\ny\\n' | git add -p", "echo -e 'a\\na' | git add -p"):
+            with self.subTest(command=command):
+                self.assertRefused(self.guard(command), "src/app.py unstaged")
+
     def test_a_folder_only_the_shell_knows_is_judged_where_the_line_starts(self):
         sub = os.path.join(self.main, "src")
         self.assertRefused(self.guard('cd "$(dirname "$0")"/.. 2>/dev/null; git add -A', cwd=sub), "src/app.py")
@@ -1073,7 +1082,7 @@ class StashSequences(StashTestCase):
         self.claude.append_records(self.peer.session_id, self.main, [edit_record(
             self.peer.session_id, self.main, os.path.join(self.main, "README.md"), now_ms())])
         decision, reason = self.decision(self.guard("git stash -u && git stash pop", session_id=self.OWN_ID))
-        self.assertEqual(decision, "deny")
+        self.assertEqual(decision, "ask")  # nothing of this session's to stash: no narrow form
         self.assertIn("README.md staged", reason)
         self.assertIn("leave it unstaged", reason)
         self.assertNotIn("src/new.py", reason.splitlines()[0])

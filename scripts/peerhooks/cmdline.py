@@ -122,8 +122,8 @@ IN_PLACE_EDITORS = frozenset(["sed", "perl"])
 
 
 Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables fed_by "
-                 "in_loop via marker gate piped_from xargs",
-                 ((), False, False, (), 0, None, (), None, False, (), None, None, None, None),
+                 "in_loop via marker gate piped_from xargs stdin",
+                 ((), False, False, (), 0, None, (), None, False, (), None, None, None, None, None),
                  """One simple command as it will run.
 
     name: the program's basename ("" when the command word is computed at run time).
@@ -144,7 +144,9 @@ Command = record("Command", "name args cwd env adds_words stdin_fed writes depth
     whatever came before, or when the shell's compound syntax (`if`, `!`, loops) makes that
     unclear. peerhooks.chains reads them. piped_from: the command of the pipe stage before this
     one (whose output is its input), or None; peerhooks.feeds reads the stages back. xargs: for
-    a command xargs runs, how xargs reads its input (an XargsReading), else None.
+    a command xargs runs, how xargs reads its input (an XargsReading), else None. stdin: the text
+    the line feeds it (a heredoc, a here-string, what `echo`/`printf`/`cat <<EOF` before it in a
+    pipe prints), or None when only the running line knows it.
     """)
 
 Via = record("Via", "wrapper runs", (None,), """One wrapper on the way to a command: the wrapper as
@@ -546,9 +548,10 @@ class _Walker:
                     if name == "export":
                         dirs.exported[variable] = value
         variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
+        stdin = "".join(stdin_text) if stdin_text else (piped_text or None)
         command = Command(name, arguments, dirs.cwd, tuple(env), adds_words, piped or bool(stdin_text),
                           tuple(writes), depth, name_word, variables, fed_by if adds_words else None, self.loops > 0,
-                          self.via, gate=gate, piped_from=fed_by, xargs=xargs)
+                          self.via, gate=gate, piped_from=fed_by, xargs=xargs, stdin=stdin)
         if len(self.found) >= MAX_COMMANDS:
             raise TooLarge("more than %d commands" % MAX_COMMANDS)
         if name == "find":
@@ -557,7 +560,6 @@ class _Walker:
         recorded = len(self.found) - 1
         self.last = command
         if self.context.follow is not None:
-            stdin = "".join(stdin_text) if stdin_text else (piped_text or None)
             self._follow(command, stdin, env, dirs, depth)
             self._remember_written(command, writes, _printed(name, arguments, stdin_text), stdin, dirs)
         if name in ("cd", "pushd", "popd"):
@@ -766,7 +768,9 @@ def _printed(name, arguments, stdin_text):
     if name == "echo":
         words = [w.value for w in arguments]
         newline = "" if words[0] in ("-n", "-en", "-ne") else "\n"
-        return " ".join(w for w in words if w not in ("-e", "-n", "-en", "-ne")) + newline
+        text = " ".join(w for w in words if w not in ("-e", "-n", "-en", "-ne")) + newline
+        escapes = any(w in ("-e", "-en", "-ne") for w in words[:2])
+        return text.replace("\\n", "\n").replace("\\t", "\t") if escapes else text
     if name == "printf" and "%" not in arguments[0].value and not arguments[0].value.startswith("-"):
         return arguments[0].value.replace("\\n", "\n").replace("\\t", "\t")
     return None

@@ -315,9 +315,9 @@ READ_MAGIC = frozenset(["top", "glob", "icase", "literal", "exclude"])
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
                    "entries touches excludes moves_branch words depth bound in_loop span config private via step "
-                   "precheck feeds alone",
+                   "precheck feeds alone answers",
                    ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
-                    None, (), None, None, (), None),
+                    None, (), None, None, (), None, None),
                    """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
@@ -349,9 +349,11 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     peerhooks.chains. precheck: what git checks before it changes anything (a Precheck), for
     peerhooks.gitfails; None when it checks nothing the guard reads. feeds: ((feeds.Feed, the
     Pathspecs standing for its paths until git's state is read), …) for paths a feed gives it
-    (`… | xargs git add`, `git add $(…)`): with_fed_paths puts the paths it prints in their place;
+    (`… | xargs git add`, `git add $(…)`): with_fed_paths puts the paths it prints in their place
+    (once: the feeds stay, to tell that words came from them);
     alone: the operation the command is when its feeds give nothing (`git commit -m x $(…)` with an
-    empty `$(…)` is a plain commit).""")
+    empty `$(…)` is a plain commit). answers: for `git add -p`, the patch_answers.Answers the line
+    feeds its prompts (with_answered_hunks then names the files it stages a hunk of).""")
 
 # What every literal pathspec must match, or git refuses the whole command and changes nothing
 # (git 2.39, "pathspec 'x' did not match any file(s) known to git"): a file in the tree or an index
@@ -578,7 +580,8 @@ def _git(run, context, lookup):
             words, adds_words, feed = words + tuple(Word(w) for w in fed.words), False, None
     classified = _Run(location, render(words), adds_words, run.stdin_fed, context, lookup, private_index,
                       dict(run.variables), words, run.depth, _bound_of(feed, context) if adds_words else None,
-                      run.in_loop, None if run.via else _command_span(run), tuple(config), run.via, feed)
+                      run.in_loop, None if run.via else _command_span(run), tuple(config), run.via, feed,
+                      _answers_of(run))
     operation = git_operation(words, classified)
     if not adds_words:
         return operation
@@ -598,6 +601,27 @@ def _patch_feed(run, words, context, lookup):
     from . import feed_sources
 
     return feed_sources.patch_feed(run.piped_from, context, lookup)
+
+
+def _answers_of(run):
+    """The patch_answers.Answers the line feeds a command's prompts, or None when unknown."""
+    if not run.stdin_fed:
+        return None
+    from . import patch_answers
+
+    if run.stdin is not None:
+        return patch_answers.answers_of(run.stdin)
+    producer = run.piped_from
+    if producer is not None and producer.name == "yes" and producer.piped_from is None and \
+            not any(w.expanded for w in producer.args) and len(producer.args) <= 1:
+        return patch_answers.answers_of(None, producer.args[0].value if producer.args else "y")
+    return None
+
+
+def with_answered_hunks(op, files, top):
+    """A `git add -p` narrowed to the toplevel-relative files its answers stage a hunk of."""
+    return op._replace(kind=STAGE_PATHS, paths=tuple(Pathspec(f, None, f) for f in files), answers=None,
+                       relative=False)
 
 
 def _words_known(feed):
@@ -661,7 +685,7 @@ def with_fed_paths(op, top, states):
         fed.extend(_pathspec(Word(w), op.cwd) for w in got.words)
     if not fed and exact and complete:  # the feeds print nothing: git runs without their words
         return op.alone._replace(step=op.step) if op.alone is not None else op
-    return op._replace(paths=tuple(paths + fed), feeds=(), bound=None if exact else op.bound, runtime=False)
+    return op._replace(paths=tuple(paths + fed), bound=None if exact else op.bound, runtime=False)
 
 
 def configured(run, key):
@@ -688,13 +712,13 @@ def _command_span(run):
 # -- classify one git run --------------------------------------------------------------------------
 
 class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables words depth bound "
-                  "in_loop span config via feed", (None, (), 0, None, False, None, (), (), None))):
+                  "in_loop span config via feed answers", (None, (), 0, None, False, None, (), (), None, None))):
     """One git run being classified: where, as what text, and what it may receive at run time:
     adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
     apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
     variables (what the line assigned before this run), words and depth (as Operation's), bound
     (the paths and work a feed gives it through xargs, or None), via (the wrappers that run it),
-    feed (the feeds.Feed of those words)."""
+    feed (the feeds.Feed of those words), answers (what the line feeds its prompts, when known)."""
     __slots__ = ()
 
     def op(self, kind, paths=(), runtime=False, **extra):
@@ -1064,8 +1088,11 @@ def _classify_add(rest, run):
         touches = frozenset("MND")  # git 1.x's add: new and modified files, not what was deleted
     if args.flags & {"-f", "--force"}:
         touches |= {IGNORED_WORK}
-    return _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything), touches=touches,
-                     precheck=Precheck(MATCH_TREE_OR_INDEX))
+    op = _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything), touches=touches,
+                   precheck=Precheck(MATCH_TREE_OR_INDEX))
+    if args.flags & {"-p", "--patch"} and not args.flags & {"-i", "--interactive", "-e", "--edit"}:
+        op = op._replace(answers=run.answers)  # which hunks it stages: the verdict counts them
+    return op
 
 
 def _classify_commit(rest, run):

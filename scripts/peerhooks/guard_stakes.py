@@ -218,6 +218,8 @@ class Stakes:
         owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}
         judged = [j._replace(operation=gitops.with_fed_paths(j.operation, j.toplevel, states_of.get(j.toplevel)))
                   for j in judged]  # what `… | xargs git add` is given, now that git's state is known
+        judged = [j._replace(operation=_answered(j.operation, j.toplevel, states_of.get(j.toplevel)))
+                  for j in judged]
         self.states_of, self.with_changes = states_of, judged
         private_of = {}
         for item in judged:
@@ -354,6 +356,26 @@ def _present(judged):
                     continue
                 found[path] = gitfails.FOLDER if stat.S_ISDIR(mode) else gitfails.FILE
     return found
+
+
+MAX_DIFF_BYTES = 1 << 20  # a `git add -p` whose hunks take more than this to show is judged without its answers
+
+
+def _answered(op, top, states):
+    """A `git add -p` fed its answers, as the files it stages a hunk of: the hunks counted in the
+    `git diff` it would walk (one git call, bounded), the answers followed (patch_answers)."""
+    if op.answers is None or states is None or op.runtime or op.cwd is None:
+        return op
+    from . import patch_answers
+
+    specs = [s.text for s in op.paths] if op.paths else []
+    done = gitrepo.run_git_code(op.cwd, ["diff", "--no-color", "--no-ext-diff", "--ignore-submodules", "--"] + specs,
+                                timeout=GIT_TIMEOUT_SECONDS)
+    if done is None or done[0] != 0 or len(done[1]) > MAX_DIFF_BYTES:
+        return op
+    hunks = patch_answers.hunks_of(done[1].decode("utf-8", "replace"))
+    files = patch_answers.staged_files(op.answers, hunks) if hunks is not None else None
+    return op if files is None else gitops.with_answered_hunks(op, files, top)
 
 
 MAX_PATHS_IN_THE_WAY = 256  # local changes asked about for one switch; past it, git is taken to go ahead

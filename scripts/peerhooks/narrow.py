@@ -19,6 +19,7 @@ and what the same line stages.
 import posixpath
 
 from . import gitops as g
+from .feeds import FIELDS
 from .reach import reaches
 from .records import record
 
@@ -204,14 +205,32 @@ def _standalone(op, line, start_cwd):
 
 def _spliceable(op, line):
     """Whether the command can be edited in place: a command of the line itself (not in a loop or a
-    nested shell), every word where the line holds it, nothing but blanks between them."""
+    nested shell, not given more words by xargs or find), every word where the line holds it,
+    nothing but blanks between them."""
     words = op.words
     if op.depth != 0 or op.in_loop or op.runtime or not words or any(w.span is None for w in words):
         return False
+    if any(feed.split != FIELDS for feed, _standing in op.feeds):
+        return False  # `… | xargs git add -- mine` would still add what the pipe feeds it
     for before, after in zip(words, words[1:]):
         gap = line[before.span[1]:after.span[0]]
         if not all(c in BLANKS for c in gap.replace("\\\n", "")):
             return False
+    return True
+
+
+def _keeps_meaning(op, paths, own_states, staged_in_line, later):
+    """Whether narrowing the operation to this session's paths still does what the line meant:
+    not for a plain commit of a file with unstaged changes too that the line does not stage (`git
+    commit -- <file>` would commit them as well), nor for a stash made to clear the tree for a pull,
+    rebase or switch later in the line (with the peers' changes left, git refuses it)."""
+    if op.kind == g.COMMIT_INDEX and any(p not in staged_in_line and own_states.get(p) is not None
+                                         and own_states[p].worktree != "." and not own_states[p].untracked
+                                         for p in paths):
+        return False
+    if op.kind in (g.STASH_ALL, g.STASH_PATHS) and any(later_op.kind in (g.MOVE_HEAD, g.RESET_ALL)
+                                                       for later_op, _top in later):
+        return False
     return True
 
 
@@ -263,8 +282,9 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
     that acts on files narrowed to this session's files."""
     patches = patches or {}
     edits, standalone, staged = [], [], {}
-    splice, work_left = True, False
-    for op, top in items:
+    splice, own_left = True, False
+    nested_refusal = any(id(op) in refused and op.depth > 0 for op, _top in items)
+    for position, (op, top) in enumerate(items):
         every_own = own_states_of.get(top, {})
         own_states = {p: s for p, s in every_own.items() if p not in shared}
         paths = own_reach(op, top, own_states, staged.get(top, ()))
@@ -273,12 +293,14 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
         if op.kind in STAGE_KINDS:
             staged.setdefault(top, set()).update((paths or []) + [p for p in shared_reach if p in patches])
         if id(op) not in refused:
-            work_left = True
+            if nested_refusal and any(w.substitutions for w in op.words):
+                return Suggestion(None)  # a refused command runs inside its words: kept as written, it runs again
+            own_left = own_left or bool(paths)
             if op.kind in NARROWABLE and paths:
                 made = narrowed(op, paths, line, start_cwd)
                 standalone.append(made[1] if made else _standalone(op, line, start_cwd))
             continue
-        if paths is None:
+        if paths is None or not _keeps_meaning(op, paths, own_states, staged.get(top, ()), items[position + 1:]):
             return Suggestion(None)
         if shared_reach and (op.kind not in STAGE_KINDS or any(p not in patches for p in shared_reach)):
             return Suggestion(None, False, tuple(shared_reach))
@@ -293,7 +315,7 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
             else:
                 edits.append((drop[0], drop[1], ""))
             continue
-        work_left = True
+        own_left = True
         if not paths:  # only shared files: the patches stage this session's hunks of them
             standalone.append(applies)
             if splice:
@@ -307,7 +329,7 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
         standalone.append(alone + (" && " + applies if applies else ""))
         if splice:
             edits.append((op.words[0].span[1], op.words[-1].span[1], " " + arguments + (" && " + applies if applies else "")))
-    if not work_left:
+    if not own_left:  # what is left of the line acts on nothing of this session's: nothing to run instead
         return Suggestion(None, True)
     if splice:
         text = line
