@@ -278,8 +278,9 @@ class Stakes:
         return {key: [p for p in paths if (p not in none_own if key == OWN else p not in whole_own)]
                 for key, paths in changes.items()}
 
-    def suggestion(self, judged, refusals, command):
-        """The narrow.Suggestion for the refused line (none when a refusal is the human's to decide)."""
+    def suggestion(self, judged, refusals, command, verbs=()):
+        """The narrow.Suggestion for the refused line (none when a refusal is the human's to decide);
+        verbs: (step, git subcommand) of every git command of the line, those that only read too."""
         from . import gitstate, narrow
 
         if guard_verdict.is_ask(refusals) or any(r.ask for r in refusals):
@@ -305,13 +306,13 @@ class Stakes:
         shared = frozenset(p for states in own_states_of.values() for p in states if p in peers_paths)
         refused = {id(r.operation) for r in refusals}
         items = [(j.operation, j.toplevel) for j in judged]
-        found = narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared)
+        found = narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared, verbs=verbs)
         if not found.shared:
             return found
         patches = {p: self.splits[p].patch for p in found.shared if p in self.splits and self.splits[p].patch}
         if len(patches) < len(found.shared):
             return found  # a file whose hunks cannot be told apart: the human decides
-        return narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared, patches)
+        return narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared, patches, verbs)
 
     def _own_entry(self):
         return registry.own_entry(self.sessions, self.session_id, self._ancestors())

@@ -73,7 +73,8 @@ def run(payload, argv, environ, now):
     refusals = guard.verdict(judged, chain)
     if not refusals:
         return hookio.QUIET
-    suggestion = guard.suggestion(judged, refusals, command)
+    verbs = tuple((op.step, op.words[0].value) for op in every if op.words and op.step is not None)
+    suggestion = guard.suggestion(judged, refusals, command, verbs)
     if suggestion.text is None:  # no narrow form to retry with (files both changed among them): the human decides
         refusals = [r if r.operation.kind == gitops.SHELL_WRITE else r._replace(ask=True) for r in refusals]
     text = guard_verdict.reason(refusals, command, suggestion.text, host, guard.can_send(environ),

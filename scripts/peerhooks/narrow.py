@@ -219,19 +219,40 @@ def _spliceable(op, line):
     return True
 
 
-def _keeps_meaning(op, paths, own_states, staged_in_line, later):
-    """Whether narrowing the operation to this session's paths still does what the line meant:
-    not for a plain commit of a file with unstaged changes too that the line does not stage (`git
-    commit -- <file>` would commit them as well), nor for a stash made to clear the tree for a pull,
-    rebase or switch later in the line (with the peers' changes left, git refuses it)."""
+# What a stash or a discard may be clearing or saving the tree for later in the line: narrowed to
+# this session's files, the peers' changes stay in the way (a pull or rebase refuses to start), or
+# a patch made of the whole tree no longer applies.
+CLEARING_FOR = frozenset(["pull", "rebase", "merge", "switch", "checkout", "cherry-pick", "revert", "am"])
+SAVED_FOR = frozenset(["apply"])
+
+
+def _keeps_meaning(op, paths, own_states, staged_in_line, later_verbs):
+    """Whether narrowing the operation to this session's paths still does what the line meant: not
+    for a plain commit of a file with unstaged changes too that the line does not stage (`git commit
+    -- <file>` would commit them as well), a commit with -p (its paths do not keep it to them), a
+    stash or discard that clears the tree for a later pull, switch or patch, nor for `stash -k -u`
+    of an untracked file (git 2.39 stashes it, then fails on the pathspec)."""
+    words = {w.value for w in op.words}
+    if op.kind in COMMIT_KINDS and words & {"-p", "--patch", "--interactive"}:
+        return False
     if op.kind == g.COMMIT_INDEX and any(p not in staged_in_line and own_states.get(p) is not None
                                          and own_states[p].worktree != "." and not own_states[p].untracked
                                          for p in paths):
         return False
-    if op.kind in (g.STASH_ALL, g.STASH_PATHS) and any(later_op.kind in (g.MOVE_HEAD, g.RESET_ALL)
-                                                       for later_op, _top in later):
+    if op.kind in (g.STASH_ALL, g.STASH_PATHS, g.DISCARD_ALL, g.DISCARD_PATHS) and \
+            set(later_verbs) & (CLEARING_FOR | SAVED_FOR):
+        return False
+    if op.kind in (g.STASH_ALL, g.STASH_PATHS) and g.touches_of(op) & g.UNTRACKED_ANYWHERE and \
+            words & {"-k", "--keep-index"} and any(own_states.get(p) is not None and own_states[p].untracked
+                                                  for p in paths):
         return False
     return True
+
+
+def _reads_message_from_stdin(op):
+    values = [w.value for w in op.words]
+    return op.kind in COMMIT_KINDS and any(v in ("-F", "--file") and i + 1 < len(values) and values[i + 1] == "-"
+                                           or v in ("-F-", "--file=-") for i, v in enumerate(values))
 
 
 def _drop_span(op, line):
@@ -270,21 +291,22 @@ Suggestion = record("Suggestion", "text no_own_work shared", (False, ()), """The
     the files both sessions changed that no narrow form can take apart (then the human decides).""")
 
 
-def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(), patches=None):
+def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(), patches=None, verbs=()):
     """The Suggestion for a refused line.
 
     items: the line's judged operations in order, as (operation, toplevel); refused: the ids of
     those refused; own_states_of: {toplevel: {abs path: PathState}} of this session's changed paths;
     shared: those a peer changed too (staging one whole takes the peer's hunks); patches: {shared
-    path: a patch of this session's hunks alone} where its edit records tell them apart. In place:
+    path: a patch of this session's hunks alone} where its edit records tell them apart; verbs:
+    (step, git subcommand) of every git command of the line, reading ones too. In place:
     the refused commands narrowed (or, left with nothing of this session's, taken out of their `&&`
     chain), the rest of the line as written. Standing alone (a loop, a nested shell): every command
     that acts on files narrowed to this session's files."""
     patches = patches or {}
     edits, standalone, staged = [], [], {}
-    splice, own_left = True, False
+    splice, own_left, changed_before = True, False, False
     nested_refusal = any(id(op) in refused and op.depth > 0 for op, _top in items)
-    for position, (op, top) in enumerate(items):
+    for op, top in items:
         every_own = own_states_of.get(top, {})
         own_states = {p: s for p, s in every_own.items() if p not in shared}
         paths = own_reach(op, top, own_states, staged.get(top, ()))
@@ -296,12 +318,15 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
             if nested_refusal and any(w.substitutions for w in op.words):
                 return Suggestion(None)  # a refused command runs inside its words: kept as written, it runs again
             own_left = own_left or bool(paths)
+            changed_before = changed_before or op.kind not in STAGE_KINDS
             if op.kind in NARROWABLE and paths:
                 made = narrowed(op, paths, line, start_cwd)
                 standalone.append(made[1] if made else _standalone(op, line, start_cwd))
             continue
-        if paths is None or not _keeps_meaning(op, paths, own_states, staged.get(top, ()), items[position + 1:]):
-            return Suggestion(None)
+        later = [verb for step, verb in verbs if op.step is not None and step is not None and step > op.step]
+        if paths is None or changed_before or not _keeps_meaning(op, paths, own_states, staged.get(top, ()), later):
+            return Suggestion(None)  # what it acts on was changed earlier in the line, or its narrow form means else
+        changed_before = changed_before or op.kind not in STAGE_KINDS
         if shared_reach and (op.kind not in STAGE_KINDS or any(p not in patches for p in shared_reach)):
             return Suggestion(None, False, tuple(shared_reach))
         applies = " && ".join("git -C %s apply --cached %s" % (g.quote(top), g.quote(patches[p]))
@@ -331,6 +356,8 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
             edits.append((op.words[0].span[1], op.words[-1].span[1], " " + arguments + (" && " + applies if applies else "")))
     if not own_left:  # what is left of the line acts on nothing of this session's: nothing to run instead
         return Suggestion(None, True)
+    if not splice and any(id(op) in refused and _reads_message_from_stdin(op) for op, _top in items):
+        return Suggestion(None)  # `git commit -F -` standing alone loses the heredoc its message comes from
     if splice:
         text = line
         for start, end, replacement in sorted(edits, reverse=True):
