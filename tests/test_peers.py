@@ -40,7 +40,7 @@ class PeersHook(support.HomeTestCase):
         self.assertIn("  before: now port the retry logic as well", out)
         self.assertIn("  now: and add tests for the retry backoff please", out)
         self.assertRegex(out, r"  editing: src/b.py, src/a.py \(\d+s ago\)")
-        self.assertIn("ask your user to coordinate with it", out)  # a 2.1.197 peer: no messaging
+        self.assertIn("coordinate with it through the user", out)  # this session has no messaging socket
         self.assertNotIn("me-session", out)
 
     def test_an_acknowledgement_flood_does_not_hide_the_intent(self):

@@ -5,41 +5,24 @@ hand. Times relative to `now` are fine here: this text is never fingerprinted.
 """
 import os
 
-from . import render
+from . import messaging, render
 from .intent import one_line
 from .timeutil import ago, duration, ms_to_utc
 
 HOOK_BUDGET = 4000  # the whole SessionStart block; 12 peers must fit (Claude Code cuts at 10,000)
 SHOWN_EDITS = 5  # files per session; the newest matter, the rest is noise
-# SendMessage by registry name reaches a peer only where both clients do messaging (their registry
-# entries have `messagingSocketPath`, Claude Code 2.1.332 on); otherwise the call fails either way
-# (`No agent named '…' is currently addressable` / `… is reachable`), so the advice follows the registry.
-WHEN_TO_COORDINATE = "Before editing a file a peer is editing, or committing while a peer is busy"
-MESSAGE_ADVICE = WHEN_TO_COORDINATE + ", message it by name with SendMessage."
-NO_MESSAGING_ADVICE = (
-    WHEN_TO_COORDINATE + ", ask your user to coordinate with it: these sessions cannot receive "
-    "messages (their Claude Code is older than 2.1.332).")
-CANNOT_SEND_ADVICE = (
-    WHEN_TO_COORDINATE + ", ask your user to coordinate with it: this session's Claude Code is older "
-    "than 2.1.332 and cannot send messages to other sessions.")
-MIXED_ADVICE = (
-    WHEN_TO_COORDINATE + ", message it by name with SendMessage if it can receive messages (%s); "
-    "the others cannot receive messages (older Claude Code): ask your user to coordinate with them.")
+# Said before how to reach the peers (peerhooks.messaging: SendMessage by name where both ends have
+# a messaging socket, else through the user, naming the socket that is missing).
+WHEN_TO_COORDINATE = "Coordinate before editing a file a peer is editing, or committing while a peer is busy."
 
 
 def message_advice(peer_names, messageable_names, can_send=True):
     """What to tell the model about reaching its peers, given which of them can receive messages
-    and whether this session's own client can send any."""
-    reachable = [name for name in peer_names if name in messageable_names]
+    and whether this session can send any."""
     if not peer_names:
         return ""
-    if not can_send:
-        return CANNOT_SEND_ADVICE
-    if len(reachable) == len(peer_names):
-        return MESSAGE_ADVICE
-    if not reachable:
-        return NO_MESSAGING_ADVICE
-    return MIXED_ADVICE % ", ".join(reachable)
+    peers = [(name, name in messageable_names, messaging.SESSION) for name in peer_names]
+    return WHEN_TO_COORDINATE + " " + messaging.advice(peers, can_send, listed=True)
 
 
 def display_path(path, top):

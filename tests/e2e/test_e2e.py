@@ -228,7 +228,7 @@ class SessionsSharingOneCheckout(Sandboxed):
             self.assertIn("SendMessage", told)
         else:
             self.assertNotIn("SendMessage", told)
-            self.assertIn("ask your user to coordinate", told)
+            self.assertIn("through the user", told)
 
     def test_2_sweeping_git_add_is_refused_naming_the_peer_and_narrow_commit_goes_through(self):
         sweep = self.b.prompt("stage everything now [[bash: git add -A]]")
@@ -414,7 +414,7 @@ class OneSessionOfEachVersion(Sandboxed, unittest.TestCase):
         told = hook_output(turn_context(b.prompt("who is working here with me")), "SessionStart:startup")
         self.assertIn(a.name, told)
         self.assertNotIn("SendMessage", told)
-        self.assertIn("cannot send messages", told)
+        self.assertIn("This session has no messaging socket", told)
         [(_, _, result)] = tool_results(b.prompt("tell the peer [[send: %s <<<hello>>>]]" % a.name), "SendMessage")
         self.assertIn("is currently addressable", result)
 
