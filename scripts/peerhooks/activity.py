@@ -26,7 +26,9 @@ Activity = record("Activity", [
     "opening", "before", "latest",  # prompts (str), each None when there is none to show
     "edits",  # [Edit], newest first, scratch dropped
     "edits_truncated",  # bool: older edits lie beyond the bytes read
-])
+    "direction",  # a short prompt after `latest` that changed direction ("stop, revert that"), or None
+    "settled",  # [Edit] of files git holds no uncommitted change in now (committed, stashed, reverted)
+], defaults=(None, ()))
 
 Ended = record("Ended", "activity ended_ms")
 
@@ -99,6 +101,15 @@ def _prompts(summary, head_opening):
     return opening, before, latest
 
 
+def latest_intent(summary, transcript):
+    """(the latest substantive prompt, a later change of direction or None) of a session, from
+    its history summary (redacted when the index kept it), else its transcript's tail."""
+    if summary is not None and summary.recent:
+        return summary.recent[-1], summary.direction
+    latest = redact(transcripts.read_tail(transcript).latest) if transcript else None
+    return latest, None
+
+
 NO_EDITS = transcripts.EditScan([], False)
 
 
@@ -110,7 +121,7 @@ def describe_live(session, summaries, top, path, scan):
         head_opening = transcripts.opening_prompt(path) if path else None
     opening, before, latest = _prompts(summary, head_opening)
     if latest is None and path:
-        latest = redact(transcripts.read_tail(path).latest)
+        latest = latest_intent(None, path)[0]
         if latest == opening:
             latest = None
     edits = kept_edits(scan.edits, top)
@@ -123,6 +134,7 @@ def describe_live(session, summaries, top, path, scan):
         prompt_count=summary.count if summary else (
             None if session.entrypoint == PRINT_ENTRYPOINT else 0),
         opening=opening, before=before, latest=latest, edits=edits, edits_truncated=scan.truncated,
+        direction=summary.direction if summary and latest else None,
     )
 
 
@@ -216,14 +228,24 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
 Handoff = record("Handoff", [
     "path",
     "modified_ms",
-    "stale",  # bool: older than the session it would hand off from
+    "stale",  # bool: the session it would hand off from went on working after it was written
 ])
 
 
+def worked_until(ended, summary):
+    """The last moment a finished session worked: its last prompt (history) or its last change of
+    a file other than a handoff, whichever is later; its end when neither is known. A handoff
+    written before that is not where the session left off, however late in the session."""
+    times = [summary.last_ms] if summary is not None and summary.last_ms is not None else []
+    times += [e.at_ms for e in list(ended.activity.edits) + list(ended.activity.settled)
+              if e.at_ms is not None and os.path.basename(e.path) != HANDOFF_NAME]
+    return max(times) if times else ended.ended_ms
 
-def find_handoff(top, memory, session_started_ms):
+
+def find_handoff(top, memory, worked_until_ms):
     """HANDOFF.md at the repo root or in the checkout's memory folder (None: none), the newer;
-    stale when it is older than the session it follows."""
+    stale when it is older than the last moment the session it follows worked (worked_until): an
+    early handoff in a long session is not current."""
     candidates = [os.path.join(top, HANDOFF_NAME)]
     if memory:
         candidates.append(os.path.join(memory, HANDOFF_NAME))
@@ -237,7 +259,7 @@ def find_handoff(top, memory, session_started_ms):
             best = (candidate, modified_ms)
     if best is None:
         return None
-    stale = session_started_ms is not None and best[1] < session_started_ms
+    stale = worked_until_ms is not None and best[1] < worked_until_ms
     return Handoff(best[0], best[1], stale)
 
 
@@ -264,6 +286,33 @@ Checkout = record("Checkout", [
 ])
 
 
+GIT_TIMEOUT_SECONDS = 1.0  # peers.py's one `git status`; without an answer the edits stay as read
+CHECKED_EDITS = 20  # per session, newest first: the report shows 5 and counts the rest
+
+
+def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
+    """The activities with each edited file of the checkout that git now holds no uncommitted
+    change in (its change committed, stashed or reverted) moved from `edits` to `settled`, from
+    one `git status` of those files; unchanged when git does not answer in time."""
+    from . import gitstate
+
+    prefix = top.rstrip(os.sep) + os.sep if top else None
+    checked = {id(a): [e for e in a.edits[:CHECKED_EDITS] if prefix and e.path.startswith(prefix)]
+               for a in activities}
+    wanted = sorted({e.path[len(prefix):] for edits in checked.values() for e in edits})
+    if not wanted:
+        return list(activities)
+    states = gitstate.read(top, timeout, paths=wanted)
+    if states is None:
+        return list(activities)
+    found = []
+    for activity in activities:
+        settled = {e.path for e in checked[id(activity)] if gitstate.state_of(states, e.path[len(prefix):]) is None}
+        found.append(activity._replace(edits=[e for e in activity.edits if e.path not in settled],
+                                       settled=[e for e in activity.edits if e.path in settled]))
+    return found
+
+
 def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True, all_live=None):
     """Live peers (already filtered to this checkout, self excluded) and the last ended session.
     all_live: every live registry session (never shown as ended, even when not listed here)."""
@@ -281,5 +330,11 @@ def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=T
         found = ended_sessions(home, top, now_ms, exclude, summaries, live=all_live)
         if found:
             ended = found[0]
-            handoff = find_handoff(top, homes.checkout_memory_dir(home, top, top), ended.activity.started_ms)
+            handoff = find_handoff(top, homes.checkout_memory_dir(home, top, top),
+                                   worked_until(ended, summaries.get(ended.activity.session_id)))
+    if top:
+        settled = settled_by_git(peers + ([ended.activity] if ended else []), top)
+        peers = settled[:len(peers)]
+        if ended:
+            ended = ended._replace(activity=settled[-1])
     return Checkout(top, peers, ended, handoff)

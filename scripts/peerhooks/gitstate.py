@@ -67,13 +67,31 @@ def _clean(path):
     return path.rstrip("/") if len(path) > 1 else path
 
 
-def read(top, timeout, ignored=False):
-    """The checkout's changed paths now, or None when git could not tell in time."""
+def read(top, timeout, ignored=False, paths=()):
+    """The checkout's changed paths now, or None when git could not tell in time. paths:
+    toplevel-relative paths to ask about alone (git then stats only those), taken literally."""
     args = ["status", "--porcelain=v2", "-z", "--untracked-files=normal", "--no-renames", "--no-ahead-behind"]
     if ignored:
         args.append("--ignored=matching")
+    if paths:
+        args += ["--"] + [literal(p) for p in paths]
     out = gitrepo.run_git(top, args, timeout=timeout)
     return None if out is None else parse_status(out)
+
+
+def literal(path):
+    """A pathspec that names exactly one toplevel-relative path (`*`, `?`, `[` and a leading `:`
+    are not patterns or magic)."""
+    return ":(literal)" + path
+
+
+def committed_at(top, path, timeout):
+    """When the last commit on HEAD that touched a toplevel-relative path was made (epoch seconds,
+    committer time); None when none did, or git could not tell in time. A change made before it
+    is in history (committed), not uncommitted work, whatever the path holds now."""
+    out = gitrepo.run_git(top, ["log", "-1", "--format=%ct", "--", literal(path)], timeout=timeout)
+    value = (out or "").strip()
+    return int(value) if value.isdigit() else None
 
 
 def state_of(states, path):

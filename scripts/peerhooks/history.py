@@ -14,7 +14,7 @@ import os
 from . import home as homes
 from .statefiles import read_json_object, write_json
 from .claude_formats import DAY_MS, HISTORY_FILE
-from .intent import is_substantive, one_line
+from .intent import is_direction_change, is_substantive, one_line
 from .jsonfast import loads
 from .jsonl import lines_backward, whole_lines_end
 from .records import record
@@ -22,7 +22,7 @@ from .redact import redact
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
 INDEX_NAME = "history-index.json"
-INDEX_VERSION = 2  # 2: /exit and /clear are not counted as prompts; kept prompts are redacted
+INDEX_VERSION = 3  # 2: /exit and /clear not counted, kept prompts redacted; 3: a later direction change kept
 KEPT_PROMPT_CHARS = 300  # enough for one displayed line (160) with room for a different cut later
 RECENT_PROMPTS = 2  # `before:` and `now:`
 # Typed into the prompt box and written to history, but they end or reset the session rather
@@ -35,10 +35,10 @@ INCREMENTAL_LIMIT = 16 * 1024 * 1024  # more new bytes than this: rebuild backwa
 class SessionPrompts:
     """What one session typed, folded line by line (mutable: the index grows it in place)."""
 
-    __slots__ = ("session_id", "project", "count", "first_ms", "last_ms", "opening", "recent")
+    __slots__ = ("session_id", "project", "count", "first_ms", "last_ms", "opening", "recent", "direction")
 
     def __init__(self, session_id, project=None, count=0, first_ms=None, last_ms=None, opening=None,
-                 recent=None):
+                 recent=None, direction=None):
         self.session_id = session_id
         self.project = project
         self.count = count
@@ -46,14 +46,19 @@ class SessionPrompts:
         self.last_ms = last_ms
         self.opening = opening
         self.recent = list(recent or [])
+        # a short prompt typed after the latest substantive one that changed direction
+        # (intent.is_direction_change), or None
+        self.direction = direction
 
     def to_json(self):
-        return [self.project, self.count, self.first_ms, self.last_ms, self.opening, self.recent]
+        return [self.project, self.count, self.first_ms, self.last_ms, self.opening, self.recent, self.direction]
 
     @classmethod
     def from_json(cls, session_id, row):
-        project, count, first_ms, last_ms, opening, recent = row
-        return cls(session_id, project, int(count), first_ms, last_ms, opening, list(recent))
+        project, count, first_ms, last_ms, opening, recent, direction = row
+        if direction is not None and not isinstance(direction, str):
+            raise ValueError("not a prompt: %r" % (direction,))
+        return cls(session_id, project, int(count), first_ms, last_ms, opening, list(recent), direction)
 
 
 HistoryLine = record("HistoryLine", [
@@ -102,6 +107,9 @@ def apply_lines(summaries, lines):
             if summary.opening is None:
                 summary.opening = text
             summary.recent = (summary.recent + [text])[-RECENT_PROMPTS:]
+            summary.direction = None
+        elif summary.recent and is_direction_change(line.display):
+            summary.direction = one_line(redact(line.display), KEPT_PROMPT_CHARS)
 
 
 def prune(summaries, now_ms, window_days=WINDOW_DAYS):

@@ -16,12 +16,12 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 """
 import os
 
-from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, names, reach, registry
+from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, reach, registry
 from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .shell import TooLarge
 
-MODE_VARIABLE = "PEERHOOKS_GUARD"
-MODE_OFF = ("off", "0", "false", "no")
+MODE_VARIABLE = hookio.OFF_SWITCH
+MODE_OFF = hookio.OFF_VALUES
 MODE_WARN = "warn"
 PRINT_MODE_ENTRYPOINTS = frozenset((PRINT_ENTRYPOINT,) + SDK_ENTRYPOINTS)  # no person to ask
 IDLE_STATUS = "idle"
@@ -50,7 +50,7 @@ def run(payload, argv, environ, now):
     mode = environ.get(MODE_VARIABLE, "").strip().lower()
     if mode in MODE_OFF:
         return hookio.QUIET
-    host = "codex" if _host(argv) == "codex" else "claude"
+    host = hookio.host(argv)
     cwd = payload.cwd
     cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
     context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel, glob=_glob)
@@ -118,16 +118,6 @@ def _too_large(claude, payload, cwd, context, lookup, now, command, error, host,
         return hookio.QUIET
     text = guard_verdict.too_large_reason(command, str(error), others, host)
     return _outcome(text, True, host, mode == MODE_WARN, guard.print_mode())
-
-
-def _host(argv):
-    argv = list(argv or ())
-    for index, arg in enumerate(argv):
-        if arg == "--host" and index + 1 < len(argv):
-            return argv[index + 1]
-        if arg.startswith("--host="):
-            return arg.partition("=")[2]
-    return None
 
 
 def _outcome(text, ask, host, warn_only, print_mode):
@@ -299,93 +289,35 @@ def _real(op):
 
 
 class _Guard:
-    """One judgement's I/O: who else works here (other sessions, with their chains of ids across
-    /clear; this session's main thread or live subagents), their changes, and git's state of the
-    checkouts at stake, each read once and only when needed."""
+    """One judgement's I/O: who else works here (identity.Caller: other sessions, with their chains
+    of ids across /clear; this session's main thread or live subagents), their changes, and git's
+    state of the checkouts at stake, each read once and only when needed."""
 
     def __init__(self, claude, sessions, payload, cwd, context, lookup, now):
+        from .identity import Caller
+
         self.claude, self.sessions, self.payload, self.cwd = claude, sessions, payload, cwd
         self.session_id, self.agent_id = payload.session_id, payload.agent_id
         self.context, self.lookup, self.now_ms = context, lookup, int(now * 1000)
-        self.ancestors = None
-        self.tops = {}
-        self.live = None
+        self.caller = Caller(claude, sessions, payload.session_id, payload.agent_id, cwd, payload.transcript_path,
+                             self.now_ms)
         self.aliases = {}
-        self.table = None
-        self.own_identity = None
-        self.parties = None
         self.changes = None
         self.states = {}
 
     def _toplevel(self, path):
-        if path not in self.tops:
-            self.tops[path] = gitrepo.toplevel(path)
-        return self.tops[path]
-
-    def _live_others(self):
-        """[(session, its toplevel)] of live sessions other than this one."""
-        if self.live is None:
-            others = [s for s in self.sessions if s.session_id != self.session_id and registry.is_alive(s)]
-            if others:
-                self.ancestors = registry.ancestor_pids()
-                others = [s for s in others if not registry.is_self(s, self.session_id, self.ancestors)]
-            self.live = [(s, self._toplevel(s.cwd)) for s in others]
-        return self.live
-
-    def _own(self):
-        """This session's Identity (its ids across /clear, its transcripts and subagents)."""
-        if self.own_identity is None:
-            from . import identity
-
-            if self.table is None:
-                self.table = names.load_table(self.claude)
-            entry = self._own_entry()
-            self.own_identity = identity.own(self.claude, self.sessions, self.session_id, self.cwd or "",
-                                             self._ancestors(), self.table, entry, _ancestor_processes())
-            transcript = self.payload.transcript_path
-            if transcript and transcript not in self.own_identity.transcripts and os.path.isfile(transcript):
-                self.own_identity = self.own_identity._replace(
-                    transcripts=(transcript,) + self.own_identity.transcripts,
-                    subagents=tuple(identity.subagents_of(transcript)) + self.own_identity.subagents)
-        return self.own_identity
-
-    def _ancestors(self):
-        if self.ancestors is None:
-            self.ancestors = registry.ancestor_pids()
-        return self.ancestors
+        return self.caller.toplevel(path)
 
     def _parties(self):
         """(this caller's own transcripts, [(Party, its checkout)])."""
-        if self.parties is None:
-            from . import identity
-
-            if self.table is None:
-                self.table = names.load_table(self.claude)
-            realpaths = {}  # peers mostly share one cwd: resolved once
-            others = [(identity.of_registry(self.claude, s, self.table, realpaths), s, t) for s, t in self._live_others()]
-            own = self._own()
-            caller_is_subagent = self.agent_id is not None
-
-            def running(subagent):
-                return identity.is_running(subagent, caller_is_subagent, self.now_ms, own.transcripts)
-
-            mine, parties = identity.parties(own, self.agent_id, [(i, s) for i, s, _t in others], running)
-            tops = {s.session_id: t for _i, s, t in others}
-            own_top = self._toplevel(self.cwd) if self.cwd else None
-            self.parties = (mine, [(p, tops.get(p.session_id, own_top) if p.kind == "session" else own_top)
-                                   for p in parties])
-        return self.parties
+        return self.caller.parties()
 
     def parties_in(self, top):
         """[(Party, checkout)] of those working in the checkout `top`."""
-        return [(p, t) for p, t in self._parties()[1] if t == top]
+        return self.caller.parties_in(top)
 
     def anyone_else(self):
-        """Whether anyone else's work could be at stake: another live session, or (for the main
-        thread) a subagent of this session that still runs, or (for a subagent) its session."""
-        if self._live_others() or self.agent_id is not None:
-            return True
-        return any(p.kind != "session" for p, _t in self._parties()[1])
+        return self.caller.anyone_else()
 
     def judged(self, operations):
         """Each operation (aliases expanded) with its toplevel and the parties at stake."""
@@ -522,7 +454,7 @@ class _Guard:
         return narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared, patches)
 
     def _own_entry(self):
-        return registry.own_entry(self.sessions, self.session_id, self._ancestors())
+        return self.caller.own_entry()
 
     def print_mode(self):
         own = self._own_entry()
@@ -533,9 +465,3 @@ class _Guard:
 
 
 OWN = "\0own"  # the key of this caller's own changes beside the parties' keys
-
-
-def _ancestor_processes():
-    """[(pid, process start)] of this hook's ancestors, nearest first (for a session whose registry
-    entry is not written yet)."""
-    return [(pid, registry.proc_start_of(pid)) for pid in registry.ancestor_chain()]

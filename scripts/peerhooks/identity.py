@@ -20,7 +20,7 @@ subagents.
 """
 import os
 
-from . import names, transcripts
+from . import gitrepo, names, registry, transcripts
 from .claude_formats import SUBAGENT_PREFIX, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 from .jsonfast import loads
 from .records import record
@@ -124,8 +124,6 @@ def own(home, sessions, session_id, cwd, ancestors, table, own_entry, ancestor_p
 def own_ids(home, sessions, session_id, ancestors, table=None):
     """Every id this session went by: the payload's, its registry entry's, and the ids its process
     had before a /clear (or, before its entry is written, the ids of the processes it may run in)."""
-    from . import registry
-
     ids = registry.own_ids(sessions, session_id, ancestors)
     table = names.load_table(home) if table is None else table
     entry = registry.own_entry(sessions, session_id, ancestors)
@@ -253,3 +251,94 @@ def parties(own_identity, agent_id, others, running):
 def _subagent_party(own_identity, subagent):
     return Party("subagent:" + subagent.agent_id, subagent_name(own_identity.name, subagent), None,
                  subagent.agent_id, (subagent.transcript,), True, False, "subagent")
+
+
+def ancestor_processes():
+    """[(pid, process start)] of this hook's ancestors, nearest first (for a session whose registry
+    entry is not written yet)."""
+    return [(pid, registry.proc_start_of(pid)) for pid in registry.ancestor_chain()]
+
+
+class Caller:
+    """The I/O behind `parties` for one tool call, each read once and only when asked: the other
+    live sessions with their checkouts, this session's registry entry and Identity (with the
+    payload's transcript), and the parties with the checkout each works in. The guard and the edit
+    notice both ask here, so both see the same peers.
+
+    sessions: the registry entries read (live or not); cwd: the call's folder, resolved, or None."""
+
+    def __init__(self, claude, sessions, session_id, agent_id, cwd, transcript_path, now_ms):
+        self.claude, self.sessions, self.session_id, self.agent_id = claude, sessions, session_id, agent_id
+        self.cwd, self.transcript_path, self.now_ms = cwd, transcript_path, now_ms
+        self.tops = {}
+        self._ancestors = self._live = self._table = self._own = self._parties = None
+
+    def toplevel(self, path):
+        """The checkout of a folder, each folder looked up once."""
+        if path not in self.tops:
+            self.tops[path] = gitrepo.toplevel(path)
+        return self.tops[path]
+
+    def ancestors(self):
+        if self._ancestors is None:
+            self._ancestors = registry.ancestor_pids()
+        return self._ancestors
+
+    def table(self):
+        """names.py's table of remembered sessions and their processes."""
+        if self._table is None:
+            self._table = names.load_table(self.claude)
+        return self._table
+
+    def own_entry(self):
+        return registry.own_entry(self.sessions, self.session_id, self.ancestors())
+
+    def live_others(self):
+        """[(session, its toplevel)] of the live sessions other than this one."""
+        if self._live is None:
+            others = [s for s in self.sessions if s.session_id != self.session_id and registry.is_alive(s)]
+            if others:
+                others = [s for s in others if not registry.is_self(s, self.session_id, self.ancestors())]
+            self._live = [(s, self.toplevel(s.cwd)) for s in others]
+        return self._live
+
+    def own(self):
+        """This session's Identity (its ids across /clear, its transcripts and subagents)."""
+        if self._own is None:
+            found = own(self.claude, self.sessions, self.session_id, self.cwd or "", self.ancestors(),
+                        self.table(), self.own_entry(), ancestor_processes())
+            transcript = self.transcript_path
+            if transcript and transcript not in found.transcripts and os.path.isfile(transcript):
+                found = found._replace(transcripts=(transcript,) + found.transcripts,
+                                       subagents=tuple(subagents_of(transcript)) + found.subagents)
+            self._own = found
+        return self._own
+
+    def parties(self):
+        """(this caller's own transcripts, [(Party, its checkout)])."""
+        if self._parties is None:
+            realpaths = {}  # peers mostly share one cwd: resolved once
+            others = [(of_registry(self.claude, s, self.table(), realpaths), s, t) for s, t in self.live_others()]
+            mine = self.own()
+            caller_is_subagent = self.agent_id is not None
+
+            def running(subagent):
+                return is_running(subagent, caller_is_subagent, self.now_ms, mine.transcripts)
+
+            own_transcripts, found = parties(mine, self.agent_id, [(i, s) for i, s, _t in others], running)
+            tops = {s.session_id: t for _i, s, t in others}
+            own_top = self.toplevel(self.cwd) if self.cwd else None
+            self._parties = (own_transcripts, [(p, tops.get(p.session_id, own_top) if p.kind == "session" else own_top)
+                                               for p in found])
+        return self._parties
+
+    def parties_in(self, top):
+        """[(Party, checkout)] of those working in the checkout `top`."""
+        return [(p, t) for p, t in self.parties()[1] if t == top]
+
+    def anyone_else(self):
+        """Whether anyone else's work could be at stake: another live session, or (for the main
+        thread) a subagent of this session that still runs, or (for a subagent) its session."""
+        if self.live_others() or self.agent_id is not None:
+            return True
+        return any(p.kind != "session" for p, _t in self.parties()[1])

@@ -11,18 +11,25 @@ from . import editindex
 def changes_of(claude, transcripts_of, now_ms):
     """{key: [realpath]} for {key: [transcript path]}: every file those transcripts changed within
     their scanned tails, newest first, each once."""
+    return {key: list(latest) for key, latest in latest_changes_of(claude, transcripts_of, now_ms).items()}
+
+
+def latest_changes_of(claude, transcripts_of, now_ms):
+    """{key: {realpath: ms of its latest change, or None}} for {key: [transcript path]}, in the
+    order changes_of gives (a transcript's newest first, its transcripts in the order given)."""
     wanted = [p for paths in transcripts_of.values() for p in paths if p]
     scans = editindex.recent_edits_of(claude, wanted, now_ms)
     changes, folders = {}, {}
     for key, paths in transcripts_of.items():
-        seen, order = set(), []
+        latest = {}
         for path in paths:
             for edit in scans[path].edits if path in scans else ():
                 real = _realpath(edit.path, folders)
-                if real not in seen:
-                    seen.add(real)
-                    order.append(real)
-        changes[key] = order
+                if real not in latest:
+                    latest[real] = edit.at_ms
+                elif edit.at_ms is not None and (latest[real] is None or edit.at_ms > latest[real]):
+                    latest[real] = edit.at_ms
+        changes[key] = latest
     return changes
 
 

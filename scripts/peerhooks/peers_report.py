@@ -45,19 +45,31 @@ def display_path(path, top):
     return path
 
 
+SHOWN_SETTLED = 3  # files whose change git no longer holds uncommitted: named briefly after the others
+SETTLED_LABEL = "committed or stashed since"
+
+
+def _named(edits, top, limit):
+    shown = edits[:limit]
+    names = ", ".join(display_path(e.path, top) for e in shown)
+    return names + (" +%d" % (len(edits) - len(shown)) if len(edits) > len(shown) else "")
+
+
 def edits_line(activity, top, now_ms, label):
+    """The files a session changed: those git still holds uncommitted first (newest first, with
+    when), then those whose change was committed, stashed or reverted since (activity.settled)."""
+    settled = "%s: %s" % (SETTLED_LABEL, _named(activity.settled, top, SHOWN_SETTLED)) if activity.settled else ""
     if not activity.edits:
+        if settled:
+            newest = activity.settled[0].at_ms
+            when = " (%s ago)" % ago(now_ms, newest) if newest is not None else ""
+            return "  %s: nothing uncommitted now; %s%s" % (label, settled, when)
         if activity.edits_truncated:
             return "  %s: none in the last part of its transcript read (older edits not read)" % label
         return None
-    shown = activity.edits[:SHOWN_EDITS]
-    names = ", ".join(display_path(e.path, top) for e in shown)
-    extra = len(activity.edits) - len(shown)
-    if extra > 0:
-        names += " +%d" % extra
     newest = activity.edits[0].at_ms
     when = " (%s ago)" % ago(now_ms, newest) if newest is not None else ""
-    return "  %s: %s%s" % (label, names, when)
+    return "  %s: %s%s%s" % (label, _named(activity.edits, top, SHOWN_EDITS), when, "; " + settled if settled else "")
 
 
 def _quoted(label, text):
@@ -85,13 +97,14 @@ def peer_variants(activity, top, now_ms):
     opened = _quoted("opened", activity.opening)
     before = _quoted("before", activity.before)
     latest = _quoted("now", activity.latest)
+    then = _quoted("then", activity.direction)
     editing = edits_line(activity, top, now_ms, "editing")
-    full = [header, opened, before, latest, editing]
+    full = [header, opened, before, latest, then, editing]
     variants = [
         full,
-        [header, before, latest, editing],
-        [header, latest, editing],
-        [header, editing],
+        [header, before, latest, then, editing],
+        [header, latest, then, editing],
+        [header, then, editing],
         [header],
     ]
     seen, result = set(), []
@@ -115,7 +128,7 @@ def ended_block(ended, handoff, top, now_ms):
     lines = [header, _quoted("opened", activity.opening), _quoted("latest", activity.latest),
              edits_line(activity, top, now_ms, "edited")]
     if handoff is not None:
-        note = " (stale: older than that session)" if handoff.stale else ""
+        note = " (stale: that session worked on after it was written)" if handoff.stale else ""
         lines.append("  handoff: %s, written %s%s" % (
             display_path(handoff.path, top), ms_to_utc(handoff.modified_ms), note))
     full = "\n".join(line for line in lines if line)

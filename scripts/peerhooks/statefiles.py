@@ -9,7 +9,7 @@ import os
 import time
 
 from .jsonfast import dumps, loads
-from .safefiles import NotRegular, read_regular
+from .safefiles import NotRegular, open_lock_file, read_regular
 
 TEMP_SUFFIX = ".tmp"  # temporary files are `.<name>.<pid>.<random>.tmp` beside the target
 QUARANTINE_STAMP = "%Y%m%dT%H%M%SZ"
@@ -103,3 +103,78 @@ def write_json(path, value):
     """Store a JSON value compactly, atomically; a state file we cannot write only costs a re-read
     next time, so OSError is left to the caller to ignore."""
     write_atomically(path, dumps(value).encode("utf-8"))
+
+
+LOCK_POLL_SECONDS = 0.005
+
+
+class LockBusy(OSError):
+    """The lock stayed held by another process for the whole timeout."""
+
+
+class FileLock:
+    """An exclusive lock on a lock file beside a state file (fcntl on POSIX, msvcrt on Windows),
+    released when closed or when its holder dies. A symlink or anything else that is not a regular
+    file in the lock's place (a committed `<state>.lock` link) is moved aside, never followed."""
+
+    def __init__(self, path, timeout):
+        self.path = path
+        self.timeout = timeout
+        self.handle = None
+
+    def _open(self, now_seconds):
+        try:
+            return open_lock_file(self.path)
+        except NotRegular:
+            quarantine(self.path, now_seconds)
+            return open_lock_file(self.path)
+
+    def acquire(self, now_seconds=None):
+        """Wait up to the timeout for the lock; LockBusy when it stays held."""
+        handle = self._open(now_seconds)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                _lock(handle)
+                self.handle = handle
+                return self
+            except OSError:
+                if time.monotonic() >= deadline:
+                    handle.close()
+                    raise LockBusy("%s is held by another process" % self.path)
+                time.sleep(LOCK_POLL_SECONDS)
+
+    def release(self):
+        if self.handle is not None:
+            try:
+                _unlock(self.handle)
+            finally:
+                self.handle.close()
+                self.handle = None
+
+    def __enter__(self):
+        return self if self.handle is not None else self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()
+        return False
+
+
+if os.name == "nt":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _lock(handle):
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+
+    def _unlock(handle):
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+else:
+    import fcntl
+
+    def _lock(handle):
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def _unlock(handle):
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

@@ -1,0 +1,141 @@
+"""edit_notice.py: before Edit, Write, MultiEdit or NotebookEdit (Codex: apply_patch) runs, the
+model is told when a file it is about to write holds a live party's uncommitted change: the tool
+always runs (the notice is `additionalContext`, never a decision), once per (file, party, that
+party's latest change) in this session.
+
+The I/O around peerhooks.edit_notice's decisions: the files the call names (edit_targets), who
+else works in their checkouts (identity.Caller, the guard's own view: other live sessions with
+their chains of ids across /clear; for a subagent the main thread and its running siblings), what
+their transcripts show they changed (peerchanges, resumed through the edit index), git's state of
+those files only when a party changed one (gitstate, one `git status` limited to them), and what
+this session was already told (notice_state). Silent when alone, when the human's off switch
+(PEERHOOKS_GUARD=off) is set, and on any error.
+
+Seen on both Claude Code versions (shared/reference/real-client.md): PreToolUse
+`additionalContext` without a decision on a Write reaches the model in its next request and the
+tool runs; Codex 0.171 places it as a developer message after the call (fixtures/samples/codex-0.171).
+"""
+import os
+
+from . import edit_notice, edit_targets, hookio, registry
+from . import home as homes
+from .claude_formats import EDIT_TOOLS
+
+NOTICED_TOOLS = frozenset(EDIT_TOOLS + (edit_targets.APPLY_PATCH_TOOL,))
+GIT_TIMEOUT_SECONDS = 0.5  # one status of the candidate files and one log per file still changed
+
+
+def run(payload, argv, environ, now):
+    """The notice for one file-editing tool call, or silence."""
+    if payload.tool_name not in NOTICED_TOOLS or hookio.switched_off(environ):
+        return hookio.QUIET
+    from .memory_watch import is_safe_session_id
+
+    if not is_safe_session_id(payload.session_id):
+        return hookio.QUIET  # nowhere to remember what was said: better silent than repeating
+    cwd = payload.cwd
+    cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+    targets = edit_targets.targets(payload.tool_name, payload.tool_input, cwd)
+    if not targets:
+        return hookio.QUIET
+    from .identity import Caller
+
+    claude = homes.claude_home(environ)
+    now_ms = int(now * 1000)
+    caller = Caller(claude, registry.read_sessions(claude), payload.session_id, payload.agent_id, cwd,
+                    payload.transcript_path, now_ms)
+    if not caller.anyone_else():
+        return hookio.QUIET
+    located = [(real, caller.toplevel(os.path.dirname(real))) for real in _realpaths(targets)]
+    located = [(path, top) for path, top in located if top]
+    tops = {top for _path, top in located}
+    parties = [(p, t) for p, t in caller.parties()[1] if t in tops]
+    if not parties:
+        return hookio.QUIET
+    from . import peerchanges
+
+    changes = peerchanges.latest_changes_of(claude, {p.key: list(p.transcripts) for p, _t in parties}, now_ms)
+    candidates = edit_notice.candidates(located, parties, changes)
+    if not candidates:
+        return hookio.QUIET
+    told = _told(homes.state_dir(claude), payload.session_id, candidates, now_ms)
+    if not told:
+        return hookio.QUIET
+    host = hookio.host(argv)
+    notices = _with_intents(claude, caller, told, now_ms)
+    text = edit_notice.render(notices, now_ms, registry.can_send(caller.own_entry(), environ), host)
+    from .jsonfast import dumps
+
+    output = {"hookEventName": "PreToolUse", "additionalContext": text}
+    return hookio.Outcome(stdout=dumps({"hookSpecificOutput": output}, ensure_ascii=False))
+
+
+def _realpaths(paths):
+    """Each path with its folder resolved through symlinks, as peerchanges resolves the parties'
+    (the file itself may not exist yet)."""
+    folders, found = {}, []
+    for path in paths:
+        folder, name = os.path.split(path)
+        if folder not in folders:
+            folders[folder] = os.path.realpath(folder)
+        real = os.path.join(folders[folder], name)
+        if real not in found:
+            found.append(real)
+    return found
+
+
+def _told(state_folder, session_id, candidates, now_ms):
+    """[(Candidate, git's state of its file)] to tell now: not told or settled before in this
+    session, and still uncommitted per git; what is told and settled is recorded under the
+    session's lock, so concurrent calls of one session tell a change once."""
+    from . import gitstate, notice_state
+    from .statefiles import LockBusy
+
+    def key(candidate):
+        return notice_state.key(candidate.path, candidate.party.name, candidate.at_ms)
+
+    try:
+        with notice_state.Record(state_folder, session_id) as record:
+            pending = [c for c in candidates if key(c) not in record.keys]
+            if not pending:
+                return []
+            told, settled = [], []
+            for top in sorted({c.toplevel for c in pending}):
+                mine = [c for c in pending if c.toplevel == top]
+                relatives = sorted({edit_notice.relative(c.path, top) for c in mine})
+                states = gitstate.read(top, GIT_TIMEOUT_SECONDS, paths=relatives)
+                if states is None:
+                    continue  # git did not answer in time: nothing is concluded, nothing recorded
+                commits = {}
+                for candidate in mine:
+                    relative = edit_notice.relative(candidate.path, top)
+                    state = gitstate.state_of(states, relative)
+                    if state is not None and relative not in commits:
+                        commits[relative] = gitstate.committed_at(top, relative, GIT_TIMEOUT_SECONDS)
+                    verdict = edit_notice.judge(candidate, state, commits.get(relative))
+                    (told if verdict == edit_notice.NOTICE else settled).append((candidate, state))
+            record.save([key(c) for c, _s in told], [key(c) for c, _s in settled], now_ms)
+            return told
+    except (LockBusy, OSError):
+        return []  # the record cannot be kept: saying nothing beats saying it on every edit
+
+
+def _with_intents(claude, caller, told, now_ms):
+    """[Notice]: each told candidate with its party's registry status and latest prompts."""
+    from . import activity, history
+
+    sessions = {s.session_id: s for s, _t in caller.live_others()}
+    summaries = None
+    notices = []
+    for candidate, state in told:
+        party = candidate.party
+        session = sessions.get(party.session_id) if party.kind == "session" else None
+        status, intent, direction = None, None, None
+        if session is not None:
+            if summaries is None:
+                summaries = history.load(claude, now_ms)
+            transcript = party.transcripts[0] if party.transcripts else None
+            intent, direction = activity.latest_intent(summaries.get(session.session_id), transcript)
+            status = session.status
+        notices.append(edit_notice.Notice(candidate, state, status, intent, direction))
+    return notices
