@@ -7,8 +7,8 @@ branch switch, a pull, a stash pop) ask the human; alone, or on any error, it ex
 The work is in peerhooks.hook_git_guard; docs/guard.md says what it refuses and how to turn it off.
 
 It runs before every shell command, so this file stays small (a script is compiled on every run, a
-module is not) and decides from the payload's raw bytes, before any import or file read, when the
-line holds no git at all or only git commands that cannot touch a peer's work (`git status`).
+module is not) and decides from the payload's raw bytes, before json or any file read, when the line
+can touch no peer's work: no git (or only git that reads, `git status`) and no file written.
 """
 import sys
 
@@ -21,15 +21,19 @@ def main(argv=None):
         raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
     except (OSError, ValueError, AttributeError):
         return 0
-    if b"git" not in raw and b"\\u" not in raw:
-        return 0  # no git, even JSON-escaped: decided before any import or file read
-    import os  # not loaded by a `-S` interpreter's start: ~1 ms the no-git path does not pay
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
-        from peerhooks import guard_readonly
-        if b"\\u" not in raw and guard_readonly.only_reads(raw):
-            return 0  # git that only reads: decided before importing json or reading a file
+        try:  # the script's folder is sys.path[0] when Claude Code runs it: no `os` needed yet
+            from peerhooks import guard_readonly
+        except ImportError:
+            import os
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            from peerhooks import guard_readonly
+        if b"\\u" not in raw and not guard_readonly.may_write(raw) and (
+                b"git" not in raw or guard_readonly.only_reads(raw)):
+            return 0  # no file written and no git, or git that only reads: before json or any file read
+        import os  # not loaded by a `-S` interpreter's start: ~1 ms the quiet paths do not pay
+
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from peerhooks import hook_git_guard, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))

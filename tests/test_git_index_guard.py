@@ -690,6 +690,151 @@ class TooLargeToJudge(GuardTestCase):
         self.assertAllowed(self.guard(self.LINE))
 
 
+class ShellWrites(GuardTestCase):
+    """Issue 19 item 5: a shell write onto a live peer's uncommitted file destroys work that no index
+    and no commit holds (mycelium-hq/ai-brain-starter #602): refused, with a way forward."""
+
+    def setUp(self):
+        super().setUp()
+        self.working_peer()  # src/app.py modified, src/peer_new.py new
+        self.own_id = "own-session-3333"
+        own = os.path.join(self.main, "src", "own.py")
+        with open(own, "w") as handle:
+            handle.write("mine\n")
+        self.claude.write_session_files(self.own_id, self.main, edits=[own])
+
+    def test_writes_over_or_removing_a_peers_uncommitted_file_are_refused(self):
+        for command in ("echo x > src/app.py", "echo x >> src/peer_new.py", "sed -i s/x/y/ src/app.py",
+                        "perl -pi -e s/x/y/ src/app.py", "rm src/peer_new.py", "rm -f src/*.py",
+                        "cp README.md src/peer_new.py", "mv src/peer_new.py /tmp/elsewhere.py",
+                        "truncate -s 0 src/app.py", "echo x | tee src/app.py", "cat > src/app.py <<'EOF'\nx\nEOF",
+                        "cd src && printf x > app.py", "find src -name '*.py' -exec sed -i s/x/y/ {} +"):
+            with self.subTest(command=command):
+                decision, reason = self.decision(self.guard(command, session_id=self.own_id))
+                self.assertEqual(decision, "deny")
+                self.assertIn("main-peer has src/", reason)
+                self.assertIn("would write over", reason)
+                self.assertIn("Edit tool", reason)
+
+    def test_writes_that_touch_no_peers_uncommitted_work_run(self):
+        for command in ("echo x > src/own.py", "echo x > /tmp/peerhooks-test-out.txt", "echo x > README.md",
+                        "ls > listing.txt", "npm test 2>&1 | tail -20", "make 2>/dev/null", "cat src/app.py",
+                        "sed s/x/y/ src/app.py"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command, session_id=self.own_id))
+
+    def test_a_file_the_peer_committed_is_nobodys_stake(self):
+        git(self.main, "add", "src/app.py", "src/peer_new.py")
+        git(self.main, "commit", "-q", "-m", "the peer's work")
+        self.assertAllowed(self.guard("echo x > src/app.py", session_id=self.own_id))
+
+
+class BehindTheIndex(GuardTestCase):
+    """Issue 19 items 2 and 3: history written behind the shared index, and config that changes what
+    a command does."""
+
+    def setUp(self):
+        super().setUp()
+        self.peer = self.working_peer(modified=("README.md",))  # tracked change, and src/peer_new.py new
+
+    def test_a_ref_set_to_a_commit_known_only_at_run_time_asks(self):
+        line = "c=$(git commit-tree 'HEAD^{tree}' -p HEAD -m snapshot) && git update-ref refs/heads/main $c"
+        self.assertEqual(self.decision(self.guard(line))[0], "ask")
+        self.assertEqual(self.decision(self.guard("git reset $(git rev-parse HEAD~1)"))[0], "ask")
+
+    def test_a_commit_from_an_index_made_before_a_peers_commit_asks_naming_what_it_would_revert(self):
+        index = os.path.join(self.tmp, "stale.index")
+        subprocess.run(["git", "-C", self.main, "read-tree", "HEAD"], env=dict(os.environ, GIT_INDEX_FILE=index),
+                       check=True)
+        with open(os.path.join(self.main, "src", "validate.py"), "w") as handle:
+            handle.write("def validate():\n    return True\n")
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "validate.py"), now_ms())])
+        git(self.main, "add", "src/validate.py")
+        git(self.main, "commit", "-q", "-m", "the peer's validation")
+        decision, reason = self.decision(self.guard("GIT_INDEX_FILE=%s git commit -m 'safe commit'" % index))
+        self.assertEqual(decision, "ask")
+        self.assertIn("main-peer: src/validate.py [committed]", reason)
+        launched = self.run_hook(SCRIPT, bash("git commit -m 'safe commit'", self.main), GIT_INDEX_FILE=index)
+        self.assertIn("src/validate.py [committed]", self.decision(launched)[1])
+
+    def test_a_private_index_the_line_fills_is_judged_by_what_it_adds(self):
+        own = os.path.join(self.main, "NOTES.md")
+        with open(own, "w") as handle:
+            handle.write("mine\n")
+        self.claude.write_session_files("this-session-0000", self.main, edits=[own])
+        index = os.path.join(self.tmp, "fresh.index")
+        build = "GIT_INDEX_FILE=%s git read-tree HEAD && GIT_INDEX_FILE=%s git add %s && GIT_INDEX_FILE=%s git commit -m x"
+        self.assertAllowed(self.guard(build % (index, index, "NOTES.md", index)))
+        decision, reason = self.decision(self.guard(build % (index, index, "-A", index)))
+        self.assertEqual(decision, "ask")
+        self.assertIn("src/peer_new.py [untracked]", reason)
+
+    def test_config_on_the_line_is_read(self):
+        self.assertRefused(self.guard("git -c alias.save='!git add -A && git commit -m wip' save"), "main-peer")
+        git(self.main, "branch", "other")
+        self.assertAllowed(self.guard("git pull --rebase . other"))  # git refuses: tracked changes
+        self.assertEqual(self.decision(self.guard("git -c rebase.autoStash=true pull --rebase . other"))[0], "ask")
+        self.assertAllowed(self.guard("git clean -d"))  # clean.requireForce: nothing happens without -f
+        self.assertRefused(self.guard("git -c clean.requireForce=false clean -d"), "src/peer_new.py")
+
+    def test_revert_without_a_commit_and_expiring_the_stash_reflog_ask(self):
+        self.assertEqual(self.decision(self.guard("git revert -n HEAD"))[0], "ask")
+        with open(os.path.join(self.main, "src", "app.py"), "a") as handle:
+            handle.write("stashed\n")
+        git(self.main, "stash", "push", "-q", "--", "src/app.py")
+        self.assertEqual(self.decision(self.guard("git reflog expire --expire=now --all && git gc --prune=now"))[0],
+                         "ask")
+
+    def test_removing_deleted_files_fed_by_a_lister_stages_the_peers_deletion(self):
+        git(self.main, "checkout", "-q", "--", "README.md")
+        os.remove(os.path.join(self.main, "README.md"))  # the peer's unstaged deletion
+        self.assertRefused(self.guard("git ls-files --deleted | xargs git rm"), "README.md [unstaged-deletion]")
+
+
+class StashOwners(GuardTestCase):
+    """Issue 19 item 4: stash entries have owners (ShaftHQ/SHAFT_ENGINE #4130, gsd-build/get-shit-done #3542)."""
+
+    OWN_ID = "own-session-4444"
+
+    def setUp(self):
+        super().setUp()
+        self.peer = self.claude.live_session(self.main, name="stasher")
+        self.claude.write_session_files(self.OWN_ID, self.main, prompts=["tidy up"])
+
+    def push(self, session_id, message, path="src/app.py"):
+        """A `git stash push -m <message>` that the session's transcript shows, made for real."""
+        with open(os.path.join(self.main, path), "a") as handle:
+            handle.write("%s\n" % message)
+        command = 'git stash push -m "%s" -- %s' % (message, path)
+        self.claude.append_records(session_id, self.main, [bash_record(session_id, self.main, command, now_ms())])
+        git(self.main, "stash", "push", "-q", "-m", message, "--", path)
+
+    def test_popping_a_peers_entry_asks_naming_it_and_popping_ones_own_runs(self):
+        self.push(self.peer.session_id, "wip: the peer's parser")
+        decision, reason = self.decision(self.guard("git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+        self.assertIn('stash@{0} ("On main: wip: the peer\'s parser"): it was pushed by stasher', reason)
+        self.push(self.OWN_ID, "mine for a moment", path="README.md")
+        self.assertAllowed(self.guard("git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(self.decision(self.guard("git stash drop stash@{1}", session_id=self.OWN_ID))[0], "ask")
+        self.assertEqual(self.decision(self.guard("git stash apply stash@{1}", session_id=self.OWN_ID))[0], "ask")
+        self.assertEqual(self.decision(self.guard("git stash clear", session_id=self.OWN_ID))[0], "ask")
+
+    def test_an_entry_an_ended_session_pushed_is_still_asked_about(self):
+        ended = "ended-session-5555"
+        self.claude.write_session_files(ended, self.main, prompts=["park the refactor"])
+        self.push(ended, "parked refactor")
+        reason = self.decision(self.guard("git stash pop", session_id=self.OWN_ID))[1]
+        self.assertIn("it was pushed by %s (ended)" % ended[:8], reason)
+
+    def test_a_same_line_pop_after_a_push_that_saved_nothing_takes_the_peers_entry(self):
+        self.push(self.peer.session_id, "wip: the peer's parser")
+        git(self.main, "checkout", "-q", "--", ".")
+        decision, _reason = self.decision(self.guard("git stash && git pull && git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+
+
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",
               "||", ";", "|", "(", ")", "{", "}", "'", '"', "$(", "`", "<<EOF", "EOF", "\n", "bash -c",
               "eval", "-C", "..", "sudo", "env", "X=1", "#", "\\", "*", ":/", "checkout", "--", "xargs"]

@@ -350,7 +350,7 @@ TABLE = [
     ("git commit -m x .", "commit-all"),
     ("git commit -m x src/", "commit-paths"),
     ("git rm -r --cached .", "discard-all"),
-    ("git rm -r src", "safe"),  # git refuses to remove a file with changes unless -f or --cached
+    ("git rm -r src", "remove-paths"),  # refused by git for a changed file, but stages a deleted one's removal
     ("git rm -rf src", "remove-paths"),
     ("git rm -r --cached src", "remove-paths"),
     ("yes | git checkout -p", "discard-all"),
@@ -384,7 +384,7 @@ TABLE = [
     ("git worktree remove --force ../wt", "remove-worktree"),
     ("git commit --amend -m x", "commit-amend"),
     ("git stash pop", "stash-stack"),
-    ("GIT_INDEX_FILE=/tmp/i git add -A", "safe"),
+    ("GIT_INDEX_FILE=/tmp/i git add -A", "stage-all"),  # judged with the commit made from that index
     ("cd \"$(git rev-parse --show-toplevel)\" && git add -A", "safe stage-all@?"),
     ("F=src/a.py; git add \"$F\"", "stage-paths"),
     ("F=; git add $F", "safe"),  # an unquoted empty variable is no word: `git add` alone

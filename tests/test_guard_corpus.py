@@ -46,6 +46,8 @@ KNOWN_DISAGREEMENTS = {
     ("git diff > /tmp/all.patch && git checkout . && git apply /tmp/all.patch", "."): "harmless, refused: "
         "harmless only because the apply succeeds, which the guard cannot know",
     ("git stash show -p | git apply -R", "."): "harmless, refused: a patch on stdin may touch any file",
+    ("git stash apply", "."): "harmless here, asked: the entry is the peer's (its transcript pushed it), and issue 19 "
+                              "asks before applying another session's entry into the shared tree",
     ("printf 'n\\nn\\nn\\nn\\nn\\nn\\n' | git add -p", "."): "harmless, refused: answers piped into "
                                                                           "-p are not read",
 }

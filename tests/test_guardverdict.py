@@ -203,7 +203,7 @@ class AskKinds(unittest.TestCase):
         self.assertEqual(judge("git stash pop", [peer("p")], self.WORLD, stash=[]), [])
         entry = StashEntry("stash@{0}", "abc", 1, "On main: wip: models")
         refusals = judge("git stash pop", [peer("p")], self.WORLD, stash=[entry])
-        self.assertIn("stash@{0} (On main: wip: models)", guard_verdict.reason(refusals, "git stash pop"))
+        self.assertIn('stash@{0} ("On main: wip: models"): no transcript shows who pushed it', guard_verdict.reason(refusals, "git stash pop"))
 
     def test_a_pop_of_what_the_line_pushed_runs_only_when_the_push_saved_something(self):
         self.assertEqual(judge("git stash push -- a.py && make && git stash pop", [peer("q")], self.WORLD,
@@ -305,6 +305,19 @@ class Suggestions(unittest.TestCase):
     def test_a_loop_is_replaced_by_the_narrowed_commands(self):
         self.assertEqual(suggest('for f in src docs; do git add "$f"; done', [self.PEER], self.WORLD, self.OWN),
                          "git add -- docs/tutorial.md docs/usage.md")
+
+
+class StashOwners(unittest.TestCase):
+    def test_an_entry_is_matched_to_a_push_by_its_message_else_by_time(self):
+        from peerhooks import stash_owners
+        from peerhooks.stash_owners import Push
+
+        entries = [StashEntry("stash@{0}", "c0", 1000, "On main: wip: parser"),
+                   StashEntry("stash@{1}", "c1", 500, "WIP on main: 1a2b3c4 Add validation")]
+        pushes = [Push("peer", 400 * 1000, None), Push(stash_owners.SELF, 999 * 1000, "wip: parser")]
+        self.assertEqual(stash_owners.owners(entries, pushes), {"stash@{0}": stash_owners.SELF, "stash@{1}": "peer"})
+        self.assertEqual(stash_owners.owners(entries, [Push("late", 600 * 1000, None)]),
+                         {"stash@{0}": None, "stash@{1}": None})  # a push after the entry is not its maker
 
 
 class Scan(unittest.TestCase):

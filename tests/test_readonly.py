@@ -27,5 +27,19 @@ class OnlyReads(unittest.TestCase):
                 self.assertFalse(guard_readonly.only_reads(raw(command)))
 
 
+class MayWrite(unittest.TestCase):
+    def test_lines_that_cannot_write_a_file_are_told_apart_on_the_raw_bytes(self):
+        for line in (b"ls -la && npm test 2>&1 | tail -20", b"make 2>/dev/null", b"cat a | grep b",
+                     b"python3 -m pytest -q >&2", b"git status"):
+            with self.subTest(line=line):
+                self.assertFalse(guard_readonly.may_write(line))
+
+    def test_a_redirection_to_a_file_or_a_writing_command_may_write(self):
+        for line in (b"echo x > a.py", b"echo x >>a.py", b"x &> log", b"sed -i s/a/b/ f", b"rm -rf build",
+                     b"/bin/cp a b", b"a;mv x y", b"(tee out)", b'bash -c \\"rm x\\"', b"find . -delete"):
+            with self.subTest(line=line):
+                self.assertTrue(guard_readonly.may_write(line))
+
+
 if __name__ == "__main__":
     unittest.main()

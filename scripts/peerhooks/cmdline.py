@@ -721,6 +721,14 @@ def _edited_in_place(name, args):
     return files
 
 
+def writes_its_operands(command):
+    """Whether a command writes over or removes the files it is given (`rm`, `tee`, `sed -i`, ...),
+    so the words a find or xargs adds to it are files it writes."""
+    if command.name in WRITES_ALL_OPERANDS:
+        return True
+    return command.name in IN_PLACE_EDITORS and any(_edits_in_place(command.name, w.value) for w in command.args)
+
+
 def _written_by(command):
     """(words naming files the command writes, its copy destination or None), where a destination
     is (target word, source words, whether the target is surely a folder)."""
@@ -744,31 +752,36 @@ def write_targets(line, cwd, home=None, isdir=None):
     sources `mv` removes). Words the shell alone knows are skipped. isdir: the caller's look at the
     filesystem, whether a copy's destination is an existing folder (None: take it for a file)."""
     context = Context(home=home)
-    targets = []
     try:
         found = commands(line, cwd, context)
     except TooLarge:
         return []  # a line this large is not read for the files it writes
+    return [(path, pattern) for path, pattern, _command in targets_of(found, context, isdir)]
+
+
+def targets_of(found, context=Context(), isdir=None):
+    """[(path, is_pattern, command)] of the files the commands write, each with the command that
+    writes it (write_targets, for commands already read)."""
+    targets = []
     for command in found:
+        mine = []
         for word in command.writes:
-            _add(targets, word, command.cwd, context)
+            _add(mine, word, command.cwd, context)
         written, destination = _written_by(command)
         for word in written:
-            _add(targets, word, command.cwd, context)
-        if destination is None:
-            continue
-        target, sources, into_folder = destination
-        resolved = resolve(target, command.cwd, context)
-        if resolved is None:
-            continue
-        if (into_folder or target.value.endswith("/") or len(sources) > 1
-                or isdir is not None and isdir(resolved)):
-            for source in sources:
-                name = posixpath.basename(source.value.rstrip("/"))
-                if name:
-                    targets.append((posixpath.join(resolved, name), source.glob or target.glob))
-        else:
-            targets.append((resolved, target.glob))
+            _add(mine, word, command.cwd, context)
+        if destination is not None:
+            target, sources, into_folder = destination
+            resolved = resolve(target, command.cwd, context)
+            if resolved is not None and (into_folder or target.value.endswith("/") or len(sources) > 1
+                                         or isdir is not None and isdir(resolved)):
+                for source in sources:
+                    name = posixpath.basename(source.value.rstrip("/"))
+                    if name:
+                        mine.append((posixpath.join(resolved, name), source.glob or target.glob))
+            elif resolved is not None:
+                mine.append((resolved, target.glob))
+        targets.extend((path, pattern, command) for path, pattern in mine)
     return targets
 
 

@@ -40,6 +40,8 @@ COMMIT_INDEX = "commit-index"    # plain commit: refused when the index holds a 
 COMMIT_PATHS = "commit-paths"    # commit -- <paths>
 STASH_PATHS = "stash-paths"      # stash push -- <paths>
 UNSTAGE_PATHS = "unstage-paths"  # reset -- <paths>, restore --staged <paths>
+SHELL_WRITE = "shell-write"      # a shell command writing over or removing a file (`>`, sed -i, rm, cp, mv)
+COMMIT_PRIVATE = "commit-private"  # commit from GIT_INDEX_FILE: its tree replaces HEAD's, files and all
 ALIAS = "alias"                  # not a git command: resolve with expand_alias, then judge
 SAFE = "safe"                    # reads, or touches only this session's refs and remotes
 
@@ -52,6 +54,7 @@ TRACKED_WORK = "W"  # working-tree changes of tracked files, deletions included
 UNTRACKED_WORK = "N"  # untracked files in folders git tracks
 NEW_FOLDER_WORK = "D"  # untracked files in folders none of whose files git tracks
 IGNORED_WORK = "I"  # files .gitignore matches
+DELETION_WORK = "R"  # tracked files deleted from the working tree, not yet staged (git rm without -f)
 UNTRACKED_ANYWHERE = frozenset([UNTRACKED_WORK, NEW_FOLDER_WORK])
 # What each kind reaches unless its classifier says otherwise.
 DEFAULT_TOUCHES = {
@@ -62,6 +65,8 @@ DEFAULT_TOUCHES = {
     "clean-all": frozenset("N"), "clean-paths": frozenset("N"),
     "unstage-all": frozenset("S"), "unstage-paths": frozenset("S"),
     "remove-paths": frozenset("SW"), "reset-all": frozenset("SW"), "commit-amend": frozenset("S"),
+    # a write over a file loses whatever of it is not committed: its working-tree change, a new file
+    "shell-write": frozenset("SWND"),
 }
 
 # Kinds whose paths are judged against the peers' changes (and the whole tree when they reach it).
@@ -285,8 +290,9 @@ Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (Fa
     level per `/`; known: False when it holds an expansion only the shell knows.""")
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
-                   "entries touches excludes moves_branch words depth bound in_loop span",
-                   ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None),
+                   "entries touches excludes moves_branch words depth bound in_loop span config private",
+                   ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
+                    None),
                    """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
@@ -304,7 +310,73 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     words: the subcommand and its arguments as written (peerhooks.shell Words, with their place in
     the line); depth: 0 for a command of the line itself; bound: for paths fed at run time by a git
     lister (`git diff --name-only -- docs | xargs git add`), the work that lister lists; in_loop: it
-    runs in a `for` body; span: (start, end) of the whole simple command in the line, or None.""")
+    runs in a `for` body; span: (start, end) of the whole simple command in the line, or None;
+    config: the `-c key=value` pairs of the line (`git -c alias.x='!git add -A' x`), keys lowercased.
+    private: the GIT_INDEX_FILE it works on (a path; True when only the running shell knows it;
+    None: the shared index). For COMMIT_PRIVATE, target is that path too (None when unknown).""")
+
+
+def write_operation(path, pattern, command):
+    """The operation of a shell command writing over (or removing) a file: `path` absolute, a glob
+    when `pattern` (cmdline.targets_of)."""
+    if pattern:
+        spec = Pathspec(path, "/", path.lstrip("/"), False, True)
+    else:
+        spec = Pathspec(path, path, "")
+    words = ((command.path_word,) if command.path_word is not None else ()) + tuple(command.args)
+    span = None
+    if all(w.span is not None for w in words) and words:
+        span = (words[0].span[0], max([words[-1].span[1]] + [w.span[1] for w in command.writes if w.span]))
+    text = " ".join([command.name] + [w.value for w in command.args])
+    where = command.cwd if pattern else posixpath.dirname(path)  # judged in the checkout of the file
+    return Operation(SHELL_WRITE, where, text, (spec,), False, depth=command.depth, in_loop=command.in_loop,
+                     span=span)
+
+
+def found_write_operation(run):
+    """The operation of a command writing over or removing what a `find` finds: `find … -delete`,
+    or `find … -exec sed -i … {} +` (the files lie under find's folders, matching its -name); None
+    when the command writes nothing it is given, or the folders are known only at run time."""
+    find = run if run.name == "find" else run.fed_by
+    if find is None or find.name != "find":
+        return None
+    if run.name == "find" and not any(w.value == "-delete" for w in run.args):
+        return None
+    if run.name != "find" and not cmdline.writes_its_operands(run):
+        return None
+    bound = _find_bound(find)
+    if bound is None:
+        return None
+    text = " ".join([find.name] + [w.value for w in find.args])
+    return Operation(SHELL_WRITE, find.cwd, text, tuple(bound[0]), False, depth=find.depth, in_loop=find.in_loop)
+
+
+PrivateIndex = record("PrivateIndex", "path fresh adds", (), """A private index a commit is made from: its
+    path (True: known only at run time), whether the line itself filled it from a tree (`git
+    read-tree HEAD` into it) before the commit, and the adds into it the line made before the commit.""")
+
+
+def fold_private_indexes(operations):
+    """The operations in order, with those on a private index (GIT_INDEX_FILE) folded into the
+    commit made from it: an add there touches no shared state, but the commit makes HEAD's tree from
+    that index, so what the line filled it with is what the commit is judged by. Pure."""
+    fresh, adds, folded = set(), {}, []
+    for op in operations:
+        key = op.private
+        if key is None or op.kind not in (STAGE_ALL, STAGE_PATHS, COMMIT_PRIVATE) and not _reads_a_tree(op):
+            folded.append(op)
+        elif _reads_a_tree(op):
+            fresh.add(key)
+            adds[key] = []
+        elif op.kind == COMMIT_PRIVATE:
+            folded.append(op._replace(private=PrivateIndex(key, key in fresh, tuple(adds.get(key, ())))))
+        else:
+            adds.setdefault(key, []).append(op)
+    return folded
+
+
+def _reads_a_tree(op):
+    return bool(op.words) and op.words[0].value == "read-tree"
 
 
 def touches_of(operation):
@@ -319,14 +391,19 @@ def touches_of(operation):
 def parse(command, cwd, context=cmdline.Context(), lookup=None):
     """Every git invocation in a Bash command line, in order, as operations. `cwd` is the directory
     the command starts in (None if unknown)."""
+    return operations(cmdline.commands(command, cwd, context), context, lookup)
+
+
+def operations(runs, context=cmdline.Context(), lookup=None):
+    """The git operations of commands already read by cmdline.commands, in order."""
     lookup = lookup or Lookup()
-    operations = []
-    for run in cmdline.commands(command, cwd, context):
+    found = []
+    for run in runs:
         if run.name == "git":
             operation = _git(run, context, lookup)
             if operation is not None:
-                operations.append(operation)
-    return operations
+                found.append(operation)
+    return found
 
 
 def is_unknown(operation):
@@ -383,6 +460,7 @@ def _git(run, context, lookup):
     git_dir, work_tree = env.get("GIT_DIR"), env.get("GIT_WORK_TREE")
     arguments = run.args
     index = 0
+    config = []
     while index < len(arguments):
         option = arguments[index].value
         if not option.startswith("-"):
@@ -393,6 +471,9 @@ def _git(run, context, lookup):
         if flag in HELP_OPTIONS or flag in ("--version", "-v", "--html-path", "--man-path",
                                             "--info-path") and not has_value:
             return None
+        if flag == "-c" and not has_value and value is not None:
+            key, _equals, setting = value.value.partition("=")
+            config.append((key.lower(), setting if _equals else "true"))  # `-c x.y` alone means true
         if flag == "-C" and not has_value:
             location = cmdline.resolve(value, location, context, dict(run.variables)) if value is not None else None
         elif flag == "--git-dir":
@@ -413,10 +494,25 @@ def _git(run, context, lookup):
         if known and " " not in known:
             words = (words[0]._replace(value=known, expanded=False),) + words[1:]
     private_index = "GIT_INDEX_FILE" in env
+    if private_index:
+        index_word = env["GIT_INDEX_FILE"]
+        private_index = cmdline.resolve(index_word, location, context, dict(run.variables)) or True
     return git_operation(words, _Run(location, render(words), run.adds_words, run.stdin_fed, context,
                                      lookup, private_index, dict(run.variables), words, run.depth,
                                      _lister_bound(run.fed_by, context) if run.adds_words else None,
-                                     run.in_loop, _command_span(run)))
+                                     run.in_loop, _command_span(run), tuple(config)))
+
+
+def configured(run, key):
+    """The line's `-c key=value` for key (lowercased), or None."""
+    for name, value in reversed(run.config):
+        if name == key:
+            return value
+    return None
+
+
+def _config_true(value):
+    return value is not None and value.strip().lower() not in ("false", "no", "off", "0", "")
 
 
 def _command_span(run):
@@ -431,7 +527,7 @@ def _command_span(run):
 # -- classify one git run --------------------------------------------------------------------------
 
 class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables words depth bound "
-                  "in_loop span", (None, (), 0, None, False, None))):
+                  "in_loop span config", (None, (), 0, None, False, None, ()))):
     """One git run being classified: where, as what text, and what it may receive at run time:
     adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
     apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
@@ -444,6 +540,8 @@ class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup priva
         extra.setdefault("depth", self.depth)
         extra.setdefault("in_loop", self.in_loop)
         extra.setdefault("span", self.span)
+        extra.setdefault("config", self.config)
+        extra.setdefault("private", self.private_index or None)
         if self.bound is not None and self.adds_words:
             bound_paths, bound_touches = self.bound
             extra.setdefault("bound", self.bound)
@@ -566,7 +664,7 @@ LISTERS = {"ls-files": frozenset(["-x", "--exclude", "-X", "--exclude-from", "--
 # -o untracked files (ignored ones too, unless --exclude-standard or an exclude is given), and
 # without any of them every index entry.
 LS_FILES_WORK = {"-m": "W", "--modified": "W", "-d": "W", "--deleted": "W", "-o": "ND", "--others": "ND"}
-EVERYTHING = frozenset("SWNDI")
+EVERYTHING = frozenset("SWNDIR")
 
 
 def _listing_bounds(word, run):
@@ -607,6 +705,8 @@ def _git_lister_bound(lister, require_paths=False):
             work = work | {"I"}
     if require_paths and not operands or any(w.expanded or w.glob for w in operands):
         return None
+    if TRACKED_WORK in work:
+        work = work | {DELETION_WORK}  # a working-tree change may be a deletion; both listers list it
     specs = [_pathspec(w, lister.cwd) for w in operands] or [Pathspec(":/", None, "")]
     return specs, work
 
@@ -727,14 +827,20 @@ def git_operation(words, run):
             return run.op(SAFE)
         if values & {"--abort", "--skip"} and not run.lookup.in_progress(run.cwd):
             return run.op(SAFE)  # nothing under way: git says so and changes nothing
+        if subcommand in ("revert", "cherry-pick") and values & {"-n", "--no-commit"}:
+            # it writes a commit's changes (or their reverse) into the shared index and tree and
+            # commits nothing: a peer's last commit undone under it, or swept into its next commit
+            return run.op(MOVE_HEAD)
         if subcommand in ADDING_COMMITS and not values & {"--abort", "--skip"}:
             words = {w.value for w in rest}
-            rebases = words & REBASE_OPTIONS or subcommand == "pull" and "--no-rebase" not in words and \
-                run.lookup.pull_rebases(run.cwd)
+            line_rebase = configured(run, "pull.rebase")
+            rebases = words & REBASE_OPTIONS or subcommand == "pull" and "--no-rebase" not in words and (
+                _config_true(line_rebase) if line_rebase is not None else run.lookup.pull_rebases(run.cwd))
             if not rebases:
                 return run.op(SAFE)
         rebasing = subcommand == "rebase" or subcommand == "pull"
-        if rebasing and not values & {"--autostash"} and run.lookup.refuses_to_rebase(run.cwd):
+        autostash = values & {"--autostash"} or _config_true(configured(run, "rebase.autostash"))
+        if rebasing and not autostash and run.lookup.refuses_to_rebase(run.cwd):
             return run.op(SAFE)  # "cannot rebase: You have unstaged changes": nothing moves
         if subcommand == "rebase" and not values & CREATING_OPTIONS and _moves_to_nothing(
                 run, [w.value for w in rest if not w.value.startswith("-") or w.value == "-"]):
@@ -742,7 +848,7 @@ def git_operation(words, run):
         return run.op(MOVE_HEAD)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)
-    return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest))
+    return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest), config=run.config)
 
 
 def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False, touches=None, excludes=()):
@@ -771,7 +877,7 @@ def _patch_mode(args, run):
 
 def _classify_add(rest, run):
     args = _split(rest, ADD_LONG, ADD_VALUES)
-    if args.flags & {"-n", "--dry-run"} or run.private_index or _patch_mode(args, run):
+    if args.flags & {"-n", "--dry-run"} or _patch_mode(args, run):
         return run.op(SAFE)
     everything = args.flags & {"-A", "--all", "-u", "--update", "--no-ignore-removal"} or \
         args.flags & PATCH_OPTIONS
@@ -786,6 +892,11 @@ def _classify_commit(rest, run):
     args = _split(rest, COMMIT_LONG, COMMIT_VALUES, attached_values=frozenset(["-u", "-S"]))
     if "--dry-run" in args.flags:
         return run.op(SAFE)
+    if run.private_index and (MESSAGE_OPTIONS & set(args.values) or args.flags & MESSAGE_FLAGS):
+        # the commit's tree is the private index, whatever the shared one holds: files committed
+        # since that index was made are deleted or reverted (anthropics/claude-code #90943)
+        return run.op(COMMIT_PRIVATE, target=run.private_index if isinstance(run.private_index, str) else None,
+                      message=args.values.get("-m") or args.values.get("--message"))
     message = args.values.get("-m") or args.values.get("--message")
     everything = args.flags & {"-a", "--all"}
     if everything and (args.flags & ALL_CONFLICTS or any(not w.expanded for w in args.path_words)):
@@ -814,9 +925,9 @@ def _classify_stash(rest, run):
     if verb in STASH_READS:
         return run.op(SAFE)
     if verb in ("drop", "clear", "pop"):
-        return run.op(STASH_STACK)
+        return run.op(STASH_STACK, target=None if verb == "clear" else _stash_ref(rest))
     if verb == "apply":
-        return _stash_apply(rest, run)
+        return _stash_apply(rest, run)._replace(target=_stash_ref(rest))
     if verb == "branch":
         return run.op(MOVE_HEAD)
     if verb not in ("push", "save"):
@@ -828,6 +939,51 @@ def _classify_stash(rest, run):
     if verb == "save":
         return run.op(STASH_ALL, touches=touches)  # save's words are a message, never paths
     return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches)
+
+
+def _stash_ref(rest):
+    """The entry a pop, drop or apply names: `stash@{n}`, or n alone, as `stash@{n}` (the newest,
+    stash@{0}, when none is named); None when only the running shell knows it."""
+    operands = [w for w in rest if not w.value.startswith("-")]
+    if not operands:
+        return "stash@{0}"
+    word = operands[0]
+    if word.expanded:
+        return None
+    value = word.value[len("refs/"):] if word.value.startswith("refs/stash") else word.value
+    if value.isdigit():
+        return "stash@{%s}" % value
+    return value if value.startswith("stash@{") else None
+
+
+def stash_pushes(command, cwd):
+    """[message or None] of each `git stash` push in a Bash command line (a transcript's), in order:
+    the line's -m/--message, or save's words. Pure but for nothing: the line is only read."""
+    found = []
+    try:
+        runs = cmdline.commands(command, cwd)
+    except cmdline.TooLarge:
+        return found
+    for run in runs:
+        words = [w.value for w in run.args]
+        while words and words[0].startswith("-"):
+            words = words[2:] if words[0] in GIT_VALUE_OPTIONS else words[1:]
+        if run.name != "git" or not words or words[0] != "stash":
+            continue
+        verb = words[1] if len(words) > 1 and not words[1].startswith("-") else "push"
+        if verb not in ("push", "save"):
+            continue
+        rest = words[2:] if len(words) > 1 and words[1] == verb else words[1:]
+        message = None
+        for index, word in enumerate(rest):
+            if word in ("-m", "--message") and index + 1 < len(rest):
+                message = rest[index + 1]
+            elif word.startswith("--message="):
+                message = word.partition("=")[2]
+        if verb == "save" and message is None:
+            message = " ".join(w for w in rest if not w.startswith("-")) or None
+        found.append(message)
+    return found
 
 
 def _stash_touches(flags):
@@ -875,6 +1031,10 @@ def _classify_reset(rest, run):
             return run.op(SAFE)  # `git reset --soft HEAD` changes nothing
         return run.op(RESET_ALL, touches=touches, moves_branch=moves)
     moves_branch = False
+    if args.after_dashes is None and args.operands and args.operands[0].expanded and \
+            cmdline.expand(args.operands[0], run.cwd, run.context, run.variables) is None:
+        # `git reset $(git rev-parse HEAD~1)`: a revision (the branch moves) or a path, known only at run time
+        return run.op(RESET_ALL, touches=frozenset("S"), moves_branch=True)
     if args.after_dashes is not None:
         path_words = args.after_dashes
     elif args.operands and _is_revision(args.operands[0], run):
@@ -996,9 +1156,10 @@ def _classify_rm(rest, run):
     args = _split(rest, RM_LONG, RM_VALUES)
     if args.flags & {"-n", "--dry-run"} or run.private_index and "--cached" in args.flags:
         return run.op(SAFE)
-    if not args.flags & {"-f", "--force", "--cached"}:
-        return run.op(SAFE)  # git refuses to remove a file that differs from HEAD or the index
-    op = _by_paths(REMOVE_PATHS, args.path_words, run, args)
+    # without -f or --cached git refuses a file that differs from HEAD or the index, but stages the
+    # deletion of one already deleted from the tree (`git ls-files --deleted | xargs git rm`)
+    touches = None if args.flags & {"-f", "--force", "--cached"} else frozenset([DELETION_WORK])
+    op = _by_paths(REMOVE_PATHS, args.path_words, run, args, touches=touches)
     if op.kind != REMOVE_PATHS or op.runtime or run.private_index or not all(p.known for p in op.paths):
         return op
     # git rm matches its pathspecs against the index and removes only those entries (with -f, their
@@ -1087,6 +1248,10 @@ def _classify_refs(rest, run, reading_operands):
     if len(operands) <= reading_operands and not values & {"-d", "--delete", "--stdin"}:
         return run.op(SAFE)
     if reading_operands == 0 and len(operands) >= 2 and not values & {"-d", "--delete", "--stdin"}:
+        if any(w.expanded for w in operands[:2]):
+            # `c=$(git commit-tree …) && git update-ref refs/heads/main $c`: a commit known only
+            # when it runs, built from who knows which snapshot (anthony-chaudhary/fak #2320)
+            return run.op(WRITE_REFS)
         ref, new = operands[0].value, operands[1].value
         if run.lookup.same_commit(ref, new, run.cwd) or run.lookup.names_no_commit([new], run.cwd):
             return run.op(SAFE)  # the ref keeps the commit it has, or git refuses the value
@@ -1102,10 +1267,34 @@ def _classify_worktree(rest, run):
     return run.op(REMOVE_WORKTREE, target=target)
 
 
+def _classify_reflog(rest, run):
+    """`git reflog expire --expire=now --all` (or of refs/stash) drops every stash entry, which
+    lives in the stash's reflog; `reflog delete stash@{n}` drops one."""
+    verb = rest[0].value if rest else ""
+    if verb not in ("expire", "delete"):
+        return run.op(SAFE)
+    values = [w.value for w in rest[1:]]
+    stash = "--all" in values or any(v.startswith(("stash", "refs/stash")) for v in values)
+    # expire: entries older than --expire (90 days by default: a live peer's stash is younger);
+    # --expire-unreachable prunes only what no ref reaches, and every stash entry is reachable
+    dropping = verb == "delete" or any(v.startswith("--expire=") or v == "--expire" for v in values)
+    return run.op(STASH_STACK if stash and dropping else SAFE)
+
+
+def _classify_clean_configured(rest, run):
+    """clean, where `-c clean.requireForce=false` on the line lets it run without -f."""
+    if _config_true(configured(run, "clean.requireforce") or "true") or any(
+            w.value in ("-f", "--force") or w.value.startswith("-") and not w.value.startswith("--") and "f" in w.value
+            for w in rest):
+        return _classify_clean(rest, run)
+    return _classify_clean([Word("-f")] + list(rest), run)
+
+
 _CLASSIFIERS = {"add": _classify_add, "stage": _classify_add, "commit": _classify_commit,
                 "stash": _classify_stash, "reset": _classify_reset, "checkout": _classify_checkout,
                 "switch": _classify_switch,
-                "restore": _classify_restore, "clean": _classify_clean, "rm": _classify_rm,
+                "restore": _classify_restore, "clean": _classify_clean_configured, "rm": _classify_rm,
+                "reflog": _classify_reflog,
                 "mv": _classify_mv, "apply": _classify_apply, "bisect": _classify_bisect,
                 "read-tree": _classify_read_tree, "checkout-index": _classify_checkout_index,
                 "update-ref": lambda rest, run: _classify_refs(rest, run, 0),

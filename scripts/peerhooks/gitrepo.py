@@ -69,17 +69,19 @@ def run_git(top, args, timeout=GIT_TIMEOUT_SECONDS):
     return done[1].decode("utf-8", errors="replace")
 
 
-def run_git_code(top, args, timeout=GIT_TIMEOUT_SECONDS):
+def run_git_code(top, args, timeout=GIT_TIMEOUT_SECONDS, env=None):
     """(exit code, stdout bytes) of one git command in a checkout, or None when it could not run or
-    did not finish in time (then it is killed). stdin and stderr are /dev/null."""
+    did not finish in time (then it is killed). stdin and stderr are /dev/null; env: the whole
+    environment to run it in (None: this process's)."""
     argv = ["git", "-C", top] + list(args)
+    env = os.environ if env is None else env
     if hasattr(os, "posix_spawnp"):
-        return _spawned(argv, timeout)
+        return _spawned(argv, timeout, env)
     import subprocess  # where posix_spawn is missing (Windows); it costs ~8 ms of start-up under -S
 
     try:
         completed = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, timeout=timeout)
+                                   stderr=subprocess.DEVNULL, timeout=timeout, env=env)
     except (OSError, subprocess.SubprocessError):
         return None
     return completed.returncode, completed.stdout
@@ -88,7 +90,7 @@ def run_git_code(top, args, timeout=GIT_TIMEOUT_SECONDS):
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # git status of a huge tree; past this the answer is not used
 
 
-def _spawned(argv, timeout):
+def _spawned(argv, timeout, env):
     """run_git_code through posix_spawn and a pipe: the guard asks git once or twice per judged
     line, and `subprocess` alone costs about the interpreter's whole start-up (it imports signal,
     threading, selectors and locale)."""
@@ -98,7 +100,7 @@ def _spawned(argv, timeout):
     read_end, write_end = os.pipe()
     null = os.open(os.devnull, os.O_RDWR)
     try:
-        pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=[
+        pid = os.posix_spawnp(argv[0], argv, env, file_actions=[
             (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
     except OSError:
         os.close(read_end)

@@ -1,8 +1,9 @@
-"""Whether a PreToolUse payload's command runs only git subcommands that read, decided on the raw
-bytes before json is imported or any file read: the guard runs before every shell command, and
-`git status`, `git diff`, `git log` are most of the git an agent runs. A yes here is always right
-(it lets through only what cannot touch a peer's work); a no sends the line to the full judgement.
-No imports: `re` alone costs ~6 ms of a clean interpreter's start.
+"""Whether a PreToolUse payload's command can touch a peer's work at all, decided on the raw bytes
+before json is imported or any file read: the guard runs before every shell command. `git status`,
+`git diff`, `git log` are most of the git an agent runs (only_reads), and most other lines write no
+file (may_write). A "cannot" here is always right (it lets through only what cannot touch a peer's
+work); anything else goes to the full judgement. No imports: `re` alone costs ~6 ms of a clean
+interpreter's start.
 """
 
 # Subcommands that only read (gitops.READ_ONLY's core): a line whose every `git` runs one of these
@@ -42,3 +43,27 @@ def _reads_at(raw, pos):
     while end < len(word) and (word[end] in _WORD_BYTES):
         end += 1
     return word[:end] in READ_ONLY
+
+
+# Commands that write over or remove the files they are given (cmdline's WRITES_ALL_OPERANDS,
+# COPIES, IN_PLACE_EDITORS, dd), and find's -delete/-exec, as words of the raw line.
+WRITERS = frozenset(b"tee touch truncate rm unlink shred cp mv install ln rsync sed perl dd find".split())
+# A redirection that writes no file: to a descriptor (`2>&1`, `>&2`) or to /dev/null.
+HARMLESS_AFTER_REDIRECT = (b"&", b"/dev/null")
+
+
+def may_write(raw):
+    """False when the payload's bytes hold no redirection to a file and no word of a command that
+    writes its operands: such a line cannot overwrite anyone's file."""
+    start = raw.find(b">")
+    while start >= 0:
+        rest = raw[start + 1:start + 16].lstrip(b">").lstrip(b"|").lstrip()
+        if not rest.startswith(HARMLESS_AFTER_REDIRECT):
+            return True
+        start = raw.find(b">", start + 1)
+    for word in raw.replace(b"\\n", b" ").replace(b"\\t", b" ").split():
+        for piece in word.replace(b";", b" ").replace(b"&", b" ").replace(b"|", b" ").replace(b"(", b" ") \
+                .replace(b'"', b" ").replace(b"`", b" ").split():
+            if piece.rsplit(b"/", 1)[-1] in WRITERS:
+                return True
+    return False

@@ -15,6 +15,7 @@ from . import gitops as g
 from . import gitstate, messaging
 from .reach import names_paths_only, names_toplevel, reaches, relative
 from .records import record
+from .stash_owners import SELF
 
 # Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
 REFUSAL_MARK = "peerhooks git guard"
@@ -28,7 +29,7 @@ UNATTRIBUTED = "unattributed"  # changes no transcript shows: held against a lin
 
 # Kinds with no narrow form: the human decides.
 ASK_KINDS = frozenset([g.MOVE_HEAD, g.RESET_ALL, g.STASH_STACK, g.STASH_APPLY, g.WRITE_REFS,
-                       g.REMOVE_WORKTREE, g.AMEND])
+                       g.REMOVE_WORKTREE, g.AMEND, g.COMMIT_PRIVATE])
 # Kinds asked about whenever a live peer works where they act, whatever its files' states: they
 # move what every session stands on (HEAD, the branch, the refs, a worktree).
 ALWAYS_ASK = frozenset([g.MOVE_HEAD, g.WRITE_REFS, g.REMOVE_WORKTREE, g.AMEND])
@@ -82,13 +83,16 @@ def unattributed(peers, own, toplevel, states):
     return found
 
 
-def verdict(judged, own=frozenset(), states_of=None, stash_of=None):
+def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None, stash_owners_of=None):
     """Every refusal for the judged operations, in order (empty: let the line run).
 
     own: realpaths this session changed. states_of: {toplevel: {path: PathState}, or None when git
-    could not tell in time}; stash_of: {toplevel: [StashEntry] or None}; each read by the hook only
-    where a verdict needs it (a missing toplevel counts as unknown)."""
-    states_of, stash_of = states_of or {}, stash_of or {}
+    could not tell in time}; stash_of: {toplevel: [StashEntry] or None}; private_of: {private index
+    path: [(status letter, toplevel-relative path)] where it differs from HEAD, or None};
+    stash_owners_of: {toplevel: {stash ref: who pushed it (stash_owners.SELF for this session), or
+    None}}; each read by the hook only where a verdict needs it (a missing one counts as unknown)."""
+    states_of, stash_of, private_of = states_of or {}, stash_of or {}, private_of or {}
+    stash_owners_of = stash_owners_of or {}
     refusals, pushed = [], set()
     for item in judged:
         op, top, peers = item
@@ -96,7 +100,11 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None):
             if op.kind in (g.STASH_ALL, g.STASH_PATHS):
                 pushed.add(top)
             continue
-        refusal = _judge(op, top, peers, own, states_of.get(top), stash_of.get(top, None), pushed)
+        if op.kind == g.COMMIT_PRIVATE:
+            refusal = _judge_private_commit(op, top, peers, own, states_of.get(top), private_of)
+        else:
+            refusal = _judge(op, top, peers, own, states_of.get(top), stash_of.get(top, None), pushed,
+                             stash_owners_of.get(top, {}))
         if refusal is not None:
             refusals.append(refusal)
         elif op.kind in (g.STASH_ALL, g.STASH_PATHS) and _stashes_something(op, top, own, states_of.get(top)):
@@ -112,16 +120,18 @@ def _stashes_something(op, top, own, states):
     return any(reaches(op, top.rstrip("/") + "/" + rel, state, top) for rel, state in states.items())
 
 
-def _judge(op, top, peers, own, states, stash, pushed):
+def _judge(op, top, peers, own, states, stash, pushed, stash_owners=None):
     kind = op.kind
     if kind in (g.STASH_STACK, g.STASH_APPLY) and top in pushed and "clear" not in op.command \
             and "stash@{" not in op.command.replace("stash@{0}", ""):
         return None  # popping or dropping the entry the same line pushed
     if kind == g.STASH_STACK:
-        if stash == []:
-            return None  # nothing on the stack: git says so and changes nothing
-        return Refusal(op, peers, True, (), None, tuple(stash or ()))
+        return _judge_stash_stack(op, peers, stash, stash_owners or {})
     if kind == g.STASH_APPLY:
+        owner = (stash_owners or {}).get(op.target) if op.target else None
+        if owner not in (None, SELF):  # another session's entry, live or ended
+            entry = [e for e in stash or () if e.ref == op.target]
+            return Refusal(op, peers, True, (Held(owner, op.target, gitstate.STASHED),), None, tuple(entry))
         return _judge_stash_apply(op, top, peers, states)
     if kind == g.REMOVE_WORKTREE:
         at_stake = tuple(p for p in peers if op.target is None or p.checkout == op.target)
@@ -180,6 +190,51 @@ def _everything_held(top, peers, states):
     return held
 
 
+def _judge_stash_stack(op, peers, stash, owners):
+    """A pop, drop or clear takes entries off the stack every worktree shares: asked about unless
+    every entry it takes is this session's own (issue 19: entries have owners). With the stack
+    unread, or an entry whose pusher no transcript shows, the human is asked as before."""
+    if stash == []:
+        return None  # nothing on the stack: git says so and changes nothing
+    if stash is None:
+        return Refusal(op, peers, True)
+    taken = [e for e in stash if op.target is None or e.ref == op.target]
+    if not taken:
+        return None  # no such entry: git says so
+    if all(owners.get(e.ref) == SELF for e in taken):
+        return None
+    held = tuple(Held(owners.get(e.ref) or "owner unknown", e.ref, gitstate.STASHED) for e in taken
+                 if owners.get(e.ref) != SELF)
+    return Refusal(op, peers, True, held, None, tuple(e for e in taken if owners.get(e.ref) != SELF))
+
+
+COMMITTED = "committed"  # a file HEAD holds that a commit from a private index would delete or revert
+
+
+def _judge_private_commit(op, top, peers, own, states, private_of):
+    """A commit made from a private index takes that index as HEAD's tree. It deletes or reverts
+    every file the index lacks or holds in another version than HEAD: a peer's just-committed work
+    when the index was made before it (anthropics/claude-code #90943; anthony-chaudhary/fak #2320);
+    and it commits whatever the line added to it, a peer's unfinished files included. Asked about
+    (the human decides) when either reaches someone else's work, or when the index cannot be read."""
+    index = op.private if isinstance(op.private, g.PrivateIndex) else g.PrivateIndex(op.target or True, False, ())
+    own_rel = {relative(p, top) for p in own}
+    owners = {relative(c, top): p.name for p in peers for c in p.changes}
+    held = []
+    if not index.fresh:
+        differs = private_of.get(index.path) if isinstance(index.path, str) else None
+        if differs is None:
+            return Refusal(op, peers, True, tuple(_everything_held(top, peers, states)))
+        held.extend(Held(owners.get(rel, UNATTRIBUTED), rel, COMMITTED) for _status, rel in sorted(differs)
+                    if rel not in own_rel)
+    for add in index.adds:
+        reached, _peers = _reached(add._replace(private=None), top, peers, own, states)
+        held.extend(h for h in reached if h not in held)
+    if not held:
+        return None
+    return Refusal(op, peers, True, tuple(held))
+
+
 def _judge_stash_apply(op, top, peers, states):
     """A stash apply whose files are known reaches uncommitted work only where a file it holds is
     staged (gitops._stash_apply says why): refused (ask) then, whoever staged it."""
@@ -210,6 +265,8 @@ VERB_PHRASES = {
     g.UNSTAGE_ALL: "would unstage {them}", g.UNSTAGE_PATHS: "would unstage {them}",
     g.REMOVE_PATHS: "would remove or move {them}", g.RESET_ALL: "would throw {them} away",
     g.STASH_APPLY: "would merge a stash entry into {them}",
+    g.SHELL_WRITE: "would write over {them}",
+    g.COMMIT_PRIVATE: "would delete, revert or commit {them} in the commit it makes from a private index",
 }
 EFFECTS = {  # for the model: what git would do, in the states named
     g.STAGE_ALL: "it stages working-tree changes and new files: the peers' with yours",
@@ -228,7 +285,14 @@ EFFECTS = {  # for the model: what git would do, in the states named
     g.REMOVE_PATHS: "it removes or moves those paths in the index (with -f, or mv, on disk too)",
     g.RESET_ALL: "it resets the index and the working tree of every tracked file to a commit",
     g.STASH_APPLY: "it merges the entry into the files it holds, which are staged",
+    g.SHELL_WRITE: "it writes over (or removes) a file holding a live peer's uncommitted changes, which no "
+                   "commit holds: they would be lost",
+    g.COMMIT_PRIVATE: "the commit's tree is the private index: every file it lacks or holds in another version "
+                      "than HEAD is deleted or reverted, a peer's just-committed work included, and whatever the line "
+                      "added to it is committed",
 }
+WRITE_ADVICE = ("leave the file to the peer, or make your change with the Edit tool, which reads the file as it is "
+                "now and replaces only the text you name")
 RUNTIME_EFFECT = "its paths are known only when it runs (a substitution, a variable, xargs or a file list)"
 ASK_EFFECTS = {
     "switch": "it switches this checkout to another branch or commit: files that differ are rewritten, and every "
@@ -237,6 +301,8 @@ ASK_EFFECTS = {
                   "commit here lands on that branch",
     "rebase": "it rewrites the branch every session here is on and replays commits through the shared tree",
     "bisect": "it checks out other commits in the shared tree",
+    "apply-commit": "it writes a commit's changes (or their reverse) into the shared index and tree without "
+                    "committing: a peer's last commit undone under it, or swept into the next commit here",
     g.RESET_ALL: "it moves the branch every session here is on to another commit, and resets the index (and with "
                  "--hard the tracked files) to it",
     g.WRITE_REFS: "refs are shared by every worktree: this rewrites a branch or HEAD a peer may have checked out",
@@ -249,6 +315,7 @@ ASK_HUMAN = {
     "switch": "would switch the checkout {they} work{s} in", "new-branch": "would move the checkout {they} "
     "work{s} in onto a new branch", "rebase": "would rewrite the branch {they} work{s} on",
     "bisect": "would check out other commits under {them}", g.RESET_ALL: "would move the branch {they} work{s} on",
+    "apply-commit": "would write a commit's changes into the index and tree {they} work{s} in",
     g.WRITE_REFS: "would rewrite a branch {they} may have checked out", g.AMEND: "would rewrite the last commit, "
     "which may be {theirs}", g.REMOVE_WORKTREE: "would remove the worktree {they} work{s} in",
     g.STASH_STACK: "would take {entry} off the shared stash, and it may be {theirs}",
@@ -260,6 +327,7 @@ ASK_ADVICE = {
     "new-branch": "make the branch in a linked worktree instead: git worktree add -b <new-branch> ../<dir>",
     "rebase": "rebase in a linked worktree, or ask the user to run it when the peers are done",
     "bisect": "bisect in a linked worktree: git worktree add ../<dir> HEAD",
+    "apply-commit": "revert or cherry-pick in a linked worktree, or as a commit of its own without -n",
     g.RESET_ALL: "to undo only your own changes name them: git restore --staged --worktree -- <your files>; to move "
                  "the branch, do it in a linked worktree",
     g.WRITE_REFS: "work on your own branch in a linked worktree: git worktree add -b <new-branch> ../<dir>",
@@ -267,6 +335,7 @@ ASK_ADVICE = {
     g.AMEND: "make a new commit of your own files instead of amending",
     g.STASH_STACK: "leave the stash alone, or check whose entry it is with git stash list / git stash show -p stash@{n}",
     g.STASH_APPLY: "check whose entry it is with git stash show -p stash@{n}; apply it in a linked worktree",
+    g.COMMIT_PRIVATE: "commit your own files from the shared index instead: git commit -m <message> -- <your files>",
 }
 PULL_ADVICE = ("git fetch first (it touches no working tree), then merge or rebase in a linked worktree, "
                "or ask the user to pull when the peers are done")
@@ -285,6 +354,8 @@ def _ask_topic(op):
         return "new-branch"
     if verb in ("rebase", "pull"):
         return "rebase"
+    if verb in ("revert", "cherry-pick"):
+        return "apply-commit"
     if verb == "bisect":
         return "bisect"
     return "switch"
@@ -319,6 +390,11 @@ def human_line(refusal, line=""):
     one = len(names) == 1
     pronouns = {"they": names[0] if one else "they", "s": "s" if one else "", "them": names[0] if one else "them",
                 "theirs": "%s's" % names[0] if one else "one of theirs"}
+    if op.kind in (g.STASH_STACK, g.STASH_APPLY) and refusal.entries:
+        return "%s: %s; %s %s." % (REFUSAL_MARK, _entries_phrase(refusal), command,
+                                   "would merge it into the shared tree" if op.kind == g.STASH_APPLY
+                                   else "would take %s off the stash every worktree shares"
+                                   % ("it" if len(refusal.entries) == 1 else "them"))
     if refusal.ask and not refusal.held or op.kind in ALWAYS_ASK:
         topic = _ask_topic(op)
         entry = _entry_phrase(refusal.entries)
@@ -350,6 +426,19 @@ def _stake_summary(by_peer):
     return "; ".join(parts)
 
 
+def _entries_phrase(refusal):
+    """`stash@{0} ("On main: wip") was pushed by app-peer` for the first line."""
+    owners = {h.path: h.peer for h in refusal.held}
+    parts = []
+    for entry in refusal.entries[:HUMAN_FILES]:
+        owner = owners.get(entry.ref)
+        who = "no transcript shows who pushed it" if owner in (None, "owner unknown") else "it was pushed by %s" % owner
+        parts.append('%s ("%s"): %s' % (entry.ref, entry.subject, who))
+    if len(refusal.entries) > HUMAN_FILES:
+        parts.append("and %d more entries" % (len(refusal.entries) - HUMAN_FILES))
+    return "; ".join(parts)
+
+
 def _entry_phrase(entries):
     if not entries:
         return "an entry"
@@ -366,11 +455,6 @@ def stake_line(refusals):
             if (held.peer, held.path) not in seen:
                 seen.add((held.peer, held.path))
                 by_peer.setdefault(held.peer, []).append("%s [%s]" % (held.path, held.state))
-        for entry in refusal.entries:
-            for peer in refusal.peers:
-                if (peer.name, entry.ref) not in seen:
-                    seen.add((peer.name, entry.ref))
-                    by_peer.setdefault(peer.name, []).append("%s [%s]" % (entry.ref, gitstate.STASHED))
     if not by_peer:
         names = []
         for refusal in refusals:
@@ -438,7 +522,8 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     elif no_own_work and not is_ask(refusals):
         lines.append("None of what it would take is this session's: there is nothing of yours to run it on.")
     for refusal in refusals:
-        advice = advice_of(refusal) if refusal.ask else None
+        advice = advice_of(refusal) if refusal.ask else WRITE_ADVICE if refusal.operation.kind == g.SHELL_WRITE \
+            else None
         if advice and advice not in lines[-1]:
             lines.append("For `%s`: %s." % (_short(as_written(refusal.operation, command), 80), advice))
     peers = []

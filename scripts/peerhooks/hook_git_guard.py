@@ -17,7 +17,7 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 import os
 
 from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, reach, registry
-from .claude_formats import BASH_TOOL, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
+from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .shell import TooLarge
 
 MODE_VARIABLE = hookio.OFF_SWITCH
@@ -45,7 +45,7 @@ GIT_TIMEOUT_SECONDS = 0.4
 def run(payload, argv, environ, now):
     """The decision on one Bash command: silence, or a deny / ask / refusal naming the peers."""
     command = payload.command
-    if payload.tool_name != BASH_TOOL or command is None or "git" not in command:
+    if payload.tool_name != BASH_TOOL or command is None:
         return hookio.QUIET
     mode = environ.get(MODE_VARIABLE, "").strip().lower()
     if mode in MODE_OFF:
@@ -57,10 +57,13 @@ def run(payload, argv, environ, now):
     lookup = CheckoutLookup()
     claude = home.claude_home(environ)
     try:
-        operations = [op for op in gitops.parse(command, cwd, context, lookup)
+        runs = cmdline.commands(command, cwd, context)
+        operations = [op for op in gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
                       if op.kind != gitops.SAFE and op.cwd]
+        operations = _launched_with_a_private_index(operations, environ)
     except TooLarge as error:
         return _too_large(claude, payload, cwd, context, lookup, now, command, error, host, mode)
+    operations.extend(_writes(runs, context))
     if not operations:
         return hookio.QUIET
     sessions = registry.read_sessions(claude)
@@ -88,6 +91,35 @@ def _relative_all(paths, judged):
     for path in paths:
         top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
         found.append(reach.relative(path, top) if top else path)
+    return found
+
+
+COMMIT_KINDS = frozenset([gitops.COMMIT_INDEX, gitops.COMMIT_ALL, gitops.COMMIT_PATHS])
+
+
+def _launched_with_a_private_index(operations, environ):
+    """With GIT_INDEX_FILE in the environment the client was launched with, every commit is made
+    from that index (issue 19: refused before, but said to 'commit them as yours' when it deletes)."""
+    index = environ.get("GIT_INDEX_FILE")
+    if not index:
+        return operations
+    path = os.path.abspath(index)
+    return [op._replace(kind=gitops.COMMIT_PRIVATE, target=path, private=gitops.PrivateIndex(path, False, ()))
+            if op.kind in COMMIT_KINDS else op for op in operations]
+
+
+def _writes(runs, context):
+    """Operations for the files the line's shell commands write over or remove, inside checkouts
+    (issue 19: `echo x > <a peer's uncommitted file>` destroyed work no index or commit held)."""
+    found = []
+    for path, pattern, run in cmdline.targets_of(runs, context, os.path.isdir):
+        if run.name != "git" and run.cwd and gitrepo.toplevel(os.path.dirname(path) if not pattern else run.cwd):
+            found.append(gitops.write_operation(path, pattern, run))
+    for run in runs:
+        if run.name == "find" or run.fed_by is not None and run.fed_by.name == "find":
+            operation = gitops.found_write_operation(run)
+            if operation is not None:
+                found.append(operation)
     return found
 
 
@@ -284,7 +316,7 @@ def _real(op):
         if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
             spec = spec._replace(root=os.path.realpath(reach.resolve(spec, op.cwd)), relative="")
         specs.append(spec)
-    target = os.path.realpath(op.target) if op.target else op.target
+    target = os.path.realpath(op.target) if op.target and op.kind == gitops.REMOVE_WORKTREE else op.target
     return op._replace(paths=tuple(specs), target=target)
 
 
@@ -333,7 +365,9 @@ class _Guard:
             if gitops.is_unknown(op):
                 expansions += 1
                 if expansions <= MAX_ALIAS_EXPANSIONS:
-                    pending.extend(o for o in gitops.expand_alias(op, self._aliases(top), top, self.context,
+                    aliases = dict(self._aliases(top))  # `git -c alias.x='!git add -A' x` is judged too
+                    aliases.update((k[len("alias."):], v) for k, v in op.config if k.startswith("alias."))
+                    pending.extend(o for o in gitops.expand_alias(op, aliases, top, self.context,
                                                                   self.lookup) if o.kind != gitops.SAFE and o.cwd)
                 continue
             judged.append(guard_verdict.Judged(_real(op), top, self._peers_at_stake(op, top)))
@@ -391,10 +425,43 @@ class _Guard:
                 continue
             ignored = gitops.IGNORED_WORK in gitops.touches_of(item.operation)
             states_of[item.toplevel] = self._states(item.toplevel, ignored)
-            if item.operation.kind == gitops.STASH_STACK and item.toplevel not in stash_of:
+            if item.operation.kind in (gitops.STASH_STACK, gitops.STASH_APPLY) and item.toplevel not in stash_of:
                 stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
+        owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}
         self.states_of, self.with_changes = states_of, judged
-        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of)
+        private_of = {}
+        for item in judged:
+            index = item.operation.private
+            if item.peers and item.operation.kind == gitops.COMMIT_PRIVATE and isinstance(index, gitops.PrivateIndex) \
+                    and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
+                private_of[index.path] = _private_differs(item.toplevel, index.path)
+        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
+                                     owners_of)
+
+    def _stash_owners(self, top, entries):
+        """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
+        parties' and the recently ended sessions' transcripts (bounded: a few transcripts, each
+        read from its tail back to the oldest entry's time)."""
+        from . import stash_owners, transcripts
+
+        stamps = [e.created_s for e in entries if e.created_s is not None]
+        since_ms = max(min(stamps) * 1000 - STASH_LEAD_MS if stamps else 0, self.now_ms - STASH_OWNER_DAYS * DAY_MS)
+        sources = [(stash_owners.SELF, path) for path in self._parties()[0]]
+        sources += [(party.name, path) for party, _t in self._parties()[1] for path in party.transcripts]
+        known = {path for _owner, path in sources}
+        table = self.caller.table()
+        for _mtime, session_id, path in transcripts.transcripts_in(self.claude, top, since_ms):
+            if path not in known:
+                entry = table.get(session_id)
+                sources.append(("%s (ended)" % (entry[0] if entry and entry[0] else session_id[:8]), path))
+                known.add(path)
+        pushes = []
+        for owner, path in sources[:MAX_STASH_TRANSCRIPTS]:
+            for call in transcripts.tool_calls_since(path, since_ms).calls:
+                if call.name == BASH_TOOL and call.command and "stash" in call.command:
+                    pushes.extend(stash_owners.Push(owner, call.at_ms, message)
+                                  for message in gitops.stash_pushes(call.command, call.cwd))
+        return stash_owners.owners(entries, pushes)
 
     def _split_shared(self, judged, changes):
         """The changes with each file both this session and a peer changed given to whoever still
@@ -465,3 +532,22 @@ class _Guard:
 
 
 OWN = "\0own"  # the key of this caller's own changes beside the parties' keys
+# Whose stash entries: transcripts read back to the oldest entry (less this lead), for entries made
+# within these days by at most this many sessions (live or ended: issue 19 asks about both).
+STASH_LEAD_MS = 10 * 60 * 1000
+STASH_OWNER_DAYS = 3
+MAX_STASH_TRANSCRIPTS = 24
+
+
+def _private_differs(top, index):
+    """[(status, path)] where a private index differs from HEAD (a commit from it changes those),
+    or None when it cannot be read (missing, not an index, git too slow)."""
+    if not os.path.isfile(index):
+        return None
+    env = dict(os.environ, GIT_INDEX_FILE=index)
+    done = gitrepo.run_git_code(top, ["diff", "--cached", "--name-status", "-z", "--no-renames", "HEAD", "--"],
+                                timeout=GIT_TIMEOUT_SECONDS, env=env)
+    if done is None or done[0] != 0:
+        return None
+    fields = done[1].decode("utf-8", "replace").split("\0")
+    return [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2) if fields[i]]

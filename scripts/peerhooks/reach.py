@@ -81,6 +81,8 @@ def acts_on(op, state):
         return g.IGNORED_WORK in touches
     if state.untracked:
         return (g.NEW_FOLDER_WORK if state.folder else g.UNTRACKED_WORK) in touches
+    if g.DELETION_WORK in touches and state.worktree == "D":
+        return True
     return g.STAGED_WORK in touches and is_staged(state) or g.TRACKED_WORK in touches and is_unstaged(state)
 
 
@@ -93,5 +95,5 @@ def names_paths_only(op):
     """True when every pathspec names a file or folder literally (no whole tree, pattern, glob or
     run-time path): naming a file is a claim to it, so changes nobody's transcript shows are then
     not held against the line."""
-    return (op.kind in g.PATH_KINDS and not op.runtime and op.bound is None and bool(op.paths)
-            and all(s.known and not s.pattern and not s.shell_glob for s in op.paths))
+    return ((op.kind in g.PATH_KINDS or op.kind == g.SHELL_WRITE) and not op.runtime and op.bound is None
+            and bool(op.paths) and all(s.known and not s.pattern and not s.shell_glob for s in op.paths))
