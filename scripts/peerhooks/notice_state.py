@@ -15,7 +15,7 @@ record.
 import os
 
 from .claude_formats import DAY_MS
-from .statefiles import FileLock, read_json_object, write_json
+from .statefiles import FileLock, read_json_object, remove_older_than, write_json
 
 FOLDER = "edit-notice"  # under peerhooks' state folder
 VERSION = 1
@@ -99,15 +99,4 @@ class Record:
 def sweep(folder, now_ms):
     """Delete records and locks untouched for MAX_AGE_MS (a live session rewrites its record
     whenever it is told something; one told nothing for a month has nothing to lose)."""
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
-        if not entry.name.endswith((".json", LOCK_SUFFIX)):
-            continue
-        try:
-            if now_ms - entry.stat(follow_symlinks=False).st_mtime_ns // 1000000 > MAX_AGE_MS:
-                os.unlink(entry.path)
-        except OSError:
-            continue
+    remove_older_than(folder, (".json", LOCK_SUFFIX), MAX_AGE_MS, now_ms)

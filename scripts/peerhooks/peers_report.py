@@ -49,7 +49,8 @@ SHOWN_SETTLED = 3  # files whose change git no longer holds uncommitted: named b
 SETTLED_LABEL = "committed or stashed since"
 
 
-def _named(edits, top, limit):
+def named(edits, top, limit):
+    """Up to `limit` files, shown relative to the checkout, then how many more."""
     shown = edits[:limit]
     names = ", ".join(display_path(e.path, top) for e in shown)
     return names + (" +%d" % (len(edits) - len(shown)) if len(edits) > len(shown) else "")
@@ -58,7 +59,7 @@ def _named(edits, top, limit):
 def edits_line(activity, top, now_ms, label):
     """The files a session changed: those git still holds uncommitted first (newest first, with
     when), then those whose change was committed, stashed or reverted since (activity.settled)."""
-    settled = "%s: %s" % (SETTLED_LABEL, _named(activity.settled, top, SHOWN_SETTLED)) if activity.settled else ""
+    settled = "%s: %s" % (SETTLED_LABEL, named(activity.settled, top, SHOWN_SETTLED)) if activity.settled else ""
     if not activity.edits:
         if settled:
             newest = activity.settled[0].at_ms
@@ -69,7 +70,7 @@ def edits_line(activity, top, now_ms, label):
         return None
     newest = activity.edits[0].at_ms
     when = " (%s ago)" % ago(now_ms, newest) if newest is not None else ""
-    return "  %s: %s%s%s" % (label, _named(activity.edits, top, SHOWN_EDITS), when, "; " + settled if settled else "")
+    return "  %s: %s%s%s" % (label, named(activity.edits, top, SHOWN_EDITS), when, "; " + settled if settled else "")
 
 
 def _quoted(label, text):

@@ -105,6 +105,23 @@ def write_json(path, value):
     write_atomically(path, dumps(value).encode("utf-8"))
 
 
+def remove_older_than(folder, suffixes, max_age_ms, now_ms):
+    """Delete the files in a folder (names ending in one of suffixes, links included, never
+    followed) untouched for max_age_ms: per-session state of sessions long finished."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.endswith(tuple(suffixes)):
+            continue
+        try:
+            if now_ms - entry.stat(follow_symlinks=False).st_mtime_ns // 1000000 > max_age_ms:
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
 LOCK_POLL_SECONDS = 0.005
 
 
