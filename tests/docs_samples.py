@@ -25,14 +25,20 @@ def rule(path, text):
                             hashlib.sha256(text.encode()).hexdigest())
 
 
-def workspace_sections(rules_text):
+MEMORY_V1 = "- [Testing](testing.md) - run the suite with -x"
+MEMORY_V2 = MEMORY_V1 + "\n- [Queue](queue.md) - billing jobs move to SQS in March"
+COMMITS_V1 = "3f9c1e0a7b21  Ada  Parser returns one\n0c4d2e9f1a33  Ada  init"
+COMMITS_V2 = "9b2d77e01c4a  Bo  Export orders as CSV\n" + COMMITS_V1
+
+
+def workspace_sections(rules_text, memory=MEMORY_V1, commits=COMMITS_V1):
     return [
         rule(REPO + "/CLAUDE.md", rules_text),
         rule(HOME + "/CLAUDE.md", "Answer briefly.\n"),
         cold_start_sections.section("memory_index", HOME + "/projects/-home-me-work-repo/memory/MEMORY.md "
-                         "(first 40 lines):\n- [Testing](testing.md) - run the suite with -x"),
+                         "(first 40 lines):\n" + memory),
         cold_start_sections.section("recent_commits", "Latest commits on branch main (hash, author, subject):\n"
-                         "3f9c1e0a7b21  Ada  Parser returns one\n0c4d2e9f1a33  Ada  init"),
+                         + commits),
     ]
 
 
@@ -45,17 +51,25 @@ def quiet(key="default"):
 
 
 def cold_start_samples():
+    loaded = cold_start_sections.CLIENT_LOADED
     first = workspace_sections(RULES_V1)
-    full = cold_start_sections.plan_emission(first, {}, None, cold_start_state.REASON_ABSENT, quiet())
+    full = cold_start_sections.plan_emission(first, {}, None, cold_start_state.REASON_ABSENT, quiet(),
+                                             client_loaded=loaded)
     recorded = cold_start_sections.fingerprints_to_record({}, first, full.printed)
     second = workspace_sections(RULES_V2)
     old_texts = {hashlib.sha256(RULES_V1.encode()).hexdigest(): RULES_V1}
-    diff = cold_start_sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts)
+    old_texts.update({cold_start_sections.fingerprint_of(s): s.body for s in first if not cold_start_sections.is_rule(s)})
+    diff = cold_start_sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
+                                             client_loaded=loaded)
+    third = workspace_sections(RULES_V1, MEMORY_V2, COMMITS_V2)
+    loaded_diff = cold_start_sections.plan_emission(third, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
+                                                    client_loaded=loaded)
     document = cold_start_state.render_document(cold_start_state.parse_document(None), "default",
                                      {k: v[:16] + "…" for k, v in recorded.items()}, NOW)
     return {
         "full": full.text.rstrip("\n"),
         "diff": diff.text.rstrip("\n"),
+        "loaded-diff": loaded_diff.text.rstrip("\n"),
         "quiet": quiet(),
         "state": document.decode().rstrip("\n"),
         "continues": cold_start_quiet.continues_line("fork").rstrip("\n"),

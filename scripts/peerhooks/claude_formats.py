@@ -37,6 +37,9 @@ def is_registry_name(name):
 # --- Sessions ------------------------------------------------------------------------------------
 PRINT_ENTRYPOINT = "sdk-cli"  # the registry's and a transcript's `entrypoint` of `claude -p`: samples
 SDK_ENTRYPOINTS = ("sdk-py", "sdk-ts")  # sessions the Agent SDKs start: docs
+# Set in every hook's environment to the session's entrypoint (`cli`, `sdk-cli`): samples, both
+# versions. Known at SessionStart, when the registry entry may not be written yet.
+ENTRYPOINT_VARIABLE = "CLAUDE_CODE_ENTRYPOINT"
 # Set in a hook's environment by a client whose session can send and receive SendMessage (2.1.332,
 # interactive and -p; absent in 2.1.197): samples. Known before the session's registry entry is,
 # which 2.1.197 and 2.1.332 at times write only after SessionStart has run.

@@ -70,11 +70,6 @@ class Baseline(NamedTuple):
     full_reason: Optional[str]
 
 
-def workspace_root(project_dir, cwd, git_toplevel):
-    """CLAUDE_PROJECT_DIR if set, else the git toplevel of the payload's cwd, else that cwd."""
-    return project_dir or git_toplevel or cwd
-
-
 def format_stamp(now):
     return now.astimezone(timezone.utc).strftime(STAMP_FORMAT)
 
