@@ -47,7 +47,7 @@ def ended_line(ended, top, now_ms):
         return text + ("; " + settled if settled else "")
     if settled:
         return text + "; left nothing uncommitted (%s)" % settled
-    return text + "; changed no file here that its transcript shows"
+    return text + "; changed no file here that its transcripts show"
 
 
 def render(joined, ended, top, now_ms, can_send):
@@ -78,7 +78,8 @@ def describe_ended(home, top, key, heard, table, now_ms):
     paths = identity.all_transcripts(found)
     scans = editindex.recent_edits_of(home, paths, now_ms)
     edits = activity.kept_edits(activity.merged_scan([scans[p] for p in paths if p in scans]).edits, top)
-    ended_ms = transcripts.read_tail(found.transcripts[0]).ended_at_ms if found.transcripts else None
+    # its last record; without one (a session that never ran a prompt), now bounds its end
+    ended_ms = (transcripts.read_tail(found.transcripts[0]).ended_at_ms if found.transcripts else None) or now_ms
     shell = activity.Activity(heard.session_id, heard.name, heard.cwd, None, heard.started_ms, ended_ms, None,
                               None, None, None, edits, False)
     [split] = activity.settled_by_git([shell], top)
