@@ -115,7 +115,7 @@ def _prepare(home):
 def cases(homes):
     first_runs_env = _prepare(homes.large)
     return [
-        _case("memory_delta.py, nothing changed (20 notes, large home)", homes.large,
+        _case("memory_delta.py, nothing changed (20 notes, 12 peers, large home)", homes.large,
               homes.large.session_id, NOTHING_CHANGED_TARGET),
         _case("memory_delta.py, 5 notes changed by peers, 50 MB transcripts", homes.large, CHANGED_ID,
               FIVE_CHANGED_TARGET, first_runs_env),

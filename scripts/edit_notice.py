@@ -9,21 +9,32 @@ never blocks: the tool runs, and the model reads who changed the file, how long 
 peer works on and how to reach it, once per (file, peer, peer's latest change). Silent alone, on
 any error, and under PEERHOOKS_GUARD=off. The work is in peerhooks.hook_edit_notice; a script is
 compiled on every run, a module is not.
+
+It runs before every file edit, and most are made alone: peerhooks.edit_alone decides that from
+the payload's bytes and a listing of the registry before `os` or anything else is imported.
 """
-import os
 import sys
 
 NAME = "edit_notice"
+MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # one payload line, never gigabytes (as hookio)
 
 
 def main(argv=None):
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
+        raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
+    except (OSError, ValueError, AttributeError):
+        return 0
+    cut = max(__file__.rfind("/"), __file__.rfind("\\"))  # this folder, without importing os (~1 ms)
+    sys.path.insert(0, __file__[:cut] if cut > 0 else ".")
+    try:
+        from peerhooks import edit_alone
+        if edit_alone.alone(raw):  # nobody else is live: decided before any other import or read
+            return edit_alone.done(end_process=__name__ == "__main__")
         from peerhooks import hook_edit_notice, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
         return 0
-    return hookio.serve(NAME, hook_edit_notice.run, argv, end_process=__name__ == "__main__")
+    return hookio.serve(NAME, hook_edit_notice.run, argv, raw=raw, end_process=__name__ == "__main__")
 
 
 if __name__ == "__main__":

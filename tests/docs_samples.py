@@ -9,7 +9,8 @@ import os
 import sys
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
-from peerhooks import cold_start_quiet, cold_start_sections, cold_start_state, gitops, guard_verdict, hook_cold_start, memory_report, peers_report
+from peerhooks import (cold_start_quiet, cold_start_sections, cold_start_state, edit_notice, gitops, gitstate,
+                       guard_verdict, hook_cold_start, identity, memory_report, peers_report, roster_report)
 from peerhooks.activity import Activity, Ended
 from peerhooks.transcripts import Edit
 
@@ -102,9 +103,31 @@ def peers_samples():
     idle = Activity(
         session_id="c1", name="shop-c1", cwd=SHOP, status="idle", started_ms=_at(40), last_active_ms=_at(6),
         prompt_count=1, opening=None, before=None, latest="fix the flaky login test on CI",
-        edits=[Edit(SHOP + "/tests/test_login.py", _at(7))], edits_truncated=False)
+        edits=[Edit(SHOP + "/tests/test_login.py", _at(7))], edits_truncated=False,
+        direction="stop, revert the retry change", settled=[Edit(SHOP + "/tests/conftest.py", _at(20))])
     text = peers_report.hook_report(ended, None, [busy, idle], SHOP, NOW_MS, messageable=frozenset(["3a"]))
     return {"peers-hook": text.rstrip("\n")}
+
+
+def notice_samples():
+    """edit_notice.py: this session is about to write shop/export.py, which shop-3a changed four
+    minutes ago and has not committed; shop-3a can receive messages, and so can this session."""
+    party = identity.Party("3a", "shop-3a", "3a", None, (), True, True, "session")
+    notice = edit_notice.Notice(edit_notice.Candidate(SHOP + "/shop/export.py", SHOP, party, _at(4)),
+                                gitstate.PathState("shop/export.py", ".", "M"), "busy",
+                                "add a CSV export of the orders page with unicode names")
+    return {"edit-notice": edit_notice.render([notice], NOW_MS, can_send=True)}
+
+
+def roster_samples():
+    """memory_delta.py's roster lines: shop-c1 joined since the last prompt, shop-3a ended."""
+    joined = Activity(
+        session_id="c1", name="shop-c1", cwd=SHOP, status="busy", started_ms=_at(2), last_active_ms=_at(1),
+        prompt_count=1, opening=None, before=None, latest="fix the flaky login test on CI",
+        edits=[Edit(SHOP + "/tests/test_login.py", _at(1))], edits_truncated=False)
+    ended = roster_report.Ended("shop-3a", _at(190), _at(3), [Edit(SHOP + "/shop/queue/retry.py", _at(5))],
+                                [Edit(SHOP + "/tests/test_retry.py", _at(9))])
+    return {"roster": roster_report.render([(joined, False)], [ended], SHOP, NOW_MS, can_send=True).rstrip("\n")}
 
 
 def memory_delta_samples():
@@ -141,7 +164,8 @@ def guard_samples():
 def samples():
     """Every sample by name."""
     found = {}
-    for producer in (cold_start_samples, peers_samples, memory_delta_samples, guard_samples):
+    for producer in (cold_start_samples, peers_samples, memory_delta_samples, guard_samples, notice_samples,
+                     roster_samples):
         found.update(producer())
     return found
 

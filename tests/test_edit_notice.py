@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import unittest
+from unittest import mock
 
 import support
 from fixtures import claudehome
@@ -199,6 +200,49 @@ class NoticeTestCase(support.HomeTestCase):
 
     def call(self, path, **kwargs):
         return self.notice(self.run_hook(SCRIPT, write_call(path, cwd=self.main, **kwargs)))
+
+
+class AloneShortcut(NoticeTestCase):
+    """edit_alone answers "alone" only where the full judgement is silent for want of anyone else."""
+
+    def alone(self, payload):
+        from peerhooks import edit_alone
+
+        raw = json.dumps(payload).encode() if isinstance(payload, dict) else payload
+        with mock.patch.dict(os.environ, self.claude.env(), clear=True):
+            return edit_alone.alone(raw)
+
+    def test_no_registry_or_only_this_sessions_entry_is_alone(self):
+        path = os.path.join(self.main, "src", "app.py")
+        self.assertTrue(self.alone(write_call(path)))
+        me = self.claude.live_session(self.main, name="me", session_id=ME)
+        self.assertTrue(self.alone(write_call(path, transcript_path=me.transcript)))
+        compact = json.dumps(write_call(path), separators=(",", ":")).encode()
+        self.assertTrue(self.alone(compact))
+
+    def test_anyone_else_or_anything_unclear_is_not_alone(self):
+        path = os.path.join(self.main, "src", "app.py")
+        me = self.claude.live_session(self.main, name="me", session_id=ME)
+        self.assertFalse(self.alone(dict(write_call(path), agent_id="a1", agent_type="general-purpose")))
+        os.makedirs(os.path.join(me.transcript[:-len(".jsonl")], "subagents"))
+        self.assertFalse(self.alone(write_call(path, transcript_path=me.transcript)))
+        self.assertFalse(self.alone(write_call(path, session_id="someone-else")))
+        self.assertFalse(self.alone(b'{"session_id": "me-\u0073ession-0000-0000"}'))  # escaped: not read here
+        self.claude.live_session(self.repo("other"), name="elsewhere")
+        self.assertFalse(self.alone(write_call(path)))  # another entry: the full judgement decides
+
+    def test_a_relative_config_dir_is_left_to_the_full_judgement(self):
+        from peerhooks import edit_alone
+
+        self.assertIsNone(edit_alone.claude_home({b"CLAUDE_CONFIG_DIR": b"rel/.claude"}))
+        self.assertIsNone(edit_alone.claude_home({b"CLAUDE_CONFIG_DIR": b"~/.claude"}))
+        self.assertEqual(edit_alone.claude_home({b"HOME": b"/h/"}), b"/h/.claude")
+
+    def test_an_escaped_copy_of_the_key_in_a_files_content_is_not_the_session_id(self):
+        from peerhooks import edit_alone
+
+        raw = json.dumps({"tool_input": {"content": '"session_id":"fake"'}, "session_id": "real"}).encode()
+        self.assertEqual(edit_alone.field(raw, b"session_id"), b"real")
 
 
 class NoticeEndToEnd(NoticeTestCase):

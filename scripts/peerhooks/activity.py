@@ -287,13 +287,17 @@ Checkout = record("Checkout", [
 
 
 GIT_TIMEOUT_SECONDS = 1.0  # peers.py's one `git status`; without an answer the edits stay as read
-CHECKED_EDITS = 20  # per session, newest first: the report shows 5 and counts the rest
+CHECKED_EDITS = 8  # per session, newest first: the report names 5 and counts the rest
+# A ref moved this close after an edit may still predate it: mtimes and transcript times come from
+# two clocks of one machine, the transcript's written when the call was made, before the write.
+REF_SLACK_MS = 2000
 
 
 def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
     """The activities with each edited file of the checkout that git now holds no uncommitted
     change in (its change committed, stashed or reverted) moved from `edits` to `settled`, from
-    one `git status` of those files; unchanged when git does not answer in time."""
+    one `git status` of those files; unchanged when git does not answer in time, or when no ref
+    moved since the oldest of those edits (then only a revert could have undone one)."""
     from . import gitstate
 
     prefix = top.rstrip(os.sep) + os.sep if top else None
@@ -302,6 +306,10 @@ def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
     wanted = sorted({e.path[len(prefix):] for edits in checked.values() for e in edits})
     if not wanted:
         return list(activities)
+    moved = gitstate.refs_moved_ms(top)
+    oldest = min((e.at_ms for edits in checked.values() for e in edits if e.at_ms is not None), default=None)
+    if moved is not None and oldest is not None and moved + REF_SLACK_MS < oldest:
+        return list(activities)  # nothing committed or stashed since the oldest of them: no git needed
     states = gitstate.read(top, timeout, paths=wanted)
     if states is None:
         return list(activities)

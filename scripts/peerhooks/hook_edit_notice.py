@@ -17,9 +17,9 @@ tool runs; Codex 0.171 places it as a developer message after the call (fixtures
 """
 import os
 
-from . import edit_notice, edit_targets, hookio, registry
+from . import edit_targets, hookio, registry
 from . import home as homes
-from .claude_formats import EDIT_TOOLS
+from .claude_formats import EDIT_TOOLS, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 
 NOTICED_TOOLS = frozenset(EDIT_TOOLS + (edit_targets.APPLY_PATCH_TOOL,))
 GIT_TIMEOUT_SECONDS = 0.5  # one status of the candidate files and one log per file still changed
@@ -27,34 +27,38 @@ GIT_TIMEOUT_SECONDS = 0.5  # one status of the candidate files and one log per f
 
 def run(payload, argv, environ, now):
     """The notice for one file-editing tool call, or silence."""
-    if payload.tool_name not in NOTICED_TOOLS or hookio.switched_off(environ):
+    if payload.tool_name not in NOTICED_TOOLS or hookio.switched_off(environ) or not payload.session_id:
         return hookio.QUIET
-    from .memory_watch import is_safe_session_id
-
-    if not is_safe_session_id(payload.session_id):
-        return hookio.QUIET  # nowhere to remember what was said: better silent than repeating
     cwd = payload.cwd
     cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
     targets = edit_targets.targets(payload.tool_name, payload.tool_input, cwd)
     if not targets:
         return hookio.QUIET
+    claude = homes.claude_home(environ)
+    sessions = registry.read_sessions(claude)
+    if not any(s.session_id != payload.session_id for s in sessions) and not _may_have_parts(payload):
+        return hookio.QUIET  # alone: the common case, decided before anything else is read
+    from .memory_watch import is_safe_session_id
+
+    if not is_safe_session_id(payload.session_id):
+        return hookio.QUIET  # nowhere to remember what was said: better silent than repeating
     from .identity import Caller
 
-    claude = homes.claude_home(environ)
     now_ms = int(now * 1000)
-    caller = Caller(claude, registry.read_sessions(claude), payload.session_id, payload.agent_id, cwd,
-                    payload.transcript_path, now_ms)
-    if not caller.anyone_else():
-        return hookio.QUIET
+    caller = Caller(claude, sessions, payload.session_id, payload.agent_id, cwd, payload.transcript_path, now_ms)
     located = [(real, caller.toplevel(os.path.dirname(real))) for real in _realpaths(targets)]
     located = [(path, top) for path, top in located if top]
     tops = {top for _path, top in located}
-    parties = [(p, t) for p, t in caller.parties()[1] if t in tops]
+    if not tops or not any(t in tops for _s, t in caller.live_others()) and not _may_have_parts(payload):
+        return hookio.QUIET  # nobody else works in the files' checkouts
+    # Only the sessions working in the files' checkouts are read (and this session's own parts).
+    parties = [(p, t) for p, t in caller.parties(tops)[1] if t in tops]
     if not parties:
         return hookio.QUIET
-    from . import peerchanges
+    from . import edit_notice, peerchanges
 
-    changes = peerchanges.latest_changes_of(claude, {p.key: list(p.transcripts) for p, _t in parties}, now_ms)
+    changes = peerchanges.latest_changes_of(claude, {p.key: list(p.transcripts) for p, _t in parties}, now_ms,
+                                            only={path for path, _top in located})
     candidates = edit_notice.candidates(located, parties, changes)
     if not candidates:
         return hookio.QUIET
@@ -68,6 +72,18 @@ def run(payload, argv, environ, now):
 
     output = {"hookEventName": "PreToolUse", "additionalContext": text}
     return hookio.Outcome(stdout=dumps({"hookSpecificOutput": output}, ensure_ascii=False))
+
+
+def _may_have_parts(payload):
+    """Whether this session may hold parties of its own: a subagent's call (its main thread), or a
+    main thread whose transcript has a subagents folder beside it (identity.subagents_of). A
+    subagent left running from before a /clear is not looked for here."""
+    if payload.agent_id is not None:
+        return True
+    transcript = payload.transcript_path
+    if not transcript or not transcript.endswith(TRANSCRIPT_SUFFIX):
+        return False
+    return os.path.isdir(os.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER))
 
 
 def _realpaths(paths):
@@ -88,12 +104,15 @@ def _told(state_folder, session_id, candidates, now_ms):
     """[(Candidate, git's state of its file)] to tell now: not told or settled before in this
     session, and still uncommitted per git; what is told and settled is recorded under the
     session's lock, so concurrent calls of one session tell a change once."""
-    from . import gitstate, notice_state
+    from . import edit_notice, gitstate, notice_state
     from .statefiles import LockBusy
 
     def key(candidate):
         return notice_state.key(candidate.path, candidate.party.name, candidate.at_ms)
 
+    known = notice_state.known(state_folder, session_id)
+    if all(key(c) in known for c in candidates):
+        return []  # all told or settled before: no lock, no git
     try:
         with notice_state.Record(state_folder, session_id) as record:
             pending = [c for c in candidates if key(c) not in record.keys]
@@ -122,7 +141,7 @@ def _told(state_folder, session_id, candidates, now_ms):
 
 def _with_intents(claude, caller, told, now_ms):
     """[Notice]: each told candidate with its party's registry status and latest prompts."""
-    from . import activity, history
+    from . import activity, edit_notice, history
 
     sessions = {s.session_id: s for s, _t in caller.live_others()}
     summaries = None

@@ -43,15 +43,19 @@ def run(payload, argv, environ, now):
         # is recorded is what was listed before deciding, so a change meanwhile shows next time.
         if not delivered:
             return ()
-        try:
-            if not memory_quiet:
+        problems = []
+        if not memory_quiet:
+            try:
                 memory_watch.write_stamp(seen.stamp_path, memory_watch.Stamp(seen.listed_at_ms, seen.listing))
-            if found is not None:
+            except OSError as error:
+                problems.append("cannot record what was shown: %s" % error)
+        if found is not None:
+            try:
                 if heard.previous is None:
                     roster.sweep(roster.folder_of(state_folder), now_ms)
                 roster.write(heard.path, found.roster)
-        except OSError as error:
-            return ("cannot record what was shown: %s" % error,)
-        return ()
+            except OSError as error:
+                problems.append("cannot record the roster told: %s" % error)
+        return problems
 
     return hookio.Outcome(stdout="".join(t for t in texts if t), after_delivery=record)

@@ -20,7 +20,7 @@ subagents.
 """
 import os
 
-from . import gitrepo, names, registry, transcripts
+from . import gitrepo, names, registry
 from .claude_formats import SUBAGENT_PREFIX, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 from .jsonfast import loads
 from .records import record
@@ -96,6 +96,8 @@ def earlier_contexts(table, live):
 def identity(home, session_id, cwd, name, processes, table, realpaths=None):
     """The Identity of a session (I/O: finds its transcripts and subagents)."""
     ids = chain_ids(session_id, processes, table)
+    from . import transcripts  # not on the edit notice's path when nobody else works in the checkout
+
     paths = [transcripts.transcript_path(home, i, cwd, realpaths) for i in ids]
     paths = [p for p in paths if p]
     subagents = []
@@ -112,11 +114,14 @@ def of_registry(home, session, table, realpaths=None):
 
 def own(home, sessions, session_id, cwd, ancestors, table, own_entry, ancestor_processes=()):
     """This session's Identity: its registry entry's process, or, before the entry is written
-    (2.1.197 and 2.1.332 at times write it after SessionStart), the processes it may run in."""
+    (2.1.197 and 2.1.332 at times write it after SessionStart), the processes it may run in.
+    ancestor_processes: [(pid, start)], or a function giving them (asked only without an entry)."""
     if own_entry is not None:
         return identity(home, session_id or own_entry.session_id, own_entry.cwd or cwd, own_entry.name,
                         [process_of(own_entry)], table)
     registered = {s.pid for s in sessions}
+    if callable(ancestor_processes):
+        ancestor_processes = ancestor_processes()
     processes = [tuple(p) for p in names.possible_processes(list(ancestor_processes), registered)]
     return identity(home, session_id, cwd, None, processes, table)
 
@@ -203,6 +208,8 @@ def is_running(subagent, caller_is_subagent, now_ms, parent_transcripts):
     if not subagent.tool_use_id:
         return True
     needle = ('"tool_use_id":"%s"' % subagent.tool_use_id).encode()
+    from . import transcripts
+
     return not any(transcripts.tail_contains(p, needle, RESULT_SCAN_BYTES) for p in parent_transcripts)
 
 
@@ -306,7 +313,7 @@ class Caller:
         """This session's Identity (its ids across /clear, its transcripts and subagents)."""
         if self._own is None:
             found = own(self.claude, self.sessions, self.session_id, self.cwd or "", self.ancestors(),
-                        self.table(), self.own_entry(), ancestor_processes())
+                        self.table(), self.own_entry(), ancestor_processes)
             transcript = self.transcript_path
             if transcript and transcript not in found.transcripts and os.path.isfile(transcript):
                 found = found._replace(transcripts=(transcript,) + found.transcripts,
@@ -314,23 +321,31 @@ class Caller:
             self._own = found
         return self._own
 
-    def parties(self):
-        """(this caller's own transcripts, [(Party, its checkout)])."""
+    def parties(self, tops=None):
+        """(this caller's own transcripts, [(Party, its checkout)]); tops: only the other
+        sessions working in these checkouts are read (the edit notice asks about one file's)."""
+        if tops is not None:
+            wanted = [(s, t) for s, t in self.live_others() if t in tops]
+            return self._parties_of(wanted)
         if self._parties is None:
-            realpaths = {}  # peers mostly share one cwd: resolved once
-            others = [(of_registry(self.claude, s, self.table(), realpaths), s, t) for s, t in self.live_others()]
-            mine = self.own()
-            caller_is_subagent = self.agent_id is not None
-
-            def running(subagent):
-                return is_running(subagent, caller_is_subagent, self.now_ms, mine.transcripts)
-
-            own_transcripts, found = parties(mine, self.agent_id, [(i, s) for i, s, _t in others], running)
-            tops = {s.session_id: t for _i, s, t in others}
-            own_top = self.toplevel(self.cwd) if self.cwd else None
-            self._parties = (own_transcripts, [(p, tops.get(p.session_id, own_top) if p.kind == "session" else own_top)
-                                               for p in found])
+            self._parties = self._parties_of(self.live_others())
         return self._parties
+
+    def _parties_of(self, live):
+        """parties() for these live others [(session, checkout)]."""
+        realpaths = {}  # peers mostly share one cwd: resolved once
+        others = [(of_registry(self.claude, s, self.table(), realpaths), s, t) for s, t in live]
+        mine = self.own()
+        caller_is_subagent = self.agent_id is not None
+
+        def running(subagent):
+            return is_running(subagent, caller_is_subagent, self.now_ms, mine.transcripts)
+
+        own_transcripts, found = parties(mine, self.agent_id, [(i, s) for i, s, _t in others], running)
+        tops = {s.session_id: t for _i, s, t in others}
+        own_top = self.toplevel(self.cwd) if self.cwd else None
+        return own_transcripts, [(p, tops.get(p.session_id, own_top) if p.kind == "session" else own_top)
+                                 for p in found]
 
     def parties_in(self, top):
         """[(Party, checkout)] of those working in the checkout `top`."""

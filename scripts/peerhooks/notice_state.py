@@ -56,13 +56,23 @@ def updated(known, told, settled, now_ms):
     return keys
 
 
+def path_of(state_folder, session_id):
+    return os.path.join(state_folder, FOLDER, session_id + ".json")
+
+
+def known(state_folder, session_id):
+    """{key: [ms, kind]} as last recorded, read without the lock: keys are only ever added, so a
+    key found here is known for good (most edits of a shared file end here, before any git)."""
+    return decode(read_json_object(path_of(state_folder, session_id)))
+
+
 class Record:
     """One session's record, held under its lock for one tool call: `with Record(...) as r:`,
     then r.keys ({key: [ms, kind]}) and r.save(told, settled, now_ms)."""
 
     def __init__(self, state_folder, session_id):
         self.folder = os.path.join(state_folder, FOLDER)
-        self.path = os.path.join(self.folder, session_id + ".json")
+        self.path = path_of(state_folder, session_id)
         self.lock = FileLock(os.path.join(self.folder, session_id + LOCK_SUFFIX), LOCK_TIMEOUT_S)
         self.keys = {}
         self.existed = False

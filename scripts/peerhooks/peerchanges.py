@@ -14,17 +14,25 @@ def changes_of(claude, transcripts_of, now_ms):
     return {key: list(latest) for key, latest in latest_changes_of(claude, transcripts_of, now_ms).items()}
 
 
-def latest_changes_of(claude, transcripts_of, now_ms):
+def latest_changes_of(claude, transcripts_of, now_ms, only=None):
     """{key: {realpath: ms of its latest change, or None}} for {key: [transcript path]}, in the
-    order changes_of gives (a transcript's newest first, its transcripts in the order given)."""
+    order changes_of gives (a transcript's newest first, its transcripts in the order given).
+    only: the realpaths asked about (the edit notice asks about one file, not a dozen peers' 200):
+    an edit is resolved only when its file name is one of theirs."""
     wanted = [p for paths in transcripts_of.values() for p in paths if p]
     scans = editindex.recent_edits_of(claude, wanted, now_ms)
+    # a file's name after either separator: a transcript may spell a Windows path with either
+    names = tuple({sep + os.path.basename(p) for p in only for sep in "/\\"}) if only is not None else None
     changes, folders = {}, {}
     for key, paths in transcripts_of.items():
         latest = {}
         for path in paths:
             for edit in scans[path].edits if path in scans else ():
+                if names is not None and not edit.path.endswith(names):
+                    continue
                 real = _realpath(edit.path, folders)
+                if only is not None and real not in only:
+                    continue
                 if real not in latest:
                     latest[real] = edit.at_ms
                 elif edit.at_ms is not None and (latest[real] is None or edit.at_ms > latest[real]):

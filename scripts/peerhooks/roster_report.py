@@ -8,7 +8,7 @@ described from its transcripts, found by the session id and process the roster k
 of ids across /clear, its subagents: identity), and git's state of the files they changed: what
 it left uncommitted is still its work, for whoever comes next.
 """
-from . import activity, messaging, peers_report, roster
+from . import messaging, roster
 from .intent import one_line
 from .records import record
 from .timeutil import ago, duration
@@ -23,6 +23,8 @@ Ended = record("Ended", "name started_ms ended_ms uncommitted settled", doc="""A
 
 def joined_line(peer, top, now_ms):
     """One joined peer (an activity.Activity) as one line."""
+    from . import peers_report
+
     facts = [f for f in (peer.status, "up " + ago(now_ms, peer.started_ms) if peer.started_ms else None) if f]
     text = "- joined: %s%s" % (peer.name, " (%s)" % ", ".join(facts) if facts else "")
     if peer.latest:
@@ -35,6 +37,8 @@ def joined_line(peer, top, now_ms):
 
 def ended_line(ended, top, now_ms):
     """One ended peer as one line."""
+    from . import peers_report
+
     when = []
     if ended.ended_ms is not None:
         when.append("%s ago" % ago(now_ms, ended.ended_ms))
@@ -70,7 +74,7 @@ Found = record("Found", "text roster", doc="""The lines to print and the roster 
 def describe_ended(home, top, key, heard, table, now_ms):
     """An Ended from what the roster kept of a peer: its transcripts (its chain of ids across
     /clear, its subagents), the files they show it changed, git's state of those now."""
-    from . import editindex, identity, transcripts
+    from . import activity, editindex, identity, transcripts
 
     pid, _sep, start = key.partition(":")
     processes = [(int(pid), start or None)] if pid.isdigit() else []
@@ -102,6 +106,8 @@ def report(home, seen, session_id, top, environ, now_ms):
         return Found("", new)
     described, gone = [], []
     if joined:
+        from . import activity
+
         checkout = activity.describe_checkout(home, top, joined, {session_id}, now_ms, history.load(home, now_ms),
                                               with_ended=False)
         described = [(a, s.can_message) for a, s in zip(checkout.peers, joined)]

@@ -177,21 +177,26 @@ class FileLock:
         return False
 
 
+# Imported when a lock is taken, not with this module: most hooks that read state never lock.
 if os.name == "nt":  # pragma: no cover - exercised on Windows only
-    import msvcrt
-
     def _lock(handle):
+        import msvcrt
+
         handle.seek(0)
         msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
 
     def _unlock(handle):
+        import msvcrt
+
         handle.seek(0)
         msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
 else:
-    import fcntl
-
     def _lock(handle):
+        import fcntl
+
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
 
     def _unlock(handle):
+        import fcntl
+
         fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
