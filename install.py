@@ -34,7 +34,7 @@ SCRIPTS_DIR = os.path.join(REPO, "scripts")
 sys.path.insert(0, SCRIPTS_DIR)
 sys.path.insert(0, REPO)
 
-from installer import InstallError, checks, hooksfile, userfile  # noqa: E402 - needs the sys.path lines above
+from installer import InstallError, checks, hooksfile, plugin, userfile  # noqa: E402 - needs the sys.path lines above
 from installer.wiring import (CLAUDE_HOOKS, CODEX_HOOKS, Hook, build_entries, merge,  # noqa: E402
                               registrations, unmerge)
 from peerhooks.gitrepo import toplevel  # noqa: E402
@@ -169,6 +169,32 @@ def remember_install(store, path, outcome, before_settings):
         store.save_record(path, userfile.InstallRecord(before, written, outcome.created_folders))
     else:
         store.drop_record(path)
+
+
+def enabled_plugins(environ, cwd):
+    """The enabled copies of the peerhooks plugin that run our hooks where install.py runs."""
+    home, checkout = claude_home(environ), toplevel(cwd)
+    sources = [(label, plugin.read_json(path)) for label, path in checks.settings_files(home, checkout)]
+    return plugin.enabled_copies(home, sources, checkout)
+
+
+def refuse_beside_plugin(copies, target):
+    """Wiring the hooks into a settings file while an enabled plugin runs them would run each twice
+    (Claude Code runs a plugin's copy again): say so, and how to choose one."""
+    scripts = sorted({r.script for copy in copies for r in copy.registrations})
+    raise InstallError(
+        "the peerhooks plugin already runs %s: %s (%s). Wiring them into %s as well would run each "
+        "twice, so nothing was changed. Keep the plugin and there is nothing to do; to run them from "
+        "this checkout instead, run `%s` and then install.py again (`claude plugin uninstall %s` "
+        "removes the plugin)."
+        % (", ".join(scripts), "; ".join(copy.where for copy in copies), copies[0].why, target.path,
+           copies[0].disable_command, copies[0].install.plugin_id))
+
+
+def plugin_still_runs(copies, out):
+    for copy in copies:
+        out.write("The peerhooks plugin still runs the hooks: %s (%s). `%s` stops it.\n"
+                  % (copy.where, copy.why, copy.disable_command))
 
 
 def install(target, scripts_dir, python, dry_run, now, out):
@@ -345,11 +371,15 @@ def main(argv=None, environ=None, cwd=None, out=None, now=None):
             return EXIT_PROBLEM if check(environ, cwd, out) else EXIT_OK
         target = choose_target(args.scope, args.codex, environ, cwd)
         home = claude_home(environ)
+        plugins = [] if args.codex else enabled_plugins(environ, cwd)
         if args.uninstall:
             uninstall(target, args.dry_run, now, out)
             if args.rules or (args.scope == "user" and not args.codex):
                 remove_rules(home, args.dry_run, out)
+            plugin_still_runs(plugins, out)
             return EXIT_OK
+        if plugins:
+            refuse_beside_plugin(plugins, target)
         if not sys.executable:
             raise InstallError("cannot tell which Python runs this installer; run it as `python3 install.py`")
         install(target, SCRIPTS_DIR, os.path.abspath(sys.executable), args.dry_run, now, out)

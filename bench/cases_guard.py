@@ -1,6 +1,7 @@
 """git_index_guard.py: a command without git, a read-only git command and a refused-shape git command,
 each with 12 live peers on the large home (issue 15's targets), plus informational cases that read
-transcripts or git."""
+transcripts or git, and lines that run git through a wrapper (issue 19): the file a wrapper runs costs
+one bounded read, checked as `make commit` against the same recipe typed."""
 import json
 import os
 import sys
@@ -12,6 +13,13 @@ SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 NO_GIT_TARGET = 1.10  # issue 15: runs before every shell command, so no more than start-up
 READ_ONLY_TARGET = 1.5  # issue 15: the commonest git lines; the command alone says they cannot harm a peer
 REFUSED_TARGET = 2.0  # issue 15: a refused-shape git command with 12 live peers
+# issue 19: following `make commit` costs its Makefile's one bounded read and parse over the recipe typed
+# (~1.8 ms here: the follower, the makefile module, the read). In CPU time, steadier than wall time on
+# a machine busy with other work: 1.03 at a load of 2.6 on 2 cores, 1.09 at 6 (wall time 1.12-1.18).
+MAKEFILE_READ_LIMIT = 1.15
+RECIPE = "git add -A && git commit -m save"
+MAKEFILE = ".PHONY: commit test\ncommit:\n\t@%s\ntest:\n\t@pytest -q\n" % RECIPE
+PACKAGE_JSON = '{"name": "bench", "scripts": {"test": "pytest -q", "commit": "%s"}}\n' % RECIPE
 
 
 def _payload(home, command):
@@ -24,12 +32,38 @@ def _case(name, home, command, target):
     return Case(name, [sys.executable, SCRIPT], _payload(home, command), home.env, home.repo, target)
 
 
+def _wrapper_files(repo):
+    """The Makefile and package.json the wrapper cases run (untracked files of the bench checkout)."""
+    for name, text in (("Makefile", MAKEFILE), ("package.json", PACKAGE_JSON)):
+        with open(os.path.join(repo, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
 def cases(homes):
+    _wrapper_files(homes.large.repo)
     return [
-        _case("guard: command without git", homes.large, "ls -la && npm test 2>&1 | tail -20",
+        # No git and no word that may start a wrapper: decided on the raw bytes. (Before issue 19 this
+        # line was `ls -la && npm test …`; `npm test` runs package.json's scripts, which may run git,
+        # so that line is now a wrapper line, measured below.)
+        _case("guard: command without git", homes.large, "ls -la && pytest -q 2>&1 | tail -20",
               NO_GIT_TARGET),
+        # A wrapper line without git is judged in full (the guard's imports, one package.json read):
+        # issue 19 sets it no target; 1.58x here, against 1.14x when npm was not followed.
+        _case("guard: npm test without git, package.json read", homes.large, "ls -la && npm test 2>&1 | tail -20",
+              None),
+        _case("guard: make commit, 12 live peers (refused)", homes.large, "make commit", None),
+        _case("guard: the make commit recipe typed, 12 live peers (refused)", homes.large, RECIPE, None),
         _case("guard: git add -A, 12 live peers (refused)", homes.large, "git add -A", REFUSED_TARGET),
         _case("guard: git status, 12 live peers (allowed)", homes.large, "git status", READ_ONLY_TARGET),
         _case("guard: git add src, 12 peers' 50 MB transcripts read", homes.large, "git add src", None),
         _case("guard: git commit -m x, 12 peers + index read", homes.large, "git commit -m x", None),
     ]
+
+
+def ratio_checks(medians):
+    made = medians.get("guard: make commit, 12 live peers (refused)")
+    typed = medians.get("guard: the make commit recipe typed, 12 live peers (refused)")
+    if not made or not typed:
+        return []
+    return [("guard: make commit / the same recipe typed (one Makefile read), CPU", made[1] / typed[1],
+             MAKEFILE_READ_LIMIT)]

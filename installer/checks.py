@@ -4,7 +4,6 @@ each adding what it found, notes and problems to one Report; `run` calls them in
 A problem is something that stops a hook from running as intended (a hook registered twice or not at
 all, a missing script or interpreter, an untrusted Codex hook); a note is a fact worth knowing that
 needs no action (no session has started yet, the rule file is not installed)."""
-import json
 import os
 import shlex
 import shutil
@@ -13,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from installer import InstallError, codextrust, hooksfile
+from installer import InstallError, codextrust, hooksfile, plugin
 from installer.userfile import BACKUPS, KEEP_BACKUPS
 from installer.wiring import (CLAUDE_HOOKS, PLUGIN_PYTHON, PLUGIN_ROOT, registration_problems,
                               registrations, script_of)
@@ -50,55 +49,8 @@ class Report:
     notes: List[str] = field(default_factory=list)
     problems: List[str] = field(default_factory=list)
     plugin_roots: dict = field(default_factory=dict)  # Registration.where -> plugin install folder
-    read_settings: list = field(default_factory=list)
-
-
-def _read_json(path):
-    """A JSON file's value, or None when absent or unreadable (the caller says which it needs)."""
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            return json.load(handle)
-    except (OSError, ValueError):
-        return None
-
-
-def plugin_installs(home):
-    """(plugin id, install folder) for each plugin copy Claude Code recorded in
-    plugins/installed_plugins.json (version 2: id -> list of installs; version 1: id -> one install).
-    Without that index, every versioned folder under plugins/cache/<marketplace>/<plugin>/ counts."""
-    plugins_dir = os.path.join(home, "plugins")
-    index = _read_json(os.path.join(plugins_dir, "installed_plugins.json"))
-    installs = []
-    if isinstance(index, dict):
-        records = index.get("plugins", {})
-        for plugin_id, value in records.items() if isinstance(records, dict) else []:
-            for record in value if isinstance(value, list) else [value]:
-                if isinstance(record, dict) and isinstance(record.get("installPath"), str):
-                    installs.append((plugin_id, record["installPath"]))
-        return installs
-    cache = os.path.join(plugins_dir, "cache")
-    for marketplace in _listdir(cache):
-        for plugin in _listdir(os.path.join(cache, marketplace)):
-            for version in _listdir(os.path.join(cache, marketplace, plugin)):
-                installs.append(("%s@%s" % (plugin, marketplace), os.path.join(cache, marketplace, plugin, version)))
-    return installs
-
-
-def _listdir(path):
-    try:
-        return sorted(name for name in os.listdir(path) if os.path.isdir(os.path.join(path, name)))
-    except OSError:
-        return []
-
-
-def enabled_state(settings_list, plugin_id):
-    """The last settings file's word on a plugin (local over project over user), or None."""
-    state = None
-    for settings in settings_list:
-        enabled = settings.get("enabledPlugins") if isinstance(settings, dict) else None
-        if isinstance(enabled, dict) and plugin_id in enabled:
-            state = enabled[plugin_id]
-    return state
+    read_settings: list = field(default_factory=list)  # (label, settings value), in reading order
+    plugin_copies: list = field(default_factory=list)  # plugin.Copy, enabled or not
 
 
 def script_path_in(command, plugin_root=None):
@@ -184,15 +136,21 @@ def interpreter_problem(python):
 # The checks, in the order they run
 
 
+def settings_files(claude_home, checkout):
+    """[(label, path)] of the settings files Claude Code reads in a checkout, in its order
+    (user < project < local; outside a checkout, the user's only)."""
+    files = [("user settings", os.path.join(claude_home, "settings.json"))]
+    if checkout is not None:
+        files.append(("project settings", os.path.join(checkout, ".claude", "settings.json")))
+        files.append(("local settings", os.path.join(checkout, ".claude", "settings.local.json")))
+    return files
+
+
 def settings_sources(context, report):
-    sources = [("user settings", os.path.join(context.claude_home, "settings.json"))]
     if context.checkout is None:
         report.notes.append("%s is not in a git checkout: project and local settings were not looked at"
                             % context.cwd)
-        return sources
-    sources.append(("project settings", os.path.join(context.checkout, ".claude", "settings.json")))
-    sources.append(("local settings", os.path.join(context.checkout, ".claude", "settings.local.json")))
-    return sources
+    return settings_files(context.claude_home, context.checkout)
 
 
 def check_settings_files(context, report):
@@ -203,24 +161,20 @@ def check_settings_files(context, report):
         except InstallError as error:
             report.problems.append(str(error).replace("; nothing was changed", ""))
             continue
-        report.read_settings.append(loaded.settings)
+        report.read_settings.append((label, loaded.settings))
         report.found.extend(registrations(loaded.settings, "%s %s" % (label, path)))
 
 
 def check_plugins(context, report):
     """Each enabled plugin copy whose hooks/hooks.json runs our scripts counts as a registration."""
-    for plugin_id, install_path in plugin_installs(context.claude_home):
-        hooks_file = _read_json(os.path.join(install_path, "hooks", "hooks.json"))
-        mine = registrations(hooks_file if isinstance(hooks_file, dict) else {},
-                             "plugin %s at %s" % (plugin_id, install_path), deduplicated=False)
-        if not mine:
+    report.plugin_copies = plugin.copies(context.claude_home, report.read_settings, context.checkout)
+    for copy in report.plugin_copies:
+        if not copy.enabled:
+            report.notes.append("plugin %s at %s is installed but %s; its hooks do not run"
+                                % (copy.install.plugin_id, copy.install.path, copy.why))
             continue
-        if enabled_state(report.read_settings, plugin_id) is False:
-            report.notes.append("plugin %s at %s is installed but disabled; its hooks do not run"
-                                % (plugin_id, install_path))
-            continue
-        report.plugin_roots.update((r.where, install_path) for r in mine)
-        report.found.extend(mine)
+        report.plugin_roots.update((r.where, copy.install.path) for r in copy.registrations)
+        report.found.extend(copy.registrations)
 
 
 def check_each_hook_runs_once(context, report):
@@ -229,6 +183,32 @@ def check_each_hook_runs_once(context, report):
         report.notes.append("no Claude Code settings or plugin wire peerhooks (only Codex does)")
         return
     report.problems.extend(registration_problems(report.found))
+
+
+def check_which_copy_runs(context, report):
+    """Say which copy runs the hooks: the plugin, a settings file, or both (and how to keep one)."""
+    sources = []
+    for registration in report.found:
+        if registration.where not in sources:
+            sources.append(registration.where)
+    if len(sources) == 1:
+        report.notes.append("the hooks run from %s" % sources[0])
+        return
+    enabled = [copy for copy in report.plugin_copies if copy.enabled]
+    settings = [where for where in sources if where not in report.plugin_roots]
+    if enabled and settings:
+        installer = shlex.quote(os.path.join(os.path.dirname(context.scripts_dir), "install.py"))
+        uninstalls = " and ".join("`python3 %s --uninstall%s`" % (installer, uninstall_scope(where))
+                                  for where in settings)
+        report.notes.append("the hooks run from both the plugin and settings, so each runs twice; keep one: "
+                            "%s leaves the plugin's, `%s` leaves the settings'"
+                            % (uninstalls, enabled[0].disable_command))
+
+
+def uninstall_scope(where):
+    """The --scope words that uninstall from the settings file a registration names."""
+    scope = where.split()[0]
+    return "" if scope == "user" else " --scope " + scope
 
 
 def check_registered_scripts_exist(context, report):
@@ -346,7 +326,7 @@ def codex_positions(settings, hooks_file):
                            command, codextrust.trust_hash(event, group.get("matcher"), handler))
 
 
-CHECKS = (check_settings_files, check_plugins, check_codex, check_each_hook_runs_once,
+CHECKS = (check_settings_files, check_plugins, check_codex, check_each_hook_runs_once, check_which_copy_runs,
           check_registered_scripts_exist, check_interpreters, check_scripts_compile, check_python_and_git,
           check_claude_home, check_rule_file, check_backups)
 

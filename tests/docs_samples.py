@@ -9,10 +9,11 @@ import os
 import sys
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
-from peerhooks import (cold_start_quiet, cold_start_sections, cold_start_state, edit_notice, gitops, gitstate,
+from peerhooks import (cold_start_quiet, cold_start_sections, cold_start_state, cmdline, edit_notice, gitops, gitstate,
                        guard_verdict, hook_cold_start, identity, memory_report, peers_report, roster_report)
 from peerhooks.activity import Activity, Ended
 from peerhooks.transcripts import Edit
+from peerhooks.wrappers.follower import Follower
 
 REPO = "/home/me/work/repo"
 HOME = "/home/me/.claude"
@@ -158,7 +159,16 @@ def guard_samples():
     refusals = guard_verdict.verdict(judged, frozenset(own), {top: world}, {top: None})
     suggestion = narrow.suggestion(command, top, [(j.operation, j.toplevel) for j in judged],
                                    {id(r.operation) for r in refusals}, {top: own})
-    return {"guard-refusal": guard_verdict.reason(refusals, command, suggestion.text)}
+    wrapped = "make commit"
+    makefile = {top + "/Makefile": ".PHONY: commit\ncommit:\n\t@git add -A && git commit -m save\n"}
+    context = cmdline.Context(follow=Follower(makefile))
+    judged = [guard_verdict.Judged(op, top, peers[:1]) for op in gitops.parse(wrapped, top, context)
+              if op.kind != gitops.SAFE]
+    wrapped_refusals = guard_verdict.verdict(judged, frozenset(own), {top: world}, {top: None})
+    wrapped_suggestion = narrow.suggestion(wrapped, top, [(j.operation, j.toplevel) for j in judged],
+                                           {id(r.operation) for r in wrapped_refusals}, {top: own})
+    return {"guard-refusal": guard_verdict.reason(refusals, command, suggestion.text),
+            "guard-wrapper-refusal": guard_verdict.reason(wrapped_refusals, wrapped, wrapped_suggestion.text)}
 
 
 def samples():

@@ -16,6 +16,11 @@ for path in (REPO, SCRIPTS):
         sys.path.insert(0, path)
 
 from fixtures.claudehome import ClaudeHome, make_repo  # noqa: E402,F401
+import leftovers  # noqa: E402
+
+# Every temporary folder and process of the run is marked and swept at its end, interrupted or
+# not (see leftovers); before any test makes one.
+leftovers.start()
 
 SCRIPT_TIMEOUT = 60
 # As install.py registers the hooks: `-S` skips site, whose .pth files cost more here than a hook.

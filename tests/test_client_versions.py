@@ -157,7 +157,8 @@ class MemoryShapesTest(unittest.TestCase):
         # 2.1.197 writes `metadata: ` (a trailing space); 2.1.332 `metadata:` and adds `modified:`
         for version in SAMPLES:
             with self.subTest(version=version):
-                summary = memory_report.read_summary(sample(version, "memory-sample_fact.md"))
+                path = sample(version, "memory-sample_fact.md")
+                summary = memory_report.read_summary(path, (os.path.dirname(path),))
                 self.assertEqual(summary.description, "samples are captured from the real CLI")
                 self.assertRegex(summary.origin_session_id or "", r"^[0-9a-f-]{36}$")
 

@@ -47,6 +47,9 @@ class ModuleMap(unittest.TestCase):
         listed = set(re.findall(r"^\| `([\w/.]+)` \|", read(os.path.join("docs", "modules.md")), re.M))
         library = os.path.join(support.REPO, "scripts", "peerhooks")
         modules = {name[:-3] for name in os.listdir(library) if name.endswith(".py") and name != "__init__.py"}
+        for package in [p for p in os.listdir(library) if os.path.isfile(os.path.join(library, p, "__init__.py"))]:
+            modules |= {package} | {package + "/" + name[:-3] for name in os.listdir(os.path.join(library, package))
+                                    if name.endswith(".py") and name != "__init__.py"}
         modules |= {name for name in os.listdir(os.path.join(support.REPO, "scripts")) if name.endswith(".py")}
         modules |= {"installer/" + name[:-3] for name in os.listdir(os.path.join(support.REPO, "installer"))
                     if name.endswith(".py") and name != "__init__.py"} | {"install.py"}

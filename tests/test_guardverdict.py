@@ -302,6 +302,11 @@ class Suggestions(unittest.TestCase):
                          "git commit -m x")
         self.assertIsNone(suggest("git clean -fd", [self.PEER], world, ["docs/usage.md"]))
 
+    def test_a_command_inside_a_nested_shell_is_rendered_from_its_words(self):
+        # its words' places are in the `bash -c` script, not the line (found by the wrappers work)
+        self.assertEqual(suggest("cd /r && bash -c 'git commit -am x'", [peer("p", "src/util.py")], self.WORLD,
+                                 self.OWN), "git commit -m x -- docs/usage.md")
+
     def test_a_loop_is_replaced_by_the_narrowed_commands(self):
         self.assertEqual(suggest('for f in src docs; do git add "$f"; done', [self.PEER], self.WORLD, self.OWN),
                          "git add -- docs/tutorial.md docs/usage.md")

@@ -754,6 +754,101 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(completed.returncode, 0, completed.stdout)
         self.assertIn("installed but disabled", completed.stdout)
 
+    # -- the plugin and install.py know each other --------------------------------------------------
+
+    def plugin_copy(self, plugin_id="peerhooks@local", scope="user", project=None, default_enabled=None):
+        """An installed copy of this repository's plugin, recorded as Claude Code records one."""
+        plugin_root = os.path.join(self.box.claude, "plugins", "cache", "local", "peerhooks", "0.1.0")
+        shutil.copytree(os.path.join(REPO, "hooks"), os.path.join(plugin_root, "hooks"))
+        shutil.copytree(os.path.join(self.box.checkout, "scripts"), os.path.join(plugin_root, "scripts"),
+                        copy_function=os.link)
+        manifest = json.loads(self.box.read(os.path.join(REPO, ".claude-plugin", "plugin.json")))
+        if default_enabled is not None:
+            manifest["defaultEnabled"] = default_enabled
+        self.box.write(os.path.join(plugin_root, ".claude-plugin", "plugin.json"), json.dumps(manifest))
+        record = {"scope": scope, "installPath": plugin_root, "version": "0.1.0"}
+        if project:
+            record["projectPath"] = project
+        self.box.write(os.path.join(self.box.claude, "plugins", "installed_plugins.json"),
+                       json.dumps({"version": 2, "plugins": {plugin_id: [record]}}))
+        return plugin_root
+
+    def set_enabled(self, path, value, plugin_id="peerhooks@local"):
+        settings = json.loads(self.box.read(path)) if os.path.exists(path) else {}
+        settings["enabledPlugins"] = {plugin_id: value}
+        self.box.write(path, wiring.render(settings))
+
+    def test_install_beside_an_enabled_plugin_is_refused_and_says_how_to_choose(self):
+        plugin_root = self.plugin_copy()
+        for args in ((), ("--dry-run",), ("--scope", "project")):
+            with self.subTest(args=args):
+                repo = self.box.make_repo("repo-%d" % len(args))
+                completed = self.refused(*args, cwd=repo)
+                self.assertIn("the peerhooks plugin already runs", completed.stderr)
+                self.assertIn("plugin peerhooks@local at " + plugin_root, completed.stderr)
+                self.assertIn("nothing was changed", completed.stderr)
+                self.assertIn("`claude plugin disable peerhooks@local`", completed.stderr)
+                self.assertFalse(os.path.exists(self.box.settings))
+                self.assertFalse(os.path.exists(os.path.join(repo, ".claude")))
+        self.set_enabled(self.box.settings, True)
+        before = self.box.read(self.box.settings)
+        self.assertIn("enabled in user settings", self.refused().stderr)
+        self.assertEqual(self.box.read(self.box.settings), before)
+
+    def test_install_proceeds_when_the_plugin_is_disabled_or_off_by_default_or_for_another_project(self):
+        cases = (("disabled in the user's settings", {}, False),
+                 ("off by default", {"default_enabled": False}, None),
+                 ("installed for another project", {"scope": "project", "project": "/elsewhere"}, None))
+        for name, copy, state in cases:
+            with self.subTest(name):
+                shutil.rmtree(os.path.join(self.box.claude, "plugins"), ignore_errors=True)
+                if os.path.exists(self.box.settings):
+                    os.remove(self.box.settings)
+                self.plugin_copy(**copy)
+                if state is not None:
+                    self.set_enabled(self.box.settings, state)
+                self.install_ok()
+                completed = self.box.run("--check")
+                self.assertEqual(completed.returncode, 0, completed.stdout)
+                self.assertIn("note   the hooks run from user settings " + self.box.settings, completed.stdout)
+
+    def test_a_project_scope_plugin_counts_in_its_own_checkout(self):
+        repo = os.path.realpath(self.box.make_repo())
+        self.plugin_copy(scope="project", project=repo)
+        self.refused(cwd=repo)
+        self.install_ok(cwd=self.box.root)
+
+    def test_check_says_the_plugin_runs_the_hooks(self):
+        plugin_root = self.plugin_copy()
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 0, completed.stdout)
+        self.assertIn("note   the hooks run from plugin peerhooks@local at %s\n" % plugin_root, completed.stdout)
+
+    def test_check_of_plugin_and_settings_says_which_both_run_and_how_to_keep_one(self):
+        self.install_ok()
+        self.plugin_copy()
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 1)
+        self.assertIn("peers.py is registered 2 times", completed.stdout)
+        note = [line for line in completed.stdout.splitlines() if "run from both" in line]
+        self.assertEqual(len(note), 1, completed.stdout)
+        installer = shlex.quote(os.path.join(self.box.checkout, "install.py"))
+        self.assertIn("`python3 %s --uninstall` leaves the plugin's" % installer, note[0])
+        self.assertIn("`claude plugin disable peerhooks@local` leaves the settings'", note[0])
+
+    def test_uninstall_says_when_the_plugin_still_runs_the_hooks(self):
+        self.install_ok()
+        self.plugin_copy()
+        completed = self.install_ok("--uninstall")
+        self.assertIn("Removed %s" % self.box.settings, completed.stdout)
+        self.assertIn("The peerhooks plugin still runs the hooks: plugin peerhooks@local", completed.stdout)
+        self.assertIn("`claude plugin disable peerhooks@local` stops it", completed.stdout)
+        only_plugin = self.install_ok("--uninstall")
+        self.assertIn("nothing to remove", only_plugin.stdout)
+        self.assertIn("The peerhooks plugin still runs the hooks", only_plugin.stdout)
+        self.set_enabled(self.box.settings, False)
+        self.assertNotIn("still runs", self.install_ok("--uninstall").stdout)
+
     def test_check_passes_on_a_fresh_home_where_no_session_has_started(self):
         """Before Claude Code's first session there is no sessions/ folder: normal, so a note only."""
         os.rmdir(os.path.join(self.box.claude, "sessions"))

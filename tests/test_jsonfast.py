@@ -58,8 +58,15 @@ class DecodesAsJsonDoes(unittest.TestCase):
     def test_not_a_number_stays_a_float_nan(self):
         self.assertTrue(math.isnan(jsonfast.loads("[NaN]")[0]))
 
-    def test_deep_nesting_raises_recursion_error_as_json_does(self):
-        self.assertSameDecoding("[" * 100000 + "]" * 100000)
+    def test_deep_nesting_raises_too_deep_a_value_error_where_json_raises_recursion_error(self):
+        for document in ("[" * 100000 + "]" * 100000, '{"a":' * 1200 + "1" + "}" * 1200,
+                         b"\xef\xbb\xbf" + b"[" * 1200 + b"]" * 1200):
+            with self.assertRaises(RecursionError):
+                json.loads(document)
+            with self.assertRaises(jsonfast.TooDeep) as caught:
+                jsonfast.loads(document)
+            self.assertIsInstance(caught.exception, ValueError)
+        self.assertEqual(jsonfast.loads("[" * 200 + "]" * 200), json.loads("[" * 200 + "]" * 200))
 
     def test_non_text_input_raises_type_error_as_json_does(self):
         for value in (None, 5, memoryview(b"{}")):

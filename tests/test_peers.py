@@ -3,6 +3,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 import support
@@ -98,7 +99,7 @@ class PeersHook(support.HomeTestCase):
 
     def test_scratch_edits_are_skipped_and_outside_files_shown_whole(self):
         self.claude.live_session(self.repo_path, name="p", edits=[
-            "/tmp/scratch-123.txt", os.path.join(self.claude.root, ".claude", "scratchpad", "x.md"),
+            os.path.join(tempfile.gettempdir(), "scratch-123.txt"), os.path.join(self.claude.root, ".claude", "scratchpad", "x.md"),
             "src/kept.py"])
         claudehome.leave_changed(self.repo_path, ["src/kept.py"])
         out = self.hook().stdout
@@ -319,7 +320,8 @@ class ByHand(support.HomeTestCase):
     def test_json_has_the_same_facts(self):
         self.claude.live_session(self.repo_path, name="json-peer", edits=["x.py", "README.md"],
                                  prompts=["make the json output stable for scripts"])
-        claudehome.leave_changed(self.repo_path, ["x.py"])
+        claudehome.leave_changed(self.repo_path, ["x.py", "README.md"])
+        subprocess.run(["git", "-C", self.repo_path, "commit", "-qam", "the peer's README"], check=True)
         (checkout,) = json.loads(self.cli("--here", "--json").stdout)["checkouts"]
         self.assertEqual(checkout["top"], self.repo_path)
         (peer,) = checkout["peers"]

@@ -286,7 +286,7 @@ class GatherTest(unittest.TestCase):
         with open(path, "wb") as handle:
             handle.truncate(cold_start_files.RULE_TEXT_MAX_BYTES + 1)  # sparse: no disk, but "large"
         with mock.patch.object(cold_start_files, "read_regular", side_effect=AssertionError("read")):
-            first = cold_start_files.rule_section(path)
+            first = cold_start_files.rule_section(path, (self.repo,))
         self.assertEqual(first.body, "")
         self.assertEqual(first.digest, self.rules()[0].digest)
         os.utime(path, (5, 5))

@@ -210,10 +210,8 @@ class LedgerTest(unittest.TestCase):
 
     def test_lock_held_by_another_start_times_out_with_state_error(self):
         with cold_start_state.Ledger.open(self.path, NOW):
-            started = time.monotonic()
-            with self.assertRaises(cold_start_state.StateError):
+            with self.assertRaises(cold_start_state.StateError):  # not a wait for the holder to finish
                 cold_start_state.Ledger.open(self.path, NOW, timeout=0.05)
-            self.assertLess(time.monotonic() - started, 1.0)
         cold_start_state.Ledger.open(self.path, NOW, timeout=0.05).close()  # released on exit
 
     def test_temp_file_left_by_a_killed_writer_is_removed_by_the_next_write(self):
@@ -264,9 +262,7 @@ class OtherStateFilesTest(unittest.TestCase):
     def test_a_fifo_is_never_waited_on_and_is_set_aside(self):
         for read in self.readers():
             os.mkfifo(self.path)
-            started = time.monotonic()
-            self.assertIsNone(read(self.path))
-            self.assertLess(time.monotonic() - started, 5)
+            self.assertIsNone(read(self.path))  # returns at all: a blocking open would wait for a writer
             self.assertFalse(os.path.exists(self.path))
 
     def test_a_symlink_is_not_followed_for_reading_or_writing(self):
@@ -303,6 +299,7 @@ class OtherStateFilesTest(unittest.TestCase):
 
 def _crash_writer(path, seed):
     """Write ever-changing partitions until killed."""
+    os.chdir(os.path.dirname(path))  # marks a forked writer as this run's (tests/leftovers.py)
     rng = random.Random(seed)
     while True:
         sections = {"s%d" % i: "%064x" % rng.getrandbits(256) for i in range(rng.randint(1, 400))}

@@ -245,16 +245,19 @@ def worked_until(ended, summary):
 def find_handoff(top, memory, worked_until_ms):
     """HANDOFF.md at the repo root or in the checkout's memory folder (None: none), the newer;
     stale when it is older than the last moment the session it follows worked (worked_until): an
-    early handoff in a long session is not current."""
-    candidates = [os.path.join(top, HANDOFF_NAME)]
+    early handoff in a long session is not current. Only a regular file inside its own folder
+    counts: a committed `HANDOFF.md -> ~/.aws/credentials` is no handoff."""
+    from .safefiles import regular_stat
+
+    candidates = [(os.path.join(top, HANDOFF_NAME), top)]
     if memory:
-        candidates.append(os.path.join(memory, HANDOFF_NAME))
+        candidates.append((os.path.join(memory, HANDOFF_NAME), memory))
     best = None
-    for candidate in candidates:
-        try:
-            modified_ms = int(os.stat(candidate).st_mtime * 1000)
-        except OSError:
+    for candidate, root in candidates:
+        info = regular_stat(candidate, (root,))
+        if info is None:
             continue
+        modified_ms = int(info.st_mtime * 1000)
         if best is None or modified_ms > best[1]:
             best = (candidate, modified_ms)
     if best is None:

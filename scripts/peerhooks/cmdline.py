@@ -15,7 +15,11 @@ What it opens, as Bash would run it:
 - directories: `cd`, `pushd`/`popd`, `env -C`, and words whose value is knowable here: `~`, `$HOME`,
   `$PWD`, `$(pwd)`, `$(git rev-parse --show-toplevel)` and variables the line itself assigned;
 - words as Bash expands them: what an unquoted expansion yields is split at blanks into several
-  words (`F="src lib"; git add $F` adds two paths, `"$F"` one), unknown when the line sets IFS.
+  words (`F="src lib"; git add $F` adds two paths, `"$F"` one), unknown when the line sets IFS;
+- with a `follow` in the Context, what a program the line runs runs in turn (a Makefile target, a
+  package script, a script file: peerhooks.wrappers), walked as if typed and tagged with the
+  wrapper that runs it. A script the line itself wrote (`cat > s.sh <<EOF … EOF; bash s.sh`) is
+  handed to it as the line wrote it.
 """
 import posixpath
 
@@ -84,7 +88,8 @@ IN_PLACE_EDITORS = frozenset(["sed", "perl"])
 
 
 Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables fed_by "
-                 "in_loop", ((), False, False, (), 0, None, (), None, False), """One simple command as it will run.
+                 "in_loop via marker", ((), False, False, (), 0, None, (), None, False, (), None),
+                 """One simple command as it will run.
 
     name: the program's basename ("" when the command word is computed at run time).
     args: its words after the name. cwd: the absolute directory it runs in, None when unknowable.
@@ -94,13 +99,31 @@ Command = record("Command", "name args cwd env adds_words stdin_fed writes depth
     (0 for the line itself). path_word: the command word as written (`/usr/bin/git`). variables:
     (name, value) the line assigned before it (`F=a.py; …`). fed_by: for a command that gains words
     at run time, the command those words come from (the pipe stage before `xargs`, the `find` of a
-    `find -exec`), so a reader can bound them. in_loop: it runs in the body of a `for` loop.
+    `find -exec`), so a reader can bound them. in_loop: it runs in the body of a `for` loop. via:
+    the Via records of the wrappers that run it (`make commit` running its recipe), outermost
+    first; () for what the line runs itself. marker: for a command that stands for what a wrapper
+    does when it is not written as command lines (`gh pr checkout 12` switches the branch), the
+    follower's word for it; name is then "" and via ends with that wrapper.
     """)
 
-Context = record("Context", "home toplevel glob", (None, None, None), """What the interpreter may know beyond
-    the line: the user's home, a function from a folder to its checkout's toplevel (for
-    `$(git rev-parse --show-toplevel)`), and glob(pattern, cwd) -> sorted matches or None, the
-    shell's pathname expansion for the words of a `for` loop (None: not known here).""")
+Via = record("Via", "wrapper runs", (None,), """One wrapper on the way to a command: the wrapper as
+    written (`make commit`, `npm run release`, `bash scripts/commit.sh`) and what it runs, as shown
+    to a reader (the recipe line `git add -A && git commit -m save`), or None when that is a whole
+    file.""")
+
+Followed = record("Followed", "line cwd via marker same_shell", (None, False), """One thing a wrapper
+    runs: a command line to walk as if typed in the folder cwd (in a new shell that inherits only
+    the exported variables, or with same_shell in the current one: `source x.sh`), tagged with its
+    Via; or, with line None, a marker the follower names (cmdline records it as a Command).""")
+
+Context = record("Context", "home toplevel glob follow", (None, None, None, None), """What the interpreter
+    may know beyond the line: the user's home, a function from a folder to its checkout's toplevel
+    (for `$(git rev-parse --show-toplevel)`), glob(pattern, cwd) -> sorted matches or None, the
+    shell's pathname expansion for the words of a `for` loop (None: not known here), and a
+    follower: a function (command, context, stdin, written) -> [Followed] saying what a program the
+    line runs runs in turn, where stdin is the text the line feeds the command (None when unknown)
+    and written {absolute path: text, or None when unknown} the files the line wrote before it (the
+    walk's own map: read it, never change it). Without a follower nothing is read.""")
 
 # `for f in a b c; do … done` runs its body once per word; past this many words (or with a word
 # only the running shell knows) the body is read once with `$f` unknown.
@@ -331,6 +354,8 @@ class _Walker:
         self.iterations = 0  # loop bodies walked so far
         self.last = None  # the command recorded last (the stage a pipe feeds the next one from)
         self.tokens_left = MAX_TOKENS  # for the scripts of nested shells, beside the line's own
+        self.via = ()  # the wrappers that run what is being walked
+        self.written = {}  # path -> what the line wrote there (None: unknown), for the follower
 
     def tokens_of(self, text):
         """A nested shell's script as tokens, within what is left of the line's budget."""
@@ -438,7 +463,10 @@ class _Walker:
                 for name, word in env:  # `F=x; git add "$F"`: the line's own variables
                     self._assign(dirs, name, word)
             if writes:
-                self.found.append(Command("", (), dirs.cwd, tuple(env), False, False, tuple(writes), depth))
+                self.found.append(Command("", (), dirs.cwd, tuple(env), False, False, tuple(writes), depth,
+                                          via=self.via))
+                if self.context.follow is not None:
+                    self._remember_written(Command("", (), dirs.cwd), writes, "", None, dirs)
             return
         name_word = words[index]
         name = posixpath.basename(name_word.value)
@@ -456,13 +484,18 @@ class _Walker:
                         dirs.exported[variable] = value
         variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
         command = Command(name, arguments, dirs.cwd, tuple(env), adds_words, piped or bool(stdin_text),
-                          tuple(writes), depth, name_word, variables, fed_by if adds_words else None, self.loops > 0)
+                          tuple(writes), depth, name_word, variables, fed_by if adds_words else None, self.loops > 0,
+                          self.via)
         if len(self.found) >= MAX_COMMANDS:
             raise TooLarge("more than %d commands" % MAX_COMMANDS)
         if name == "find":
             self._find_exec(command, dirs, depth)
         self.found.append(command)
         self.last = command
+        if self.context.follow is not None:
+            stdin = "".join(stdin_text) if stdin_text else (piped_text or None)
+            self._follow(command, stdin, env, dirs, depth)
+            self._remember_written(command, writes, _printed(name, arguments, stdin_text), stdin, dirs)
         if name in ("cd", "pushd", "popd"):
             self._change_directory(name, arguments, dirs)
         elif name in SHELLS:
@@ -475,6 +508,43 @@ class _Walker:
         elif name == "eval":
             self.walk(self.tokens_of(" ".join(w.value for w in arguments)), dirs, depth + 1)
         return _printed(name, arguments, stdin_text)
+
+    def _follow(self, command, stdin, env, dirs, depth):
+        """Walk what the follower says the command runs, each part tagged with its wrapper."""
+        for followed in self.context.follow(command, self.context, stdin, self.written):
+            via = self.via + (followed.via,)
+            if followed.line is None:
+                self.found.append(Command("", (), followed.cwd, tuple(env), depth=depth + 1,
+                                          in_loop=self.loops > 0, via=via, marker=followed.marker))
+                continue
+            if followed.same_shell:
+                inner = dirs
+            else:  # a new process: it inherits the exported variables only
+                inner = _Dirs(_absolute(followed.cwd), exported=dict(env))
+                for name, word in env:
+                    self._assign(inner, name, word)
+            outer, self.via = self.via, via
+            try:
+                self.walk(self.tokens_of(followed.line), inner, depth + 1)
+            finally:
+                self.via = outer
+
+    def _remember_written(self, command, writes, printed, stdin, dirs):
+        """Record what the command leaves in the files it writes, for a script run later in the
+        line: its printed text when the line holds it (`cat > s.sh <<EOF`, `tee s.sh <<EOF`),
+        else unknown. A second write adds to the first (`>>`, or `>` twice: both texts are kept,
+        so nothing either held is missed)."""
+        targets = [(word, printed) for word in writes]
+        if command.name == "tee":
+            targets += [(word, stdin) for word in _operands(command.args)]
+        elif command.name:
+            targets += [(word, None) for word in _written_by(command)[0]]
+        for word, text in targets:
+            path = resolve(word, dirs.cwd, self.context, dirs.variables)
+            if path is None:
+                continue
+            before = self.written.get(path, "")
+            self.written[path] = None if text is None or before is None else before + text
 
     def _split_words(self, words, dirs):
         """The words as they run: a word with an unquoted expansion whose value is known and makes
@@ -538,7 +608,7 @@ class _Walker:
                 if inner:
                     self.found.append(Command(posixpath.basename(inner[0].value), tuple(inner[1:]),
                                               dirs.cwd, (), True, False, (), depth + 1, inner[0],
-                                              find.variables, find, self.loops > 0))
+                                              find.variables, find, self.loops > 0, self.via))
 
     def _change_directory(self, name, arguments, dirs):
         operands = [w for w in arguments if not (w.value.startswith("-") and len(w.value) > 1
@@ -621,18 +691,24 @@ def loop_values(words, cwd, context, variables):
 
 
 def _printed(name, arguments, stdin_text):
-    """The text a command prints when the line holds it: `cat` of a heredoc, `echo`/`printf` words."""
+    """The text a command prints when the line holds it: `cat` of a heredoc, `echo`'s words and
+    its newline, a `printf` format without conversions (its `\\n` and `\\t` as they print)."""
     if name == "cat" and stdin_text and not arguments:
         return "".join(stdin_text)
-    if name in ("echo", "printf") and arguments and not any(w.expanded for w in arguments):
-        return " ".join(w.value for w in arguments if not (name == "echo" and w.value in ("-e", "-n")))
+    if not arguments or any(w.expanded for w in arguments):
+        return None
+    if name == "echo":
+        words = [w.value for w in arguments]
+        newline = "" if words[0] in ("-n", "-en", "-ne") else "\n"
+        return " ".join(w for w in words if w not in ("-e", "-n", "-en", "-ne")) + newline
+    if name == "printf" and "%" not in arguments[0].value and not arguments[0].value.startswith("-"):
+        return arguments[0].value.replace("\\n", "\n").replace("\\t", "\t")
     return None
 
 
-def _shell_script(arguments):
-    """The command string of `bash -c '…'` (also `-lc`, `-ec`, `-o pipefail -c`); None for a
-    script file or stdin."""
-    has_c = False
+def _shell_options(arguments):
+    """(whether `-c` is among a shell's options, whether `-s`, the index of its first operand)."""
+    has_c = has_s = False
     index = 0
     while index < len(arguments):
         value = arguments[index].value
@@ -643,14 +719,29 @@ def _shell_script(arguments):
             index += 1
             break
         if value[:1] in ("-", "+") and len(value) > 1:
-            if not value.startswith("--") and "c" in value[1:]:
-                has_c = True
+            if not value.startswith("--"):
+                has_c = has_c or "c" in value[1:]
+                has_s = has_s or "s" in value[1:]
             index += 1
             continue
         break
+    return has_c, has_s, index
+
+
+def _shell_script(arguments):
+    """The command string of `bash -c '…'` (also `-lc`, `-ec`, `-o pipefail -c`); None for a
+    script file or stdin."""
+    has_c, _has_s, index = _shell_options(arguments)
     if has_c and index < len(arguments):
         return arguments[index]
     return None
+
+
+def shell_script_file(arguments):
+    """The script file a shell's words name (`bash -e x.sh`), or None when it runs `-c` text or
+    stdin (`-s`)."""
+    has_c, has_s, index = _shell_options(arguments)
+    return None if has_c or has_s or index >= len(arguments) else arguments[index]
 
 
 def _runs_a_file(arguments):

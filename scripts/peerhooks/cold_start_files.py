@@ -9,7 +9,7 @@ from .claude_formats import HANDOFF_NAME, MEMORY_INDEX, rule_tree
 from .claude_formats import rule_places as claude_rule_places
 from .cold_start_rules import MAX_COPY_BYTES
 from .cold_start_sections import RULE_PREFIX, SECTION_MAX_CHARS, Section, cap, fingerprint, section
-from .safefiles import read_regular, read_text_head
+from .safefiles import read_regular, read_text_head, regular_stat
 
 MAX_RULE_FILES = 200  # a rules tree larger than this is a mistake; list a bounded, stable prefix
 # A rule file's text is kept for the next diff; larger files are fingerprinted by size and mtime,
@@ -19,10 +19,11 @@ MEMORY_INDEX_LINES = 40  # Claude Code itself loads the first 200 lines; the hea
 HANDOFF_LINES = 60  # a handoff is written to be read first; its head carries the plan
 
 
-def head(path, lines):
+def head(path, lines, inside=None):
     """The first `lines` lines of a regular text file (BOM dropped, newlines normalised), None
-    if absent or not a regular file (a FIFO or device in its place is never waited on)."""
-    text = read_text_head(path, lines, SECTION_MAX_CHARS) if path else None
+    if absent or not a regular file (a FIFO or device in its place is never waited on) or, with
+    `inside` (the folders it may lie in), a symlink that leads out of its own."""
+    text = read_text_head(path, lines, SECTION_MAX_CHARS, inside) if path else None
     return text.rstrip() if text is not None else None
 
 
@@ -92,29 +93,33 @@ def rule_files(workspace_root, home, codex_home=None, start=None):
     return [p for p in paths if os.path.isfile(p)][:MAX_RULE_FILES]
 
 
-def rule_section(path, stat_result=None):
+def rule_section(path, roots, stat_result=None):
     """One rule file as a section: its text (for a later diff) with its SHA-256, or, over
     RULE_TEXT_MAX_BYTES, no text and a digest of its size and mtime, so a huge file is never
-    read or hashed on a start; None when it is not a readable regular file."""
+    read or hashed on a start; None when it is not a readable regular file inside its root (one
+    of roots: a workspace's `CLAUDE.md -> ~/.aws/credentials` is neither read nor listed)."""
     title = path
     try:
-        info = stat_result or os.stat(path)
+        info = stat_result or regular_stat(path, roots)
+        if info is None:
+            return None
         if info.st_size > RULE_TEXT_MAX_BYTES:
             stamp = "size %d mtime %d" % (info.st_size, info.st_mtime_ns)
             return section(RULE_PREFIX + path, "", title)._replace(digest=fingerprint(stamp))
-        raw = read_regular(path, RULE_TEXT_MAX_BYTES + 1)
+        raw = read_regular(path, RULE_TEXT_MAX_BYTES + 1, inside=roots)
     except (OSError, ValueError):
         return None
     if len(raw) > RULE_TEXT_MAX_BYTES:  # grew since the stat
-        return rule_section(path, os.stat(path))
+        return rule_section(path, roots, regular_stat(path, roots))
     return Section(RULE_PREFIX + path, title, raw.decode("utf-8", "replace"),
                    hashlib.sha256(raw).hexdigest())
 
 
 def gather_rules(workspace_root, home, codex_home=None, start=None):
+    roots = (workspace_root, codex_home or home)  # a nested folder's rules lie inside the workspace
     found = []
     for path in rule_files(workspace_root, home, codex_home, start):
-        ruled = rule_section(path)
+        ruled = rule_section(path, roots)
         if ruled is not None:
             found.append(ruled)
     return found
@@ -124,7 +129,7 @@ def gather_memory_index(memory):
     if memory is None:
         return section("memory_index", "")
     path = os.path.join(memory, MEMORY_INDEX)
-    text = head(path, MEMORY_INDEX_LINES)
+    text = head(path, MEMORY_INDEX_LINES, inside=(memory,))
     if not text:
         return section("memory_index", "")
     return section("memory_index", cap("%s (first %d lines):\n%s"
@@ -133,7 +138,9 @@ def gather_memory_index(memory):
 
 def gather_handoff(workspace, memory):
     """The head of HANDOFF.md: the newer of the repo root's and the memory folder's (the same
-    choice peers.py makes); outside a repository, the workspace root's."""
+    choice peers.py makes); outside a repository, the workspace root's. Neither is read through a
+    link that leads out of its folder (a committed `HANDOFF.md -> ~/.aws/credentials`)."""
+    roots = (workspace.toplevel or workspace.root, memory)
     if workspace.toplevel:
         from .activity import find_handoff
 
@@ -141,7 +148,7 @@ def gather_handoff(workspace, memory):
         path = found.path if found else None
     else:
         path = os.path.join(workspace.root, HANDOFF_NAME)
-    text = head(path, HANDOFF_LINES) if path else None
+    text = head(path, HANDOFF_LINES, inside=roots) if path else None
     if not text:
         return section("handoff", "")
     return section("handoff", cap("%s (first %d lines):\n%s" % (path, HANDOFF_LINES, text)))

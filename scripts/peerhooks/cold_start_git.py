@@ -4,13 +4,14 @@ repository, and the files that say when either changed (for the quiet path).
 At most one `git` process runs (`git log`, and only when HEAD moved); worktrees, the branch and the
 HEAD commit are read from the filesystem.
 """
+import io
 import os
 
 from . import gitrepo
 from .cold_start_files import head
 from .cold_start_sections import cap, section
 from .home import state_dir
-from .safefiles import read_regular
+from .safefiles import is_private_folder, open_regular, read_regular
 from .statefiles import UnusableJSON, parse_json, write_atomically
 
 RECENT_COMMITS = 15  # about a day of work on a busy branch
@@ -46,7 +47,7 @@ def head_commit(toplevel):
         if loose and _is_sha(loose):
             return loose
     try:
-        with open(os.path.join(common, "packed-refs"), encoding="utf-8") as handle:
+        with io.TextIOWrapper(open_regular(os.path.join(common, "packed-refs")), encoding="utf-8") as handle:
             for line in handle:
                 sha, _, name = line.rstrip("\n").partition(" ")
                 if name == ref and _is_sha(sha):
@@ -78,6 +79,8 @@ def commits_body(toplevel):
 
 
 def _read_commits_cache(path):
+    if not is_private_folder(os.path.dirname(path), 1):
+        return {}  # peerhooks' folder is a link: what it holds is not ours to show
     try:
         value = parse_json(read_regular(path, 4 * 1024 * 1024, follow_symlinks=False))
     except (OSError, UnusableJSON):

@@ -239,7 +239,7 @@ def _live_session_ids(registry):
         if not is_registry_name(name):
             continue
         try:
-            entry = json.loads(read_regular(os.path.join(registry, name), MAX_REGISTRY_BYTES))
+            entry = json.loads(read_regular(os.path.join(registry, name), MAX_REGISTRY_BYTES, follow_symlinks=False))
         except (OSError, ValueError, RecursionError):
             continue
         if not isinstance(entry, dict) or not isinstance(entry.get("sessionId"), str):
@@ -269,4 +269,4 @@ def remember(state_file, key, line, now_ms):
         kept.append(old)
     if line is not None:
         kept.append(line)
-    write_atomically(inputs_path(state_file), ("\n".join(kept) + "\n").encode("utf-8"))
+    write_atomically(inputs_path(state_file), ("\n".join(kept) + "\n").encode("utf-8"), levels=2)  # .claude/state

@@ -11,9 +11,10 @@ import os
 
 from .statefiles import write_atomically
 from .home import state_dir
-from .safefiles import read_regular
+from .safefiles import is_private_folder, read_regular
 
 FOLDER = "rule-copies"
+LEVELS = 2  # `peerhooks/rule-copies`: the folders under the Claude home that are ours
 KEEP_SECONDS = 90 * 86400  # as long as a partition that refers to them is kept
 MAX_COPY_BYTES = 256 * 1024  # rule files larger than this are never read on a start, nor copied
 
@@ -47,6 +48,8 @@ def keep(home, rule_sections, now_seconds):
     and remove the ones nobody was shown for KEEP_SECONDS. Best effort: a missing copy only
     means the next change is named without a diff."""
     folder = _folder(home)
+    if os.path.lexists(folder) and not is_private_folder(folder, LEVELS):
+        return  # a link in our place: nothing is refreshed, written or removed through it
     for s in rule_sections:
         if not s.body or not s.digest or not _is_digest(s.digest):
             continue
@@ -55,7 +58,7 @@ def keep(home, rule_sections, now_seconds):
             if os.path.lexists(path):
                 os.utime(path, (now_seconds, now_seconds), follow_symlinks=False)
             else:
-                write_atomically(path, s.body.encode("utf-8", "surrogateescape"))
+                write_atomically(path, s.body.encode("utf-8", "surrogateescape"), levels=LEVELS)
         except (OSError, NotImplementedError, UnicodeEncodeError):
             continue
     _remove_old(folder, now_seconds)

@@ -386,7 +386,7 @@ class Ledger:
         if self.document.foreign:
             self._keep_copy()  # the foreign entries leave the file; what they held stays here
         written = render_document(self.document, key, sections, self.now)
-        write_atomically(self.path, written, durable=True)
+        write_atomically(self.path, written, durable=True, levels=STATE_LEVELS)
         self.raw, self.document = written, parse_document(written)
 
     def _keep_copy(self):

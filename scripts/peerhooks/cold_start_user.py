@@ -82,9 +82,9 @@ def gather_user_sections(workspace_root):
     entries, problem = parse_user_config(raw, workspace_root)
     if problem:
         return [], "ignored %s: it %s" % (CONFIG_PATH, problem)
-    found = []
+    found, inside = [], (os.path.realpath(workspace_root),)  # entries are resolved already: a race
     for entry in entries:
-        text = head(entry.path, entry.lines)
+        text = head(entry.path, entry.lines, inside)
         body = "%s (first %d lines):\n%s" % (entry.path, entry.lines, text) if text else ""
         found.append(section(entry.key, cap(body), title=entry.key))
     return found, None

@@ -42,6 +42,7 @@ STASH_PATHS = "stash-paths"      # stash push -- <paths>
 UNSTAGE_PATHS = "unstage-paths"  # reset -- <paths>, restore --staged <paths>
 SHELL_WRITE = "shell-write"      # a shell command writing over or removing a file (`>`, sed -i, rm, cp, mv)
 COMMIT_PRIVATE = "commit-private"  # commit from GIT_INDEX_FILE: its tree replaces HEAD's, files and all
+UNFOLLOWED = "unfollowed"        # a wrapper runs code that mentions git which cannot be followed (wrappers)
 ALIAS = "alias"                  # not a git command: resolve with expand_alias, then judge
 SAFE = "safe"                    # reads, or touches only this session's refs and remotes
 
@@ -290,9 +291,9 @@ Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (Fa
     level per `/`; known: False when it holds an expansion only the shell knows.""")
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
-                   "entries touches excludes moves_branch words depth bound in_loop span config private",
+                   "entries touches excludes moves_branch words depth bound in_loop span config private via",
                    ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
-                    None),
+                    None, ()),
                    """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
@@ -313,7 +314,11 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     runs in a `for` body; span: (start, end) of the whole simple command in the line, or None;
     config: the `-c key=value` pairs of the line (`git -c alias.x='!git add -A' x`), keys lowercased.
     private: the GIT_INDEX_FILE it works on (a path; True when only the running shell knows it;
-    None: the shared index). For COMMIT_PRIVATE, target is that path too (None when unknown).""")
+    None: the shared index). For COMMIT_PRIVATE, target is that path too (None when unknown).
+    via: the cmdline.Via records of the wrappers that run it (`make commit`), outermost first. An
+    operation a wrapper stands for without git lines (`gh pr checkout 12`: MOVE_HEAD; code that
+    mentions git the guard cannot follow: UNFOLLOWED) has that wrapper as its command and its last
+    Via, whose `runs` says why when it is UNFOLLOWED.""")
 
 
 def write_operation(path, pattern, command):
@@ -325,12 +330,12 @@ def write_operation(path, pattern, command):
         spec = Pathspec(path, path, "")
     words = ((command.path_word,) if command.path_word is not None else ()) + tuple(command.args)
     span = None
-    if all(w.span is not None for w in words) and words:
+    if all(w.span is not None for w in words) and words and not command.via:  # a wrapper's words: not the line's
         span = (words[0].span[0], max([words[-1].span[1]] + [w.span[1] for w in command.writes if w.span]))
     text = " ".join([command.name] + [w.value for w in command.args])
     where = command.cwd if pattern else posixpath.dirname(path)  # judged in the checkout of the file
     return Operation(SHELL_WRITE, where, text, (spec,), False, depth=command.depth, in_loop=command.in_loop,
-                     span=span)
+                     span=span, via=command.via)
 
 
 def found_write_operation(run):
@@ -348,7 +353,8 @@ def found_write_operation(run):
     if bound is None:
         return None
     text = " ".join([find.name] + [w.value for w in find.args])
-    return Operation(SHELL_WRITE, find.cwd, text, tuple(bound[0]), False, depth=find.depth, in_loop=find.in_loop)
+    return Operation(SHELL_WRITE, find.cwd, text, tuple(bound[0]), False, depth=find.depth, in_loop=find.in_loop,
+                     via=find.via)
 
 
 PrivateIndex = record("PrivateIndex", "path fresh adds", (), """A private index a commit is made from: its
@@ -403,6 +409,9 @@ def operations(runs, context=cmdline.Context(), lookup=None):
             operation = _git(run, context, lookup)
             if operation is not None:
                 found.append(operation)
+        elif run.marker is not None:  # what a wrapper does, in the follower's words (a kind here)
+            found.append(Operation(run.marker, run.cwd, run.via[-1].wrapper, depth=run.depth, in_loop=run.in_loop,
+                                   via=run.via, moves_branch=run.marker == RESET_ALL))  # `gh pr checkout --force`
     return found
 
 
@@ -444,12 +453,14 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
         if expansion.startswith("!"):
             script = expansion[1:] + "".join(" " + quote(w.value) for w in operation.alias_args)
             operations = parse(script, toplevel or operation.cwd, context, lookup)
-            return [op for op in operations if not (op.kind == ALIAS and op.alias.lower() in seen)]
+            return [op._replace(via=operation.via + op.via) for op in operations
+                    if not (op.kind == ALIAS and op.alias.lower() in seen)]
         words = tuple(w for w in tokenize(expansion) if isinstance(w, Word)) + operation.alias_args
         if not words:
             return []
         operation = git_operation(words, _Run(operation.cwd, render(words), operation.runtime, False,
-                                              context, lookup, False, None, words, operation.depth + 1))
+                                              context, lookup, False, None, words, operation.depth + 1,
+                                              via=operation.via))
     return [] if operation.kind == ALIAS else [operation]
 
 
@@ -489,6 +500,8 @@ def _git(run, context, lookup):
         directory = cmdline.resolve(git_dir, location, context, dict(run.variables))
         location = posixpath.dirname(directory) if directory and posixpath.basename(directory) == ".git" else None
     words = tuple(arguments[index:])
+    if run.via:  # a wrapper's line (a recipe, a script): its words' places are in that text, not the line's
+        words = tuple(w._replace(span=None) for w in words)
     if words[0].expanded:  # `x=add; git $x -A`
         known = cmdline.expand(words[0], location, context, dict(run.variables))
         if known and " " not in known:
@@ -500,7 +513,7 @@ def _git(run, context, lookup):
     return git_operation(words, _Run(location, render(words), run.adds_words, run.stdin_fed, context,
                                      lookup, private_index, dict(run.variables), words, run.depth,
                                      _lister_bound(run.fed_by, context) if run.adds_words else None,
-                                     run.in_loop, _command_span(run), tuple(config)))
+                                     run.in_loop, None if run.via else _command_span(run), tuple(config), run.via))
 
 
 def configured(run, key):
@@ -527,12 +540,12 @@ def _command_span(run):
 # -- classify one git run --------------------------------------------------------------------------
 
 class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables words depth bound "
-                  "in_loop span config", (None, (), 0, None, False, None, ()))):
+                  "in_loop span config via", (None, (), 0, None, False, None, (), ()))):
     """One git run being classified: where, as what text, and what it may receive at run time:
     adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
     apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
     variables (what the line assigned before this run), words and depth (as Operation's), bound
-    (the paths and work a git lister feeds it through xargs, or None)."""
+    (the paths and work a git lister feeds it through xargs, or None), via (the wrappers that run it)."""
     __slots__ = ()
 
     def op(self, kind, paths=(), runtime=False, **extra):
@@ -542,6 +555,7 @@ class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup priva
         extra.setdefault("span", self.span)
         extra.setdefault("config", self.config)
         extra.setdefault("private", self.private_index or None)
+        extra.setdefault("via", self.via)
         if self.bound is not None and self.adds_words:
             bound_paths, bound_touches = self.bound
             extra.setdefault("bound", self.bound)
@@ -848,7 +862,8 @@ def git_operation(words, run):
         return run.op(MOVE_HEAD)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)
-    return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest), config=run.config)
+    return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest), config=run.config,
+                     via=run.via)
 
 
 def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False, touches=None, excludes=()):

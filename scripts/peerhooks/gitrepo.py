@@ -27,12 +27,21 @@ def toplevel(path):
         current = parent
 
 
+def first_line(path, limit=4096):
+    """The first line of a small regular file (git's HEAD, a `.git` file, commondir), stripped;
+    None when it cannot be read (a FIFO in its place is never waited on) or is not UTF-8."""
+    from .safefiles import read_regular
+
+    try:
+        return read_regular(path, limit).split(b"\n", 1)[0].decode("utf-8").strip()
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+
+
 def _read_gitdir_file(path):
     """The folder a `.git` file points to (`gitdir: <path>`), or None."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            first = handle.readline().strip()
-    except (OSError, UnicodeDecodeError):
+    first = first_line(path)
+    if first is None:
         return None
     if not first.startswith("gitdir:"):
         return None
@@ -53,10 +62,8 @@ def git_common_dir(top):
     own = git_dir(top)
     if own is None:
         return None
-    try:
-        with open(os.path.join(own, "commondir"), encoding="utf-8") as handle:
-            common = handle.readline().strip()
-    except OSError:
+    common = first_line(os.path.join(own, "commondir"))
+    if common is None:
         return own
     return os.path.normpath(os.path.join(own, common))
 

@@ -67,3 +67,19 @@ def may_write(raw):
             if piece.rsplit(b"/", 1)[-1] in WRITERS:
                 return True
     return False
+
+
+# peerhooks.wrappers.ENTRY_WORDS as bytes (a test holds the two equal): a line holding one may run
+# git through what it runs (a Makefile target, a package script, a script in the checkout).
+WRAPPER_BYTES = (b"make", b"npm", b"yarn", b"pnpm", b"bun ", b"gh ", b".sh", b"./", b"sh ", b"source ")
+
+
+def may_wrap(raw):
+    """True when the payload's command may start a wrapper. Looked for in the command's JSON text,
+    not its description ("make sure …" is prose): cut at its first quote, or the whole payload when
+    that quote is escaped (`\\"`) or there is no command key."""
+    key = raw.find(b'"command"')
+    start = raw.find(b'"', key + 9) + 1
+    end = raw.find(b'"', start)
+    command = raw[start:end] if key >= 0 and 0 < start <= end and raw[end - 1] != 92 else raw
+    return any(word in command for word in WRAPPER_BYTES)

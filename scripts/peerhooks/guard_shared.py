@@ -9,6 +9,7 @@ import os
 from . import gitrepo, hunks, transcripts
 from .home import state_dir
 from .records import record
+from .safefiles import is_private_folder
 from .statefiles import write_atomically
 
 PATCH_FOLDER = "patches"
@@ -31,7 +32,7 @@ def split(claude, top, path, own_transcripts, timeout):
         return CANNOT_TELL
     new_file = shown[0] != 0  # not in the index: the patch creates it
     base = "" if new_file else _text(shown[1])
-    current = _read(path)
+    current = _read(path, top)
     if base is None or current is None:
         return CANNOT_TELL
     edits = []
@@ -76,11 +77,11 @@ def _text(raw):
         return None
 
 
-def _read(path):
+def _read(path, top):
     from .safefiles import read_regular
 
     try:
-        raw = read_regular(path, MAX_FILE_BYTES + 1)
+        raw = read_regular(path, MAX_FILE_BYTES + 1, inside=(top,))  # never a link out of the checkout
     except OSError:
         return None
     return None if raw is None or len(raw) > MAX_FILE_BYTES else _text(raw)
@@ -92,7 +93,7 @@ def _saved(claude, text):
     path = os.path.join(folder, hashlib.sha1(data).hexdigest()[:16] + ".patch")
     try:
         if not os.path.isfile(path):
-            write_atomically(path, data)
+            write_atomically(path, data, levels=2)  # peerhooks/patches: both ours, neither a link
         _prune(folder)
     except OSError:
         return None
@@ -100,6 +101,8 @@ def _saved(claude, text):
 
 
 def _prune(folder):
+    if not is_private_folder(folder, 2):
+        return  # a link in our place: nothing is removed through it
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.stat(follow_symlinks=False).st_mtime, reverse=True)
     except OSError:

@@ -29,10 +29,11 @@ UNATTRIBUTED = "unattributed"  # changes no transcript shows: held against a lin
 
 # Kinds with no narrow form: the human decides.
 ASK_KINDS = frozenset([g.MOVE_HEAD, g.RESET_ALL, g.STASH_STACK, g.STASH_APPLY, g.WRITE_REFS,
-                       g.REMOVE_WORKTREE, g.AMEND, g.COMMIT_PRIVATE])
+                       g.REMOVE_WORKTREE, g.AMEND, g.COMMIT_PRIVATE, g.UNFOLLOWED])
 # Kinds asked about whenever a live peer works where they act, whatever its files' states: they
-# move what every session stands on (HEAD, the branch, the refs, a worktree).
-ALWAYS_ASK = frozenset([g.MOVE_HEAD, g.WRITE_REFS, g.REMOVE_WORKTREE, g.AMEND])
+# move what every session stands on (HEAD, the branch, the refs, a worktree), or run git the guard
+# cannot read (a wrapper it cannot follow).
+ALWAYS_ASK = frozenset([g.MOVE_HEAD, g.WRITE_REFS, g.REMOVE_WORKTREE, g.AMEND, g.UNFOLLOWED])
 
 Peer = record("Peer", "name changes can_message busy checkout kind", ((), False, True, None, "session"),
               """Someone whose work is at stake: a live session, this session's main thread (when a
@@ -310,6 +311,7 @@ ASK_EFFECTS = {
     g.AMEND: "it rewrites HEAD, which may be a commit a peer just made, and commits the whole index",
     g.STASH_STACK: "the stash stack is shared by every worktree: this takes an entry off it, which may be a peer's",
     g.STASH_APPLY: "it merges a stash entry, which may be a peer's, into the shared tree",
+    g.UNFOLLOWED: "it runs code that mentions git, and the guard cannot tell which git commands it runs",
 }
 ASK_HUMAN = {
     "switch": "would switch the checkout {they} work{s} in", "new-branch": "would move the checkout {they} "
@@ -320,6 +322,7 @@ ASK_HUMAN = {
     "which may be {theirs}", g.REMOVE_WORKTREE: "would remove the worktree {they} work{s} in",
     g.STASH_STACK: "would take {entry} off the shared stash, and it may be {theirs}",
     g.STASH_APPLY: "would merge a stash entry, which may be {theirs}, into the shared tree",
+    g.UNFOLLOWED: "runs git the guard cannot read, in the checkout {they} work{s} in",
 }
 ASK_ADVICE = {
     "switch": "work on another branch in a linked worktree: git worktree add -b <new-branch> ../<dir> "
@@ -336,6 +339,7 @@ ASK_ADVICE = {
     g.STASH_STACK: "leave the stash alone, or check whose entry it is with git stash list / git stash show -p stash@{n}",
     g.STASH_APPLY: "check whose entry it is with git stash show -p stash@{n}; apply it in a linked worktree",
     g.COMMIT_PRIVATE: "commit your own files from the shared index instead: git commit -m <message> -- <your files>",
+    g.UNFOLLOWED: "run the git commands it would run yourself, by name, so that each can be judged",
 }
 PULL_ADVICE = ("git fetch first (it touches no working tree), then merge or rebase in a linked worktree, "
                "or ask the user to pull when the peers are done")
@@ -382,7 +386,7 @@ def _files_phrase(held):
 def human_line(refusal, line=""):
     """The first line, for the person who reads it: whose work, which files, what the command would do."""
     op = refusal.operation
-    command = "`%s`" % _short(as_written(op, line), HUMAN_COMMAND_CHARS)
+    command = "`%s`" % _short(as_written(op, line), HUMAN_COMMAND_CHARS) + run_by(op, short=True)
     names = [p.name for p in refusal.peers]
     by_peer = {}
     for held in refusal.held:
@@ -488,8 +492,27 @@ def model_lines(refusals, command):
             effect = RUNTIME_EFFECT
         else:
             effect = EFFECTS.get(op.kind, "")
-        lines.append("- `%s`: %s." % (_short(as_written(op, command), 80), effect))
+        lines.append("- `%s`%s: %s." % (_short(as_written(op, command), 80), run_by(op), effect))
     return lines
+
+
+def run_by(op, short=False):
+    """Which wrapper runs the operation, as the reader can check it: `, which `make commit` runs
+    (`git add -A && git commit -m save`)`, through several each named (`make release` through
+    `make commit`); short: ` (run by `make commit`)`. A wrapper that is itself the operation (`gh pr
+    checkout 12`) names only the wrappers that run it, and why it cannot be followed when it cannot."""
+    via = op.via
+    why = ""
+    if via and via[-1].wrapper == op.command:
+        why = " (%s)" % via[-1].runs if op.kind == g.UNFOLLOWED and via[-1].runs and not short else ""
+        via = via[:-1]
+    if not via:
+        return why
+    names = " through ".join("`%s`" % _short(v.wrapper, 80) for v in via)
+    if short:
+        return " (run by %s)" % names
+    shown = " (`%s`)" % _short(via[-1].runs, 100) if via[-1].runs else ""
+    return ", which %s runs%s%s" % (names, shown, why)
 
 
 def advice_of(refusal):

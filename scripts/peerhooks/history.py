@@ -12,6 +12,7 @@ import mmap
 import os
 
 from . import home as homes
+from .safefiles import open_regular
 from .statefiles import read_json_object, write_json
 from .claude_formats import DAY_MS, HISTORY_FILE
 from .intent import is_direction_change, is_substantive, one_line
@@ -229,8 +230,8 @@ def load(home, now_ms, window_days=WINDOW_DAYS):
     """Per-session prompt summaries for the window, reading only what is new since the last run."""
     path = os.path.join(home, HISTORY_FILE)
     try:
-        handle = open(path, "rb")
-    except OSError:
+        handle = open_regular(path, follow_symlinks=False)  # never a FIFO, nor a link out of the home
+    except (OSError, ValueError):
         return {}
     with handle:
         stat = os.fstat(handle.fileno())  # the file mapped, so the index names the file it read

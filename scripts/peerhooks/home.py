@@ -106,7 +106,7 @@ def _configured_memory_dir(home):
 
     try:
         settings = loads(read_regular(os.path.join(home, SETTINGS_FILE), 1 << 24))
-    except (OSError, ValueError, RecursionError):  # RecursionError: a settings.json nested too deep
+    except (OSError, ValueError):  # ValueError: not JSON, or nested too deep (jsonfast.TooDeep)
         return None
     configured = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
     if isinstance(configured, str) and configured.strip():

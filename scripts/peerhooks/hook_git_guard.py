@@ -16,7 +16,7 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 """
 import os
 
-from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, reach, registry
+from . import cmdline, gitops, gitrepo, guard_verdict, home, hookio, reach, registry, wrappers
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .shell import TooLarge
 
@@ -53,7 +53,8 @@ def run(payload, argv, environ, now):
     host = hookio.host(argv)
     cwd = payload.cwd
     cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
-    context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel, glob=_glob)
+    context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel, glob=_glob,
+                              follow=wrappers.follower_for(command))
     lookup = CheckoutLookup()
     claude = home.claude_home(environ)
     try:
@@ -188,11 +189,7 @@ class CheckoutLookup(gitops.Lookup):
             return True
         top = gitrepo.toplevel(cwd) if cwd else None
         own = gitrepo.git_dir(top) if top else None
-        try:
-            with open(os.path.join(own, "HEAD"), encoding="utf-8") as handle:
-                head = handle.readline().strip()
-        except (OSError, TypeError, UnicodeDecodeError):
-            return False
+        head = gitrepo.first_line(os.path.join(own, "HEAD")) if own else None
         return head == "ref: refs/heads/" + revision
 
     def pull_rebases(self, cwd):
@@ -277,10 +274,11 @@ def _config_set(cwd, section, key):
 
 
 def _config_file_sets(path, section, key):
+    from .safefiles import read_regular  # a FIFO in a config file's place is never waited on
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(256 * 1024)
-    except OSError:
+        text = read_regular(path, 256 * 1024).decode("utf-8", "replace")
+    except (OSError, ValueError):
         return False
     current = ""
     for line in text.splitlines():
@@ -299,10 +297,11 @@ def _has_ref(top, name):
     for prefix in ("refs/heads/", "refs/tags/", "refs/remotes/", "refs/remotes/origin/"):
         if os.path.isfile(os.path.join(common, prefix + name)):
             return True
+    from .safefiles import read_regular
+
     try:
-        with open(os.path.join(common, "packed-refs"), "rb") as handle:
-            packed = handle.read(4 * 1024 * 1024)
-    except OSError:
+        packed = read_regular(os.path.join(common, "packed-refs"), 4 * 1024 * 1024)
+    except (OSError, ValueError):
         return False
     suffixes = [(" refs/%s/%s" % (kind, name)).encode() for kind in ("heads", "tags", "remotes/origin")]
     return any(line.rstrip().endswith(s) for line in packed.splitlines() for s in suffixes)

@@ -112,7 +112,7 @@ def decode_payload(raw):
 
     try:
         value = loads(raw.decode("utf-8", errors="replace"))
-    except (ValueError, RecursionError):
+    except ValueError:  # not JSON, or nested too deep (jsonfast.TooDeep)
         return Payload()
     return Payload(value)
 

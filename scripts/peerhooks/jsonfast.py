@@ -22,6 +22,17 @@ class _Defaults:
     memo = None  # read by the pure-Python scanner only; the C one keeps its own
 
 
+class TooDeep(ValueError):
+    """A document nested deeper than the decoder can follow. The C scanner recurses once per
+    level and stops with RecursionError at the interpreter's limit (measured: 1,200 levels fail
+    on 3.9-3.11, 5,000 on 3.12, 20,000 on 3.13, each within 1.5 ms however deep the document).
+    A hostile file (a 1,200-deep registry entry or history line) must cost only itself, so it
+    raises this ValueError, which every reader already skips. Caught here rather than bounded by a
+    pre-scan: catching costs nothing on documents that decode, where counting brackets first added
+    a third to the decoding time of a 75 KB transcript line. Nothing of ours walks a decoded value
+    recursively, so a value that did decode is safe to use."""
+
+
 class NotStandard(ValueError):
     """Text json.loads would accept that standard JSON does not (NaN, Infinity), or an integer
     too long to read back safely."""
@@ -71,8 +82,16 @@ def _is_plain_utf8(data):
 
 
 def loads(data, standard=False):
-    """json.loads(data) for str or bytes: the same value, the same exceptions. standard=True
-    also refuses NaN and Infinity, and over-long integers, with NotStandard (a ValueError)."""
+    """json.loads(data) for str or bytes: the same value, the same exceptions, except that a
+    document too deeply nested raises TooDeep (a ValueError) where json raises RecursionError.
+    standard=True also refuses NaN and Infinity, and over-long integers, with NotStandard."""
+    try:
+        return _loads(data, standard)
+    except RecursionError:
+        raise TooDeep("JSON nested too deeply to decode") from None
+
+
+def _loads(data, standard):
     scan = _scan_standard if standard else _scan
     if scan is None:
         return _slow(data, standard)

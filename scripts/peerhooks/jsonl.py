@@ -9,11 +9,15 @@ import mmap
 import os
 import sys
 
+from .safefiles import open_regular
+
 
 def open_map(path):
-    """A read-only memory map of a file, or None (missing, empty, unreadable)."""
+    """A read-only memory map of a file, or None (missing, empty, unreadable, or not a regular
+    file: a FIFO in a transcript's place is never waited on, and a symlink there, which Claude
+    Code never writes, is not followed)."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path, follow_symlinks=False) as handle:
             size = os.fstat(handle.fileno()).st_size
             if size == 0:
                 return None

@@ -227,16 +227,15 @@ def render(notices, removals, folder_names, limit=MAX_LINES):
 
 # -- The reads (I/O at the edges) ----------------------------------------------------------------
 
-def read_summary(path):
-    """The Summary of a file's head, or None when it cannot be read or is not text."""
+def read_summary(path, roots):
+    """The Summary of a file's head, or None when it cannot be read, is not a regular file, leads
+    by a symlink out of its root (one of roots: the memory folder, the checkout, the Claude home),
+    or is not text."""
+    from .safefiles import read_regular
+
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        raw = read_regular(path, HEAD_BYTES, inside=roots)
     except (OSError, ValueError):
-        return None
-    try:
-        with os.fdopen(descriptor, "rb") as handle:
-            raw = handle.read(HEAD_BYTES)
-    except OSError:
         return None
     text = decode_head(raw, complete=len(raw) < HEAD_BYTES)
     return summarize(text) if text is not None else None
@@ -385,7 +384,8 @@ def notice(seen, where):
                                       gone=lambda path: not os.path.lexists(path))
     changed = [change for change in changed
                if not announced_by_the_client(change.path, seen.previous, where.memory_folder)]
-    summaries = {change.path: read_summary(change.path) for change in changed}
+    roots = (where.memory_folder, where.checkout, where.home)
+    summaries = {change.path: read_summary(change.path, roots) for change in changed}
     changed = [change for change in changed if summaries[change.path] is not None]
     if not changed and not removed:
         return ""

@@ -17,6 +17,7 @@ from .records import record
 # just ahead of that listing (the kernel stamps files with a coarse clock; FAT keeps 2 s).
 CLOCK_SLACK_MS = 2000
 STAMP_FOLDER = "memory-delta"  # under peerhooks' state folder; one stamp per session
+STAMP_LEVELS = 2  # `peerhooks/memory-delta`: the folders under the Claude home that are ours
 STAMP_VERSION = 1
 STAMP_MAX_AGE_MS = 30 * DAY_MS  # a stamp untouched for 30 days belongs to a finished session
 
@@ -86,7 +87,7 @@ def decode_stamp(raw):
     """A Stamp from its bytes, or None when they are not one (a torn or foreign file)."""
     try:
         data = loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+    except ValueError:  # UnicodeDecodeError and jsonfast.TooDeep are ValueErrors
         return None
     if not isinstance(data, dict) or data.get("version") != STAMP_VERSION:
         return None
@@ -106,9 +107,12 @@ MAX_STAMP_BYTES = 4 * 1024 * 1024  # a listing of a few hundred files; larger is
 
 def read_stamp(path):
     """The session's stamp, or None; a stamp that is not one (torn, foreign, a FIFO or symlink in
-    its place) is set aside, so the next write starts clean and nothing blocks."""
-    from .safefiles import NotRegular, read_regular
+    its place) is set aside, so the next write starts clean and nothing blocks. Under a state
+    folder that is a link nothing is read or set aside (and write_stamp refuses to write)."""
+    from .safefiles import NotRegular, is_private_folder, read_regular
 
+    if not is_private_folder(os.path.dirname(path), STAMP_LEVELS):
+        return None
     try:
         raw = read_regular(path, MAX_STAMP_BYTES + 1, follow_symlinks=False)
     except FileNotFoundError:
@@ -128,7 +132,7 @@ def read_stamp(path):
 def write_stamp(path, stamp):
     from .statefiles import write_atomically  # tempfile is not needed on the silent path
 
-    write_atomically(path, encode_stamp(stamp))
+    write_atomically(path, encode_stamp(stamp), levels=STAMP_LEVELS)
 
 
 def expired_stamps(entries, now_ms, live_ids):
@@ -189,8 +193,11 @@ def unchanged(seen):
 def sweep_stamps(state_folder, home, now_ms):
     """Delete stamps of sessions gone for 30 days (run once per session, on its first prompt)."""
     from . import registry
+    from .safefiles import is_private_folder
 
     folder = stamp_folder(state_folder)
+    if not is_private_folder(folder, STAMP_LEVELS):
+        return  # missing, or a link: nothing of ours is removed through it
     try:
         entries = [e for e in os.scandir(folder) if e.name.endswith(".json")]
     except OSError:

@@ -107,6 +107,7 @@ def _scan(words, table):
 def _kept(op, line):
     """The argument words of a narrowed command, as text: as written where the line holds them."""
     words = op.words
+    line = _own_text(op, line)
     if not words:
         return None
     subcommand = words[0].value
@@ -150,8 +151,15 @@ def _is_exclusion(value):
     return value.startswith((":!", ":^", ":(exclude)")) or value.startswith(":(") and "exclude" in value
 
 
+def _own_text(op, line):
+    """The text an operation's word spans point into: the line for a command of the line itself;
+    none for one inside a nested shell or a wrapper, whose words were read from another text (a
+    `bash -c` script, a Makefile) and are rendered from their values."""
+    return line if op.depth == 0 and not getattr(op, "via", ()) else None
+
+
 def _text(word, line):
-    if word.span is not None and line[word.span[0]:word.span[1]] and word.heredoc is None:
+    if line is not None and word.span is not None and line[word.span[0]:word.span[1]] and word.heredoc is None:
         return line[word.span[0]:word.span[1]]
     return g.quote(word.value)
 
@@ -189,7 +197,7 @@ def _standalone(op, line, start_cwd):
     where = ""
     if op.cwd and start_cwd and op.cwd != start_cwd:
         where = " -C " + g.quote(_relative_to(op.cwd, start_cwd))
-    return "git%s %s" % (where, " ".join(_text(w, line) for w in op.words))
+    return "git%s %s" % (where, " ".join(_text(w, _own_text(op, line)) for w in op.words))
 
 
 def _spliceable(op, line):

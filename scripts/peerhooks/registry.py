@@ -18,6 +18,7 @@ from .claude_formats import (MAX_REGISTRY_BYTES, MESSAGING_SOCKET_VARIABLE, REGI
                              is_registry_name, short_id)
 from .jsonfast import loads
 from .records import record
+from .safefiles import read_regular
 
 PROC = "/proc"
 MACHINE_ID = "/etc/machine-id"  # 2.1.332's pidDomain names the machine by this id
@@ -101,7 +102,10 @@ def entry_path(home, pid):
 
 
 def read_sessions(home):
-    """Every well-formed registry entry, live or not; unreadable or odd files are skipped."""
+    """Every well-formed registry entry, live or not. Each file costs only itself: one that is
+    not a regular file (a FIFO named `<pid>.json` would block a plain open until a writer came)
+    or is a symlink (the client writes none) is not opened for reading, and one that is too big,
+    not UTF-8, not JSON or nested too deep (jsonfast.TooDeep) is skipped."""
     folder = os.path.join(home, REGISTRY_FOLDER)
     try:
         names = os.listdir(folder)
@@ -112,15 +116,14 @@ def read_sessions(home):
         if not is_registry_name(name):
             continue
         try:
-            with open(os.path.join(folder, name), "rb") as handle:
-                raw = handle.read(MAX_REGISTRY_BYTES + 1)
-        except OSError:
+            raw = read_regular(os.path.join(folder, name), MAX_REGISTRY_BYTES + 1, follow_symlinks=False)
+        except (OSError, ValueError):
             continue
         if len(raw) > MAX_REGISTRY_BYTES:
             continue
         try:
             data = loads(raw.decode("utf-8"))
-        except ValueError:
+        except ValueError:  # UnicodeDecodeError and jsonfast.TooDeep are ValueErrors
             continue
         session = parse_entry(data)
         if session is not None:

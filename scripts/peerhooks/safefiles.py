@@ -1,10 +1,13 @@
 """Opening files that a repository, a peer or a stray program may have made hostile.
 
 A checkout is other people's data: a committed `.claude/state -> ../../other` symlink, a HANDOFF.md
-that is a FIFO, a `MEMORY.md -> /dev/zero` all reached these hooks (issue 14). A FIFO blocks an open
-for reading until a writer comes, so the hook hung until the client's timeout; a followed symlink
-made the hook write into another checkout. Here every read opens without blocking and keeps only
-regular files, and the folders peerhooks writes into are made and checked without following links.
+that is a FIFO, a `MEMORY.md -> /dev/zero` all reached these hooks (issue 14), and a committed
+`HANDOFF.md -> ~/.aws/credentials` was printed into the model's context (issue 21). A FIFO blocks an
+open for reading until a writer comes, so the hook hung until the client's timeout; a followed
+symlink made the hook write into another checkout. Here every read opens without blocking and keeps
+only regular files; a file read for context is read only inside its own folder (the workspace, the
+memory folder, the Claude home: `confined`), a link that stays inside still followed; and the folders
+peerhooks writes into are made and checked without following links.
 """
 import os
 import stat
@@ -23,9 +26,62 @@ class UnsafeFolder(OSError):
     """A folder peerhooks writes into is a symlink or not a folder: nothing is written there."""
 
 
-def open_regular(path, follow_symlinks=True):
+class OutsideRoot(OSError):
+    """The path leads, through a symlink, out of the folder it must stay in (a committed
+    `HANDOFF.md -> ~/.aws/credentials`), or does not lie in it at all: it is not read."""
+
+
+def _own_root(path, roots):
+    """The deepest of roots that `path` is named under (a file under a workspace inside the
+    Claude home is the workspace's), or None."""
+    best = None
+    for root in roots:
+        if root and _within(path, root) and path != root and (best is None or len(root) > len(best)):
+            best = root
+    return best
+
+
+def _has_link_below(root, path):
+    """Whether the file, or a folder between root and it (root itself trusted), is a symlink."""
+    top = root.rstrip(os.sep)
+    while len(path) > len(top):
+        if os.path.islink(path):
+            return True
+        path = os.path.dirname(path)
+    return False
+
+
+def _within(path, root):
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def confined(path, roots):
+    """The path to open, without following a link, for a file that must stay inside one of
+    roots (the deepest it is named under): `path` itself when no link lies below that root, else
+    its resolved form when that stays inside the resolved root; OutsideRoot otherwise.
+
+    The usual case costs one lstat per component below the root, no realpath; a link is
+    followed only where it stays in (`CLAUDE.md -> AGENTS.md` still reads). Where the platform
+    cannot open without following (Windows, no O_NOFOLLOW), every path is resolved."""
+    root = _own_root(path, roots)
+    if root is None:
+        raise OutsideRoot("%s is outside %s" % (path, ", ".join(r for r in roots if r)))
+    if _NOFOLLOW and os.sep + ".." not in path and not _has_link_below(root, path):
+        return path  # `..` is resolved below: `root/../x` is not under root, whatever it reads like
+    real = os.path.realpath(path)
+    if not _within(real, os.path.realpath(root)):
+        raise OutsideRoot("%s leads out of %s" % (path, root))
+    return real
+
+
+def open_regular(path, follow_symlinks=True, inside=None, buffering=-1):
     """A binary file object for a regular file, opened without blocking; FileNotFoundError when
-    absent, NotRegular for anything else (a symlink too when follow_symlinks is False)."""
+    absent, NotRegular for anything else (a symlink too when follow_symlinks is False).
+
+    inside: the folders the file may lie in (a tuple); a link is followed only to a place within
+    the one it is named under, and OutsideRoot raised for one that leads out (see confined)."""
+    if inside is not None:
+        path, follow_symlinks = confined(path, inside), False
     flags = os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY | (0 if follow_symlinks else _NOFOLLOW)
     try:
         descriptor = os.open(path, flags)
@@ -36,25 +92,35 @@ def open_regular(path, follow_symlinks=True):
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             raise NotRegular("%s is not a regular file" % path)
-        return os.fdopen(descriptor, "rb")
+        return os.fdopen(descriptor, "rb", buffering)
     except BaseException:
         os.close(descriptor)
         raise
 
 
-def read_regular(path, limit=-1, follow_symlinks=True):
+def regular_stat(path, inside):
+    """The os.stat of a regular file that stays inside its root (see confined), else None."""
+    try:
+        info = os.stat(confined(path, inside))
+    except (OSError, ValueError):
+        return None
+    return info if stat.S_ISREG(info.st_mode) else None
+
+
+def read_regular(path, limit=-1, follow_symlinks=True, inside=None):
     """The bytes of a regular file (at most `limit`); raises like open_regular."""
-    with open_regular(path, follow_symlinks) as handle:
+    with open_regular(path, follow_symlinks, inside) as handle:
         return handle.read(limit)
 
 
-def read_text_head(path, max_lines, max_chars):
+def read_text_head(path, max_lines, max_chars, inside=None):
     """The first lines of a regular text file (BOM dropped, invalid UTF-8 replaced, newlines
-    normalised), at most max_lines and about max_chars; None when absent or not a regular file."""
+    normalised), at most max_lines and about max_chars; None when absent, not a regular file or,
+    with `inside`, a link out of its root."""
     import io
 
     try:
-        raw = open_regular(path)
+        raw = open_regular(path, inside=inside)
     except (OSError, ValueError):
         return None
     taken, size = [], 0
@@ -73,16 +139,20 @@ def read_text_head(path, max_lines, max_chars):
     return "".join(taken)
 
 
+def _folders(folder, levels):
+    """`folder` and its parents, `levels` of them, outermost first."""
+    parts = []
+    for _ in range(levels):
+        parts.append(folder)
+        folder = os.path.dirname(folder)
+    return parts[::-1]
+
+
 def private_folder(folder, levels):
     """Make `folder` and up to `levels - 1` of its parents as real folders, never following a
     symlink among those `levels` components; raises UnsafeFolder when one is a link or a file.
     The components above (the workspace root, resolved by the caller) are trusted."""
-    parts = []
-    current = folder
-    for _ in range(levels):
-        parts.append(current)
-        current = os.path.dirname(current)
-    for path in reversed(parts):
+    for path in _folders(folder, levels):
         try:
             info = os.lstat(path)
         except FileNotFoundError:
@@ -95,6 +165,18 @@ def private_folder(folder, levels):
             raise UnsafeFolder("%s is a symlink; peerhooks writes nothing through it" % path)
         if not stat.S_ISDIR(info.st_mode):
             raise UnsafeFolder("%s is not a folder" % path)
+
+
+def is_private_folder(folder, levels):
+    """Whether `folder` and its `levels - 1` parents all exist as real folders (none a link):
+    where a file may be read back, renamed aside or removed as peerhooks' own."""
+    for path in _folders(folder, levels):
+        try:
+            if not stat.S_ISDIR(os.lstat(path).st_mode):
+                return False
+        except OSError:
+            return False
+    return True
 
 
 def create_new(path, data):

@@ -39,6 +39,7 @@ REDIRECTIONS = frozenset(["<", ">", ">>", "<<", "<<-", "<<<", "<&", ">&", "<>", 
 HEREDOCS = frozenset(["<<", "<<-"])
 # Longest first, so that `&&` is read before `&` and `<<-` before `<<`.
 _OPERATORS = sorted((SEPARATORS | REDIRECTIONS | {"(", ")"}) - {NEWLINE}, key=len, reverse=True)
+_OPERATOR_STARTS = frozenset(operator[0] for operator in _OPERATORS)
 
 # Past this depth of `$(` inside `$(` the inner text is skipped by counting parentheses instead of
 # being lexed: no real command nests this deep, and recursion must stay far from Python's limit.
@@ -142,6 +143,26 @@ _ANSI_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x
                  "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
 
+def matching_close(text, pos, opening, closing):
+    """Position just past the `closing` that balances an `opening` already open before pos, counting
+    only, a backslash escaping the next character (the end of the text when none does). With the
+    same character for both (`qx/…/`), the first one closes."""
+    depth = 1
+    while pos < len(text):
+        char = text[pos]
+        if char == "\\":
+            pos += 2
+            continue
+        if char == closing:
+            depth -= 1
+            if depth == 0:
+                return pos + 1
+        elif char == opening:
+            depth += 1
+        pos += 1
+    return len(text)
+
+
 def tokenize(text, _depth=0, limit=MAX_TOKENS):
     """Words and operators of a command line, in order. Heredoc bodies and comments are left out.
     Raises TooLarge past `limit` tokens, those of its substitutions included."""
@@ -235,6 +256,8 @@ class _Lexer:
             raise TooLarge("more than %d words and operators" % MAX_TOKENS)
 
     def _operator_at(self, pos):
+        if self.text[pos] not in _OPERATOR_STARTS:
+            return None  # most words start with a letter: no need to try all 20 operators
         for operator in _OPERATORS:
             if self.text.startswith(operator, pos):
                 return operator
@@ -454,18 +477,5 @@ class _Lexer:
     def _matching_close(self, pos, opening, closing):
         """Position just past the `closing` that balances an already open `opening`, counting
         only (used for `${ … }` and for substitutions nested past MAX_NESTING)."""
-        depth, text = 1, self.text
-        while pos < len(text):
-            char = text[pos]
-            if char == "\\":
-                pos += 2
-                continue
-            if char == opening:
-                depth += 1
-            elif char == closing:
-                depth -= 1
-                if depth == 0:
-                    return pos + 1
-            pos += 1
-        return len(text)
+        return matching_close(self.text, pos, opening, closing)
 

@@ -9,7 +9,7 @@ import os
 import time
 
 from .jsonfast import dumps, loads
-from .safefiles import NotRegular, open_lock_file, read_regular
+from .safefiles import NotRegular, is_private_folder, open_lock_file, private_folder, read_regular
 
 TEMP_SUFFIX = ".tmp"  # temporary files are `.<name>.<pid>.<random>.tmp` beside the target
 QUARANTINE_STAMP = "%Y%m%dT%H%M%SZ"
@@ -22,13 +22,13 @@ class UnusableJSON(ValueError):
 
 def parse_json(raw):
     """Decode standard JSON from bytes or text (a UTF-8 BOM allowed); raises UnusableJSON for
-    anything else, including nesting deep enough to exhaust the recursion limit."""
+    anything else, including nesting too deep to decode (jsonfast.TooDeep)."""
     try:
         text = raw.decode("utf-8") if isinstance(raw, (bytes, bytearray)) else raw
         if text.startswith("\ufeff"):
             text = text[1:]
         return loads(text, standard=True)
-    except (ValueError, RecursionError) as error:  # NotStandard and UnicodeDecodeError are ValueErrors
+    except ValueError as error:  # NotStandard, TooDeep and UnicodeDecodeError are ValueErrors
         raise UnusableJSON(str(error) or type(error).__name__) from None
 
 
@@ -50,14 +50,17 @@ def quarantine(path, now_seconds=None):
     return candidate
 
 
-def write_atomically(path, payload, durable=False):
+def write_atomically(path, payload, durable=False, levels=1):
     """Write bytes to a temporary file beside `path` and rename it into place.
 
     durable=True also fsyncs the data, for state whose loss would mislead (caches skip it: losing
     one only costs a re-read). The rename replaces a symlink at `path` rather than writing through it.
+    levels: how many of the folders holding `path` are peerhooks' own (`<Claude home>/peerhooks`
+    is 1, `.claude/state` 2): made without following a link, and UnsafeFolder (an OSError) when
+    one is a link, so a `peerhooks -> elsewhere` link is never written through.
     """
     folder = os.path.dirname(path) or "."
-    os.makedirs(folder, exist_ok=True)
+    private_folder(folder, levels)
     # A unique name without `tempfile`, whose import costs ~10 ms of a hook's start-up on 3.9.
     temporary = os.path.join(folder, ".%s.%d.%s%s" % (os.path.basename(path), os.getpid(),
                                                       os.urandom(4).hex(), TEMP_SUFFIX))
@@ -79,7 +82,10 @@ def write_atomically(path, payload, durable=False):
 
 def read_json_object(path):
     """The JSON object stored at path, or None when the file is missing or unusable; an unusable
-    one (torn, foreign, a symlink, a FIFO) is set aside first so the next write starts clean."""
+    one (torn, foreign, a symlink, a FIFO) is set aside first so the next write starts clean.
+    In a folder that is a link (`<Claude home>/peerhooks -> elsewhere`) nothing is read or set aside."""
+    if not is_private_folder(os.path.dirname(path), 1):
+        return None
     try:
         raw = read_regular(path, MAX_STATE_BYTES + 1, follow_symlinks=False)
     except FileNotFoundError:
@@ -100,8 +106,8 @@ def read_json_object(path):
 
 
 def write_json(path, value):
-    """Store a JSON value compactly, atomically; a state file we cannot write only costs a re-read
-    next time, so OSError is left to the caller to ignore."""
+    """Store a JSON value compactly, atomically, in a folder of peerhooks' own; a state file we
+    cannot write only costs a re-read next time, so OSError is left to the caller to ignore."""
     write_atomically(path, dumps(value).encode("utf-8"))
 
 

@@ -31,6 +31,7 @@ from .claude_formats import HANDOFF_NAME as HANDOFF_FILE
 from .claude_formats import EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE, SUBAGENTS_FOLDER
 from .guard_verdict import REFUSAL_MARK
 from .home import transcript_entries
+from .safefiles import open_regular
 from .timeutil import iso_to_ms
 from .transcripts import BIG_HEAD_BYTES, BIG_TAIL_BYTES, json_string, timestamp_of_big
 
@@ -577,7 +578,7 @@ def scan_transcript(path, session_id, project, own_ids=()):
     Malformed: the lines read that did not decode; a transcript that cannot be read, or whose
     records all lack a time, counts at least once."""
     try:
-        with open(path, "rb", buffering=0) as handle:
+        with open_regular(path, follow_symlinks=False, buffering=0) as handle:  # never a FIFO
             size = os.fstat(handle.fileno()).st_size
             if size == 0:
                 return None, 0, 0

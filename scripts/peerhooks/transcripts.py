@@ -19,6 +19,7 @@ from .intent import is_substantive
 from .jsonfast import loads
 from .jsonl import lines_backward, open_map, whole_lines_end
 from .records import record as _record  # `record` names a transcript record below
+from .safefiles import open_regular
 from .timeutil import iso_to_ms
 
 BIG_HEAD_BYTES = 64 * 1024  # a record's tool name and file_path come within its first few hundred bytes
@@ -276,7 +277,7 @@ def _unchanged_since(path, known):
     if known is None or known.scanned_to <= 0:
         return False
     try:
-        with open(path, "rb", buffering=0) as handle:
+        with open_regular(path, follow_symlinks=False) as handle:
             info = os.fstat(handle.fileno())
             if info.st_ino != known.inode or info.st_size != known.scanned_to:
                 return False
@@ -296,9 +297,9 @@ def _inode(path):
 def head_records(path, limit=HEAD_BYTES):
     """Decoded records from the start of a transcript (whole lines within `limit` bytes)."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path, follow_symlinks=False) as handle:  # never a FIFO or a link
             raw = handle.read(limit)
-    except (OSError, TypeError):
+    except (OSError, TypeError, ValueError):
         return
     lines = raw.split(b"\n")
     if len(raw) == limit:

@@ -26,7 +26,6 @@ import signal
 import subprocess
 import tempfile
 import time
-import unittest
 
 from . import npmcache
 from .npmcache import CACHE_ROOT, Unavailable  # noqa: F401  (Unavailable: raised and caught by users)
@@ -58,7 +57,6 @@ READY_SETTLE_S = 1.0
 STOP_GRACE_S = 5  # after SIGTERM, how long a CLI gets to exit before SIGKILL
 POLL_S = 0.1
 SCREEN_TAIL_LINES = 15
-SETUP_HINT = "bash .ci/e2e-setup (downloads ~250 MB per Claude Code version), or run under CI=true"
 
 
 def cli_dir(version=CLI_VERSION):
@@ -84,34 +82,23 @@ def cached_cli(version):
     return path if os.path.exists(path) and npmcache.installed_version(path) == version else None
 
 
-_SKIPS_PRINTED = set()
-
-
 def require_e2e_tools(version=CLI_VERSION):
-    """The path of that version's CLI, or SkipTest with one line saying how to enable the tests.
+    """The path of that version's CLI, or SkipTest (one line for the run says how to get it).
 
     Outside CI nothing is downloaded (the README's test command must not fetch 250 MB behind the
     user's back): a version not in the cache skips. Under CI=true, where these tests must run, a
     missing version is installed, and anything still missing is a failure."""
-    in_ci = os.environ.get("CI") == "true"
     try:
         if shutil.which("tmux") is None:
             raise Unavailable("tmux is not installed (apt-get install -y tmux)")
         path = cached_cli(version)
-        if path is None and in_ci:
+        if path is None and os.environ.get("CI") == "true":
             path = ensure_cli(version)
         if path is None:
-            missing = [v for v in VERSIONS if cached_cli(v) is None] or [version]
-            raise Unavailable("Claude Code %s not in %s; to run them: %s"
-                              % (" and ".join(missing), CACHE_ROOT, SETUP_HINT))
+            raise Unavailable("Claude Code %s" % version)
         return path
     except Unavailable as missing:
-        if in_ci:
-            raise AssertionError("e2e tools missing under CI: %s" % missing)
-        if not _SKIPS_PRINTED:  # one line for the run, not one per test class
-            _SKIPS_PRINTED.add(str(missing))
-            print("\nskipping e2e tests: %s" % missing, flush=True)
-        raise unittest.SkipTest(str(missing))
+        npmcache.skip_unless_ci(missing)
 
 
 def wait_for(condition, timeout, what):

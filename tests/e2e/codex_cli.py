@@ -17,7 +17,6 @@ import sys
 import tempfile
 import threading
 import time
-import unittest
 
 from . import npmcache
 from .codex_stub import CodexStub
@@ -50,22 +49,24 @@ def install(version=CODEX_VERSION):
     return npmcache.install(CODEX_PACKAGE, version, codex_dir(version), "codex")
 
 
-def require_codex(environ=None):
-    """The pinned client's path. Outside CI a client that is not cached skips the tests with one
-    line saying how to enable them; under CI=true it is installed, and missing is a failure."""
-    environ = os.environ if environ is None else environ
+def cached_codex():
+    """The client's path when the pinned version is already in the cache, else None (never downloads)."""
     path = codex_path()
-    if os.path.exists(path) and npmcache.installed_version(path) == CODEX_VERSION:
-        return path
-    if environ.get("CI") == "true":
+    return path if os.path.exists(path) and npmcache.installed_version(path) == CODEX_VERSION else None
+
+
+def require_codex():
+    """The pinned client's path. Outside CI a client that is not cached skips the tests (one line
+    for the run says how to get it); under CI=true it is installed, and missing is a failure."""
+    path = cached_codex()
+    if path is None and os.environ.get("CI") == "true":
         try:
-            return install()
+            path = install()
         except Unavailable as missing:
             raise AssertionError("Codex e2e under CI: %s" % missing)
-    reason = ("Codex %s is not cached; enable with: npm install --prefix %s %s@%s (or run CI=true "
-              "bash .ci/run)" % (CODEX_VERSION, codex_dir(), CODEX_PACKAGE, CODEX_VERSION))
-    print("\nskipping Codex e2e tests: %s" % reason, flush=True)
-    raise unittest.SkipTest(reason)
+    if path is None:
+        npmcache.skip_unless_ci("Codex %s" % CODEX_VERSION)
+    return path
 
 
 CONFIG_TOML = """\

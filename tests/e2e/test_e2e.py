@@ -235,8 +235,8 @@ class SessionsSharingOneCheckout(Sandboxed):
         [(command, is_error, text)] = tool_results(sweep)
         self.assertEqual(command, "git add -A")
         self.assertTrue(is_error, text)
-        self.assertIn("peerhooks git guard refused", text)  # a deny: the reason itself (2.1.197)
-        self.assertIn(self.a_name, text)
+        self.assertIn("peerhooks git guard: %s has src/a.py untracked; `git add -A` would stage it" % self.a_name,
+                      text)  # a deny: the reason itself (2.1.197), after `PreToolUse:Bash hook error: ` (2.1.332)
         self.assertEqual(git(self.repo, "diff", "--cached", "--name-only"), "")
 
         narrow = self.b.prompt(

@@ -251,8 +251,9 @@ class GuardBesideARealClaudeCodeSession(unittest.TestCase):
             installed = cls.codex.install_peerhooks(REPO)
             if installed.returncode != 0:
                 raise AssertionError("install.py --codex failed: %s%s" % (installed.stdout, installed.stderr))
-            with open(os.path.join(cls.repo, "new.py"), "w", encoding="utf-8") as handle:
-                handle.write("NEW = 1\n")
+            # the Claude Code session's own unfinished file, as its transcript shows it
+            cls.peer.prompt("write the new module and leave it for later, please "
+                            "[[write: %s/new.py <<<NEW = 1\n>>>]]" % cls.repo)
             cls.sweep = cls.codex.exec(cls.repo, "stage everything [[bash: git add -A]]")
         except BaseException:
             cls.tearDownClass()
@@ -299,7 +300,10 @@ class PayloadWithoutTrailingNewline(CodexSandboxed):
         repo = make_checkout(os.path.join(self.sandbox.root, "work", "newline"))
         claude = ClaudeHome(self.sandbox.home)
         self.addCleanup(claude.close)
-        claude.live_session(repo, name="newline-3b")
+        unfinished = os.path.join(repo, "unfinished.py")
+        with open(unfinished, "w", encoding="utf-8") as handle:
+            handle.write("PEER = 1\n")
+        claude.live_session(repo, name="newline-3b", edits=[unfinished])  # the peer's uncommitted file
         run = self.run_codex(repo, "sweep it [[bash: git add -A]]", PEERHOOKS_RECORD=self.record)
         with open(self.record, encoding="utf-8") as handle:
             payloads = [json.loads(line) for line in handle]

@@ -18,7 +18,7 @@ import time
 import unittest
 
 from . import claude_cli
-from .claude_cli import Sandbox, cli_path
+from .claude_cli import Sandbox, require_e2e_tools
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if REPO not in sys.path:
@@ -63,38 +63,27 @@ class GuardOnTheRealClient:
 
     @classmethod
     def setUpClass(cls):
-        cli = cli_path(cls.VERSION)
-        if not os.path.exists(cli):
-            message = "Claude Code %s is not cached at %s (run tests/e2e once with network to install it)" % (
-                cls.VERSION, cli)
-            if os.environ.get("CI") == "true":
-                raise AssertionError(message)
-            raise unittest.SkipTest(message)
-        cls.sandbox = Sandbox(cli)
-        try:
-            cls.repo = os.path.join(cls.sandbox.root, "work", "shared")
-            os.makedirs(cls.repo)
-            git(cls.repo, "init", "-q", "-b", "main")
-            git(cls.repo, "-c", "user.name=a", "-c", "user.email=a@example.invalid", "commit", "-q",
-                "--allow-empty", "-m", "start")
-            with open(os.path.join(cls.repo, "peer.py"), "w") as handle:
-                handle.write("PEER = 1\n")  # the peer's unfinished work
-            settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-                {"type": "command", "command": "%s -S %s" % (sys.executable, GUARD)}]}]}}
-            with open(os.path.join(cls.sandbox.claude_home, "settings.json"), "w") as handle:
-                json.dump(settings, handle)
-            cls.peers = ClaudeHome(cls.sandbox.home)
-            process = cls.peers.spawn()
-            cls.peers.registry_entry(process.pid, "0eec0eec-0000-4000-8000-000000000001", cls.repo,
-                                     name=PEER_NAME)
-        except BaseException:
-            cls.sandbox.close()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.peers.close()
-        cls.sandbox.close()
+        # Class cleanups run even when setUpClass fails half-way (tearDownClass would not).
+        cls.sandbox = Sandbox(require_e2e_tools(cls.VERSION))
+        cls.addClassCleanup(cls.sandbox.close)
+        cls.peers = ClaudeHome(cls.sandbox.home)
+        cls.addClassCleanup(cls.peers.close)
+        cls.repo = os.path.join(cls.sandbox.root, "work", "shared")
+        os.makedirs(cls.repo)
+        git(cls.repo, "init", "-q", "-b", "main")
+        git(cls.repo, "-c", "user.name=a", "-c", "user.email=a@example.invalid", "commit", "-q",
+            "--allow-empty", "-m", "start")
+        with open(os.path.join(cls.repo, "peer.py"), "w") as handle:
+            handle.write("PEER = 1\n")  # the peer's unfinished work
+        settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "%s -S %s" % (sys.executable, GUARD)}]}]}}
+        with open(os.path.join(cls.sandbox.claude_home, "settings.json"), "w") as handle:
+            json.dump(settings, handle)
+        process = cls.peers.spawn()
+        peer_id = "0eec0eec-0000-4000-8000-000000000001"
+        cls.peers.write_session_files(peer_id, cls.repo, prompts=["write the parser module"],
+                                      edits=[os.path.join(cls.repo, "peer.py")], edit_tool="Write")
+        cls.peers.registry_entry(process.pid, peer_id, cls.repo, name=PEER_NAME)
 
     def test_a_deny_reaches_the_model_with_its_reason_and_no_interpreter_path(self):
         self.sandbox.print_session(self.repo, "stage it all [[bash: git add -A]]")
@@ -106,6 +95,14 @@ class GuardOnTheRealClient:
         self.assertNotIn(GUARD, text)
         self.assertNotIn(sys.executable, text)
         self.assertEqual(git(self.repo, "diff", "--cached", "--name-only"), "")
+
+    def test_a_shell_write_onto_the_peers_uncommitted_file_is_refused(self):
+        self.sandbox.print_session(self.repo, "overwrite it [[bash: echo x > peer.py]]")
+        [(command, is_error, text)] = [r for r in tool_results(self.sandbox) if r[0] == "echo x > peer.py"]
+        self.assertTrue(is_error, text)
+        self.assertIn("%s has peer.py untracked; `echo x > peer.py` would write over it" % PEER_NAME, text)
+        with open(os.path.join(self.repo, "peer.py")) as handle:
+            self.assertEqual(handle.read(), "PEER = 1\n")
 
     def test_print_mode_runs_nothing_a_human_would_have_been_asked_about(self):
         self.sandbox.print_session(self.repo, "branch off [[bash: git checkout -b print-branch]]")

@@ -15,22 +15,8 @@ from test_install import REPO, commands  # puts the repository on sys.path
 
 from installer import wiring  # noqa: E402
 
-from .claude_cli import CURRENT_VERSION, OLDEST_VERSION
-
-
-def require_cli(version):
-    """The path of Claude Code `version` (installed into the e2e cache if npm can), or SkipTest with
-    the reason printed; under CI=true a missing tool fails, as in the e2e suite."""
-    from e2e.claude_cli import Unavailable, ensure_cli
-    try:
-        if shutil.which("tmux") is None:
-            raise Unavailable("tmux is not installed (apt-get install -y tmux)")
-        return ensure_cli(version)
-    except Unavailable as missing:
-        if os.environ.get("CI") == "true":
-            raise AssertionError("e2e tools missing under CI: %s" % missing)
-        print("\nskipping the real-client install tests for %s: %s" % (version, missing), flush=True)
-        raise unittest.SkipTest(str(missing))
+from .claude_cli import CURRENT_VERSION, OLDEST_VERSION, require_e2e_tools
+from .codex_cli import require_codex
 
 
 class RealClientTest(unittest.TestCase):
@@ -42,7 +28,7 @@ class RealClientTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.cli = require_cli(cls.version)
+        cls.cli = require_e2e_tools(cls.version)  # cached only: outside CI nothing is downloaded
 
     def setUp(self):
         from e2e.claude_cli import Sandbox
@@ -100,9 +86,6 @@ class RealClientLatestTest(RealClientTest):
     """The same on the Claude Code version users run now."""
 
     version = CURRENT_VERSION
-
-
-CODEX_VERSION = "0.171.0"
 
 
 class ResponsesStub:
@@ -165,15 +148,7 @@ class RealCodexTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        from e2e.claude_cli import CACHE_ROOT
-        cls.codex = os.path.join(CACHE_ROOT, "codex-%s" % CODEX_VERSION, "node_modules", ".bin", "codex")
-        if not os.path.exists(cls.codex):
-            missing = "Codex %s is not installed (npm install --prefix %s @openai/codex@%s)" % (
-                CODEX_VERSION, os.path.dirname(os.path.dirname(os.path.dirname(cls.codex))), CODEX_VERSION)
-            if os.environ.get("CI") == "true":
-                raise AssertionError("e2e tools missing under CI: %s" % missing)
-            print("\nskipping the Codex install test: %s" % missing, flush=True)
-            raise unittest.SkipTest(missing)
+        cls.codex = require_codex()
 
     def setUp(self):
         self.root = os.path.realpath(tempfile.mkdtemp(prefix="peerhooks-codex-"))

@@ -1,6 +1,7 @@
 """The stub Messages API on its own (no CLI needed): markers, turn sequencing, SSE, the log."""
 import json
 import os
+import shutil
 import tempfile
 import unittest
 import urllib.request
@@ -84,7 +85,8 @@ class ReplyTest(unittest.TestCase):
 
 class ServerTest(unittest.TestCase):
     def setUp(self):
-        self.folder = tempfile.mkdtemp()
+        self.folder = tempfile.mkdtemp(prefix="peerhooks-stub-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
         self.stub = StubAPI(os.path.join(self.folder, "log.jsonl")).start()
         self.addCleanup(self.stub.stop)
 

@@ -1,0 +1,53 @@
+"""Reading the files a wrapper runs, for the Follower: regular files inside the checkout their path
+is in, never through a link out of it, never blocking, at most MAX_FILE_BYTES each.
+
+Why: a Makefile, package.json or script is checkout content, which a repository (or a stray
+program) may have made hostile: a `Makefile -> /dev/zero`, a FIFO named `commit.sh`, a link to
+another checkout's file (issue 14's lessons, peerhooks.safefiles). The checkout is found from the
+path as written (its nearest folder holding `.git`), so a folder link out of it is caught too. A
+file outside every checkout (`~/bin/x.sh`) is not read (Outside); one inside that cannot be read
+makes what it runs unknown (Unreadable: the guard asks beside a live peer rather than let it through).
+"""
+import os
+
+from .. import safefiles
+from . import MAX_FILE_BYTES, Outside, Unreadable
+
+BINARY_PROBE_BYTES = 1024  # a NUL byte this early marks a compiled program (`./build/app`), not a script
+
+
+class CheckoutReader:
+    """read(path) -> text, None when absent; Outside or Unreadable when it is not read."""
+
+    def __call__(self, path):
+        top = _toplevel_as_written(os.path.dirname(path))
+        if top is None:
+            raise Outside("outside every checkout")
+        real = os.path.realpath(path)
+        if not real.startswith(top.rstrip(os.sep) + os.sep):
+            raise Unreadable("a link out of the checkout")
+        try:
+            data = safefiles.read_regular(real, MAX_FILE_BYTES + 1, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        except (safefiles.NotRegular, IsADirectoryError):
+            raise Unreadable("not a regular file") from None
+        except OSError as error:
+            raise Unreadable(error.strerror or "cannot be read") from None
+        if len(data) > MAX_FILE_BYTES:
+            if b"\0" in data[:BINARY_PROBE_BYTES]:
+                return data[:BINARY_PROBE_BYTES].decode("utf-8", "replace")  # a program, not a script
+            raise Unreadable("larger than %d KB" % (MAX_FILE_BYTES // 1024))
+        return data.decode("utf-8", "replace")
+
+
+def _toplevel_as_written(folder):
+    """The realpath of the nearest folder, walking up the path as written, that holds `.git`."""
+    current = os.path.normpath(folder)
+    while True:
+        if os.path.lexists(os.path.join(current, ".git")):
+            return os.path.realpath(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
