@@ -2,7 +2,6 @@
 checkout and who ended since the session last heard (peers.py at SessionStart, or an earlier prompt),
 each once; and the quiet path when nobody did. End to end through the front doors, real processes
 and git, and roster's pure parts."""
-import json
 import os
 import subprocess
 import unittest

@@ -15,12 +15,14 @@ record.
 import os
 
 from .claude_formats import DAY_MS
-from .statefiles import FileLock, read_json_object, remove_older_than, write_json
+from .statefiles import FileLock, UnusableJSON, parse_json, read_state, remove_older_than, write_json
 
 FOLDER = "edit-notice"  # under peerhooks' state folder
 VERSION = 1
 TOLD, SETTLED = "told", "settled"
 MAX_KEYS = 512  # a session told about this many distinct changes has long forgotten the first
+MAX_BYTES = 1024 * 1024  # 512 keys of a path each; larger is not ours
+LEVELS = 2  # peerhooks/ and edit-notice/: peerhooks' own folders, never a link
 MAX_AGE_MS = 30 * DAY_MS  # a file untouched this long belongs to a finished session
 LOCK_TIMEOUT_S = 1.0  # only a session's own concurrent tool calls (subagents) ever wait here
 LOCK_SUFFIX = ".lock"
@@ -31,13 +33,22 @@ def key(path, party_label, change_ms):
     return "%s\t%s\t%s" % (party_label, change_ms if change_ms is not None else "", path)
 
 
-def decode(value):
-    """{key: [ms, kind]} from a stored document; anything else is empty."""
+def decode(raw):
+    """{key: [ms, kind]} from a record's bytes, or None when they are not one."""
+    try:
+        value = parse_json(raw)
+    except UnusableJSON:
+        return None
     if not isinstance(value, dict) or value.get("version") != VERSION or not isinstance(value.get("keys"), dict):
-        return {}
+        return None
     return {k: v for k, v in value["keys"].items()
             if isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], int)
             and v[1] in (TOLD, SETTLED)}
+
+
+def read(path):
+    """{key: [ms, kind]} of a session's record ({} when there is none, or it was not one)."""
+    return read_state(path, MAX_BYTES, decode, LEVELS) or {}
 
 
 def updated(known, told, settled, now_ms):
@@ -63,7 +74,7 @@ def path_of(state_folder, session_id):
 def known(state_folder, session_id):
     """{key: [ms, kind]} as last recorded, read without the lock: keys are only ever added, so a
     key found here is known for good (most edits of a shared file end here, before any git)."""
-    return decode(read_json_object(path_of(state_folder, session_id)))
+    return read(path_of(state_folder, session_id))
 
 
 class Record:
@@ -80,15 +91,14 @@ class Record:
     def __enter__(self):
         from .safefiles import private_folder
 
-        private_folder(self.folder, 2)  # peerhooks/ and edit-notice/: a link there is never written through
+        private_folder(self.folder, LEVELS)  # a link there is never written through
         self.lock.acquire()
         try:
-            value = read_json_object(self.path)
+            self.existed = os.path.lexists(self.path)
+            self.keys = read(self.path)
         except BaseException:
             self.lock.release()
             raise
-        self.existed = value is not None
-        self.keys = decode(value)
         return self
 
     def __exit__(self, *exc):
@@ -102,7 +112,7 @@ class Record:
             return
         if not self.existed:
             sweep(self.folder, now_ms)
-        write_json(self.path, {"version": VERSION, "keys": keys})
+        write_json(self.path, {"version": VERSION, "keys": keys}, levels=LEVELS)
         self.keys, self.existed = keys, True
 
 

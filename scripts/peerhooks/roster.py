@@ -24,6 +24,7 @@ from .records import record
 FOLDER = "roster"  # under peerhooks' state folder; one file per session
 VERSION = 1
 MAX_BYTES = 1024 * 1024  # a few hundred registry names and a dozen peers; larger is not ours
+LEVELS = 2  # peerhooks/ and roster/: peerhooks' own folders
 MAX_AGE_MS = 30 * DAY_MS  # a roster untouched this long belongs to a finished session
 PROC = "/proc"
 
@@ -91,30 +92,15 @@ def decode(raw):
 def read(path):
     """The roster in a file, or None; one that is not (torn, foreign, a link or FIFO in its place)
     is set aside so the next write starts clean."""
-    from .safefiles import NotRegular, read_regular
+    from .statefiles import read_state
 
-    try:
-        raw = read_regular(path, MAX_BYTES + 1, follow_symlinks=False)
-    except FileNotFoundError:
-        return None
-    except NotRegular:
-        raw = b""
-    except (OSError, ValueError):
-        return None
-    found = decode(raw) if len(raw) <= MAX_BYTES else None
-    if found is None:
-        from .statefiles import quarantine
-
-        quarantine(path)
-    return found
+    return read_state(path, MAX_BYTES, decode, LEVELS)
 
 
 def write(path, roster):
-    from .safefiles import private_folder
     from .statefiles import write_atomically
 
-    private_folder(os.path.dirname(path), 2)  # peerhooks/ and roster/: never written through a link
-    write_atomically(path, encode(roster))
+    write_atomically(path, encode(roster), levels=LEVELS)  # never written through a link
 
 
 # -- The quiet path --------------------------------------------------------------------------------

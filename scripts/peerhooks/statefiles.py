@@ -80,35 +80,47 @@ def write_atomically(path, payload, durable=False, levels=1):
         raise
 
 
+def read_state(path, limit, decode, levels=1):
+    """What `decode` makes of a small state file's bytes (None when they are not one), or None; a
+    file that is not one (torn, foreign, too large, a link or FIFO in its place) is set aside, so
+    the next write starts clean and nothing blocks. In a folder that is a link (among `levels` of
+    peerhooks' own) nothing is read or set aside."""
+    if not is_private_folder(os.path.dirname(path), levels):
+        return None
+    try:
+        raw = read_regular(path, limit + 1, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except NotRegular:
+        raw = b""
+    except (OSError, ValueError):
+        return None
+    found = decode(raw) if len(raw) <= limit else None
+    if found is None:
+        quarantine(path)
+    return found
+
+
 def read_json_object(path):
     """The JSON object stored at path, or None when the file is missing or unusable; an unusable
     one (torn, foreign, a symlink, a FIFO) is set aside first so the next write starts clean.
     In a folder that is a link (`<Claude home>/peerhooks -> elsewhere`) nothing is read or set aside."""
-    if not is_private_folder(os.path.dirname(path), 1):
-        return None
+    return read_state(path, MAX_STATE_BYTES, _json_object)
+
+
+def _json_object(raw):
     try:
-        raw = read_regular(path, MAX_STATE_BYTES + 1, follow_symlinks=False)
-    except FileNotFoundError:
-        return None
-    except NotRegular:
-        quarantine(path)
-        return None
-    except (OSError, ValueError):
-        return None
-    try:
-        value = parse_json(raw) if len(raw) <= MAX_STATE_BYTES else None
+        value = parse_json(raw)
     except UnusableJSON:
-        value = None
-    if not isinstance(value, dict):
-        quarantine(path)
         return None
-    return value
+    return value if isinstance(value, dict) else None
 
 
-def write_json(path, value):
-    """Store a JSON value compactly, atomically, in a folder of peerhooks' own; a state file we
-    cannot write only costs a re-read next time, so OSError is left to the caller to ignore."""
-    write_atomically(path, dumps(value).encode("utf-8"))
+def write_json(path, value, levels=1):
+    """Store a JSON value compactly, atomically, in a folder of peerhooks' own (levels as
+    write_atomically); a state file we cannot write only costs a re-read next time, so OSError is
+    left to the caller to ignore."""
+    write_atomically(path, dumps(value).encode("utf-8"), levels=levels)
 
 
 def remove_older_than(folder, suffixes, max_age_ms, now_ms):

@@ -184,6 +184,22 @@ class Sandboxed:
 
 
 
+class SandboxedEachTest:
+    """A template whose every test gets a fresh sandbox with peerhooks installed (for scenarios whose
+    sessions must not meet another test's), timed on stderr."""
+
+    version = None  # set per generated class
+
+    def setUp(self):
+        self.started = time.monotonic()
+        self.sandbox = Sandbox(require_e2e_tools(self.version), self.version)
+        self.addCleanup(self.sandbox.close)
+        install_peerhooks(self.sandbox)
+
+    def tearDown(self):
+        print("\n%s: %.1f s" % (self.id(), time.monotonic() - self.started), file=sys.stderr)
+
+
 def for_each_version(template, versions=VERSIONS):
     """One TestCase per Claude Code version from a scenario template, into the template's module
     (so other e2e modules decorate their templates with it too)."""

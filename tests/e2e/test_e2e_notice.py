@@ -9,15 +9,12 @@ after is not; C exits: B's next prompt is told C ended.
 Oracles as in test_e2e.py: the stub API's request log (what the model was shown) and the files.
 Skips with the reason printed where npm, tmux or the CLI are missing, except under CI=true.
 """
-import json
 import os
 import subprocess
-import sys
-import time
 import unittest
 
-from .claude_cli import Sandbox, require_e2e_tools
-from .test_e2e import (HOOK_SCRIPTS, REPO, for_each_version, hook_output, install_peerhooks, make_checkout, turn_context,
+from .stub_api import request_text
+from .test_e2e import (HOOK_SCRIPTS, REPO, SandboxedEachTest, for_each_version, hook_output, make_checkout, turn_context,
                        turn_messages)
 
 # peers.py and the notice quote up to 160 characters of a peer's prompt: markers are kept past
@@ -40,20 +37,7 @@ def git(repo, *args):
 def texts_of(body, messages=None):
     """Every text the model was sent in a request (tool results and system reminders included), or
     in the messages given."""
-    found = []
-
-    def walk(value):
-        if isinstance(value, str):
-            found.append(value)
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    walk(body.get("messages") or [] if messages is None else messages)
-    return "\n".join(found)
+    return request_text({"messages": body.get("messages") or [] if messages is None else messages})
 
 
 def request_after_write(bodies, path):
@@ -77,21 +61,13 @@ def this_turn(bodies):
 
 
 @for_each_version
-class EditNoticeAndRoster:
+class EditNoticeAndRoster(SandboxedEachTest):
     """A template: one TestCase per Claude Code version (for_each_version)."""
 
-    version = None
-
     def setUp(self):
-        self.started = time.monotonic()
-        self.sandbox = Sandbox(require_e2e_tools(self.version), self.version)
-        self.addCleanup(self.sandbox.close)
-        install_peerhooks(self.sandbox)
+        super().setUp()
         with open(os.path.join(self.sandbox.claude_home, "settings.json"), encoding="utf-8") as handle:
             self.assertIn("edit_notice.py", handle.read())
-
-    def tearDown(self):
-        print("\n%s: %.1f s" % (self.id(), time.monotonic() - self.started), file=sys.stderr)
 
     def test_a_write_over_a_peers_uncommitted_file_is_noticed_once_and_the_roster_stays_true(self):
         repo = make_checkout(os.path.join(self.sandbox.root, "work", "shop"))

@@ -11,13 +11,10 @@ Runs on each driven Claude Code version (for_each_version, as in test_e2e.py). S
 reason printed where npm, tmux or the CLI are missing, except under CI=true.
 """
 import os
-import sys
 import time
 import unittest
 
-from .claude_cli import Sandbox, require_e2e_tools
-from .test_e2e import (HOOK_SCRIPTS, REPO, for_each_version, hook_output, install_peerhooks,
-                       make_checkout, turn_context)
+from .test_e2e import HOOK_SCRIPTS, REPO, SandboxedEachTest, for_each_version, hook_output, make_checkout, turn_context
 
 QUIET_PREFIX = "No new orientation material"
 LAST_SESSION = "Last session in this checkout"
@@ -30,20 +27,9 @@ def setUpModule():
 
 
 @for_each_version
-class SessionStartTold:
+class SessionStartTold(SandboxedEachTest):
     """A template: one TestCase per Claude Code version (SessionStartTold_2_1_332, ...); each test
     has its own sandbox, since each starts its sessions from nothing."""
-
-    version = None  # set per generated class
-
-    def setUp(self):
-        self.started = time.monotonic()
-        self.sandbox = Sandbox(require_e2e_tools(self.version), self.version)
-        self.addCleanup(self.sandbox.close)
-        install_peerhooks(self.sandbox)
-
-    def tearDown(self):
-        print("\n%s: %.1f s" % (self.id(), time.monotonic() - self.started), file=sys.stderr)
 
     def checkout(self, name):
         return make_checkout(os.path.join(self.sandbox.root, "work", name))
