@@ -3,6 +3,7 @@ which files a call writes, when a party's change is at stake, what the session w
 import json
 import os
 import subprocess
+import time
 import unittest
 from unittest import mock
 
@@ -123,6 +124,27 @@ class Judging(unittest.TestCase):
         lines = edit_notice.render(notices, self.CHANGE_MS, True).splitlines()
         self.assertEqual(len(lines), 7)
         self.assertEqual(lines[5], "peerhooks: and 3 more files with a party's uncommitted work.")
+
+
+class GitStateOfFiles(support.HomeTestCase):
+    def test_the_newest_commit_touching_each_file_since_a_time_in_one_log(self):
+        repo = self.repo("r", {"a.py": "1\n", "b c.py": "1\n", "*.py": "1\n"})
+        claudehome.leave_changed(repo, ["a.py"], "2\n")
+        git(repo, "commit", "-qam", "a again")
+        found = gitstate.committed_since(repo, ["a.py", "b c.py", "*.py", "never.py"], 0, 5)
+        self.assertEqual(sorted(found), ["*.py", "a.py", "b c.py"])  # a pathspec of `*.py` is taken literally
+        self.assertGreaterEqual(found["a.py"], found["b c.py"])
+        self.assertEqual(gitstate.committed_since(repo, ["a.py"], int(time.time()) + 3600, 5), {})
+
+    def test_a_status_of_named_files_only_and_when_refs_last_moved(self):
+        repo = self.repo("r", {"a.py": "1\n"})
+        claudehome.leave_changed(repo, ["a.py", "new.py", "other.py"])
+        states = gitstate.read(repo, 5, paths=["a.py", "new.py"])
+        self.assertEqual(sorted(states), ["a.py", "new.py"])
+        before = gitstate.refs_moved_ms(repo)
+        time.sleep(0.05)
+        git(repo, "commit", "-qam", "moves HEAD")
+        self.assertGreater(gitstate.refs_moved_ms(repo), before)
 
 
 class NoticeRecord(support.HomeTestCase):

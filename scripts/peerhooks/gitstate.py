@@ -114,14 +114,27 @@ def refs_moved_ms(top):
     return newest
 
 
-def committed_at(top, path, timeout):
-    """When the last commit on HEAD that touched a toplevel-relative path was made (epoch seconds,
-    committer time); None when none did, or git could not tell in time. A change made before it
-    is in history (committed), not uncommitted work, whatever the path holds now."""
-    out = gitrepo.run_git(top, ["log", "-1", "--format=%ct", "--", literal(path)], timeout=timeout)
-    value = (out or "").strip()
-    return int(value) if value.isdigit() else None
+def parse_commit_times(output):
+    """{path: the newest commit's time (epoch seconds)} from `git log --format=%x01%ct --name-only
+    -z` output (newest first: the first time a path is listed is its newest commit). Pure."""
+    newest, current = {}, None
+    for token in output.split("\0"):
+        token = token.lstrip("\n")
+        if token.startswith("\x01"):
+            current = int(token[1:]) if token[1:].isdigit() else None
+        elif token and current is not None:
+            newest.setdefault(token, current)
+    return newest
 
+
+def committed_since(top, paths, since_s, timeout):
+    """{toplevel-relative path: when the newest commit on HEAD that touched it was made} for the
+    commits since since_s (epoch seconds; git's own --since, by committer time), in one `git log`;
+    None when git could not tell in time. A change made before such a commit is in history (it was
+    committed), not uncommitted work, whatever the path holds now."""
+    out = gitrepo.run_git(top, ["log", "--no-renames", "--since=@%d" % max(0, since_s), "--format=%x01%ct",
+                                "--name-only", "-z", "--"] + [literal(p) for p in paths], timeout=timeout)
+    return None if out is None else parse_commit_times(out)
 
 def state_of(states, path):
     """The state of one toplevel-relative path: its own entry, or the untracked (or ignored) folder

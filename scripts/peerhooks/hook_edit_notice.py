@@ -22,7 +22,7 @@ from . import home as homes
 from .claude_formats import EDIT_TOOLS, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 
 NOTICED_TOOLS = frozenset(EDIT_TOOLS + (edit_targets.APPLY_PATCH_TOOL,))
-GIT_TIMEOUT_SECONDS = 0.5  # one status of the candidate files and one log per file still changed
+GIT_TIMEOUT_SECONDS = 0.5  # one status of the candidate files, and one log of those still changed
 
 
 def run(payload, argv, environ, now):
@@ -125,12 +125,17 @@ def _told(state_folder, session_id, candidates, now_ms):
                 states = gitstate.read(top, GIT_TIMEOUT_SECONDS, paths=relatives)
                 if states is None:
                     continue  # git did not answer in time: nothing is concluded, nothing recorded
+                changed = sorted({edit_notice.relative(c.path, top) for c in mine
+                                  if gitstate.state_of(states, edit_notice.relative(c.path, top)) is not None})
                 commits = {}
+                if changed:
+                    since_s = min((c.at_ms or 0) for c in mine) // 1000 - 1
+                    commits = gitstate.committed_since(top, changed, since_s, GIT_TIMEOUT_SECONDS)
+                    if commits is None:
+                        continue
                 for candidate in mine:
                     relative = edit_notice.relative(candidate.path, top)
                     state = gitstate.state_of(states, relative)
-                    if state is not None and relative not in commits:
-                        commits[relative] = gitstate.committed_at(top, relative, GIT_TIMEOUT_SECONDS)
                     verdict = edit_notice.judge(candidate, state, commits.get(relative))
                     (told if verdict == edit_notice.NOTICE else settled).append((candidate, state))
             record.save([key(c) for c, _s in told], [key(c) for c, _s in settled], now_ms)
