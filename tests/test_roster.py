@@ -90,6 +90,13 @@ class RosterOnEachPrompt(support.HomeTestCase):
         self.assertTrue(lines[1].startswith("- joined: shop-c1"), lines)
         self.assertTrue(lines[2].startswith("- ended: shop-a1"), lines)
 
+    def test_many_peers_joining_at_once_are_described_up_to_a_bound_and_counted(self):
+        for n in range(roster_report.MAX_EACH + 3):
+            self.claude.live_session(self.repo_path, name="wave-%02d" % n)
+        lines = self.prompt().splitlines()
+        self.assertEqual(sum(1 for line in lines if line.startswith("- joined: wave-")), roster_report.MAX_EACH)
+        self.assertIn("- and 3 more that joined or ended", lines)
+
     def test_a_clear_in_a_peer_is_neither_an_end_nor_a_join(self):
         self.claude.registry_entry(self.a.pid, "a-after-its-clear-0000", self.repo_path, name="shop-a1")
         self.assertEqual(self.prompt(), "")

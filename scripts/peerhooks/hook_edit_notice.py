@@ -104,7 +104,7 @@ def _told(state_folder, session_id, candidates, now_ms):
     """[(Candidate, git's state of its file)] to tell now: not told or settled before in this
     session, and still uncommitted per git; what is told and settled is recorded under the
     session's lock, so concurrent calls of one session tell a change once."""
-    from . import edit_notice, gitstate, notice_state
+    from . import notice_state
     from .statefiles import LockBusy
 
     def key(candidate):
@@ -116,32 +116,38 @@ def _told(state_folder, session_id, candidates, now_ms):
     try:
         with notice_state.Record(state_folder, session_id) as record:
             pending = [c for c in candidates if key(c) not in record.keys]
-            if not pending:
-                return []
-            told, settled = [], []
-            for top in sorted({c.toplevel for c in pending}):
-                mine = [c for c in pending if c.toplevel == top]
-                relatives = sorted({edit_notice.relative(c.path, top) for c in mine})
-                states = gitstate.read(top, GIT_TIMEOUT_SECONDS, paths=relatives)
-                if states is None:
-                    continue  # git did not answer in time: nothing is concluded, nothing recorded
-                changed = sorted({edit_notice.relative(c.path, top) for c in mine
-                                  if gitstate.state_of(states, edit_notice.relative(c.path, top)) is not None})
-                commits = {}
-                if changed:
-                    since_s = min((c.at_ms or 0) for c in mine) // 1000 - 1
-                    commits = gitstate.committed_since(top, changed, since_s, GIT_TIMEOUT_SECONDS)
-                    if commits is None:
-                        continue
-                for candidate in mine:
-                    relative = edit_notice.relative(candidate.path, top)
-                    state = gitstate.state_of(states, relative)
-                    verdict = edit_notice.judge(candidate, state, commits.get(relative))
-                    (told if verdict == edit_notice.NOTICE else settled).append((candidate, state))
+            told, settled = _judged(pending)
             record.save([key(c) for c, _s in told], [key(c) for c, _s in settled], now_ms)
             return told
     except (LockBusy, OSError):
         return []  # the record cannot be kept: saying nothing beats saying it on every edit
+
+
+def _judged(candidates):
+    """(told, settled), each [(Candidate, git's state of its file)], from git's state now: per
+    checkout one `git status` of the candidates' files and one `git log` of those still changed,
+    since the oldest of their changes. A checkout git does not answer for in time is left out of
+    both: nothing is concluded, nothing recorded."""
+    from . import edit_notice, gitstate
+
+    told, settled = [], []
+    for top in sorted({c.toplevel for c in candidates}):
+        mine = [(c, edit_notice.relative(c.path, top)) for c in candidates if c.toplevel == top]
+        states = gitstate.read(top, GIT_TIMEOUT_SECONDS, paths=sorted({relative for _c, relative in mine}))
+        if states is None:
+            continue
+        changed = sorted({relative for _c, relative in mine if gitstate.state_of(states, relative) is not None})
+        commits = {}
+        if changed:
+            since_s = min((c.at_ms or 0) for c, _relative in mine) // 1000 - 1
+            commits = gitstate.committed_since(top, changed, since_s, GIT_TIMEOUT_SECONDS)
+            if commits is None:
+                continue
+        for candidate, relative in mine:
+            state = gitstate.state_of(states, relative)
+            verdict = edit_notice.judge(candidate, state, commits.get(relative))
+            (told if verdict == edit_notice.NOTICE else settled).append((candidate, state))
+    return told, settled
 
 
 def _with_intents(claude, caller, told, now_ms):

@@ -15,6 +15,7 @@ from .timeutil import ago, duration
 
 HEADER = "Peers in this checkout since this session last heard:"
 SHOWN_FILES = 5
+MAX_EACH = 8  # joined, and ended, peers described on one prompt; the rest are counted
 
 Ended = record("Ended", "name started_ms ended_ms uncommitted settled", doc="""A peer that ended: its
     name, when it started and ended (None when unknown), and [Edit] of the files it changed that
@@ -54,13 +55,16 @@ def ended_line(ended, top, now_ms):
     return text + "; changed no file here that its transcripts show"
 
 
-def render(joined, ended, top, now_ms, can_send):
+def render(joined, ended, top, now_ms, can_send, more=0):
     """The roster lines ('' when nobody joined or ended), then how to reach those that joined.
-    joined: [(activity.Activity, whether it can receive messages)]; ended: [Ended]."""
+    joined: [(activity.Activity, whether it can receive messages)]; ended: [Ended]; more: how many
+    others joined or ended that are not described."""
     if not joined and not ended:
         return ""
     lines = [HEADER] + [joined_line(p, top, now_ms) for p, _can in joined]
     lines += [ended_line(e, top, now_ms) for e in ended]
+    if more:
+        lines.append("- and %d more that joined or ended" % more)
     advice = messaging.advice([(p.name, can, messaging.SESSION) for p, can in joined], can_send)
     return "\n".join(lines + ([advice] if advice else [])) + "\n"
 
@@ -104,6 +108,8 @@ def report(home, seen, session_id, top, environ, now_ms):
     new = roster.Roster(tuple(seen.registry), roster.heard_of(live))
     if not joined and not ended:
         return Found("", new)
+    more = max(0, len(joined) - MAX_EACH) + max(0, len(ended) - MAX_EACH)
+    joined, ended = joined[:MAX_EACH], ended[:MAX_EACH]  # a bounded description, whatever the churn
     described, gone = [], []
     if joined:
         from . import activity
@@ -114,4 +120,4 @@ def report(home, seen, session_id, top, environ, now_ms):
     if ended:
         table = names.load_table(home)
         gone = [describe_ended(home, top, key, heard, table, now_ms) for key, heard in ended]
-    return Found(render(described, gone, top, now_ms, can_send), new)
+    return Found(render(described, gone, top, now_ms, can_send, more), new)
