@@ -131,9 +131,11 @@ class GitStateOfFiles(support.HomeTestCase):
         repo = self.repo("r", {"a.py": "1\n", "b c.py": "1\n", "*.py": "1\n"})
         claudehome.leave_changed(repo, ["a.py"], "2\n")
         git(repo, "commit", "-qam", "a again")
-        found = gitstate.committed_since(repo, ["a.py", "b c.py", "*.py", "never.py"], 0, 5)
+        found = gitstate.committed_since(repo, ["a.py", "b c.py", "*.py", "never.py"], None, 5)
         self.assertEqual(sorted(found), ["*.py", "a.py", "b c.py"])  # a pathspec of `*.py` is taken literally
         self.assertGreaterEqual(found["a.py"], found["b c.py"])
+        self.assertEqual(gitstate.committed_since(repo, ["a.py", "b c.py"], int(time.time()) - 3600, 5).keys(),
+                         {"a.py", "b c.py"})
         self.assertEqual(gitstate.committed_since(repo, ["a.py"], int(time.time()) + 3600, 5), {})
 
     def test_a_status_of_named_files_only_and_when_refs_last_moved(self):

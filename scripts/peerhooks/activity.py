@@ -296,11 +296,23 @@ CHECKED_EDITS = 8  # per session, newest first: the report names 5 and counts th
 REF_SLACK_MS = 2000
 
 
+def _changed_after(edit, moved_ms):
+    """Whether an edit's change cannot have been committed or stashed: it was made after git last
+    moved a ref (by its transcript's time), or its file was written after that (by its mtime: the
+    same clock as the refs'). Either way only a revert could have undone it."""
+    if edit.at_ms is not None and edit.at_ms > moved_ms + REF_SLACK_MS:
+        return True
+    try:
+        return os.stat(edit.path).st_mtime_ns // 1000000 > moved_ms
+    except (OSError, ValueError):
+        return False  # gone: an uncommitted deletion or never there; git says which
+
+
 def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
     """The activities with each edited file of the checkout that git now holds no uncommitted
     change in (its change committed, stashed or reverted) moved from `edits` to `settled`, from
-    one `git status` of those files; unchanged when git does not answer in time, or when no ref
-    moved since the oldest of those edits (then only a revert could have undone one)."""
+    one `git status` of those files; unchanged when git does not answer in time, or when every
+    one of them changed after git last moved a ref (then only a revert could have undone one)."""
     from . import gitstate
 
     prefix = top.rstrip(os.sep) + os.sep if top else None
@@ -310,9 +322,8 @@ def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
     if not wanted:
         return list(activities)
     moved = gitstate.refs_moved_ms(top)
-    oldest = min((e.at_ms for edits in checked.values() for e in edits if e.at_ms is not None), default=None)
-    if moved is not None and oldest is not None and moved + REF_SLACK_MS < oldest:
-        return list(activities)  # nothing committed or stashed since the oldest of them: no git needed
+    if moved is not None and all(_changed_after(e, moved) for edits in checked.values() for e in edits):
+        return list(activities)  # nothing can have been committed or stashed since: no git needed
     states = gitstate.read(top, timeout, paths=wanted)
     if states is None:
         return list(activities)

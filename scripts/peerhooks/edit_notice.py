@@ -13,10 +13,8 @@ Claude Code's docs advise that context a hook adds be factual, not imperative "s
 instruction" phrasing: each line says what was observed (who changed the file, how long ago, what
 git shows, what that party works on) and messaging.advice how to reach it.
 """
-from . import gitstate, messaging
-from .intent import one_line
+from . import gitstate
 from .records import record
-from .timeutil import ago
 
 MARK = "peerhooks"  # every notice opens with it, as the guard's refusals open with theirs
 MAX_LINES = 5  # (file, party) lines; more are counted on one line
@@ -64,7 +62,7 @@ def judge(candidate, state, committed_s):
 
 
 def _who(party):
-    if party.kind == messaging.SESSION:
+    if party.kind == "session":
         return "%s, a live session in this checkout" % party.name
     if party.kind == "subagent":
         return "%s, a subagent of this session that still runs" % party.name
@@ -73,6 +71,9 @@ def _who(party):
 
 def line(notice, now_ms):
     """One notice as one line."""
+    from .intent import one_line  # the words are needed only when something is said
+    from .timeutil import ago
+
     candidate = notice.candidate
     facts = []
     if notice.status:
@@ -92,6 +93,8 @@ def line(notice, now_ms):
 
 def render(notices, now_ms, can_send, host="claude"):
     """The notice text: one line per (file, party), then how to reach them; '' for none."""
+    from . import messaging
+
     if not notices:
         return ""
     lines = [line(n, now_ms) for n in notices[:MAX_LINES]]

@@ -114,6 +114,9 @@ def refs_moved_ms(top):
     return newest
 
 
+MIN_EPOCH_S = 10 ** 9  # 2001-09-09: the first time git's `@<seconds>` reads as a time, not a date
+
+
 def parse_commit_times(output):
     """{path: the newest commit's time (epoch seconds)} from `git log --format=%x01%ct --name-only
     -z` output (newest first: the first time a path is listed is its newest commit). Pure."""
@@ -129,11 +132,14 @@ def parse_commit_times(output):
 
 def committed_since(top, paths, since_s, timeout):
     """{toplevel-relative path: when the newest commit on HEAD that touched it was made} for the
-    commits since since_s (epoch seconds; git's own --since, by committer time), in one `git log`;
-    None when git could not tell in time. A change made before such a commit is in history (it was
-    committed), not uncommitted work, whatever the path holds now."""
-    out = gitrepo.run_git(top, ["log", "--no-renames", "--since=@%d" % max(0, since_s), "--format=%x01%ct",
-                                "--name-only", "-z", "--"] + [literal(p) for p in paths], timeout=timeout)
+    commits since since_s (epoch seconds; git's own --since, by committer time; None or a time
+    before 2001: every commit), in one `git log`; None when git could not tell in time. A change
+    made before such a commit is in history (it was committed), not uncommitted work, whatever the
+    path holds now."""
+    # `--since=@0` reads as "now" in git 2.39: a time that early is no bound at all
+    since = ["--since=@%d" % since_s] if since_s is not None and since_s >= MIN_EPOCH_S else []
+    out = gitrepo.run_git(top, ["log", "--no-renames"] + since + ["--format=%x01%ct", "--name-only", "-z", "--"]
+                          + [literal(p) for p in paths], timeout=timeout)
     return None if out is None else parse_commit_times(out)
 
 def state_of(states, path):

@@ -139,7 +139,8 @@ def _judged(candidates):
         changed = sorted({relative for _c, relative in mine if gitstate.state_of(states, relative) is not None})
         commits = {}
         if changed:
-            since_s = min((c.at_ms or 0) for c, _relative in mine) // 1000 - 1
+            times = [c.at_ms for c, _relative in mine]
+            since_s = None if None in times else min(times) // 1000 - 1
             commits = gitstate.committed_since(top, changed, since_s, GIT_TIMEOUT_SECONDS)
             if commits is None:
                 continue
