@@ -32,6 +32,15 @@ class Case(NamedTuple):
     target: Optional[float]  # the issue's ceiling as a ratio to the clean floor; None = informational
 
 
+# The scripts measured: this checkout's, or another tree's given to run.py with --scripts (the same
+# cases on the code before a change give the "before" column of docs/performance.md).
+SCRIPTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts")
+
+
+def script(name):
+    return os.path.join(SCRIPTS, name)
+
+
 CLEAN_FLOOR = "python3 -S -c pass (clean floor)"
 SITE_FLOOR = "python3 -c pass (site floor)"
 
@@ -54,12 +63,24 @@ def _children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
+# A run longer than this is stopped, and its case is not run again (the code before issue 21 took
+# minutes on the 100,000-notes home, where the client would have killed it at 5 s).
+TIMEOUT_S = 30.0
+
+
+class TimedOut(Exception):
+    pass
+
+
 def _run(case, stderr=subprocess.DEVNULL):
-    """(wall seconds, CPU seconds, the completed process) of one run."""
+    """(wall seconds, CPU seconds, the completed process) of one run; TimedOut past TIMEOUT_S."""
     cpu_before = _children_cpu()
     started = time.perf_counter()
-    completed = subprocess.run(case.argv, input=case.stdin, env=case.env, cwd=case.cwd,
-                               stdout=subprocess.DEVNULL, stderr=stderr)
+    try:
+        completed = subprocess.run(case.argv, input=case.stdin, env=case.env, cwd=case.cwd,
+                                   stdout=subprocess.DEVNULL, stderr=stderr, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise TimedOut(case.name)
     elapsed = time.perf_counter() - started
     if completed.returncode not in (0, 2):
         raise RuntimeError("%s exited %d" % (case.name, completed.returncode))
@@ -73,8 +94,11 @@ def time_once(case):
 
 def imported_modules(case):
     """How many modules a run imports (`-X importtime` lines): a count that load does not blur.
-    The case must already carry its flags (-S or not)."""
-    completed = _run(with_flags(case, ["-X", "importtime"]), stderr=subprocess.PIPE)[2]
+    The case must already carry its flags (-S or not); None when the run timed out."""
+    try:
+        completed = _run(with_flags(case, ["-X", "importtime"]), stderr=subprocess.PIPE)[2]
+    except TimedOut:
+        return None
     lines = completed.stderr.decode("utf-8", errors="replace").splitlines()
     return sum(1 for line in lines if line.startswith("import time:") and "self [us]" not in line)
 
@@ -83,17 +107,32 @@ def measure(cases, rounds):
     """Median wall and CPU seconds per case ({name: (wall, cpu)}, floors included), interleaved
     round by round in a shuffled order: a case that always ran right after a heavy one would carry
     its cache misses."""
+    timed_out = set()
     for case in cases:  # one warm-up each: page cache, history index, .pyc files
-        time_once(case)
-    samples = {case.name: [] for case in cases}
-    order = list(cases)
+        try:
+            time_once(case)
+        except TimedOut:
+            timed_out.add(case.name)
+    samples = {case.name: [(TIMEOUT_S, TIMEOUT_S)] if case.name in timed_out else [] for case in cases}
+    order = [case for case in cases if case.name not in timed_out]
     shuffler = random.Random(20261130)  # fixed: two runs on one machine shuffle alike
     for _ in range(rounds):
         shuffler.shuffle(order)
         for case in order:
-            samples[case.name].append(time_once(case))
+            try:
+                samples[case.name].append(time_once(case))
+            except TimedOut:
+                samples[case.name].append((TIMEOUT_S, TIMEOUT_S))
     return {name: (statistics.median(wall for wall, _ in values), statistics.median(cpu for _, cpu in values))
             for name, values in samples.items()}
+
+
+def pasted_check(hook, medians, pasted, plain, limit):
+    """(label, ratio, limit) of a case with pasted prompts against the same case without, in CPU
+    time: the two differ by a few percent at most, which wall time on a shared machine blurs
+    (cold start, which reads no prompt, measured 0.60 to 1.17 wall across runs)."""
+    return ("%s 16 KB pasted prompts / none (CPU time; wall %.2f)" % (hook, medians[pasted][0] / medians[plain][0]),
+            medians[pasted][1] / medians[plain][1], limit)
 
 
 def verdict(ratio, limit):

@@ -8,11 +8,14 @@ import json
 import os
 import sys
 
+import benchlib
 from benchlib import Case
 
-SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
-                      "cold_start.py")
+SCRIPT = benchlib.script("cold_start.py")
 TYPICAL_TARGET = 2.5  # issue 15: typical workspace, nothing changed
+PASTED_LIMIT = 1.10  # issue 21: a pasted 16 KB prompt changes no hook's time by more than 10%
+LARGE = "cold_start.py startup, nothing changed, large home"
+PASTED = "cold_start.py startup, nothing changed, large home, 16 KB prompts pasted"
 
 
 def _case(name, home, target):
@@ -25,5 +28,12 @@ def _case(name, home, target):
 def cases(homes):
     return [
         _case("cold_start.py startup, nothing changed, small home", homes.small, TYPICAL_TARGET),
-        _case("cold_start.py startup, nothing changed, large home", homes.large, None),
+        _case(LARGE, homes.large, None),
+        _case(PASTED, homes.pasted, None),
     ]
+
+
+def ratio_checks(medians):
+    if LARGE not in medians or PASTED not in medians:
+        return []
+    return [benchlib.pasted_check("cold_start.py", medians, PASTED, LARGE, PASTED_LIMIT)]

@@ -1,18 +1,30 @@
 """git_index_guard.py: a command without git, a read-only git command and a refused-shape git command,
 each with 12 live peers on the large home (issue 15's targets), plus informational cases that read
 transcripts or git, and lines that run git through a wrapper (issue 19): the file a wrapper runs costs
-one bounded read, checked as `make commit` against the same recipe typed."""
+one bounded read, checked as `make commit` against the same recipe typed; the refused shape again on
+the pasted home (issue 21: a pasted 16 KB prompt changes nothing); and a 300 KB line of 20,000
+`git add` commands (issue 21: judged or put to the human within 1 s).
+"""
 import json
 import os
+import statistics
+import subprocess
 import sys
+import time
 
-from benchlib import Case
+import benchlib
+from benchlib import Case, with_flags
 
-SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
-                      "git_index_guard.py")
+SCRIPT = benchlib.script("git_index_guard.py")
 NO_GIT_TARGET = 1.10  # issue 15: runs before every shell command, so no more than start-up
 READ_ONLY_TARGET = 1.5  # issue 15: the commonest git lines; the command alone says they cannot harm a peer
 REFUSED_TARGET = 2.0  # issue 15: a refused-shape git command with 12 live peers
+PASTED_LIMIT = 1.10  # issue 21: a pasted 16 KB prompt changes no hook's time by more than 10%
+HUGE_LINE_LIMIT_S = 1.0  # issue 21: the guard under 1 s whatever the command line
+HUGE_LINE_COMMANDS = 20000  # `git add fNNNNN; ` 20,000 times: a 300 KB line
+HUGE_LINE_RUNS = 3
+REFUSED = "guard: git add -A, 12 live peers (refused)"
+REFUSED_PASTED = "guard: git add -A, 12 live peers, 16 KB prompts pasted"
 # issue 19: following `make commit` costs its Makefile's one bounded read and parse over the recipe typed
 # (~1.8 ms here: the follower, the makefile module, the read). In CPU time, steadier than wall time on
 # a machine busy with other work: 1.03 at a load of 2.6 on 2 cores, 1.09 at 6 (wall time 1.12-1.18).
@@ -53,7 +65,8 @@ def cases(homes):
               None),
         _case("guard: make commit, 12 live peers (refused)", homes.large, "make commit", None),
         _case("guard: the make commit recipe typed, 12 live peers (refused)", homes.large, RECIPE, None),
-        _case("guard: git add -A, 12 live peers (refused)", homes.large, "git add -A", REFUSED_TARGET),
+        _case(REFUSED, homes.large, "git add -A", REFUSED_TARGET),
+        _case(REFUSED_PASTED, homes.pasted, "git add -A", None),
         _case("guard: git status, 12 live peers (allowed)", homes.large, "git status", READ_ONLY_TARGET),
         _case("guard: git add src, 12 peers' 50 MB transcripts read", homes.large, "git add src", None),
         _case("guard: git commit -m x, 12 peers + index read", homes.large, "git commit -m x", None),
@@ -61,9 +74,30 @@ def cases(homes):
 
 
 def ratio_checks(medians):
+    checks = []
     made = medians.get("guard: make commit, 12 live peers (refused)")
     typed = medians.get("guard: the make commit recipe typed, 12 live peers (refused)")
-    if not made or not typed:
-        return []
-    return [("guard: make commit / the same recipe typed (one Makefile read), CPU", made[1] / typed[1],
-             MAKEFILE_READ_LIMIT)]
+    if made and typed:
+        checks.append(("guard: make commit / the same recipe typed (one Makefile read), CPU", made[1] / typed[1],
+                       MAKEFILE_READ_LIMIT))
+    if REFUSED in medians and REFUSED_PASTED in medians:
+        checks.append(benchlib.pasted_check("guard", medians, REFUSED_PASTED, REFUSED, PASTED_LIMIT))
+    return checks
+
+
+def huge_line():
+    return "; ".join("git add f%d" % index for index in range(HUGE_LINE_COMMANDS))
+
+
+def extras(homes):
+    case = with_flags(_case("huge", homes.large, huge_line(), None), ["-S"])
+    times = []
+    for _ in range(HUGE_LINE_RUNS):
+        started = time.perf_counter()
+        subprocess.run(case.argv, input=case.stdin, env=case.env, cwd=case.cwd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+    seconds = statistics.median(times)
+    ok = seconds <= HUGE_LINE_LIMIT_S
+    return [("guard: a %d KB line of %d `git add`, 12 live peers: %.2f s (limit %.1f s) %s"
+             % (len(case.stdin) // 1024, HUGE_LINE_COMMANDS, seconds, HUGE_LINE_LIMIT_S, "ok" if ok else "OVER"), ok)]

@@ -11,6 +11,11 @@ first: it reads the registry,
 this session's transcript tail, and the tails of the five peers whose 50 MB transcripts show the
 writes, then prints the notice. The informational worst case starts two days back, so the scans
 find no call old enough to stop at and run to their byte bound in every one of the 12 transcripts.
+
+With 100,000 notes in the memory folder (issue 21: killed at 5 s on every prompt before, now under
+1 s): a quiet prompt (the listing stops at its budget and equals the stamp), and a session's first
+prompt after they all appeared (a second home where no stamp can be recorded). The pasted home (two
+16 KB prompts) gets the same 20 notes as the large one: a pasted prompt changes nothing here.
 """
 import json
 import os
@@ -18,12 +23,18 @@ import shutil
 import sys
 import time
 
+import benchlib
 from benchlib import Case
 from fixtures import claudehome
 
-SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
-                      "memory_delta.py")
+SCRIPT = benchlib.script("memory_delta.py")
 NOTHING_CHANGED_TARGET = 1.5  # issue 15: stats and one small read, on every prompt
+EVERY_PROMPT_LIMIT_S = 1.0  # issue 21: under 1 s on every prompt, also with 100,000 notes
+PASTED_LIMIT = 1.10  # issue 21: a pasted 16 KB prompt changes no hook's time by more than 10%
+NOTHING = "memory_delta.py, nothing changed (20 notes, 12 peers, large home)"
+NOTHING_PASTED = "memory_delta.py, nothing changed (20 notes), 16 KB prompts pasted"
+NOTES_QUIET = "memory_delta.py, 100,000 notes, nothing changed"
+NOTES_FIRST = "memory_delta.py, 100,000 notes, a session's first prompt after them"
 FIVE_CHANGED_TARGET = 2.5  # issue 15: five changed files, 50 MB transcripts around
 OLD_NOTES = 20
 HOUR_MS = 3600 * 1000
@@ -92,12 +103,16 @@ def _without_earlier_runs(transcript):
         handle.truncate(keep)
 
 
-def _prepare(home):
-    memory = home.claude.memory_dir(home.repo)
+def _old_notes(home):
     two_days_ago = time.time() - 2 * 86400
     for index in range(OLD_NOTES):
         path = home.claude.write_memory(home.repo, "note_%02d.md" % index, "an old note number %d" % index)
         os.utime(path, (two_days_ago, two_days_ago))
+
+
+def _prepare(home):
+    memory = home.claude.memory_dir(home.repo)
+    _old_notes(home)
     now = claudehome.now_ms()
     for index, peer in enumerate(home.peers[:5]):
         path = os.path.join(memory, CHANGED_NOTE % index)
@@ -114,11 +129,25 @@ def _prepare(home):
 
 def cases(homes):
     first_runs_env = _prepare(homes.large)
+    _old_notes(homes.pasted)
+    notes, first = homes.notes, homes.notes.first
     return [
-        _case("memory_delta.py, nothing changed (20 notes, 12 peers, large home)", homes.large,
-              homes.large.session_id, NOTHING_CHANGED_TARGET),
+        _case(NOTHING, homes.large, homes.large.session_id, NOTHING_CHANGED_TARGET),
+        _case(NOTHING_PASTED, homes.pasted, homes.pasted.session_id, None),
+        _case(NOTES_QUIET, notes, notes.session_id, None),
+        _case(NOTES_FIRST, first, first.session_id, None),
         _case("memory_delta.py, 5 notes changed by peers, 50 MB transcripts", homes.large, CHANGED_ID,
               FIVE_CHANGED_TARGET, first_runs_env),
         _case("memory_delta.py, 5 changed, every tail read to its bound", homes.large, WORST_ID, None,
               first_runs_env),
     ]
+
+
+def ratio_checks(medians):
+    """The 100,000-notes prompts against the issue's 1 s (in seconds), and the pasted home's against
+    the large one's."""
+    checks = [("%s (seconds)" % name, medians[name][0], EVERY_PROMPT_LIMIT_S)
+              for name in (NOTES_QUIET, NOTES_FIRST) if name in medians]
+    if NOTHING in medians and NOTHING_PASTED in medians:
+        checks.append(benchlib.pasted_check("memory_delta.py", medians, NOTHING_PASTED, NOTHING, PASTED_LIMIT))
+    return checks

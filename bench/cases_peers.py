@@ -1,26 +1,36 @@
-"""peers.py --hook: warm on both homes (issue 15: <= 2.5x the clean floor on large, flat in size), and
-the first start.
+"""peers.py --hook: warm on both homes (issue 15: <= 2.5x the clean floor on large, flat in size; issue
+21: with 30 ended sessions in the checkout), with two pasted 16 KB prompts (issue 21: no more than 10%
+slower), and the first start, with no index at all (issue 21: under 3 s, and it prints the peers).
 
-The large home holds finished sessions in its checkout (the memory_delta cases' sessions, two days
-old), so its report opens with a "Last session" block; the small home gets one finished session of
-the same shape, so that both reports have the same parts and their ratio compares sizes only.
+Both homes hold 30 sessions that ended in the checkout, their transcripts touched after their last
+record, so that choosing the last one cannot stop at the first transcript read; before issue 21 every
+start read all 30 heads and tails. The pasted home is the large one with two prompts replaced by 16 KB
+pastes (a live peer's latest prompt in history, the `claude -p` peer's in its transcript). The dense
+home holds 400,000 history lines within the window, more than one start's budget: its first starts
+show the newest and say what is left, and later ones go on.
 """
 import json
 import os
+import resource
+import statistics
+import subprocess
 import sys
 import time
 
+import benchlib
 from benchlib import Case, with_flags
-from fixtures import claudehome
 
-SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "peers.py")
-LARGE_TARGET = 2.5  # issue 15: warm, on the large home
+SCRIPT = benchlib.script("peers.py")
+LARGE_TARGET = 2.5  # issues 15 and 21: warm, on the large home with 30 ended sessions
 FLAT_LIMIT = 1.2  # issue 2: large home / small home, i.e. flat in the size of history and transcripts
-SMALL = "peers.py --hook, small home (3 peers)"
-LARGE = "peers.py --hook, large home (12 peers, 50 MB each)"
-FIRST_START_LIMIT_S = 2.0  # issue 2: the very first start on the large home
-FINISHED_ID = "finished-0000-0000-0000-000000000000"
-FINISHED_AGO_MS = 48 * 3600 * 1000  # as old as the memory_delta cases' oldest session
+PASTED_LIMIT = 1.10  # issue 21: a pasted 16 KB prompt changes no hook's time by more than 10%
+SMALL = "peers.py --hook, small home (3 peers, 30 ended)"
+LARGE = "peers.py --hook, large home (12 peers, 50 MB each, 30 ended)"
+PASTED = "peers.py --hook, large home, two 16 KB prompts pasted"
+FIRST_START_LIMIT_S = 3.0  # issue 21: the very first start on the large home
+FIRST_START_RUNS = 5  # per home, the two homes alternating
+INDEXES = ("history-index.json", "edit-index.json", "transcript-index.json")
+PEERS_LINE = b"Live sessions in this checkout (13):"
 
 
 def _payload(home):
@@ -32,46 +42,91 @@ def _case(name, home, target):
     return Case(name, [sys.executable, SCRIPT, "--hook"], _payload(home), home.env, home.repo, target)
 
 
-def _with_a_finished_session(home):
-    """One finished session in the home's checkout, its transcript written afresh."""
-    path = home.claude.transcript_path(FINISHED_ID, home.repo)
-    if os.path.exists(path):
-        os.unlink(path)
-    home.claude.append_records(FINISHED_ID, home.repo, [claudehome.user_prompt(
-        FINISHED_ID, home.repo, "start the migration", claudehome.now_ms() - FINISHED_AGO_MS)])
-
-
 def cases(homes):
-    _with_a_finished_session(homes.small)
     return [
         _case(SMALL, homes.small, None),
         _case(LARGE, homes.large, LARGE_TARGET),
+        _case(PASTED, homes.pasted, None),
     ]
 
 
-def _first_start_seconds(home):
-    for index in ("history-index.json", "edit-index.json"):  # a first start has neither index;
-        try:  # other hooks' state stays
+def _without_indexes(home):
+    for index in INDEXES:  # a first start has none of them; other hooks' state stays
+        try:
             os.unlink(os.path.join(home.claude.home, "peerhooks", index))
         except OSError:
             pass
-    case = with_flags(_case("first", home, None), ["-S"])
-    started = time.perf_counter()
-    import subprocess
-    subprocess.run(case.argv, input=case.stdin, env=case.env, cwd=case.cwd,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - started
+
+
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _start(home):
+    """(wall seconds, CPU seconds, stdout) of one start."""
+    case = with_flags(_case("start", home, None), ["-S"])
+    cpu, started = _children_cpu(), time.perf_counter()
+    completed = subprocess.run(case.argv, input=case.stdin, env=case.env, cwd=case.cwd,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started, _children_cpu() - cpu, completed.stdout
+
+
+def _cached(home):
+    """history.jsonl read once, so that no first start pays for the disk (the pasted home's is a
+    file of its own, the transcripts are shared)."""
+    with open(os.path.join(home.claude.home, "history.jsonl"), "rb") as handle:
+        while handle.read(8 * 1024 * 1024):
+            pass
+
+
+def _first_starts(*homes):
+    """For each home, (median wall seconds, median CPU seconds, the last run's stdout) of first
+    starts with no index, the homes' runs alternating so that load hits them alike."""
+    for home in homes:
+        _cached(home)
+    runs = {id(home): [] for home in homes}
+    for _ in range(FIRST_START_RUNS):
+        for home in homes:
+            _without_indexes(home)
+            runs[id(home)].append(_start(home))
+    return [(statistics.median(r[0] for r in runs[id(home)]), statistics.median(r[1] for r in runs[id(home)]),
+             runs[id(home)][-1][2]) for home in homes]
 
 
 def ratio_checks(medians):
-    """Comparisons between cases of this run (over limit counts as a failure), in wall time."""
-    if SMALL not in medians or LARGE not in medians:
-        return []
-    ratio = medians[LARGE][0] / medians[SMALL][0]
-    return [("peers.py --hook large home / small home", ratio, FLAT_LIMIT)]
+    """Comparisons between cases of this run (over limit counts as a failure): size in wall time,
+    pasted prompts in CPU time (benchlib.pasted_check)."""
+    checks = []
+    if SMALL in medians and LARGE in medians:
+        checks.append(("peers.py --hook large home / small home", medians[LARGE][0] / medians[SMALL][0], FLAT_LIMIT))
+    if PASTED in medians and LARGE in medians:
+        checks.append(benchlib.pasted_check("peers.py --hook", medians, PASTED, LARGE, PASTED_LIMIT))
+    return checks
 
 
 def extras(homes):
-    first = _first_start_seconds(homes.large)
-    return ["peers.py --hook first start on the large home (no history or edit index): %.2f s (limit %.1f s) %s"
-            % (first, FIRST_START_LIMIT_S, "ok" if first <= FIRST_START_LIMIT_S else "OVER")]
+    lines = []
+    (first, first_cpu, out), (pasted, pasted_cpu, _) = _first_starts(homes.large, homes.pasted)
+    ok = first <= FIRST_START_LIMIT_S and PEERS_LINE in out
+    lines.append(("peers.py --hook first start on the large home (no index): %.2f s (limit %.1f s), %s %s"
+                  % (first, FIRST_START_LIMIT_S, "prints the peers" if PEERS_LINE in out else "NO PEERS PRINTED",
+                     "ok" if ok else "OVER"), ok))
+    ratio = pasted_cpu / first_cpu
+    lines.append(("peers.py --hook first start, 16 KB pasted prompts / none: %.2f in CPU time, %.2f wall "
+                  "(limit %.2f) %s" % (ratio, pasted / first, PASTED_LIMIT, "ok" if ratio <= PASTED_LIMIT else "OVER"),
+                  ratio <= PASTED_LIMIT))
+    _without_indexes(homes.dense)
+    starts = []
+    for _ in range(12):
+        seconds, _, out = _start(homes.dense)
+        starts.append(seconds)
+        if b"of history.jsonl" not in out:
+            break
+    done = b"of history.jsonl" not in out
+    ok = max(starts) <= FIRST_START_LIMIT_S and PEERS_LINE in out and done
+    lines.append(("peers.py --hook on the dense home (88 MB of history in the window), no index: starts of "
+                  "%s s, all history read %s %s" % (", ".join("%.2f" % s for s in starts),
+                                                   "after %d starts" % len(starts) if done else "NOT YET",
+                                                   "ok" if ok else "OVER"), ok))
+    return lines

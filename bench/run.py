@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """Benchmark every hook against bare interpreter start-up, on a small and a large Claude home.
 
-    python3 bench/run.py [--rounds N] [--only TEXT] [--site]
+    python3 bench/run.py [--rounds N] [--only TEXT] [--site] [--scripts DIR]
 
 Each `bench/cases_<topic>.py` contributes `cases(homes) -> [benchlib.Case]`, and optionally
 `ratio_checks(medians) -> [(label, ratio, limit)]` for comparisons between its cases and
-`extras(homes) -> [str]` for one-off measurements. Every case runs once per round, interleaved
+`extras(homes) -> [str or (str, ok)]` for one-off measurements (a pair counts as a target). Every case runs once per round, interleaved
 with both floors (`python3 -S -c pass`, `python3 -c pass`), so load on the machine hits every case
 alike; the table gives medians, their ratio to each floor, the issue's target (checked against the
 clean floor) with ok/OVER, and the modules each run imports beyond the clean floor's (from one
 `-X importtime` run: a count that load cannot blur), with each case's CPU time against the clean
 floor's beside them (steadier than wall time on a busy machine). The hooks run as they are registered,
 `python3 -S <script>`; --site runs them with site-packages instead, and checks the targets against
-the site floor. Exit 1 when a target is missed.
+the site floor. --scripts measures another tree's scripts folder (the code before a change) with the
+same cases. Exit 1 when a target is missed.
 """
 import compileall
 import glob
@@ -35,7 +36,7 @@ SETTLE_S = 2.5
 
 
 def parse(argv):
-    rounds, only, site = DEFAULT_ROUNDS, None, False
+    rounds, only, site, scripts = DEFAULT_ROUNDS, None, False, None
     words = list(argv)
     while words:
         word = words.pop(0)
@@ -45,15 +46,19 @@ def parse(argv):
             only = words.pop(0)
         elif word == "--site":
             site = True
+        elif word == "--scripts" and words and os.path.isdir(words[0]):
+            scripts = os.path.abspath(words.pop(0))
         else:
-            sys.exit("usage: bench/run.py [--rounds N] [--only TEXT] [--site]")
-    return rounds, only, site
+            sys.exit("usage: bench/run.py [--rounds N] [--only TEXT] [--site] [--scripts DIR]")
+    return rounds, only, site, scripts
 
 
 def main(argv=None):
-    rounds, only, site = parse(sys.argv[1:] if argv is None else argv)
+    rounds, only, site, scripts = parse(sys.argv[1:] if argv is None else argv)
+    if scripts:
+        benchlib.SCRIPTS = scripts  # before the cases modules are imported: they name their script
     # As install.py does: the hooks start from cached bytecode even under PYTHONDONTWRITEBYTECODE.
-    compileall.compile_dir(os.path.join(os.path.dirname(HERE), "scripts"), quiet=1)
+    compileall.compile_dir(benchlib.SCRIPTS, quiet=1)
     homes = bench_homes.Homes()
     try:
         modules = [importlib.import_module(os.path.basename(p)[:-3])
@@ -77,11 +82,16 @@ def main(argv=None):
         for module in modules:
             if hasattr(module, "extras") and (not only or only in module.__name__):
                 for line in module.extras(homes):
+                    if isinstance(line, tuple):
+                        line, ok = line
+                        checked += 1
+                        failures += not ok
                     print(line)
         print("targets met: %d of %d (against the %s floor)" % (
             checked - failures, checked, "site" if site else "clean"))
-        print("rounds: %d, python: %s, hooks run %s" % (
-            rounds, sys.version.split()[0], "with site-packages" if site else "as python3 -S <script>"))
+        print("rounds: %d, python: %s, hooks run %s%s" % (
+            rounds, sys.version.split()[0], "with site-packages" if site else "as python3 -S <script>",
+            ", scripts from %s" % scripts if scripts else ""))
         return 1 if failures else 0
     finally:
         homes.close()

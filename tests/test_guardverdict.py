@@ -243,6 +243,13 @@ class Reason(unittest.TestCase):
         self.assertNotIn("SendMessage", self.reason("git add -A", host="codex"))
         self.assertIn("no messaging socket", self.reason("git add -A", can_send=False))
 
+    def test_a_secret_in_the_command_is_not_echoed_but_the_suggestion_runs_as_given(self):
+        command = "git add -A && git commit -m 'rotate' # AKIAIOSFODNN7EXAMPLE"
+        refusals = judge(command, self.PEERS, self.WORLD, own=["docs/tutorial.md", "docs/new.md"])
+        text = guard_verdict.reason(refusals, command, suggestion="git add -- docs/new.md")
+        self.assertNotIn("AKIAIOSFODNN7EXAMPLE", text)
+        self.assertIn("```\ngit add -- docs/new.md\n```", text)
+
     def test_the_command_is_echoed_to_200_characters(self):
         command = "git add -A && " + "echo " + "x" * 400
         self.assertLess(max(len(line) for line in self.reason(command).splitlines()[2:3]), 260)

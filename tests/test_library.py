@@ -10,8 +10,8 @@ from unittest import mock
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
-from peerhooks import (activity, claude_formats, gitrepo, gitstate, history, home, hookio, identity, intent,
-                       jsonfast, jsonl, names, registry, render, transcripts)
+from peerhooks import (activity, budget, claude_formats, gitrepo, gitstate, headtailindex, history, home, hookio,
+                       identity, intent, jsonfast, jsonl, names, registry, render, transcripts)
 from peerhooks.timeutil import iso_to_ms
 
 
@@ -264,16 +264,48 @@ class History(support.HomeTestCase):
         return os.path.join(self.claude.home, "history.jsonl")
 
     def test_summaries_count_prompts_and_keep_opening_and_latest_intent(self):
-        summaries = {}
-        lines = [history.HistoryLine("s", "/r", t, text) for t, text in enumerate(
-            ["ok", "refactor the parser to handle heredocs", "yes", "now add tests for the heredoc case",
-             "go", "and document the parser limits in the readme"])]
-        history.apply_lines(summaries, lines)
-        summary = summaries["s"]
+        now = claudehome.now_ms()
+        for n, text in enumerate(["ok", "refactor the parser to handle heredocs", "yes",
+                                  "now add tests for the heredoc case", "go",
+                                  "and document the parser limits in the readme"]):
+            self.claude.append_history("s", "/r", text, now - 1000 + n)
+        summary = history.load(self.claude.home, now)["s"]
         self.assertEqual(summary.count, 6)
         self.assertEqual(summary.opening, "refactor the parser to handle heredocs")
         self.assertEqual(summary.recent, ["now add tests for the heredoc case",
                                           "and document the parser limits in the readme"])
+
+    def test_lines_folded_in_any_order_give_the_same_summary(self):
+        lines = [(offset * 100, history.HistoryLine("s", "/r%d" % offset, 1000 + offset, text)) for offset, text in
+                 enumerate(["ok", "refactor the parser to handle heredocs", "now add tests for the heredoc case",
+                            "/clear", "and document the parser limits in the readme"])]
+        summaries = []
+        for order in (lines, list(reversed(lines)), lines[2:] + lines[:2]):
+            folded = {}
+            for offset, line in order:
+                history.fold(folded, line, offset)
+            summaries.append(folded["s"].to_json())
+        self.assertEqual(summaries[0], summaries[1])
+        self.assertEqual(summaries[0], summaries[2])
+        self.assertEqual(summaries[0], ["/r4", 4, 1000, 1004, 100, [200, 400], None])
+
+    def test_a_change_of_direction_folded_in_any_order_is_the_latest(self):
+        lines = [(offset * 100, history.HistoryLine("s", "/r", 1000 + offset, text)) for offset, text in
+                 enumerate(["refactor the parser to handle heredocs", "wait, undo that",
+                            "now add tests for the heredoc case", "stop, revert that"])]
+        for order in (lines, list(reversed(lines)), lines[1:] + lines[:1]):
+            folded = {}
+            for offset, line in order:
+                history.fold(folded, line, offset)
+            self.assertEqual(folded["s"].to_json()[-1], 300)
+            self.assertEqual(folded["s"].direction_after(), 300)
+
+    def test_gaps_are_the_uncovered_ranges_newest_first(self):
+        self.assertEqual(history.gaps([], 0, 100), [(0, 100)])
+        self.assertEqual(history.gaps([[40, 60]], 0, 100), [(60, 100), (0, 40)])
+        self.assertEqual(history.gaps([[0, 30], [50, 100]], 0, 120), [(100, 120), (30, 50)])
+        self.assertEqual(history.gaps([[50, 100]], 70, 100), [])
+        self.assertEqual(history.covered([[0, 30], [50, 100]], 30, 50), [[0, 100]])
 
     def test_lines_without_session_id_truncated_or_binary_are_skipped(self):
         now = claudehome.now_ms()
@@ -304,11 +336,70 @@ class History(support.HomeTestCase):
         self.claude.append_history("s1", "/r", "second prompt of the session here", now)
         index_file = os.path.join(self.claude.home, "peerhooks", history.INDEX_NAME)
         with open(index_file) as handle:
-            offset_before = json.load(handle)["offset"]
+            high_before = json.load(handle)["high"]
         summaries = history.load(self.claude.home, now)
         self.assertEqual(summaries["s1"].count, 2)
         with open(index_file) as handle:
-            self.assertGreater(json.load(handle)["offset"], offset_before)
+            index = json.load(handle)
+        self.assertGreater(index["high"], high_before)
+        self.assertEqual(index["ranges"], [[0, index["high"]]])
+
+    def test_a_first_read_over_budget_takes_the_newest_slice_and_later_reads_go_on(self):
+        now = claudehome.now_ms()
+        for n in range(60):
+            self.claude.append_history("s%d" % (n % 3), "/r", "prompt number %d of the long history" % n,
+                                       now - 100000 + n)
+        size = os.path.getsize(self.history_path())
+        unread, counts = [], []
+        for _ in range(6):
+            loaded = history.load(self.claude.home, now, budget=budget.Budget(size // 4, 60))
+            unread.append(loaded.unread_bytes)
+            counts.append(sum(loaded[sid].count for sid in loaded))
+        self.assertEqual(counts[-1], 60)
+        self.assertEqual(unread[-1], 0)
+        self.assertEqual(counts, sorted(counts))  # each read adds to the last one's
+        self.assertGreater(unread[0], size // 2)
+        self.assertEqual(loaded["s2"].recent, ["prompt number 56 of the long history",
+                                               "prompt number 59 of the long history"])
+        self.assertEqual(loaded["s0"].opening, "prompt number 0 of the long history")
+
+    def test_the_newest_lines_are_read_first_so_peers_prompts_come_with_the_first_slice(self):
+        now = claudehome.now_ms()
+        for n in range(200):
+            self.claude.append_history("old-%d" % n, "/r", "an older prompt from before this week", now - 200000 + n)
+        self.claude.append_history("peer", "/r", "the peer is rewriting the lexer now", now)
+        loaded = history.load(self.claude.home, now, budget=budget.Budget(1000, 60))
+        self.assertGreater(loaded.unread_bytes, 0)
+        self.assertEqual(loaded["peer"].recent, ["the peer is rewriting the lexer now"])
+
+    def test_the_clock_stops_a_read_whose_units_are_not_spent(self):
+        now = claudehome.now_ms()
+        for n in range(2000):
+            self.claude.append_history("s", "/r", "prompt number %d of a long session" % n, now - 10000 + n)
+        ticks = iter(range(0, 10 ** 6))
+        loaded = history.load(self.claude.home, now, budget=budget.Budget(10 ** 9, 3, clock=lambda: next(ticks)))
+        self.assertGreater(loaded.unread_bytes, 0)
+        self.assertLess(loaded["s"].count, 2000)
+
+    def test_the_index_keeps_no_prompt_text(self):
+        now = claudehome.now_ms()
+        self.claude.append_history("s1", "/r", "deploy with password hunter2 to the staging box", now)
+        self.assertEqual(history.load(self.claude.home, now)["s1"].opening,
+                         "deploy with password hunter2 to the staging box")
+        with open(os.path.join(self.claude.home, "peerhooks", history.INDEX_NAME)) as handle:
+            self.assertNotIn("hunter2", handle.read())
+
+    def test_a_pasted_prompt_longer_than_the_read_is_shown_from_its_beginning(self):
+        now = claudehome.now_ms()
+        pasted = "here is the log \u00e9 " + "x" * (2 * history.PROMPT_READ_BYTES)
+        self.claude.append_history("s1", "/r", pasted, now)
+        opening = history.load(self.claude.home, now)["s1"].opening
+        self.assertTrue(opening.startswith("here is the log \u00e9 xxx"))
+        self.assertLess(len(opening), history.PROMPT_READ_BYTES)
+        display = 'a "quoted" \\ word ' + "y" * 10
+        for cut in range(14, 40):  # cut anywhere in the string, escapes included
+            shown = history.display_of(json.dumps({"display": display}).encode()[:cut])
+            self.assertTrue(display.startswith(shown), (cut, shown))
 
     def test_a_shrunk_or_replaced_file_rebuilds_the_index(self):
         now = claudehome.now_ms()
@@ -334,6 +425,64 @@ class History(support.HomeTestCase):
         with open(self.history_path(), "ab") as handle:
             handle.write(b'tten prompt", "timestamp": %d, "project": "/r", "sessionId": "s1"}\n' % now)
         self.assertEqual(history.load(self.claude.home, now)["s1"].count, 2)
+
+
+class LineAt(support.HomeTestCase):
+    def test_a_line_is_read_from_its_offset_whole_cut_at_the_limit_or_to_the_end(self):
+        path = os.path.join(self.tmp, "lines.jsonl")
+        long = b"x" * (3 * jsonl.LINE_FIRST_READ_BYTES + 5)
+        with open(path, "wb") as handle:
+            handle.write(b"short\n" + long + b"\n" + b"last without newline")
+        with open(path, "rb") as handle:
+            self.assertEqual(jsonl.line_at(handle, 0, 1000), b"short")
+            self.assertEqual(jsonl.line_at(handle, 6, 10 ** 6), long)
+            self.assertEqual(jsonl.line_at(handle, 6, 100), long[:100])
+            self.assertEqual(jsonl.line_at(handle, 7 + len(long), 1000), b"last without newline")
+
+
+class HeadTailIndex(support.HomeTestCase):
+    def transcript(self, prompts):
+        path = os.path.join(self.tmp, "t.jsonl")
+        now = claudehome.now_ms()
+        with open(path, "a", encoding="utf-8") as handle:
+            for n, text in enumerate(prompts):
+                handle.write(json.dumps(claudehome.user_prompt("s", "/r", text, now + n)) + "\n")
+        return path
+
+    def test_an_unchanged_transcript_is_answered_from_the_index_and_the_texts_read_back(self):
+        path = self.transcript(["open the parser module for review", "now fix the heredoc handling"])
+        now = claudehome.now_ms()
+        index = headtailindex.HeadTails(self.claude.home, now)
+        head, tail = index.facts(path)
+        index.save()
+        again = headtailindex.HeadTails(self.claude.home, now)
+        with mock.patch.object(transcripts, "read_head") as head_read, mock.patch.object(transcripts, "read_tail") as tail_read:
+            known_head, known_tail = again.facts(path, budget.Budget(0, 60))  # a spent budget: no read allowed
+        head_read.assert_not_called()
+        tail_read.assert_not_called()
+        self.assertEqual(headtailindex.opening_of(path, known_head), "open the parser module for review")
+        self.assertEqual(headtailindex.latest_of(path, known_tail), "now fix the heredoc handling")
+        self.assertEqual((known_head.cwd, known_tail.ended_at_ms), (head.cwd, tail.ended_at_ms))
+        with open(os.path.join(self.claude.home, "peerhooks", headtailindex.INDEX_NAME)) as handle:
+            self.assertNotIn("heredoc", handle.read())
+
+    def test_a_grown_transcript_keeps_its_head_and_reads_its_tail_again(self):
+        path = self.transcript(["open the parser module for review"])
+        now = claudehome.now_ms()
+        index = headtailindex.HeadTails(self.claude.home, now)
+        index.facts(path)
+        self.transcript(["and now the lexer tests please"])
+        with mock.patch.object(transcripts, "read_head") as head_read:
+            head, tail = index.facts(path)
+        head_read.assert_not_called()
+        self.assertEqual(headtailindex.latest_of(path, tail), "and now the lexer tests please")
+
+    def test_an_unknown_transcript_is_not_read_on_a_spent_budget(self):
+        path = self.transcript(["open the parser module for review"])
+        index = headtailindex.HeadTails(self.claude.home, claudehome.now_ms())
+        self.assertIsNone(index.facts(path, budget.Budget(0, 60)))
+        ticks = iter([0, 100])
+        self.assertIsNone(index.facts(path, budget.Budget(5, 10, clock=lambda: next(ticks))))
 
 
 class Transcripts(support.HomeTestCase):
@@ -393,7 +542,7 @@ class Transcripts(support.HomeTestCase):
         empty = self.transcript([])
         for path in (garbage, empty, os.path.join(self.tmp, "missing.jsonl")):
             self.assertEqual(transcripts.recent_edits(path).edits, [])
-            self.assertIsNone(transcripts.opening_prompt(path))
+            self.assertIsNone(transcripts.read_head(path).opening)
             self.assertIsNone(transcripts.read_tail(path).latest)
 
     def test_head_gives_the_opening_prompt_and_tail_the_latest(self):
@@ -509,7 +658,7 @@ class HistoryWithCopiedChunks(History):
         for n in range(200):  # ~400 KB: several 256 KB chunks, lines straddling each
             self.claude.append_history("s%d" % (n % 7), "/r", "prompt %d %s" % (n, "w " * 1000), now - 1000 + n)
         summaries = history.load(self.claude.home, now)
-        self.assertEqual(sum(s.count for s in summaries.values()), 200)
+        self.assertEqual(sum(summaries[sid].count for sid in summaries), 200)
 
 
 class ClaudeFormats(support.HomeTestCase):

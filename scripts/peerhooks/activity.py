@@ -1,13 +1,16 @@
 """What a session is doing or did: its prompts (history), its edits (transcript tail), its times.
 
 Joins the registry, the history index and transcript heads and tails into small typed records that
-peers.py, cold_start.py and the guard render or judge. Reads are bounded by the readers below.
+peers.py, cold_start.py and the guard render or judge. Reads are bounded by the readers below and by
+a budget of transcripts read per run; every prompt put in a record has been redacted (shown_prompt).
 """
 import os
 
-from . import editindex, gitrepo, history, names, transcripts
+from . import editindex, gitrepo, headtailindex, history, names, transcripts
 from . import home as homes
+from .budget import Budget
 from .claude_formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLDER, short_id
+from .intent import one_line
 from .records import record
 from .redact import redact
 from .transcripts import Edit
@@ -16,6 +19,25 @@ ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients 
 # Transcripts whose tails are read to find the last finished sessions: a transcript's mtime is only
 # an upper bound of its last record's time, so more than `limit` are read, newest mtime first.
 MAX_ENDED_CANDIDATES = 40
+# Transcripts read (head and tail) per run when the index does not know them: each is at most a
+# 256 KB head and a 2 MB tail, under 1 ms when the prompts sit near both ends (as usual) and ~20 ms
+# when the whole tail must be parsed, so 24 cost 0.5 s at worst; the rest are read by the next runs
+# (the index remembers every one read). The clock stops a slow machine at 0.5 s.
+TRANSCRIPT_READS = 24
+TRANSCRIPT_READ_SECONDS = 0.5
+# A prompt is shown cut to SHOWN_PROMPT_CHARS; the first REDACTED_PROMPT_CHARS are redacted before
+# the cut, so a secret that starts before the cut is recognised whole (a longer one, a PEM block, is
+# masked by its rule to the end). Redaction runs on these few texts only, never on every line read.
+SHOWN_PROMPT_CHARS = 300
+REDACTED_PROMPT_CHARS = 1000
+
+
+def shown_prompt(text):
+    """A prompt as peers.py, --json and cold start show it: folded onto one line, redacted, cut."""
+    if not text:
+        return None
+    folded = one_line(text[:4 * REDACTED_PROMPT_CHARS], REDACTED_PROMPT_CHARS)
+    return one_line(redact(folded), SHOWN_PROMPT_CHARS) or None
 
 
 # One session's prompts and edits, for display.
@@ -31,6 +53,11 @@ Activity = record("Activity", [
 ], defaults=(None, ()))
 
 Ended = record("Ended", "activity ended_ms")
+
+EndedSearch = record("EndedSearch", [
+    "found",  # [Ended], newest end first
+    "unread",  # transcripts newer than the last one found that the budget left unread
+])
 
 
 def is_scratch(path, top, temp_root=None):
@@ -90,38 +117,47 @@ def _latest_of(*times):
 
 
 def _prompts(summary, head_opening):
-    """(opening, before, latest) from the history summary (redacted when the index kept them),
-    the opening from the transcript head when history no longer has it."""
-    recent = list(summary.recent) if summary else []
+    """(opening, before, latest), shown: from the history summary, the opening from the
+    transcript head when history no longer has it."""
+    recent = [shown_prompt(text) for text in summary.recent] if summary else []
     latest = recent[-1] if recent else None
     before = recent[-2] if len(recent) > 1 else None
-    opening = (summary.opening if summary else None) or redact(head_opening)
+    opening = shown_prompt(summary.opening if summary and summary.opening else head_opening())
     if opening is not None and opening in (before, latest):
         opening = None  # do not show the same prompt twice
     return opening, before, latest
 
 
 def latest_intent(summary, transcript):
-    """(the latest substantive prompt, a later change of direction or None) of a session, from
-    its history summary (redacted when the index kept it), else its transcript's tail."""
+    """(the latest substantive prompt, a later change of direction or None) of a session, shown:
+    from its history summary, else its transcript's tail."""
     if summary is not None and summary.recent:
-        return summary.recent[-1], summary.direction
-    latest = redact(transcripts.read_tail(transcript).latest) if transcript else None
-    return latest, None
+        return shown_prompt(summary.recent[-1]), shown_prompt(summary.direction)
+    return shown_prompt(transcripts.read_tail(transcript).latest) if transcript else None, None
 
 
 NO_EDITS = transcripts.EditScan([], False)
 
 
-def describe_live(session, summaries, top, path, scan):
-    """Activity of a live registry session, from its transcript (path, edit scan) and history."""
+def describe_live(session, summaries, top, path, scan, heads=None):
+    """Activity of a live registry session, from its transcript (path, edit scan; its head and tail
+    through `heads`, a HeadTails index, when history does not tell) and history."""
     summary = summaries.get(session.session_id)
-    head_opening = None
-    if summary is None or summary.opening is None:
-        head_opening = transcripts.opening_prompt(path) if path else None
+    facts = []
+
+    def transcript_facts():
+        if not facts:
+            facts.append(heads.facts(path) if heads is not None and path else None)
+        return facts[0]
+
+    def head_opening():
+        found = transcript_facts()
+        return headtailindex.opening_of(path, found[0]) if found else None
+
     opening, before, latest = _prompts(summary, head_opening)
     if latest is None and path:
-        latest = latest_intent(None, path)[0]
+        found = transcript_facts()
+        latest = shown_prompt(headtailindex.latest_of(path, found[1])) if found else None
         if latest == opening:
             latest = None
     edits = kept_edits(scan.edits, top)
@@ -134,7 +170,7 @@ def describe_live(session, summaries, top, path, scan):
         prompt_count=summary.count if summary else (
             None if session.entrypoint == PRINT_ENTRYPOINT else 0),
         opening=opening, before=before, latest=latest, edits=edits, edits_truncated=scan.truncated,
-        direction=summary.direction if summary and latest else None,
+        direction=shown_prompt(summary.direction) if summary and latest else None,
     )
 
 
@@ -160,40 +196,49 @@ def not_ended_ids(home, live, table=None):
     return {s.session_id for s in live} | earlier_contexts(table, live)
 
 
-def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW_DAYS, limit=1,
-                   live=None):
+def find_ended(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW_DAYS, limit=1,
+               live=None, budget=None, heads=None):
     """Sessions that ended in this checkout within `days`, newest end first: not live, not an
-    earlier context of a live session, not this one, one per process.
+    earlier context of a live session, not this one, one per process; and how many transcripts
+    that might have ended later were left unread by the budget (TRANSCRIPT_READS a run).
 
     The end is the time of a transcript's last record, not its mtime: a transcript touched later
     (copied, synced, appended to) must not displace the session that really ended last.
     exclude_ids: this session's ids (payload and registry). live: the live registry sessions
-    (read here when not given)."""
+    (read here when not given). heads: the run's HeadTails index (loaded here when not given)."""
     if not top:
-        return []
+        return EndedSearch([], 0)
     from . import registry
 
     live = registry.live_sessions(home) if live is None else live
     table = names.load_table(home)
     exclude = set(exclude_ids) | not_ended_ids(home, live, table)
-    candidates = []
+    heads = heads or headtailindex.HeadTails(home, now_ms)
+    budget = budget or Budget(TRANSCRIPT_READS, TRANSCRIPT_READ_SECONDS)
+    candidates, unread, tops = [], [], {}
     for mtime_ms, session_id, path in transcripts.transcripts_in(home, top, now_ms - days * DAY_MS):
         ends = sorted((c[0] for c in candidates), reverse=True)
         if len(ends) >= limit and mtime_ms < ends[limit - 1]:
             break  # no later transcript can have ended after the ones already found
-        if len(candidates) >= MAX_ENDED_CANDIDATES:
+        if len(candidates) + len(unread) >= MAX_ENDED_CANDIDATES:
             break
         if session_id in exclude:
             continue
-        head = transcripts.read_head(path)
+        facts = heads.facts(path, budget)
+        if facts is None:
+            unread.append(mtime_ms)
+            continue
+        head, tail = facts
         # `claude -p` runs are one-shot scripts (CI, other tools, these hooks' own tests): shown as
         # "the last session" they would hide the last session a person worked in.
         if head.cwd is None or head.entrypoint == PRINT_ENTRYPOINT:
             continue
-        if gitrepo.toplevel(head.cwd) != top:
+        if head.cwd not in tops:
+            tops[head.cwd] = gitrepo.toplevel(head.cwd)
+        if tops[head.cwd] != top:
             continue
-        tail = transcripts.read_tail(path)
         candidates.append((tail.ended_at_ms or mtime_ms, session_id, path, head, tail))
+    heads.save()
     candidates.sort(key=lambda c: (c[0], c[1]), reverse=True)
     if summaries is None:
         summaries = history.load(home, now_ms)
@@ -208,9 +253,9 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         scan = editindex.recent_edits_of(home, [path], now_ms)[path]
         summary = summaries.get(session_id)
         # A finished session shows its opening and latest prompts only, so `before` is not shown.
-        # history's prompts were redacted when the index kept them; a transcript's are redacted here
-        opening = (summary.opening if summary else None) or redact(head.opening)
-        latest = (summary.recent[-1] if summary and summary.recent else None) or redact(tail.latest)
+        opening = shown_prompt((summary.opening if summary else None) or headtailindex.opening_of(path, head))
+        latest = shown_prompt((summary.recent[-1] if summary and summary.recent else None)
+                              or headtailindex.latest_of(path, tail))
         if latest is not None and latest == opening:
             opening = None
         activity = Activity(
@@ -222,14 +267,16 @@ def ended_sessions(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WI
         results.append(Ended(activity, ended_ms))
         if len(results) >= limit:
             break
-    return results
+    newest_end = results[-1].ended_ms if len(results) >= limit else None
+    return EndedSearch(results, sum(1 for mtime_ms in unread if newest_end is None or mtime_ms >= newest_end))
 
 
 Handoff = record("Handoff", [
     "path",
     "modified_ms",
-    "stale",  # bool: the session it would hand off from went on working after it was written
+    "stale",  # bool: older than the session it would hand off from
 ])
+
 
 
 def worked_until(ended, summary):
@@ -280,12 +327,18 @@ def group_by_checkout(sessions):
     return groups
 
 
+Unread = record("Unread", [
+    "history_bytes",  # of history.jsonl within the window, not read by any run yet
+    "transcripts",  # that might hold a later finished session, not read in this run's budget
+], doc="""What a run's budget did not reach: said in one line, read by the next runs.""")
+
 # Everything peers.py tells about one checkout.
 Checkout = record("Checkout", [
     "top",  # the toplevel, None outside git
     "peers",  # [Activity]
     "ended",  # Ended or None
     "handoff",  # Handoff or None
+    "unread",  # Unread
 ])
 
 
@@ -343,20 +396,26 @@ def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=T
     realpaths, table = {}, names.load_table(home)
     identities = [identity.of_registry(home, s, table, realpaths) for s in live]
     scans = editindex.recent_edits_of(home, [p for i in identities for p in identity.all_transcripts(i)], now_ms)
+    heads = headtailindex.HeadTails(home, now_ms)
+    summaries.prefetch([s.session_id for s in live])
     peers = [describe_live(s, summaries, top, i.transcripts[0] if i.transcripts else None,
-                           merged_scan([scans[p] for p in identity.all_transcripts(i) if p in scans]))
+                           merged_scan([scans[p] for p in identity.all_transcripts(i) if p in scans]), heads)
              for s, i in zip(live, identities)]
     ended = handoff = None
+    unread_transcripts = 0
     if with_ended and top:
         exclude = set(self_ids) | {s.session_id for s in live}
-        found = ended_sessions(home, top, now_ms, exclude, summaries, live=all_live)
-        if found:
-            ended = found[0]
+        search = find_ended(home, top, now_ms, exclude, summaries, live=all_live, heads=heads)
+        unread_transcripts = search.unread
+        if search.found:
+            ended = search.found[0]
             handoff = find_handoff(top, homes.checkout_memory_dir(home, top, top),
                                    worked_until(ended, summaries.get(ended.activity.session_id)))
+    heads.save()
     if top:
         settled = settled_by_git(peers + ([ended.activity] if ended else []), top)
         peers = settled[:len(peers)]
         if ended:
             ended = ended._replace(activity=settled[-1])
-    return Checkout(top, peers, ended, handoff)
+    return Checkout(top, peers, ended, handoff,
+                    Unread(summaries.unread_bytes, unread_transcripts))

@@ -9,6 +9,8 @@ from .cold_start_sections import cap, section
 
 MAX_ENDED_SESSIONS = 5  # a week of finished sessions; the newest orient, older ones are history
 SHOWN_EDITS = 8  # the newest files orient; the count of the rest is enough
+UNREAD_LINE = ("(%d more transcripts that may hold later sessions were not read within this start's "
+               "budget; later starts go on from there)")
 
 
 def gather_ended_sessions(workspace):
@@ -22,18 +24,23 @@ def gather_ended_sessions(workspace):
     from . import activity
 
     exclude = {workspace.session_id} if workspace.session_id else set()
-    every = activity.ended_sessions(workspace.home, top, workspace.now_ms, exclude,
-                                    limit=MAX_ENDED_SESSIONS + 1)
-    found = every[1:]
-    blocks = [ended_lines(ended, top) for ended in found]
+    search = activity.find_ended(workspace.home, top, workspace.now_ms, exclude,
+                                 limit=MAX_ENDED_SESSIONS + 1)
+    every = search.found
+    blocks = [ended_lines(ended, top) for ended in every[1:]]
+    if search.unread:
+        blocks.append(UNREAD_LINE % search.unread)
     body = ""
     if blocks:
         body = ("Sessions that ended in this checkout in the last %d days before the last one "
                 "(peers.py describes that one), newest first:\n"
                 % activity.ENDED_WINDOW_DAYS) + "\n".join(blocks)
-    # The section changes by the clock alone when the oldest listed session leaves the window.
+    # The section changes by the clock alone when the oldest listed session leaves the window; with
+    # transcripts left unread it is not settled, so the next start compares (and reads) again.
     expiry = min(e.ended_ms for e in every) + activity.ENDED_WINDOW_DAYS * DAY_MS \
         if every else None
+    if search.unread:
+        expiry = workspace.now_ms
     return section("ended_sessions", cap(body)), expiry
 
 

@@ -8,10 +8,14 @@ start is told which rule files exist, or what changed in them (a diff against th
 cold_start_rules when it was last shown).
 
 Pure: fingerprints, what changed, packing into the output budget, rendering. The sections are
-read by cold_start_gather and the modules it calls.
+read by cold_start_gather and the modules it calls. Every block is redacted as it is rendered, after
+its fingerprint was taken from what was read: a key deleted from CLAUDE.md would otherwise come back in
+the rule diff of every agent, and a handoff or memory index may hold one too.
 """
 import hashlib
 from typing import NamedTuple, Optional, Tuple
+
+from .redact import redact
 
 BUDGET_CHARS = 9000  # Claude Code cuts hook output at 10,000 characters into a preview
 SECTION_MAX_CHARS = 6000  # one section always fits the budget alone, so none stays pending forever
@@ -231,7 +235,7 @@ def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, quiet_l
     room = budget - sum(len(line) + 1 for line in [header] + footer + [worst_left_out])
     blocks, printed, left_out = [], [], []
     for s in wanted:
-        block = BANNER % s.title + "\n" + s.body.rstrip("\n")
+        block = BANNER % s.title + "\n" + redact(s.body.rstrip("\n"))
         if len(block) + 1 <= room:
             blocks.append(block)
             printed += [r.key for r in rules] if s.key == "rules" else [s.key]

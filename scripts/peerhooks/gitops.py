@@ -16,7 +16,7 @@ import posixpath
 
 from . import cmdline
 from .records import record
-from .shell import Word, tokenize
+from .shell import Word, quote, tokenize
 
 # What an operation does.
 STAGE_ALL = "stage-all"          # add -A / -u / . / :/ / '*'
@@ -813,15 +813,6 @@ def _is_exclusion(value):
 
 def render(words):
     return "git " + " ".join(quote(w.value) for w in words)
-
-
-_UNQUOTED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-")
-
-
-def quote(text):
-    if text and all(c in _UNQUOTED for c in text):
-        return text
-    return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
 def git_operation(words, run):

@@ -15,7 +15,6 @@ from . import gitops as g
 from . import gitstate, messaging
 from .reach import names_paths_only, names_toplevel, reaches, relative
 from .records import record
-from .stash_owners import SELF
 
 # Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
 REFUSAL_MARK = "peerhooks git guard"
@@ -130,7 +129,7 @@ def _judge(op, top, peers, own, states, stash, pushed, stash_owners=None):
         return _judge_stash_stack(op, peers, stash, stash_owners or {})
     if kind == g.STASH_APPLY:
         owner = (stash_owners or {}).get(op.target) if op.target else None
-        if owner not in (None, SELF):  # another session's entry, live or ended
+        if owner not in (None, _self()):  # another session's entry, live or ended
             entry = [e for e in stash or () if e.ref == op.target]
             return Refusal(op, peers, True, (Held(owner, op.target, gitstate.STASHED),), None, tuple(entry))
         return _judge_stash_apply(op, top, peers, states)
@@ -202,11 +201,18 @@ def _judge_stash_stack(op, peers, stash, owners):
     taken = [e for e in stash if op.target is None or e.ref == op.target]
     if not taken:
         return None  # no such entry: git says so
-    if all(owners.get(e.ref) == SELF for e in taken):
+    own = _self()
+    if all(owners.get(e.ref) == own for e in taken):
         return None
     held = tuple(Held(owners.get(e.ref) or "owner unknown", e.ref, gitstate.STASHED) for e in taken
-                 if owners.get(e.ref) != SELF)
-    return Refusal(op, peers, True, held, None, tuple(e for e in taken if owners.get(e.ref) != SELF))
+                 if owners.get(e.ref) != own)
+    return Refusal(op, peers, True, held, None, tuple(e for e in taken if owners.get(e.ref) != own))
+
+
+def _self():
+    from .stash_owners import SELF  # only a stash operation asks whose an entry is
+
+    return SELF
 
 
 COMMITTED = "committed"  # a file HEAD holds that a commit from a private index would delete or revert
@@ -540,7 +546,8 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
         lines.append("%s hold%s both this session's and a peer's changes, which this session's edit records "
                      "cannot tell apart: staging %s would take the peer's hunks too. The user decides."
                      % (", ".join(shared), "s" if len(shared) == 1 else "", "it" if len(shared) == 1 else "them"))
-    if suggestion:
+    lines = _redacted(lines)
+    if suggestion:  # this session's own line, which must run as given: never redacted
         lines.extend([SUGGESTION_HEADER, FENCE, suggestion, FENCE])
     elif no_own_work and not is_ask(refusals):
         lines.append("None of what it would take is this session's: there is nothing of yours to run it on.")
@@ -556,16 +563,24 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     return "\n".join(lines)
 
 
+def _redacted(lines):
+    """The lines with secrets taken out (peerhooks.redact): a refusal echoes the command, which may
+    hold one, to the model and to the person who answers."""
+    from .redact import redact  # only a refusal pays for it
+
+    return [redact(line) for line in lines]
+
+
 def too_large_reason(command, why, parties, host="claude"):
     """The words for a line too large to judge in the guard's budget (its commands are not read)."""
     names = ", ".join(p.name for p in parties)
-    return "\n".join([
+    return "\n".join(_redacted([
         "%s: this command line is too large to judge in time (%s, %d characters), and %s %s live in this "
         "checkout; the user decides." % (REFUSAL_MARK, why, len(command), names, "is" if len(parties) == 1 else "are"),
         "At stake: %s (its work was not read)" % names,
         "%s did not run `%s`: split it into smaller commands that name your own files." % (
             REFUSAL_MARK, _short(command, COMMAND_ECHO_CHARS)),
-    ])
+    ]))
 
 
 def _peers_line(peers, host, can_send):

@@ -46,7 +46,7 @@ def run(payload, argv, environ, now):
         problems = []
         if not memory_quiet:
             try:
-                memory_watch.write_stamp(seen.stamp_path, memory_watch.Stamp(seen.listed_at_ms, seen.listing))
+                memory_watch.write_stamp(seen.stamp_path, memory_watch.stamp_of(seen))
             except OSError as error:
                 problems.append("cannot record what was shown: %s" % error)
         if found is not None:

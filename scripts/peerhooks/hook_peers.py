@@ -93,7 +93,7 @@ def session_start_report(payload, environ, now_ms):
         all_live=all_live)
     return peers_report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
                                     messageable=frozenset(s.session_id for s in live if s.can_message),
-                                    can_send=registry.can_send(own, environ))
+                                    can_send=registry.can_send(own, environ), unread=checkout.unread)
 
 
 def _remember_roster(home, session_id, live):

@@ -5,7 +5,6 @@ Lines are found with `rfind` (done in C, so skipping a 20 MB record costs millis
 nothing in Python). A last line without its newline may still be being written: readers stop at
 whole_lines_end().
 """
-import mmap
 import os
 import sys
 
@@ -21,9 +20,30 @@ def open_map(path):
             size = os.fstat(handle.fileno()).st_size
             if size == 0:
                 return None
+            import mmap  # a C extension (~3% of a hook's start): only a transcript actually read loads it
+
             return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None
+
+
+LINE_FIRST_READ_BYTES = 4096  # a prompt's line is read from its offset in reads that grow from this
+
+
+def line_at(handle, offset, limit):
+    """The line that starts at `offset` of an open file (without its newline), read in reads that
+    grow fourfold from LINE_FIRST_READ_BYTES, so that a short line costs one small read and a long
+    one no more than twice its size; a line longer than `limit` comes back cut at `limit`."""
+    handle.seek(offset)
+    raw, size = b"", LINE_FIRST_READ_BYTES
+    while True:
+        raw += handle.read(min(size, limit) - len(raw))
+        newline = raw.find(b"\n")
+        if newline >= 0:
+            return raw[:newline]
+        if len(raw) < min(size, limit) or size >= limit:
+            return raw  # the file's end, or the limit
+        size *= 4
 
 
 CHUNK_BYTES = 256 * 1024  # copied from the map at a time while looking for line starts

@@ -14,6 +14,7 @@ from . import memory_watch
 from .claude_formats import BASH_TOOL, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX, short_id
 from .intent import one_line
 from .records import record
+from .redact import redact
 
 MAX_LINES = 5  # the notice shows this many files, then how many more and where
 DESCRIPTION_CHARS = 160
@@ -68,21 +69,45 @@ def writes_of(calls, user_home):
     return writes
 
 
-def last_write_at(writes, paths, after_ms):
-    """The time of the latest write to any of `paths` (spellings of one file) at or after after_ms."""
-    latest = None
-    for write in writes:
-        if write.at_ms < after_ms or (latest is not None and write.at_ms <= latest):
-            continue
-        if write.is_pattern:
+class Writes:
+    """A transcript's Writes indexed by path (the latest time each), globs apart: a notice asks
+    about every changed file (up to memory_watch.WATCHED_NOTES of them) against every writer, so
+    each question costs a lookup, not a pass over thousands of writes."""
+
+    __slots__ = ("latest", "patterns", "shell")
+
+    def __init__(self, writes, with_shell=True):
+        writes = list(writes)
+        self.latest, self.patterns = {}, []
+        # The Bash calls' writes apart: only those can have removed a file (removed_as).
+        self.shell = Writes([w for w in writes if w.shell], False) if with_shell else None
+        for write in writes:
+            if write.is_pattern:
+                self.patterns.append(write)
+            elif write.at_ms > self.latest.get(write.path, write.at_ms - 1):
+                self.latest[write.path] = write.at_ms
+
+    def last_at(self, paths, after_ms):
+        """The time of the latest write to any of `paths` (spellings of one file) at or after after_ms."""
+        found = [self.latest[path] for path in paths if path in self.latest]
+        latest = max(found) if found and max(found) >= after_ms else None
+        for write in self.patterns:
+            if write.at_ms < after_ms or (latest is not None and write.at_ms <= latest):
+                continue
             from fnmatch import fnmatchcase  # imports re (~6 ms under -S): only for a Bash glob
 
-            hit = any(fnmatchcase(path, write.path) for path in paths)
-        else:
-            hit = write.path in paths
-        if hit:
-            latest = write.at_ms
-    return latest
+            if any(fnmatchcase(path, write.path) for path in paths):
+                latest = write.at_ms
+        return latest
+
+
+def _indexed(writes):
+    return writes if isinstance(writes, Writes) else Writes(writes)
+
+
+def last_write_at(writes, paths, after_ms):
+    """The time of the latest write to any of `paths` (spellings of one file) at or after after_ms."""
+    return _indexed(writes).last_at(paths, after_ms)
 
 
 def writer(paths, after_ms, own_writes, peer_writes, origin_name):
@@ -207,13 +232,20 @@ HEADER = ("Memory and rules changed by other sessions since this one started —
           "relying on what you remember:")
 
 
-def render(notices, removals, folder_names, limit=MAX_LINES):
+OVERFLOW_LINE = ("- %s holds more than %d notes: only the first %d it lists are watched, changes to the "
+                 "others are not told")
+
+
+def render(notices, removals, folder_names, limit=MAX_LINES, overflow=None):
     """The notice: newest changes first, then removals, `limit` lines, then `+N more in <folder>`
-    for the rest, one line per folder. removals: [Removed]; folder_names: {folder: shown}."""
-    if not notices and not removals:
+    for the rest, one line per folder. removals: [Removed]; folder_names: {folder: shown};
+    overflow: the memory folder when it holds more notes than are watched (told once). Descriptions
+    are redacted: a note may hold a key."""
+    if not notices and not removals and not overflow:
         return ""
     items = [(n.folder, "- %s (%s, %s)%s" % (n.label, n.clock, n.who,
-                                             ": " + one_line(n.description, DESCRIPTION_CHARS) if n.description else ""))
+                                             ": " + one_line(redact(one_line(n.description, 4 * DESCRIPTION_CHARS)),
+                                                             DESCRIPTION_CHARS) if n.description else ""))
              for n in sorted(notices, key=lambda n: (-n.at_ms, n.label))]
     items += [(r.folder, "- removed: %s (%s, %s)" % (r.label, r.clock, r.who)) for r in removals]
     lines = [HEADER] + [line for _, line in items[:limit]]
@@ -222,6 +254,9 @@ def render(notices, removals, folder_names, limit=MAX_LINES):
         hidden[folder] = hidden.get(folder, 0) + 1
     for folder, count in hidden.items():
         lines.append("- +%d more in %s" % (count, folder_names.get(folder, folder)))
+    if overflow:
+        lines.append(OVERFLOW_LINE % (folder_names.get(overflow, overflow), memory_watch.WATCHED_NOTES,
+                                      memory_watch.WATCHED_NOTES))
     return "\n".join(lines) + "\n"
 
 
@@ -341,7 +376,7 @@ def removed_as(removal, roots, peer_writes):
     listed_ms = removal.previous_ms + memory_watch.CLOCK_SLACK_MS  # the file was there at the listing
     at_ms, who = None, None
     for name, writes in peer_writes:
-        at = last_write_at([w for w in writes if w.shell], _spellings(removal.path), listed_ms)
+        at = _indexed(writes).shell.last_at(_spellings(removal.path), listed_ms)
         if at is not None and (at_ms is None or at > at_ms):
             at_ms, who = at, name
     if at_ms is None:
@@ -387,10 +422,13 @@ def notice(seen, where):
     roots = (where.memory_folder, where.checkout, where.home)
     summaries = {change.path: read_summary(change.path, roots) for change in changed}
     changed = [change for change in changed if summaries[change.path] is not None]
+    overflow = where.memory_folder.rstrip(os.sep) if (
+        seen.overflow and where.memory_folder and not (seen.previous and seen.previous.overflow_told)) else None
     if not changed and not removed:
-        return ""
+        folder_names = {overflow: shorten_home(overflow, where.user_home)} if overflow else {}
+        return render([], [], folder_names, overflow=overflow)
     scan_from = min([c.previous_ms for c in changed] + [r.previous_ms for r in removed])
-    own_writes = _writes_since(own_transcript, scan_from, where.user_home) if own_transcript else []
+    own_writes = Writes(_writes_since(own_transcript, scan_from, where.user_home) if own_transcript else [])
     removed = [r for r in removed if last_write_at(own_writes, _spellings(r.path), r.previous_ms) is None]
     from .identity import own_ids as ids_of_this_session
 
@@ -399,7 +437,7 @@ def notice(seen, where):
     if changed or removed:
         for name, path in peer_transcripts(where.home, sessions, own_ids,
                                            (where.project_root, where.checkout), own_transcript, scan_from):
-            peer_writes.append((name, _writes_since(path, scan_from, where.user_home)))
+            peer_writes.append((name, Writes(_writes_since(path, scan_from, where.user_home))))
     names = {s.session_id: s.name for s in sessions}
     roots = watched_roots(where.memory_folder, where.checkout, where.home, where.user_home)
     notices = []
@@ -416,4 +454,4 @@ def notice(seen, where):
     removals = [removed_as(removal, roots, peer_writes) for removal in removed]
     folder_names = {root.folder.rstrip(os.sep): shorten_home(root.folder.rstrip(os.sep), where.user_home)
                     for root in roots}
-    return render(notices, removals, folder_names)
+    return render(notices, removals, folder_names, overflow=overflow)

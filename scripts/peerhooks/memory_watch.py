@@ -6,6 +6,10 @@ next prompt. It runs on every prompt and almost always has nothing to say, so th
 whole of that silent path and is kept small (it is compiled on every run where no .pyc can be
 written): a stat of each watched file and one small read of the session's stamp, which records
 the previous listing. Everything else (memory_report.py) runs only when the two differ.
+
+The memory folder is listed within a fixed budget: with 100,000 notes, stat'ing them all took 0.8 s
+and the first prompt's notice was killed at 5 s, on every prompt (issue 21). At most WATCHED_NOTES
+notes are watched, the first the folder lists; a folder holding more is told once, in one line.
 """
 import os
 
@@ -20,9 +24,14 @@ STAMP_FOLDER = "memory-delta"  # under peerhooks' state folder; one stamp per se
 STAMP_LEVELS = 2  # `peerhooks/memory-delta`: the folders under the Claude home that are ours
 STAMP_VERSION = 1
 STAMP_MAX_AGE_MS = 30 * DAY_MS  # a stamp untouched for 30 days belongs to a finished session
+# Real memory folders hold tens of notes (Claude Code loads MEMORY.md's first 200 lines); 500 stats
+# cost ~4 ms here. Entries that are not notes (folders, other files) count too, up to twice that.
+WATCHED_NOTES = 500
+LISTED_ENTRIES = 2 * WATCHED_NOTES
 
-Stamp = record("Stamp", "listed_at_ms files",
-               doc="""What a session's hook listed last: when, and {path: (mtime_ns, size)}.""")
+Stamp = record("Stamp", "listed_at_ms files overflow_told", defaults=(False,),
+               doc="""What a session's hook listed last: when, {path: (mtime_ns, size)}, and whether
+               it has told that the memory folder holds more notes than are watched.""")
 
 Change = record("Change", "path mtime_ns previous_ms",
                 doc="""A watched file that is new or different; writes before previous_ms are history.""")
@@ -44,25 +53,33 @@ def _regular(path):
 
 
 def list_watched(memory_folder, checkout, claude_home):
-    """{path: (mtime_ns, size)} of every watched file: the memory notes (all *.md but the index),
-    the checkout's rule files and the Claude home's."""
-    listing = {}
+    """({path: (mtime_ns, size)} of every watched file, overflow): the memory notes (*.md but the
+    index: at most WATCHED_NOTES of them, among at most LISTED_ENTRIES entries read), the checkout's
+    rule files and the Claude home's; overflow is True when the folder holds more."""
+    listing, overflow = {}, False
     if memory_folder:
+        notes, read = [], 0
         try:
-            entries = list(os.scandir(memory_folder))
+            with os.scandir(memory_folder) as entries:
+                for entry in entries:
+                    read += 1
+                    if entry.name.endswith(".md") and entry.name != MEMORY_INDEX:
+                        notes.append(entry.path)
+                    if len(notes) > WATCHED_NOTES or read > LISTED_ENTRIES:
+                        overflow = True
+                        break
         except (OSError, ValueError):
-            entries = []
-        for entry in entries:
-            if entry.name.endswith(".md") and entry.name != MEMORY_INDEX:
-                state = _regular(entry.path)
-                if state is not None:
-                    listing[entry.path] = state
+            pass
+        for path in notes[:WATCHED_NOTES]:
+            state = _regular(path)
+            if state is not None:
+                listing[path] = state
     for file, folder in rule_places(checkout, claude_home):
         for path in [file] if file else rule_tree(folder)[1]:
             state = _regular(path)
             if state is not None:
                 listing[path] = state
-    return listing
+    return listing, overflow
 
 
 # -- The stamp ----------------------------------------------------------------------------------
@@ -79,8 +96,10 @@ def is_safe_session_id(session_id):
 
 def encode_stamp(stamp):
     files = {path: [mtime_ns, size] for path, (mtime_ns, size) in sorted(stamp.files.items())}
-    return dumps({"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files},
-                 ensure_ascii=False).encode("utf-8")
+    body = {"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files}
+    if stamp.overflow_told:
+        body["overflowTold"] = True
+    return dumps(body, ensure_ascii=False).encode("utf-8")
 
 
 def decode_stamp(raw):
@@ -99,7 +118,7 @@ def decode_stamp(raw):
         if (isinstance(state, list) and len(state) == 2
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in state)):
             decoded[path] = (state[0], state[1])
-    return Stamp(listed_at, decoded)
+    return Stamp(listed_at, decoded, data.get("overflowTold") is True)
 
 
 MAX_STAMP_BYTES = 4 * 1024 * 1024  # a listing of a few hundred files; larger is not a stamp
@@ -160,19 +179,27 @@ def changes(listing, previous, since_ms, gone):
 
 # -- One run's view -----------------------------------------------------------------------------
 
-Look = record("Look", "stamp_path previous listed_at_ms listing",
-              doc="""One run's view: the stamp, and the listing with the time taken just before it.""")
+Look = record("Look", "stamp_path previous listed_at_ms listing overflow",
+              doc="""One run's view: the stamp, and the listing with the time taken just before it
+              (overflow: the memory folder holds more notes than are watched).""")
 
 
 def look(home, state_folder, session_id, memory_folder, checkout, now_ms):
     """The stamp and the listing: all the silent path needs (stats and one small read)."""
     stamp_path = os.path.join(stamp_folder(state_folder), session_id + ".json")
     previous = read_stamp(stamp_path)
-    return Look(stamp_path, previous, now_ms, list_watched(memory_folder, checkout, home))
+    listing, overflow = list_watched(memory_folder, checkout, home)
+    return Look(stamp_path, previous, now_ms, listing, overflow)
 
 
 def unchanged(seen):
-    return seen.previous is not None and seen.previous.files == seen.listing
+    return (seen.previous is not None and seen.previous.files == seen.listing
+            and (seen.previous.overflow_told or not seen.overflow))
+
+
+def stamp_of(seen):
+    """The stamp to record after this run's notice was delivered."""
+    return Stamp(seen.listed_at_ms, seen.listing, seen.overflow)  # an overflow is told in that notice
 
 
 def sweep_stamps(state_folder, home, now_ms):

@@ -48,7 +48,8 @@ def as_text(checkouts, now_ms, messageable=frozenset()):
     parts = []
     for checkout in checkouts:
         body = peers_report.hook_report(checkout.ended, checkout.handoff, checkout.peers, checkout.top,
-                                  now_ms, budget=MANUAL_BUDGET, messageable=messageable)
+                                  now_ms, budget=MANUAL_BUDGET, messageable=messageable,
+                                  unread=checkout.unread)
         if body:
             parts.append("== %s ==\n%s" % (checkout.top or "(not in a git checkout)", body))
     return "\n\n".join(parts) if parts else "No live sessions in scope, and no finished session here."

@@ -136,15 +136,34 @@ def ended_block(ended, handoff, top, now_ms):
     return [full, "\n".join(line for line in (lines[0], lines[2]) if line), lines[0]]
 
 
+def _megabytes(size):
+    megabytes = size / (1024.0 * 1024.0)
+    return "%.1f MB" % megabytes if megabytes < 10 else "%d MB" % round(megabytes)
+
+
+def unread_line(unread):
+    """One line for what this start's budget did not reach (activity.Unread), or ''."""
+    parts = []
+    if unread is not None and unread.history_bytes:
+        parts.append("up to %s of history.jsonl, so prompt counts may be low" % _megabytes(unread.history_bytes))
+    if unread is not None and unread.transcripts:
+        parts.append("%d transcript%s that may hold a later finished session" % (
+            unread.transcripts, "" if unread.transcripts == 1 else "s"))
+    if not parts:
+        return ""
+    return "Not read within this start's budget (later starts go on from there): %s." % "; ".join(parts)
+
+
 def hook_report(ended, handoff, peers, top, now_ms, budget=HOOK_BUDGET, messageable=frozenset(),
-                can_send=True):
+                can_send=True, unread=None):
     """The SessionStart text from the last Ended session (or None), its Handoff (or None) and the
     live peers' Activity records, or '' when there is nothing to tell. `messageable`: the session
     ids of the peers that can receive SendMessage (registry.Session.can_message); `can_send`:
     whether this session's own client can send one (False where its registry entry has no
-    messaging socket)."""
+    messaging socket); `unread`: what the budget did not reach (activity.Unread), said last."""
+    not_read = unread_line(unread)
     if ended is None and not peers:
-        return ""
+        return not_read
     blocks = []
     if ended is not None:
         blocks.append(ended_block(ended, handoff, top, now_ms))
@@ -158,5 +177,6 @@ def hook_report(ended, handoff, peers, top, now_ms, budget=HOOK_BUDGET, messagea
         blocks += [peer_variants(a, top, now_ms) for a in ordered[1:]]
     footer = message_advice([a.name for a in peers],
                             {a.name for a in peers if a.session_id in messageable}, can_send)
+    footer = "\n".join(line for line in (footer, not_read) if line)
     return render.fit(blocks, budget, more_line=lambda n: "+%d more live sessions" % n,
                       header=header, footer=footer)

@@ -98,6 +98,16 @@ class _NextSpecial:
         return end
 
 
+_UNQUOTED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-")
+
+
+def quote(text):
+    """A word as the shell reads it back: as it is when it needs no quoting, else single-quoted."""
+    if text and all(c in _UNQUOTED for c in text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
 def variable_name_end(text, pos):
     """Where a shell variable name (letters, digits, `_`; not a digit first) starting at pos ends
     (pos itself when there is none)."""

@@ -17,7 +17,7 @@ from .claude_formats import (BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_F
                              TRANSCRIPT_SUFFIX, edit_target, tool_uses)
 from .intent import is_substantive
 from .jsonfast import loads
-from .jsonl import lines_backward, open_map, whole_lines_end
+from .jsonl import line_at, lines_backward, open_map, whole_lines_end
 from .records import record as _record  # `record` names a transcript record below
 from .safefiles import open_regular
 from .timeutil import iso_to_ms
@@ -296,6 +296,12 @@ def _inode(path):
 
 def head_records(path, limit=HEAD_BYTES):
     """Decoded records from the start of a transcript (whole lines within `limit` bytes)."""
+    for _, record in head_lines(path, limit):
+        yield record
+
+
+def head_lines(path, limit=HEAD_BYTES):
+    """(byte offset, decoded record) of each whole line within a transcript's first `limit` bytes."""
     try:
         with open_regular(path, follow_symlinks=False) as handle:  # never a FIFO or a link
             raw = handle.read(limit)
@@ -304,15 +310,17 @@ def head_records(path, limit=HEAD_BYTES):
     lines = raw.split(b"\n")
     if len(raw) == limit:
         lines = lines[:-1]  # the last piece may be cut
+    offset = 0
     for line in lines:
+        start, offset = offset, offset + len(line) + 1
         if not line.strip():
             continue
         try:
             record = loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(record, dict):
-            yield record
+            yield start, record
 
 
 # 2.1.332 marks who a user record comes from: `origin.kind` is `human` for a typed prompt, `peer`
@@ -345,12 +353,13 @@ Head = _record("Head", [  # each None when the head does not tell
     "cwd",
     "opening",  # first substantive prompt within the head
     "entrypoint",  # `cli` interactive, `sdk-cli` for `claude -p`, ...
-])
+    "opening_at",  # the byte offset of the opening prompt's record (see prompt_at)
+], defaults=(None,))
 
 
 def read_head(path):
-    started, cwd, opening, entrypoint = None, None, None, None
-    for record in head_records(path):
+    started, cwd, opening, entrypoint, opening_at = None, None, None, None, None
+    for offset, record in head_lines(path):
         if started is None:
             started = iso_to_ms(record.get("timestamp"))
         if cwd is None and isinstance(record.get("cwd"), str):
@@ -360,20 +369,17 @@ def read_head(path):
         if opening is None:
             text = prompt_text(record)
             if is_substantive(text):
-                opening = text
+                opening, opening_at = text, offset
         if None not in (started, cwd, opening, entrypoint):
             break
-    return Head(started, cwd, opening, entrypoint)
-
-
-def opening_prompt(path):
-    return read_head(path).opening if path else None
+    return Head(started, cwd, opening, entrypoint, opening_at)
 
 
 Tail = _record("Tail", [  # each None when the tail does not tell
     "ended_at_ms",  # timestamp of the last record that has one
     "latest",  # latest substantive prompt seen in the tail
-])
+    "latest_at",  # the byte offset of its record (see prompt_at)
+], defaults=(None,))
 
 
 TAIL_PROMPT_BYTES = 2 * 1024 * 1024  # how far back the latest prompt is looked for
@@ -386,7 +392,7 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
     if data is None:
         return Tail(None, None)
     try:
-        ended, latest = None, None
+        ended, latest, latest_at = None, None, None
         for start, end in lines_backward(data, max(0, len(data) - scan_bytes)):
             if end - start > PARSE_LINE_LIMIT:
                 if ended is None:
@@ -401,14 +407,34 @@ def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
             if ended is None:
                 ended = iso_to_ms(record.get("timestamp"))
             if latest is None:
-                text = record.get("lastPrompt") if record.get("type") == "last-prompt" else prompt_text(record)
+                text = _prompt_of(record)
                 if is_substantive(text):
-                    latest = text
+                    latest, latest_at = text, start
             if ended is not None and latest is not None:
                 break
-        return Tail(ended, latest)
+        return Tail(ended, latest, latest_at)
     finally:
         data.close()
+
+
+def _prompt_of(record):
+    return record.get("lastPrompt") if record.get("type") == "last-prompt" else prompt_text(record)
+
+
+def prompt_at(path, offset):
+    """The prompt of the record at a byte offset that read_head or read_tail reported, or None
+    (the file gone, or no longer holding that record there)."""
+    try:
+        with open_regular(path, follow_symlinks=False) as handle:  # never a FIFO or a link
+            raw = line_at(handle, offset, PARSE_LINE_LIMIT + 1)  # read_head and read_tail parse no longer
+    except (OSError, ValueError, TypeError):
+        return None
+    try:
+        record = loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    text = _prompt_of(record) if isinstance(record, dict) else None
+    return text if isinstance(text, str) else None
 
 
 # --- Tool calls with their times (memory_delta.py: who wrote a file since a given moment) -----

@@ -363,7 +363,235 @@ def entries():
                  "git -C ~/work/other stash", "cd ~/work/other && git reset --hard", "cd ../other && git status",
                  "git -C ../other commit -am 'Update main.go'", "cd ../other && git clean -fdx && git checkout ."]:
         add("occasional", "other-repo", line)
+    out.extend(state_lines())
     return out
+
+
+def state_lines():
+    """Lines whose harm depends on the state the work is in and on what the command reaches (issue 18):
+    written against every world's files (worlds.py), the peers' and self's alike."""
+    out = []
+
+    def add(frequency, topic, line, cwd="."):
+        out.append({"line": line, "cwd": cwd, "frequency": frequency, "class": topic})
+
+    # -- what a whole-tree form reaches: tracked changes only, untracked, ignored, -d/-x/-X/-e ------
+    for line in ["git stash push -m 'wip: tutorial'", "git stash push --include-untracked -m wip", "git stash --all",
+                 "git stash push -k", "git stash push --keep-index -u", "git stash push --staged",
+                 "git stash push --staged -m 'staged only'", "git add -u && git commit -m 'Update tracked files'",
+                 "git add -u .", "git commit -am 'Fix usage docs'", heredoc_commit("Fix usage docs", " -a"),
+                 "git checkout . && git status --short", "git restore . && git clean -n", "git restore --worktree .",
+                 "git restore -SW .", "git restore --staged --worktree -- .", "git reset --hard && git clean -n",
+                 "git reset --hard HEAD && git status", "git reset --merge", "git add -u && git status -s",
+                 "git stash && git status --short", "git stash -q", "git commit -a --amend --no-edit"]:
+        add("routine" if line.split()[1] in ("add", "commit", "stash") else "occasional", "state-reach", line)
+    for line in ["git clean -f -d", "git clean -fdq", "git clean -ffd", "git clean -fX", "git clean -fX -d",
+                 "git clean -fdX", "git clean -fx", "git clean -fxd", "git clean -fd -e src/cache.py",
+                 "git clean -fd -e vendor", "git clean -f -e '*.log'", "git clean -fd -- docs tests",
+                 "git clean -f -- docs", "git clean -fd src", "git clean -f src/", "git clean -fd vendor/",
+                 "git clean -fdx build/", "git clean -fX src", "git clean -n -d", "git clean -fd --dry-run",
+                 "git clean -fd -n && git clean -fd", "git clean -fd -e '*.py'", "git clean -f -- '*.log'",
+                 "git clean -fd ':!vendor'", "git clean -fd -- . ':!src/cache.py'", "git clean -fdx -e src/debug.log",
+                 "git clean -fd -e src/cache.py -e lib/io_utils.py -e vendor", "git clean -f -x -- build",
+                 "git clean -fdX -e build", "git clean -fd services", "git clean -fd && git status"]:
+        add("occasional", "state-reach", line)
+
+    # -- pathspec magic and exclusions ---------------------------------------------------------------
+    for line in ["git add -A ':!services'", "git add -A -- ':!services'", "git add . ':!services/billing/x.py'",
+                 "git add -A -- . ':(exclude)services/billing'", "git add -A ':^services/billing'",
+                 "git add -- . ':!src' ':!lib'", "git add -A ':!src/cache.py'",
+                 "git add . ':!vendor' ':!src/cache.py' ':!lib/io_utils.py'", "git add ':(glob)docs/**/*.md'",
+                 "git add ':(glob)**/*.md'", "git add '*.md'", "git add '*.py'", "git add 'docs/*.md'",
+                 "git add ':(icase)DOCS'", "git add ':/docs'", "git add ':(top)tests'",
+                 "git commit -m 'docs' -- ':(glob)docs/*'", "git commit -m 'Update' -- . ':!services'",
+                 "git stash push -- ':!services'", "git stash push -m wip -- . ':!src'", "git restore -- . ':!services'",
+                 "git checkout -- . ':!src/cache.py'", "git reset -- . ':!src/util.py'", "git reset -q -- ':!services'",
+                 "git add -A ':(exclude)lib' ':(exclude)src'", "git add --all -- ':!:services/billing'",
+                 "git add -u ':!lib'", "git add -u -- src ':!src/api.py'", "git add -A ':!services' && git commit -m 'Docs and app'",
+                 "git add . ':!services/billing/x.py' && git commit -m wip", "git add -A -- ':!src' ':!lib' ':!services'",
+                 "git commit -am wip -- ':!services'", "git add ':!*.py'", "git add -A -- ':!*.md'",
+                 "git stash push -u -- ':!vendor'", "git add -- ':/src/app.py'"]:
+        add("rare", "pathspec-magic", line)
+    for line in ["git add ':/docs'", "git add :/ ':!:/services'", "git add -A ':!billing'", "git add -- ':(top)docs'"]:
+        add("rare", "pathspec-magic", line, "services")
+
+    # -- cd into a folder, git -C a folder, and runs from inside one -------------------------------
+    for line in ["cd src && git checkout .", "cd src && git restore .", "cd src && git add . && git commit -m 'Print a greeting from main'",
+                 "cd src && git add -A .", "cd services && git add .", "cd services/billing && git add . && git commit -m 'Billing: tax'",
+                 "cd services && git stash push -- .", "cd services && git checkout .", "cd services && git clean -fd",
+                 "cd docs && git add . && git commit -m 'Add tutorial'", "cd docs && git add -A . && " + heredoc_commit("Add CLI tutorial"),
+                 "cd tests && git add . && git commit -m 'Add feature test'", "cd lib && git checkout -- .", "cd lib && git clean -fd",
+                 "cd src && git stash push -- .", "cd src && git reset -- .", "cd src && git clean -fd",
+                 "(cd docs && git add .) && git commit -m 'Docs'", "git -C docs add .", "git -C src checkout -- .",
+                 "git -C services add -A .", "git -C services/billing restore .", "git -C tests clean -fd",
+                 "pushd docs && git add . && popd", "cd vendor && git add .", "cd services && git add -A",
+                 "cd src && git clean -fdX", "cd docs && git clean -fd && git status", "cd tests && git checkout .",
+                 "cd docs && git stash push -- . && git stash pop", "git -C src add . && git commit -m 'src'",
+                 "cd src && git add app.py && git commit -m 'Print from main' -- app.py"]:
+        add("occasional", "subfolder-cd", line)
+    for cwd, lines in (("services", ["git add .", "git add -A .", "git restore .", "git stash push -- .", "git checkout .",
+                                     "git clean -fd", "git add billing/invoice.py"]),
+                       ("services/billing", ["git add .", "git restore .", "git add . && git commit -m 'Billing'"]),
+                       ("src", ["git checkout .", "git restore .", "git add .", "git clean -fd", "git stash push -- .",
+                                "git add ../docs", "git add app.py ../docs/tutorial.md", "git clean -f"]),
+                       ("lib", ["git checkout .", "git add .", "git restore --staged ."]),
+                       ("docs", ["git add . && " + heredoc_commit("Add CLI tutorial"), "git add ../tests && git commit -m 'Docs and tests' -- . ../tests"]),
+                       ("tests", ["git add . && git commit -m 'Add feature test' -- ."])):
+        for line in lines:
+            add("occasional", "subfolder-cd", line, cwd)
+
+    # -- loops, globs, find and xargs whose paths the line already says --------------------------------
+    for line in ['for f in src/app.py docs/usage.md; do git add "$f"; done',
+                 'for f in docs/tutorial.md docs/usage.md tests/test_feature.py; do git add "$f"; done',
+                 'for f in docs/*.md; do git add "$f"; done', 'for f in tests/*.py; do git add "$f"; done',
+                 'for f in src/*.py; do git add "$f"; done', 'for f in src/app.py src/util.py; do git add "$f"; done',
+                 'for f in docs/*.md; do git add "$f"; done && git commit -m "Docs" -- docs',
+                 'for d in docs tests; do git add "$d"; done', 'for d in docs tests; do git add "$d"/; done && git commit -m "Docs and tests"',
+                 "find docs -name '*.md' -exec git add {} +", "find docs -name '*.md' -exec git add {} \\;",
+                 "find tests -name '*.py' -exec git add {} +", "find src -name '*.py' -exec git add {} +",
+                 "find . -name '*.md' -exec git add {} +", "find docs tests -type f | xargs git add",
+                 "find services -type f -exec git add {} +", "find docs -name '*.md' | xargs git add",
+                 "find src -name '*.py' -newer setup.cfg | xargs git add", "git diff --name-only -- docs | xargs git add",
+                 "git diff --name-only -- docs tests | xargs git add", "git diff --name-only -- src | xargs git add",
+                 "git ls-files -m docs | xargs git add", "git ls-files -m -- src | xargs git add",
+                 "git ls-files -o --exclude-standard docs tests | xargs git add",
+                 "git ls-files -o --exclude-standard -- src | xargs git add",
+                 "git ls-files --others --exclude-standard -- docs | xargs -r git add",
+                 "git diff --name-only -- src | xargs git checkout --", "git diff --name-only -- docs | xargs git restore",
+                 "git ls-files -m src | xargs git restore --", "git add docs/*.md tests/*.py",
+                 "git add docs/*.md && git commit -m 'Docs' -- docs", "git add src/*.py && git commit -m 'src'",
+                 "git add tests/test_*.py", "git add src/app.py src/handlers.py", "ls docs/*.md | xargs git add",
+                 "printf '%s\\n' docs/tutorial.md docs/usage.md | xargs git add", "echo docs/tutorial.md | xargs git add",
+                 "git add $(git ls-files -m docs)", "git add $(git ls-files -o --exclude-standard tests)",
+                 "git add -- $(git diff --name-only -- docs)", "git diff --name-only -z -- docs | xargs -0 git add",
+                 "git status --porcelain -- docs | awk '{print $2}' | xargs git add",
+                 'for f in $(git diff --name-only -- docs); do git add "$f"; done',
+                 "find lib -name '*.py' -exec git add {} +", "git ls-files -m lib | xargs git add",
+                 "find src -name '*.py' | xargs git checkout --", "find vendor -type f | xargs git add",
+                 "git ls-files -o --exclude-standard | grep '^docs/' | xargs git add"]:
+        add("occasional" if "xargs" in line or "for " in line else "rare", "known-expansion", line)
+
+    # -- files whose change is committed now, or staged identically -----------------------------------
+    for line in ["git add src/util.py", "git add src/util.py src/api.py", "git add -- src/parser.py",
+                 "git add src/parser.py && git commit -m 'Add parser' -- src/parser.py", "git reset HEAD -- src/util.py",
+                 "git reset -- src/util.py src/api.py", "git restore --staged src/util.py", "git restore src/util.py",
+                 "git checkout -- src/util.py src/api.py", "git checkout HEAD -- src/api.py", "git add CHANGELOG.md",
+                 "git add -u src", "git add -u lib", "git add lib/format.py", "git add src/ && git commit -m 'src' -- src/app.py",
+                 "git diff --cached --stat && git commit -m 'Update usage docs'", "git add src/*.py lib/*.py",
+                 "git add src/app.py src/util.py && git commit -m 'App and util' -- src/app.py src/util.py",
+                 "git add -A src", "git add src/parser.py", "git reset -q HEAD src/parser.py",
+                 "git add CHANGELOG.md docs/usage.md && git commit -m 'Changelog and usage' -- CHANGELOG.md docs/usage.md"]:
+        add("occasional" if " -- " in line or "reset" in line or "restore" in line else "routine", "committed-noop", line)
+
+    # -- deletions and renames ------------------------------------------------------------------------
+    for line in ["git add -A -- src", "git add src/api.py", "git rm src/api.py", "git rm --cached src/api.py",
+                 "git restore --staged src/routes.py", "git restore --staged -- src/routes.py lib/format.py",
+                 "git restore src/api.py", "git checkout -- src/api.py", "git checkout HEAD -- src/routes.py",
+                 "git reset -- src/routes.py", "git reset HEAD -- src/util.py src/utils.py", "git mv src/utils.py src/util.py",
+                 "git add --ignore-removal .", "git add --no-all .", "git ls-files --deleted | xargs git rm",
+                 "git diff --name-only --diff-filter=D | xargs git add", "git diff --name-only --diff-filter=D | xargs git checkout --",
+                 "git status --short | grep '^ D' | awk '{print $2}' | xargs git rm",
+                 "git commit -m 'Remove dead routes' -- src/routes.py", "git stash push -- src/routes.py",
+                 "git stash push -- src/util.py src/utils.py", "git rm -r --cached lib && git add lib",
+                 "git add src/utils.py && git commit -m 'Rename util' -- src/util.py src/utils.py",
+                 "git restore --source=HEAD --staged --worktree -- src", "git add --ignore-removal src lib"]:
+        add("occasional", "deletions", line)
+
+    # -- stash entries by number, and the stash forms agents type --------------------------------------
+    for line in ["git stash pop stash@{1}", "git stash pop stash@{2}", "git stash apply stash@{1}", "git stash apply stash@{2}",
+                 "git stash drop stash@{1}", "git stash drop stash@{2}", "git stash drop stash@{0} && git stash list",
+                 "git stash pop && git stash pop", "git stash show -p stash@{1}", "git stash show stash@{0} --stat",
+                 "git stash branch self-index stash@{0}", "git stash branch tmp",
+                 "git stash push -m 'self: wip' -- src/app.py && git stash pop stash@{0}",
+                 "git stash push -u -- docs/tutorial.md tests/test_feature.py", "git stash push -u -m 'wip docs' -- docs",
+                 "git stash push -k -- src/app.py", "git stash push --staged -- src/app.py", "git stash -k -u",
+                 "git stash push -p < /dev/null", 'git stash store -m "snapshot" $(git stash create)',
+                 "git stash clear && git stash list", "git stash list | grep 'self:'", "git stash apply --index stash@{0}",
+                 "git stash && git stash drop", "git stash -u && git stash pop", "git stash push -u && git stash pop --index",
+                 "git stash list --format='%gd %s'", "git stash pop stash@{0} && git status",
+                 "git stash push -- docs/usage.md && git stash drop stash@{0}", "git stash pop 1", "git stash drop 2",
+                 "git stash pop --quiet", "git stash apply && git stash drop", "git stash branch fix-models stash@{2}",
+                 "git stash branch wip-routes stash@{1}", "git stash pop 2>/dev/null || true", "git stash list && git stash clear",
+                 "git stash drop -q stash@{2}", "git stash pop --index stash@{1}",
+                 "git stash apply stash@{0} && git stash drop stash@{0}",
+                 "git stash show -p stash@{2} | git apply && git stash drop stash@{2}",
+                 "git checkout stash@{2} -- src/models.py", "git restore --source=stash@{1} -- src/routes.py",
+                 "git reflog delete refs/stash@{1}", "git stash pop; git stash pop", "for i in 1 2 3; do git stash drop; done",
+                 "git stash list | wc -l && git stash drop stash@{0}", "git stash drop $(git stash list | tail -1 | cut -d: -f1)",
+                 'git stash pop "stash@{1}"', "git stash apply --quiet", "git stash save -u 'self wip' && git stash pop",
+                 "git stash push -m 'before rebase' && git rebase origin/main && git stash pop",
+                 "git stash && git checkout release-1.2 && git stash pop", "git stash clear; git status",
+                 "git stash pop --index 0", "git stash create && git stash list"]:
+        add("occasional", "stash-forms", line)
+
+    # -- a file both sessions changed -------------------------------------------------------------------
+    for line in ["git add src/handlers.py", "git add src/handlers.py && git commit -m 'Validate input in handlers'",
+                 "git commit -m 'Validate input' -- src/handlers.py", "git commit -m 'Validate input' src/handlers.py",
+                 "git add docs/guide.md && git commit -m 'Guide: make install' -- docs/guide.md", "git add docs/guide.md",
+                 "printf 'y\\nn\\n' | git add -p src/handlers.py", "printf 'n\\ny\\n' | git add -p src/handlers.py",
+                 "yes | git add -p src/handlers.py", "git checkout -- src/handlers.py", "git restore src/handlers.py",
+                 "git checkout -p src/handlers.py < /dev/null", "git stash push -- src/handlers.py",
+                 "git diff src/handlers.py > /tmp/h.patch && git apply --cached /tmp/h.patch",
+                 "git diff -U0 src/handlers.py | git apply --cached --unidiff-zero",
+                 "git add src/handlers.py docs/guide.md src/app.py && git commit -m 'Validate input and document install' -- src/handlers.py docs/guide.md src/app.py",
+                 "git reset -- src/handlers.py", "git restore --staged src/handlers.py", "git update-index --add src/handlers.py",
+                 heredoc_commit("Validate input in handlers", "") + " -- src/handlers.py",
+                 "git add src/handlers.py && " + heredoc_commit("Validate input in handlers"),
+                 "git commit -am 'Validate input' -- src/handlers.py", "git diff src/handlers.py | git apply -R",
+                 "git add -p docs/guide.md < /dev/null", "git add src/ docs/guide.md && git commit -m 'Handlers and guide'"]:
+        add("occasional" if "-p" in line or "apply" in line or "update-index" in line else "routine", "shared-hunks", line)
+
+    # -- a new file added and committed in the same line ------------------------------------------------
+    for line in ["git add tests/test_feature.py && git commit -m 'Add feature test'",
+                 "git add docs/tutorial.md tests/test_feature.py && git commit -m 'Add tutorial and test'",
+                 "git add docs/tutorial.md && " + heredoc_commit("Add CLI tutorial"), "git add docs/tutorial.md && git commit -m m",
+                 "git add docs/tutorial.md && git commit -m m -- docs/tutorial.md",
+                 "git add -N docs/tutorial.md && git commit -m 'Add tutorial' -- docs/tutorial.md",
+                 "git add -A docs && git commit -m 'Docs'", "git add tests/ && git commit -m 'tests'",
+                 "git add docs/tutorial.md src/app.py && " + heredoc_commit("Add tutorial and greeting"),
+                 "git add docs/tutorial.md && git commit -m 'Add tutorial' && git push",
+                 "git add tests/test_feature.py docs/tutorial.md && git commit -q -m 'Tutorial with test' && git log -1 --stat",
+                 "git add docs/tutorial.md && git commit --no-verify -m 'Add tutorial'",
+                 "git add src/app.py docs/usage.md && " + heredoc_commit("Document make usage")]:
+        add("routine", "new-file-commit", line)
+
+    # -- in or at the linked worktree app-feature (the peer's in two worlds) -------------------------------
+    for line in ["git status", "git add -A", "git stash", "git stash pop", "git commit -am wip", "git reset --hard",
+                 "git checkout .", "git add notes/design.md && git commit -m 'Design notes' -- notes/design.md", "git clean -fd",
+                 "git add -A && git commit -m 'Feature work'", "git restore .", "git pull --rebase", "git merge main --no-edit",
+                 "git add . && git commit -m wip", "git stash -u", "git checkout -- src", "git restore --staged .",
+                 "git clean -fdx", "git rebase main", "git commit --amend --no-edit", "git reset HEAD~1", "git reset --soft HEAD~1",
+                 "git switch main", "git checkout -b feature-2", "git add src/util.py && git commit -m 'Util' -- src/util.py",
+                 "git commit -m 'Feature: util'", "git stash drop", "git stash list", "git diff --cached",
+                 "git checkout main -- src/util.py", "git restore src/api.py", "git add notes/ && git commit -m 'notes'",
+                 "git merge --ff-only main"]:
+        add("occasional" if "stash" in line or "reset" in line else "rare", "peer-worktree", line, "../app-feature")
+    for line in ["git -C ../app-feature add -A", "git -C ../app-feature stash", "git worktree remove ../app-feature",
+                 "git branch -f feature main", "git checkout feature", "git merge feature --no-edit", "git rebase feature",
+                 "git push origin feature", "git log feature -1 --oneline", "git -C ../app-feature status --short",
+                 "git -C ../app-feature commit -am 'Feature wip'", "git -C ../app-feature reset --hard",
+                 "cd ../app-feature && git add -A && git commit -m 'Feature'", "git branch -D feature",
+                 "git update-ref refs/heads/feature main", "git -C ../app-feature checkout .",
+                 "git worktree remove --force ../app-feature && git branch -D feature", "git worktree move ../app-feature ../feature-old",
+                 "git branch -m feature feature-old", "git push . main:feature", "git fetch . main:feature",
+                 "git fetch --update-head-ok . main:feature", "git update-ref refs/heads/feature HEAD~2", "git branch -f feature HEAD~1",
+                 "git worktree prune && git worktree list", "git worktree lock ../app-feature",
+                 "git -C ../app-feature reset --hard HEAD~1", "git -C ../app-feature clean -fd", "git -C ../app-feature stash -u",
+                 "git -C ../app-feature restore --staged .", "git -C ../app-feature commit -m 'Flags'",
+                 "git -C ~/work/app-feature add -A && git -C ~/work/app-feature commit -m wip", "cd ~/work/app-feature && git stash",
+                 "cd ../app-feature && git status && git diff --stat", "git -C ../app-feature log --oneline -3"]:
+        add("rare", "peer-worktree", line)
+    return out
+
+
+def labels_of(entry):
+    """The stored labels of a line, per world; a label from before the worlds (one scenario, top-level
+    `label`/`effects`/`exit`) is the `mixed` world's."""
+    if "worlds" in entry:
+        return entry["worlds"]
+    if "label" in entry:
+        return {"mixed": {field: entry[field] for field in ("label", "effects", "exit") if field in entry}}
+    return {}
 
 
 def main():
@@ -378,10 +606,7 @@ def main():
             continue
         seen.add(key)
         entry["split"] = split_of(entry["line"], entry["cwd"])
-        old = known.get(key, {})
-        for field in ("label", "effects", "exit"):
-            if field in old:
-                entry[field] = old[field]
+        entry["worlds"] = labels_of(known.get(key, {}))
         result.append(entry)
     oracle.save(result)
     print("%d lines" % len(result))

@@ -1,56 +1,52 @@
-"""The shared checkout every corpus line is judged and executed in: this session ("self") and live
-peers working side by side, built with real git and the fixture Claude home.
+"""Builds a world (worlds.py) for real: the shared base every world starts from, then each session's
+tool calls replayed in time order, and, for the guard's runs, the transcripts, registry entries and
+live processes Claude Code would leave.
 
     ~/                      HOME (and ~/.claude, the Claude home)
-    ~/work/app              the shared checkout (branch main): self and peer A work here
-    ~/work/app-feature      a linked worktree (branch feature) where peer B is live
+    ~/work/app              the shared checkout (branch main)
+    ~/work/app-feature      a linked worktree (branch feature)
     ~/work/app-self         a linked worktree (branch self-wt) self sometimes runs from
     ~/work/origin.git       a bare "origin", one commit ahead (so fetch/pull/push work offline)
     ~/work/other            an unrelated repository nobody else works in
     ~/app-link              a symlink to ~/work/app
 
-Peer A's work in ~/work/app, each kind the guard must protect (PEER_A_PATHS):
-staged (src/util.py modified, src/parser.py new), unstaged (src/api.py, src/routes.py, lib/format.py,
-src/__init__.py via Edit; lib/helpers.py via `sed -i` in a Bash command), untracked (src/cache.py,
-src/errors.py, src/config_loader.py, src/schema.py, lib/io_utils.py via Write; scripts/peer_gen.sh via
-a Bash heredoc; lib/retry.py by a subagent; config/peer.yaml written before the peer's last 12
-edited files), a stash entry (src/models.py) and its latest commit on main (src/validate.py).
-Self's work: src/app.py and docs/usage.md modified, docs/tutorial.md and tests/test_feature.py new;
-docs/ and tests/ hold nothing of anyone else's.
+Every world has the same folders and tracked files, so a corpus line's cwd exists in each. Git
+objects are deterministic (fixed dates), so every build of a world has the same commits; paths are
+all under HOME so a line can say `~/work/app` or `$HOME/work/app`.
 
-Git objects are deterministic (fixed dates), so every build has the same commits and the oracle's
-"before" state is the same wherever the scenario lives; file paths are all under HOME so a line can
-say `~/work/app` or `$HOME/work/app`.
+What the oracle protects is read from git once the replay is done: every path an owner other than
+self touched that is not clean now (its `Item`), the stash entries they pushed that are still there,
+each such owner's checkout (its branch, its commit still in it, and a linked worktree's existence).
+A path self changed too is judged by lines: each owner's `markers` are the lines its own calls added.
 """
 import json
 import os
 import subprocess
 import sys
+from typing import NamedTuple, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-if REPO not in sys.path:
-    sys.path.insert(0, REPO)
+for folder in (HERE, REPO):
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
 
-from fixtures.claudehome import (ClaudeHome, LiveSession, bash_record, edit_record, now_ms,  # noqa: E402
-                                 tool_result, user_prompt, MINUTE_MS)
+from fixtures.claudehome import (ClaudeHome, LiveSession, MINUTE_MS, agent_record, bash_record,  # noqa: E402
+                                 clear_records, edit_record, now_ms, subagent_meta, tool_result, user_prompt)
+import pathstate  # noqa: E402
+import worlds  # noqa: E402
+from worlds import Bash, Edit, Rewrite  # noqa: E402
 
-SELF_ID = "5e1f5e1f-0000-4000-8000-000000000001"
-PEER_A_ID = "a0a0a0a0-0000-4000-8000-00000000000a"
-PEER_B_ID = "b0b0b0b0-0000-4000-8000-00000000000b"
-PEER_A_NAME = "app-peer"
-PEER_B_NAME = "feature-peer"
-SUBAGENT_ID = "a1b2c3d4e5f6a7b8c"
-
-CHECKOUT = "work/app"  # relative to HOME
-FEATURE_WT = "work/app-feature"
-SELF_WT = "work/app-self"
-
+WORK = "work"  # relative to HOME
+SELF = "self"
 FIXED_DATE = "2026-11-20T10:00:00+00:00"
 GIT_IDENTITY = {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.invalid",
                 "GIT_COMMITTER_NAME": "Dev", "GIT_COMMITTER_EMAIL": "dev@example.invalid",
                 "GIT_AUTHOR_DATE": FIXED_DATE, "GIT_COMMITTER_DATE": FIXED_DATE}
+RECORD_STEP_MS = 20 * 1000  # transcripts span the last hour, one record every 20 s
 
+HANDLERS = "".join("def handle_%s(request):\n    return request\n%s" % (verb, "\n\n" if verb != "delete" else "")
+                   for verb in ("get", "head", "post", "put", "delete"))  # hunks 16 lines apart
 TRACKED = {
     "README.md": "# app\n\nA small service.\n",
     "CHANGELOG.md": "# Changelog\n\n## 0.1\n- first release\n",
@@ -64,55 +60,25 @@ TRACKED = {
     "src/api.py": "def get(path):\n    return path\n",
     "src/routes.py": "ROUTES = []\n",
     "src/models.py": "class User:\n    pass\n",
+    "src/handlers.py": HANDLERS,
     "lib/helpers.py": "def helper():\n    return 1\n",
     "lib/format.py": "def fmt(x):\n    return str(x)\n",
     "docs/index.md": "# Docs\n",
     "docs/usage.md": "# Usage\n\nRun it.\n",
+    "docs/guide.md": ("# Guide\n\n## Install\n\nRun pip install.\n\n## Configure\n\nEdit config/settings.json.\n\n"
+                      "## Deploy\n\nRun scripts/deploy.sh.\n\n## Troubleshoot\n\nRead the logs.\n"),
     "tests/test_app.py": "def test_main():\n    assert True\n",
     "scripts/deploy.sh": "#!/bin/sh\necho deploy\n",
     "config/settings.json": "{\"debug\": false}\n",
+    "services/billing/__init__.py": "",
+    "services/billing/invoice.py": "def total(items):\n    return sum(items)\n",
+    "services/billing/tax.py": "RATE = 0.2\n",
+    "services/shipping/rates.py": "RATES = {}\n",
 }
-
-# Peer A's work, by the state it is in. (path, content)
-PEER_A_STAGED = [("src/util.py", "def clamp(x, lo, hi):\n    # peer: handle lo > hi\n    return max(lo, min(x, hi))\n"),
-                 ("src/parser.py", "def parse(text):\n    return text.split()\n")]
-PEER_A_UNSTAGED_EDIT = [("src/api.py", "def get(path):\n    # peer: retry\n    return path\n"),
-                        ("src/routes.py", "ROUTES = ['/health']\n"),
-                        ("lib/format.py", "def fmt(x):\n    return repr(x)\n"),
-                        ("src/__init__.py", "__all__ = ['app']\n")]
-PEER_A_UNSTAGED_BASH = [("lib/helpers.py", "def helper():\n    return 2\n")]
-PEER_A_UNTRACKED_WRITE = [("src/cache.py", "CACHE = {}\n"), ("src/errors.py", "class AppError(Exception):\n    pass\n"),
-                          ("src/config_loader.py", "def load():\n    return {}\n"),
-                          ("src/schema.py", "SCHEMA = {}\n"), ("lib/io_utils.py", "def read(p):\n    return p\n")]
-PEER_A_UNTRACKED_BASH = [("scripts/peer_gen.sh", "#!/bin/sh\necho generated\n")]
-PEER_A_UNTRACKED_SUBAGENT = [("lib/retry.py", "def retry(f):\n    return f()\n")]
-PEER_A_UNTRACKED_OLD = [("config/peer.yaml", "peer: true\n")]
-PEER_A_STASHED = ("src/models.py", "class User:\n    name = ''\n")
-PEER_A_COMMITTED = ("src/validate.py", "def validate(req):\n    return bool(req)\n")
-
-PEER_B_WORK = [("README.md", "# app\n\nA small service (feature branch).\n"), ("notes/design.md", "# design\n")]
-
-SELF_MODIFIED = [("src/app.py", "def main():\n    print('self')\n    return 0\n"),
-                 ("docs/usage.md", "# Usage\n\nRun it with `make`.\n")]
-SELF_NEW = [("docs/tutorial.md", "# Tutorial\n"), ("tests/test_feature.py", "def test_feature():\n    assert 1\n")]
-SELF_WT_MODIFIED = [("src/app.py", "def main():\n    return 1  # self worktree\n")]
-
-# Commits between the import and the peer's commit, on files nobody is working on.
+# Commits between the import and the sessions' work, on files nobody is working on.
 HISTORY = [("docs/index.md", "\nSee usage.\n"), ("setup.cfg", "version = 0.1\n"),
            ("config/settings.json", "\n"), ("scripts/deploy.sh", "echo done\n")]
-
 OTHER_REPO_FILES = {"README.md": "other\n", "main.go": "package main\n"}
-
-
-def peer_a_paths():
-    """Every path holding peer A's uncommitted work in the shared checkout."""
-    groups = (PEER_A_STAGED, PEER_A_UNSTAGED_EDIT, PEER_A_UNSTAGED_BASH, PEER_A_UNTRACKED_WRITE,
-              PEER_A_UNTRACKED_BASH, PEER_A_UNTRACKED_SUBAGENT, PEER_A_UNTRACKED_OLD)
-    return [path for group in groups for path, _ in group]
-
-
-def peer_b_paths():
-    return [path for path, _ in PEER_B_WORK]
 
 
 def git_env(home):
@@ -121,19 +87,87 @@ def git_env(home):
     return env
 
 
+class Item(NamedTuple):
+    """One path holding an owner's work, as the oracle watches it."""
+    owner: str  # the key of the owner whose work it is
+    top: str  # the checkout's toplevel (absolute)
+    path: str  # relative to top
+    markers: Tuple[str, ...] = ()  # this owner's lines, in a file another owner changed too
+
+
+class Scenario:
+    """One built world: where things are, whose work is where, and (live) the sessions."""
+
+    def __init__(self, home, claude, world):
+        self.home, self.claude, self.world = home, claude, world
+        self.work = os.path.join(home, WORK)
+        self.checkout = self.top(worlds.CHECKOUT)
+        self.feature_wt = self.top(worlds.FEATURE_WT)
+        self.self_wt = self.top(worlds.SELF_WT)
+        self.items = ()  # every other owner's uncommitted work
+        self.self_items = ()  # everything self touched (clean or not), for what a line did to it
+        self.stashes = {}  # {stash commit: owner key} of the entries other owners pushed
+        self.guarded = {}  # {toplevel: (owner keys)}: checkouts other owners work in
+        self.stake = {}  # {owner key: {path or stash@{N}: state}} before any line runs
+        self.sessions = {}  # {owner key: LiveSession} of the registered sessions
+        self.alone = False  # peers ended and, for a subagent, judged as its main thread
+
+    def top(self, name):
+        return os.path.join(self.work, name)
+
+    def cwd(self, relative):
+        """A corpus cwd (relative to the shared checkout) as an absolute path."""
+        return os.path.normpath(os.path.join(self.checkout, relative))
+
+    def toplevel_of(self, path):
+        """The checkout of the world's repository holding `path`, or None."""
+        for top in (self.checkout, self.feature_wt, self.self_wt):
+            if path == top or path.startswith(top + os.sep):
+                return top
+        return None
+
+    def owner_names(self, key):
+        """What a refusal may call an owner: a session's registry name and id; a subagent's id and task."""
+        owner = self.world.owner(key)
+        if owner.is_subagent:
+            return (owner.agent_id, "agent-" + owner.agent_id, owner.name)
+        ids = (owner.session_id, owner.cleared_to) if owner.cleared_to else (owner.session_id,)
+        return (owner.name,) + tuple(i for i in ids) + tuple(i[:8] for i in ids)
+
+    def judged_session(self):
+        """(session owner, agent id or None) of the tool call the guard judges."""
+        judged = self.world.judged
+        if not judged.is_subagent:
+            return judged, None
+        return self.world.main_of(judged), None if self.alone else judged.agent_id
+
+    def transcript(self, owner):
+        session_id = owner.cleared_to or owner.session_id
+        return self.claude.transcript_path(session_id, self.top(owner.checkout))
+
+    def stop_peers(self):
+        own = self.judged_session()[0].key
+        for key, session in self.sessions.items():
+            if key != own:
+                session.stop()
+
+    def go_alone(self):
+        """No live peer: the other sessions end; a subagent's siblings finish and the main thread is judged."""
+        self.stop_peers()
+        for owner in self.world.owners:
+            if owner.is_subagent and not owner.finished:
+                folder = self.top(self.world.main_of(owner).checkout)
+                self.claude.write_subagent_meta(owner.session_id, folder, owner.agent_id, subagent_meta(
+                    self.world.version, owner.name, _tool_use_id(owner), finished=True))
+        self.alone = True
+
+    def close(self):
+        self.claude.close()
+
+
 def _git(cwd, env, *args):
-    subprocess.run(["git"] + list(args), cwd=cwd, env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def _new_repo(path, env, files, message):
-    """A repository on `main` whose one commit holds `files` ({relative path: content})."""
-    os.makedirs(path)
-    _git(path, env, "init", "-q", "-b", "main")
-    for relative, content in files.items():
-        _write(path, relative, content)
-    _git(path, env, "add", "--all")
-    _git(path, env, "commit", "-q", "-m", message)
+    subprocess.run(["git"] + list(args), cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
 
 
 def _write(root, relative, content):
@@ -143,33 +177,28 @@ def _write(root, relative, content):
         handle.write(content)
 
 
-class Scenario:
-    """One built scenario: where things are, and the Claude home (close() ends live processes)."""
-
-    def __init__(self, home, claude):
-        self.home = home
-        self.claude = claude
-        self.checkout = os.path.join(home, CHECKOUT)
-        self.feature_wt = os.path.join(home, FEATURE_WT)
-        self.self_wt = os.path.join(home, SELF_WT)
-        self.peers = []
-
-    def cwd(self, relative):
-        """A corpus cwd (relative to the shared checkout) as an absolute path."""
-        return os.path.normpath(os.path.join(self.checkout, relative))
-
-    def stop_peers(self):
-        for peer in self.peers:
-            peer.stop()
-
-    def close(self):
-        self.claude.close()
+def _read(path):
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
-def build(home, live=True):
-    """Build the scenario under `home` (created; must not exist). live: spawn real processes for
-    self and both peers with registry entries (the guard needs them; the oracle does not)."""
-    home = os.path.realpath(home) if os.path.exists(home) else os.path.abspath(home)
+def _new_repo(path, env, files, message):
+    """A repository on `main` whose one commit holds `files`, without git's sample hooks (every copy
+    the oracle makes pays for each file)."""
+    os.makedirs(path)
+    _git(path, env, "init", "-q", "-b", "main", "--template=")
+    for folder in ("hooks", "info"):
+        os.makedirs(os.path.join(path, ".git", folder), exist_ok=True)
+    for relative, content in files.items():
+        _write(path, relative, content)
+    _git(path, env, "add", "--all")
+    _git(path, env, "commit", "-q", "-m", message)
+
+
+def build(home, world, live=True, scripts=None):
+    """Build `world` under `home` (created; must not exist). live: also the transcripts, and real
+    processes with registry entries for every session (the guard needs them; the oracle does not);
+    `scripts`, the folder whose peers.py runs the SessionStart hooks a /clear needs."""
     os.makedirs(home)
     home = os.path.realpath(home)
     env = git_env(home)
@@ -177,118 +206,202 @@ def build(home, live=True):
         handle.write("[user]\n\tname = Dev\n\temail = dev@example.invalid\n"
                      "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n"
                      "[advice]\n\tdetachedHead = false\n")
-    claude = ClaudeHome(home)
-    scenario = Scenario(home, claude)
-    app, work = scenario.checkout, os.path.join(home, "work")
+    scn = Scenario(home, ClaudeHome(home, version=world.version), world)
+    _base(scn, env)
+    replay = _Replay(scn, env, now_ms())
+    replay.run(world.early)
+    _git(scn.checkout, env, "worktree", "add", "-q", "-b", "feature", scn.feature_wt)
+    _git(scn.checkout, env, "worktree", "add", "-q", "-b", "self-wt", scn.self_wt)
+    _git(scn.checkout, env, "branch", "-q", "release-1.2")
+    replay.run(world.steps)
+    other = os.path.join(scn.work, "other")
+    _new_repo(other, env, OTHER_REPO_FILES, "Other repo")
+    _write(other, "main.go", "package main\n\nfunc main() {}\n")
+    os.symlink(os.path.join(WORK, worlds.CHECKOUT), os.path.join(home, "app-link"))
+    replay.settle()
+    if live:
+        replay.write_transcripts()
+        _register(scn, scripts, replay.end_ms)
+    return scn
 
+
+def _base(scn, env):
+    app = scn.checkout
     _new_repo(app, env, TRACKED, "Initial import")
     for number, (relative, line) in enumerate(HISTORY):  # depth for bisect, HEAD~3 and the like
         _write(app, relative, TRACKED[relative] + line)
         _git(app, env, "commit", "-q", "-am", "History %d: %s" % (number + 1, relative))
-    _git(work, env, "clone", "-q", "--bare", app, "origin.git")
-    _git(app, env, "remote", "add", "origin", os.path.join(work, "origin.git"))
+    _git(scn.work, env, "clone", "-q", "--bare", "--template=", app, "origin.git")
+    _git(app, env, "remote", "add", "origin", os.path.join(scn.work, "origin.git"))
     _write(app, "CHANGELOG.md", TRACKED["CHANGELOG.md"] + "\n## 0.2\n- upstream fix\n")
     _git(app, env, "commit", "-q", "-am", "Upstream: changelog for 0.2")
     _git(app, env, "push", "-q", "origin", "main")
     _git(app, env, "fetch", "-q", "origin")
     _git(app, env, "reset", "-q", "--hard", "HEAD~1")
     _git(app, env, "branch", "-q", "--set-upstream-to=origin/main")
-    _write(app, PEER_A_COMMITTED[0], PEER_A_COMMITTED[1])
-    _git(app, env, "add", PEER_A_COMMITTED[0])
-    _git(app, env, "commit", "-q", "-m", "Add request validation")
-    _git(app, env, "worktree", "add", "-q", "-b", "feature", scenario.feature_wt)
-    _git(app, env, "worktree", "add", "-q", "-b", "self-wt", scenario.self_wt)
-    _git(app, env, "branch", "-q", "release-1.2")
-
-    _write(app, PEER_A_STASHED[0], PEER_A_STASHED[1])
-    _git(app, env, "stash", "push", "-q", "-m", "wip: models refactor", "--", PEER_A_STASHED[0])
-    for relative, content in PEER_A_STAGED:
-        _write(app, relative, content)
-        _git(app, env, "add", relative)
-    for group in (PEER_A_UNSTAGED_EDIT, PEER_A_UNSTAGED_BASH, PEER_A_UNTRACKED_WRITE, PEER_A_UNTRACKED_BASH,
-                  PEER_A_UNTRACKED_SUBAGENT, PEER_A_UNTRACKED_OLD, SELF_MODIFIED, SELF_NEW):
-        for relative, content in group:
-            _write(app, relative, content)
-    for relative, content in PEER_B_WORK:
-        _write(scenario.feature_wt, relative, content)
-    for relative, content in SELF_WT_MODIFIED:
-        _write(scenario.self_wt, relative, content)
-
-    other = os.path.join(work, "other")
-    _new_repo(other, env, OTHER_REPO_FILES, "Other repo")
-    _write(other, "main.go", "package main\n\nfunc main() {}\n")
-    os.symlink(os.path.join("work", "app"), os.path.join(home, "app-link"))
-
-    _write_transcripts(claude, scenario)
-    if live:
-        _register(claude, scenario)
-    return scenario
 
 
-def _write_transcripts(claude, scenario):
-    """What each session's transcript shows it did, in the order it did it."""
-    app, end = scenario.checkout, now_ms()
-    at = iter(range(end - 60 * MINUTE_MS, end, 20 * 1000))
-    records = [user_prompt(PEER_A_ID, app, "refactor the request layer and add a parser", next(at))]
-    for path, content in PEER_A_UNTRACKED_OLD:
-        records.append(edit_record(PEER_A_ID, app, os.path.join(app, path), next(at), tool="Write", content=content))
-    records.append(edit_record(PEER_A_ID, app, os.path.join(app, PEER_A_STASHED[0]), next(at)))
-    records.append(bash_record(PEER_A_ID, app, "git stash push -m 'wip: models refactor' -- src/models.py", next(at)))
-    records.append(edit_record(PEER_A_ID, app, os.path.join(app, PEER_A_COMMITTED[0]), next(at), tool="Write"))
-    records.append(bash_record(PEER_A_ID, app, "git add src/validate.py && git commit -m 'Add request validation'",
-                               next(at)))
-    for path, content in PEER_A_STAGED:
-        tool = "Edit" if path in TRACKED else "Write"
-        records.append(edit_record(PEER_A_ID, app, os.path.join(app, path), next(at), tool=tool, content=content))
-    records.append(bash_record(PEER_A_ID, app, "git add src/util.py src/parser.py", next(at)))
-    for path, content in PEER_A_UNTRACKED_WRITE + PEER_A_UNSTAGED_EDIT:
-        tool = "Edit" if path in TRACKED else "Write"
-        records.append(edit_record(PEER_A_ID, app, os.path.join(app, path), next(at), tool=tool, content=content))
-    records.append(bash_record(PEER_A_ID, app, "sed -i 's/return 1/return 2/' lib/helpers.py", next(at)))
-    records.append(bash_record(PEER_A_ID, app, "mkdir -p scripts && cat > scripts/peer_gen.sh <<'EOF'\n#!/bin/sh\n"
-                               "echo generated\nEOF", next(at)))
-    records.append(tool_result(PEER_A_ID, app, "", next(at)))
-    claude.append_records(PEER_A_ID, app, records)
-
-    subagent = os.path.join(claude.project_dir(app), PEER_A_ID, "subagents")
-    os.makedirs(subagent)
-    sub_records = [user_prompt(PEER_A_ID, app, "write a retry helper in lib/", next(at))]
-    for path, content in PEER_A_UNTRACKED_SUBAGENT:
-        sub_records.append(edit_record(PEER_A_ID, app, os.path.join(app, path), next(at), tool="Write", content=content))
-    _append_jsonl(os.path.join(subagent, "agent-%s.jsonl" % SUBAGENT_ID), sub_records, sidechain=True)
-    with open(os.path.join(subagent, "agent-%s.meta.json" % SUBAGENT_ID), "w") as handle:
-        handle.write('{"agentType":"general-purpose","description":"retry helper","spawnDepth":1}')
-
-    feature = scenario.feature_wt
-    records = [user_prompt(PEER_B_ID, feature, "document the feature design", next(at))]
-    for path, content in PEER_B_WORK:
-        tool = "Edit" if path in TRACKED else "Write"
-        records.append(edit_record(PEER_B_ID, feature, os.path.join(feature, path), next(at), tool=tool, content=content))
-    claude.append_records(PEER_B_ID, feature, records)
-
-    records = [user_prompt(SELF_ID, app, "add a tutorial and print from main", next(at))]
-    for path, content in SELF_MODIFIED + SELF_NEW:
-        tool = "Edit" if path in TRACKED else "Write"
-        records.append(edit_record(SELF_ID, app, os.path.join(app, path), next(at), tool=tool, content=content))
-    claude.append_records(SELF_ID, app, records)
+def _tool_use_id(owner):
+    return "toolu_corpus_%s" % owner.agent_id
 
 
-def _append_jsonl(path, records, sidechain=False):
-    with open(path, "a", encoding="utf-8") as handle:
-        for record in records:
-            if sidechain:
-                record = dict(record, isSidechain=True, agentId=SUBAGENT_ID)
-            handle.write(json.dumps(record) + "\n")
+class _Replay:
+    """Runs each step for real and keeps what the transcripts show and whose work is where."""
+
+    def __init__(self, scn, env, end_ms):
+        self.scn, self.env, self.end_ms = scn, env, end_ms
+        self.at = end_ms - 60 * MINUTE_MS
+        self.records = {}  # {owner key: [record]}
+        self.touched = {}  # {(work key, toplevel, path): set of lines its calls added}
+        self.stashed = {}  # {stash commit: work key of the owner that pushed it}
+
+    def _next_ms(self):
+        self.at += RECORD_STEP_MS
+        return self.at
+
+    def _say(self, owner, record):
+        if owner.key not in self.records:
+            self.records[owner.key] = [user_prompt(owner.session_id, self.scn.top(owner.checkout), owner.prompt,
+                                                   self._next_ms())]
+            if owner.is_subagent:
+                parent = self.scn.world.main_of(owner)
+                self._say(parent, agent_record(owner.session_id, self.scn.top(parent.checkout), owner.name,
+                                               owner.prompt, self._next_ms(), _tool_use_id(owner)))
+        self.records[owner.key].append(record)
+
+    def _touch(self, owner, full, before, after):
+        top = self.scn.toplevel_of(full)
+        added = set((after or "").splitlines()) - set((before or "").splitlines())
+        self.touched.setdefault((owner.work_of or owner.key, top, os.path.relpath(full, top)), set()).update(added)
+
+    def run(self, steps):
+        for step in steps:
+            owner = self.scn.world.owner(step.owner)
+            base, action = self.scn.top(owner.checkout), step.action
+            if isinstance(action, Bash):
+                stash = pathstate.stash_list(base)
+                subprocess.run(["bash", "-c", action.command], cwd=base, env=self.env, check=True,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                key = owner.work_of or owner.key
+                for commit in pathstate.stash_list(base):
+                    if commit not in stash:
+                        self.stashed[commit] = key
+                for path in action.touches:
+                    self._touch(owner, os.path.join(base, path), None, None)
+                self._say(owner, bash_record(owner.session_id, base, action.command, self._next_ms()))
+                self._say(owner, tool_result(owner.session_id, base, "", self._next_ms()))
+                continue
+            full = os.path.normpath(os.path.join(base, action.path))
+            before = _read(full) if os.path.exists(full) else None
+            if isinstance(action, Edit):
+                assert action.old in before, (self.scn.world.name, action)
+                after, tool, said = before.replace(action.old, action.new, 1), "Edit", action.new
+            elif isinstance(action, Rewrite):
+                assert action.old in before, (self.scn.world.name, action)
+                after = before.replace(action.old, action.new, 1)
+                tool, said = "Write", after
+            else:
+                after, tool, said = action.content, "Write", action.content
+            _write(base, action.path, after)
+            self._touch(owner, full, before, after)
+            if getattr(action, "recorded", True):
+                old = action.old if isinstance(action, Edit) else "a"
+                self._say(owner, edit_record(owner.session_id, base, full, self._next_ms(), tool=tool, content=said,
+                                             old=old))
+
+    def settle(self):
+        """Whose work is where now, read from git: the scenario's items, stash entries, checkouts."""
+        scn, env = self.scn, self.env
+        states = {}
+        for top in {top for _k, top, _p in self.touched}:
+            tree = pathstate.tree_blobs(top, env, "HEAD")
+            index = pathstate.index_blobs(top, env)
+            for key, t, path in self.touched:
+                if t == top:
+                    states[(t, path)] = pathstate.PathState(tree.get(path), index.get(path), pathstate.work_blob(top, path))
+        by_path = {}
+        for key, top, path in self.touched:
+            by_path.setdefault((top, path), []).append(key)
+        items, self_items = [], []
+        for (key, top, path), added in self.touched.items():
+            shared = len(by_path[(top, path)]) > 1 and SELF in by_path[(top, path)]
+            item = Item(key, top, path, tuple(sorted(added)) if shared else ())
+            if key == SELF:
+                self_items.append(item)
+            elif pathstate.describe(states[(top, path)]) not in ("clean", "absent"):
+                items.append(item)
+        scn.items, scn.self_items = tuple(items), tuple(self_items)
+        ignored = set()
+        for top in {i.top for i in items}:
+            out = pathstate.git(top, env, "check-ignore", "--", *[i.path for i in items if i.top == top]) or b""
+            ignored.update((top, p) for p in out.decode().splitlines())
+        for item in items:
+            scn.stake.setdefault(item.owner, {})[item.path] = pathstate.describe(states[(item.top, item.path)],
+                                                                               (item.top, item.path) in ignored)
+        stash = pathstate.stash_list(scn.checkout)
+        scn.stashes = {commit: key for commit, key in self.stashed.items() if key != SELF and commit in stash}
+        for commit, key in scn.stashes.items():
+            scn.stake.setdefault(key, {})["stash@{%d}" % stash.index(commit)] = "stash"
+        for owner in scn.world.owners:
+            key = owner.work_of or owner.key
+            if key != SELF:
+                top = scn.top(owner.checkout)
+                scn.guarded[top] = tuple(sorted(set(scn.guarded.get(top, ()) + (key,))))
+
+    def write_transcripts(self):
+        scn, claude, version = self.scn, self.scn.claude, self.scn.world.version
+        for owner in scn.world.owners:
+            records = self.records.get(owner.key, [])
+            cwd = scn.top(scn.world.main_of(owner).checkout)
+            if owner.is_subagent:
+                claude.append_subagent_records(owner.session_id, cwd, owner.agent_id, records)
+                claude.write_subagent_meta(owner.session_id, cwd, owner.agent_id, subagent_meta(
+                    version, owner.name, _tool_use_id(owner), finished=owner.finished))
+                continue
+            if owner.cleared_to:
+                # The transcript /clear ended opens with a last-prompt record without lastPrompt (samples).
+                claude.append_records(owner.session_id, cwd, [
+                    {"type": "last-prompt", "leafUuid": records[-1]["uuid"], "sessionId": owner.session_id}],
+                    version=worlds.CLI_VERSION)
+            claude.append_records(owner.session_id, cwd, records)
+            if owner.cleared_to:  # written as the client writes them, not re-shaped as typed prompts
+                claude.append_records(owner.cleared_to, cwd, clear_records(owner.cleared_to, cwd, self.end_ms, version),
+                                      version=worlds.CLI_VERSION)
 
 
-def _register(claude, scenario):
-    """Real processes and registry entries for self and both peers."""
-    for session_id, cwd, name in ((SELF_ID, scenario.checkout, "app-self-session"),
-                                  (PEER_A_ID, scenario.checkout, PEER_A_NAME),
-                                  (PEER_B_ID, scenario.feature_wt, PEER_B_NAME)):
+def _register(scn, scripts, at_ms):
+    """Real processes and registry entries for every session; a session that ran /clear gets its
+    names-table entries as the product writes them: peers.py's SessionStart hook at startup, then
+    the registry rewritten with the new id, then the hook again with source `clear`."""
+    claude = scn.claude
+    for owner in scn.world.owners:
+        if owner.is_subagent:
+            continue
         process = claude.spawn()
-        registry = claude.registry_entry(process.pid, session_id, cwd, name=name)
-        session = LiveSession(process.pid, session_id, name, cwd, claude.transcript_path(session_id, cwd),
-                              registry, process)
-        if session_id != SELF_ID:
-            scenario.peers.append(session)
+        cwd = scn.top(owner.checkout)
+        registry = claude.registry_entry(process.pid, owner.session_id, cwd, name=owner.name)
+        scn.sessions[owner.key] = LiveSession(process.pid, owner.session_id, owner.name, cwd,
+                                              claude.transcript_path(owner.session_id, cwd), registry, process)
+    cleared = [o for o in scn.world.owners if o.cleared_to]
+    if not cleared:
+        return
+    for owner in scn.world.owners:
+        if owner.key in scn.sessions:
+            _session_start(scn, scripts, scn.sessions[owner.key], "startup")
+    for owner in cleared:
+        scn.sessions[owner.key] = claude.clear(scn.sessions[owner.key], owner.cleared_to, at_ms)
+        _session_start(scn, scripts, scn.sessions[owner.key], "clear")
+
+
+def _session_start(scn, scripts, session, source):
+    """peers.py --hook as Claude Code runs it for `session` (payload and environment of 2.1.332)."""
+    payload = {"session_id": session.session_id, "transcript_path": session.transcript, "cwd": session.cwd,
+               "hook_event_name": "SessionStart", "source": source}
+    if source == "startup":
+        payload["model"] = "claude-opus-5-5"
+    env = scn.claude.env(CLAUDECODE="1", CLAUDE_CODE_ENTRYPOINT="cli", CLAUDE_PROJECT_DIR=session.cwd,
+                         CLAUDE_CODE_SESSION_ID=session.session_id, CLAUDE_PID=str(session.pid),
+                         CLAUDE_CODE_CHILD_SESSION="1")
+    subprocess.run([sys.executable, "-S", os.path.join(scripts, "peers.py"), "--hook"], cwd=session.cwd, env=env,
+                   input=(json.dumps(payload) + "\n").encode(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   timeout=30, check=False)

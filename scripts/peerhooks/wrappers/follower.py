@@ -13,7 +13,7 @@ too, and so is the nesting (cmdline's MAX_DEPTH: make running a script running m
 import posixpath
 
 from ..cmdline import MAX_DEPTH, SHELLS, Followed, Via, expand, resolve, shell_script_file
-from ..gitops import UNFOLLOWED, quote
+from ..shell import quote
 from . import INTERPRETER_WORDS, Outside, Unreadable
 
 MAX_FILES = 32  # paths looked up in one judgement: a Makefile's three names, its includes, scripts
@@ -112,6 +112,8 @@ class Follower:
 
 def unfollowed(command, wrapper, why):
     """The marker for what cannot be followed: the guard asks beside a live peer."""
+    from ..gitops import UNFOLLOWED  # only code the guard cannot read needs the classifier's word
+
     return Followed(None, command.cwd, Via(wrapper, why), UNFOLLOWED)
 
 

@@ -15,7 +15,7 @@ at run time, `['git', cmd]`, `f"git {x}"`, `import git`) is left over: the calle
 unknown, never as safe.
 """
 from ..cmdline import commands
-from ..gitops import quote
+from ..shell import quote
 from ..records import record
 from ..shell import matching_close
 from . import mentions_git

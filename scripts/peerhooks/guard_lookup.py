@@ -1,0 +1,160 @@
+"""What only the checkout can tell the git classifier (peerhooks.gitops.Lookup), read from its files
+where they say it, else asked of git, each call bounded: is `release-1.2` a branch and `Dockerfile`
+a file, what is checked out, does a pull rebase, would git refuse the rebase, does a revision name
+a commit, which index entries `rm`'s paths match, which files a stash entry holds, does the checkout
+give a commit a message, is a merge or rebase under way.
+"""
+import os
+
+from . import gitops, gitrepo
+
+# The whole hook stays well under a second: git is asked only for what one form needs (aliases, the
+# index, a revision, rm's index entries, a stash entry's files), each call bounded.
+GIT_TIMEOUT_SECONDS = 0.4
+
+# What git leaves in a checkout's own git folder while an operation is under way.
+IN_PROGRESS_MARKS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply",
+                     "BISECT_LOG")
+# What gives `git commit` a message when the line has none (git 2.39): the message a merge or a
+# `merge --squash` left in the checkout's git folder, and hooks that may write one (git runs
+# prepare-commit-msg and commit-msg before it aborts on an empty message; git skips a hook file that
+# is not executable).
+MESSAGE_FILES = ("MERGE_MSG", "SQUASH_MSG")
+MESSAGE_HOOKS = ("prepare-commit-msg", "commit-msg")
+
+
+class CheckoutLookup(gitops.Lookup):
+    """Revision or path, asked of the checkout: a name that is a branch, tag or remote branch is a
+    revision (`release-1.2`); one that exists in the tree is a path (`Dockerfile`)."""
+
+    def is_revision(self, word, cwd):
+        if cwd is None:
+            return super().is_revision(word, cwd)
+        top = gitrepo.toplevel(cwd)
+        if top is not None and _has_ref(top, word):
+            return True
+        if os.path.lexists(os.path.join(cwd, word)):
+            return False
+        return super().is_revision(word, cwd)
+
+    def is_current(self, revision, cwd):
+        if super().is_current(revision, cwd):
+            return True
+        top = gitrepo.toplevel(cwd) if cwd else None
+        own = gitrepo.git_dir(top) if top else None
+        head = gitrepo.first_line(os.path.join(own, "HEAD")) if own else None
+        return head == "ref: refs/heads/" + revision
+
+    def pull_rebases(self, cwd):
+        return _config_set(cwd, "pull", "rebase")
+
+    def refuses_to_rebase(self, cwd):
+        if not cwd or _config_set(cwd, "rebase", "autostash"):
+            return False
+        done = gitrepo.run_git_code(cwd, ["diff-index", "--quiet", "HEAD", "--"], timeout=GIT_TIMEOUT_SECONDS)
+        return done is not None and done[0] == 1  # 1: tracked changes; anything else concludes nothing
+
+    def names_no_commit(self, revisions, cwd):
+        return any(_commit_of(cwd, r) == NO_COMMIT for r in revisions)
+
+    def same_commit(self, first, second, cwd):
+        commit = _commit_of(cwd, first)
+        return commit not in (None, NO_COMMIT) and commit == _commit_of(cwd, second)
+
+    def index_entries(self, pathspecs, cwd):
+        if not cwd or not pathspecs or any(p.startswith("-") for p in pathspecs):
+            return None
+        out = gitrepo.run_git(cwd, ["ls-files", "-z", "--full-name", "--"] + list(pathspecs),
+                              timeout=GIT_TIMEOUT_SECONDS)
+        return None if out is None else [name for name in out.split("\0") if name]
+
+    def stash_files(self, entry, cwd):
+        if not cwd or entry is not None and entry.startswith("-"):
+            return None
+        out = gitrepo.run_git(cwd, ["stash", "show", "--name-only", "-z", "--no-renames", "--no-relative",
+                                    "--include-untracked"] + ([entry] if entry is not None else []),
+                              timeout=GIT_TIMEOUT_SECONDS)
+        return None if out is None else [name for name in out.split("\0") if name]
+
+    def message_waiting(self, cwd):
+        top = gitrepo.toplevel(cwd) if cwd else None
+        own = gitrepo.git_dir(top) if top else None
+        common = gitrepo.git_common_dir(top) if top else None
+        if own is None or common is None:
+            return True  # cannot tell: judge the commit as one that happens
+        if any(os.path.lexists(os.path.join(own, name)) for name in MESSAGE_FILES):
+            return True
+        if _config_set(cwd, "commit", "template") or _config_set(cwd, "core", "hookspath"):
+            return True  # a template (kept under --cleanup=verbatim), or hooks elsewhere that may write one
+        return any(os.access(os.path.join(common, "hooks", name), os.X_OK) for name in MESSAGE_HOOKS)
+
+    def in_progress(self, cwd):
+        top = gitrepo.toplevel(cwd) if cwd else None
+        own = gitrepo.git_dir(top) if top else None
+        if own is None:
+            return True
+        return any(os.path.lexists(os.path.join(own, name)) for name in IN_PROGRESS_MARKS)
+
+
+NO_COMMIT = ""  # git answered: the revision names no commit
+
+
+def _commit_of(cwd, revision):
+    """The commit a revision names in a checkout; NO_COMMIT when git says there is none; None when
+    git could not answer (then nothing is concluded). Only a command that would move HEAD or a ref
+    asks, bounded like every git call here."""
+    if not cwd or revision.startswith("-"):
+        return None
+    done = gitrepo.run_git_code(cwd, ["rev-parse", "-q", "--verify", revision + "^{commit}"],
+                                timeout=GIT_TIMEOUT_SECONDS)
+    if done is None:
+        return None
+    if done[0] == 1:
+        return NO_COMMIT
+    return done[1].decode("ascii", "replace").strip() or None if done[0] == 0 else None
+
+
+def _config_set(cwd, section, key):
+    """True when the repository's or the user's git config sets section.key to anything but false."""
+    top = gitrepo.toplevel(cwd) if cwd else None
+    common = gitrepo.git_common_dir(top) if top else None
+    for path in (os.path.join(common, "config") if common else None,
+                 os.path.join(os.path.expanduser("~"), ".gitconfig"),
+                 os.path.join(os.path.expanduser("~"), ".config", "git", "config")):
+        if path and _config_file_sets(path, section, key):
+            return True
+    return False
+
+
+def _config_file_sets(path, section, key):
+    from .safefiles import read_regular  # a FIFO in a config file's place is never waited on
+
+    try:
+        text = read_regular(path, 256 * 1024).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return False
+    current = ""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            current = line.strip("[]").strip().lower()
+        elif current == section and line.replace(" ", "").lower().startswith(key + "="):
+            return line.partition("=")[2].strip().lower() not in ("false", "no", "off", "0")
+    return False
+
+
+def _has_ref(top, name):
+    common = gitrepo.git_common_dir(top)
+    if common is None or ".." in name.split("/"):
+        return False
+    for prefix in ("refs/heads/", "refs/tags/", "refs/remotes/", "refs/remotes/origin/"):
+        if os.path.isfile(os.path.join(common, prefix + name)):
+            return True
+    from .safefiles import read_regular
+
+    try:
+        packed = read_regular(os.path.join(common, "packed-refs"), 4 * 1024 * 1024)
+    except (OSError, ValueError):
+        return False
+    suffixes = [(" refs/%s/%s" % (kind, name)).encode() for kind in ("heads", "tags", "remotes/origin")]
+    return any(line.rstrip().endswith(s) for line in packed.splitlines() for s in suffixes)

@@ -1,0 +1,263 @@
+"""Who and what is at stake for one judged line, read once and only when needed: the parties (other
+live sessions with their chains of ids across /clear, this session's main thread or running
+subagents: peerhooks.identity.Caller, which the edit notice asks too), the files each changed (peerhooks.peerchanges), git's state of the
+checkouts at stake (peerhooks.gitstate), a shared file's split between this session and a peer
+(peerhooks.guard_shared), the stash's owners (peerhooks.stash_owners) and a private index against
+HEAD. hook_git_guard asks it after the line is known to run git or write a file.
+"""
+import os
+
+from . import gitops, gitrepo, guard_verdict, reach, registry
+from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
+from .guard_lookup import GIT_TIMEOUT_SECONDS
+
+PRINT_MODE_ENTRYPOINTS = frozenset((PRINT_ENTRYPOINT,) + SDK_ENTRYPOINTS)  # no person to ask
+# Aliases expanded in one line; ordinary operations are never capped (issue 13: a cap of 64 let
+# `git add -A` through after 64 harmless adds), only the alias worklist, which a line could grow.
+MAX_ALIAS_EXPANSIONS = 64
+
+
+def _real(op):
+    """The operation with its literal paths and target resolved through symlinks, as the peers'
+    changes are (`git add ~/app-link/src` names the checkout's src)."""
+    specs = []
+    for spec in op.paths:
+        if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
+            spec = spec._replace(root=os.path.realpath(reach.resolve(spec, op.cwd)), relative="")
+        specs.append(spec)
+    target = os.path.realpath(op.target) if op.target and op.kind == gitops.REMOVE_WORKTREE else op.target
+    return op._replace(paths=tuple(specs), target=target)
+
+
+class Stakes:
+    """One judgement's I/O: who else works here (other sessions, with their chains of ids across
+    /clear; this session's main thread or live subagents), their changes, and git's state of the
+    checkouts at stake, each read once and only when needed."""
+
+    def __init__(self, claude, sessions, payload, cwd, context, lookup, now):
+        from .identity import Caller
+
+        self.claude, self.sessions, self.payload, self.cwd = claude, sessions, payload, cwd
+        self.session_id, self.agent_id = payload.session_id, payload.agent_id
+        self.context, self.lookup, self.now_ms = context, lookup, int(now * 1000)
+        self.caller = Caller(claude, sessions, payload.session_id, payload.agent_id, cwd, payload.transcript_path,
+                             self.now_ms)
+        self.aliases = {}
+        self.changes = None
+        self.states = {}
+
+    def _toplevel(self, path):
+        return self.caller.toplevel(path)
+
+    def _parties(self):
+        """(this caller's own transcripts, [(Party, its checkout)])."""
+        return self.caller.parties()
+
+    def parties_in(self, top):
+        """[(Party, checkout)] of those working in the checkout `top`."""
+        return self.caller.parties_in(top)
+
+    def anyone_else(self):
+        return self.caller.anyone_else()
+
+    def judged(self, operations):
+        """Each operation (aliases expanded) with its toplevel and the parties at stake."""
+        judged, pending = [], list(operations)
+        expansions = 0  # alias lookups, bounded: an alias is judged by what it runs, not counted
+        while pending:
+            op = pending.pop(0)
+            real = os.path.realpath(op.cwd)
+            top = self._toplevel(real)
+            if top is None:
+                continue
+            op = gitops.relocated(op, real)
+            if gitops.is_unknown(op):
+                expansions += 1
+                if expansions <= MAX_ALIAS_EXPANSIONS:
+                    aliases = dict(self._aliases(top))  # `git -c alias.x='!git add -A' x` is judged too
+                    aliases.update((k[len("alias."):], v) for k, v in op.config if k.startswith("alias."))
+                    pending.extend(o for o in gitops.expand_alias(op, aliases, top, self.context,
+                                                                  self.lookup) if o.kind != gitops.SAFE and o.cwd)
+                continue
+            judged.append(guard_verdict.Judged(_real(op), top, self._peers_at_stake(op, top)))
+        return judged
+
+    def _peers_at_stake(self, op, top):
+        chosen = self._parties()[1]
+        if op.kind in gitops.REPOSITORY_KINDS:
+            common = gitrepo.git_common_dir(top)
+            chosen = [(p, t) for p, t in chosen if t is not None and gitrepo.git_common_dir(t) == common]
+        else:
+            chosen = [(p, t) for p, t in chosen if t == top]
+        return tuple(guard_verdict.Peer(p.name or "session %s" % (p.session_id or "")[:8], (), p.can_message,
+                                        p.busy, t, p.kind) for p, t in chosen)
+
+    def _aliases(self, top):
+        if top not in self.aliases:
+            output = gitrepo.run_git(top, ["config", "--get-regexp", r"^alias\."], timeout=GIT_TIMEOUT_SECONDS)
+            self.aliases[top] = gitops.parse_alias_config(output or "")
+        return self.aliases[top]
+
+    def _read_changes(self):
+        """{party key: realpaths its transcripts show it changed}, and this caller's own under OWN."""
+        if self.changes is None:
+            from . import peerchanges  # only a judgement with someone at stake needs them
+
+            mine, parties = self._parties()
+            wanted = {p.key: list(p.transcripts) for p, _t in parties}
+            wanted[OWN] = list(mine)
+            self.changes = peerchanges.changes_of(self.claude, wanted, self.now_ms)
+        return self.changes
+
+    def _own_changes(self):
+        return self._read_changes().get(OWN, ())
+
+    def _states(self, top, ignored=False):
+        """git's state of a checkout now ({path: PathState}, or None when git did not answer in time)."""
+        key = (top, ignored)
+        if key not in self.states:
+            from . import gitstate
+
+            self.states[key] = gitstate.read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
+        return self.states[key]
+
+    def verdict(self, judged):
+        from . import gitstate
+
+        changes = self.changes = self._split_shared(judged, self._read_changes())
+        keyed = {p.name or "session %s" % (p.session_id or "")[:8]: p.key for p, _t in self._parties()[1]}
+        judged = [j._replace(peers=tuple(p._replace(changes=tuple(changes.get(keyed.get(p.name), ())))
+                                         for p in j.peers)) for j in judged]
+        states_of, stash_of = {}, {}
+        for item in judged:
+            if not item.peers:
+                continue
+            ignored = gitops.IGNORED_WORK in gitops.touches_of(item.operation)
+            states_of[item.toplevel] = self._states(item.toplevel, ignored)
+            if item.operation.kind in (gitops.STASH_STACK, gitops.STASH_APPLY) and item.toplevel not in stash_of:
+                stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
+        owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}
+        self.states_of, self.with_changes = states_of, judged
+        private_of = {}
+        for item in judged:
+            index = item.operation.private
+            if item.peers and item.operation.kind == gitops.COMMIT_PRIVATE and isinstance(index, gitops.PrivateIndex) \
+                    and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
+                private_of[index.path] = _private_differs(item.toplevel, index.path)
+        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
+                                     owners_of)
+
+    def _stash_owners(self, top, entries):
+        """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
+        parties' and the recently ended sessions' transcripts (bounded: a few transcripts, each
+        read from its tail back to the oldest entry's time)."""
+        from . import stash_owners, transcripts
+
+        stamps = [e.created_s for e in entries if e.created_s is not None]
+        since_ms = max(min(stamps) * 1000 - STASH_LEAD_MS if stamps else 0, self.now_ms - STASH_OWNER_DAYS * DAY_MS)
+        sources = [(stash_owners.SELF, path) for path in self._parties()[0]]
+        sources += [(party.name, path) for party, _t in self._parties()[1] for path in party.transcripts]
+        known = {path for _owner, path in sources}
+        table = self.caller.table()
+        for _mtime, session_id, path in transcripts.transcripts_in(self.claude, top, since_ms):
+            if path not in known:
+                entry = table.get(session_id)
+                sources.append(("%s (ended)" % (entry[0] if entry and entry[0] else session_id[:8]), path))
+                known.add(path)
+        pushes = []
+        for owner, path in sources[:MAX_STASH_TRANSCRIPTS]:
+            for call in transcripts.tool_calls_since(path, since_ms).calls:
+                if call.name == BASH_TOOL and call.command and "stash" in call.command:
+                    pushes.extend(stash_owners.Push(owner, call.at_ms, message)
+                                  for message in gitops.stash_pushes(call.command, call.cwd))
+        return stash_owners.owners(entries, pushes)
+
+    def _split_shared(self, judged, changes):
+        """The changes with each file both this session and a peer changed given to whoever still
+        has uncommitted hunks in it (guard_shared), as far as this session's edit records tell."""
+        self.splits = {}
+        own = set(changes.get(OWN, ()))
+        tops = {item.toplevel for item in judged if item.peers}
+        shared = {p for key, paths in changes.items() if key != OWN for p in paths if p in own}
+        if not shared:
+            return changes
+        from . import gitstate, guard_shared
+
+        for path in sorted(shared):
+            top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
+            states = self._states(top) if top else None
+            if top is None or states is None or gitstate.state_of(states, reach.relative(path, top)) is None:
+                continue
+            self.splits[path] = guard_shared.split(self.claude, top, path, self._parties()[0], GIT_TIMEOUT_SECONDS)
+        whole_own = {p for p, s in self.splits.items() if s.all_own}
+        none_own = {p for p, s in self.splits.items() if s.none_own}
+        return {key: [p for p in paths if (p not in none_own if key == OWN else p not in whole_own)]
+                for key, paths in changes.items()}
+
+    def suggestion(self, judged, refusals, command):
+        """The narrow.Suggestion for the refused line (none when a refusal is the human's to decide)."""
+        from . import gitstate, narrow
+
+        if guard_verdict.is_ask(refusals) or any(r.ask for r in refusals):
+            return narrow.Suggestion(None)
+        own_states_of = {}
+        peers_paths = set()
+        judged = self.with_changes  # the same operations, with the peers' changes read
+        for item in judged:
+            top = item.toplevel
+            states = self.states_of.get(top) or self._states(top)
+            if states is None:
+                return narrow.Suggestion(None)
+            prefix = top.rstrip("/") + "/"
+            own = {}
+            for path in self._own_changes():
+                if path.startswith(prefix):
+                    state = gitstate.state_of(states, path[len(prefix):])
+                    if state is not None:
+                        own[path] = state
+            own_states_of[top] = own
+            for peer in item.peers:
+                peers_paths.update(peer.changes)
+        shared = frozenset(p for states in own_states_of.values() for p in states if p in peers_paths)
+        refused = {id(r.operation) for r in refusals}
+        items = [(j.operation, j.toplevel) for j in judged]
+        found = narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared)
+        if not found.shared:
+            return found
+        patches = {p: self.splits[p].patch for p in found.shared if p in self.splits and self.splits[p].patch}
+        if len(patches) < len(found.shared):
+            return found  # a file whose hunks cannot be told apart: the human decides
+        return narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared, patches)
+
+    def _own_entry(self):
+        return self.caller.own_entry()
+
+    def print_mode(self):
+        own = self._own_entry()
+        return own is not None and own.entrypoint in PRINT_MODE_ENTRYPOINTS
+
+    def can_send(self, environ):
+        return registry.can_send(self._own_entry(), environ)
+
+
+OWN = "\0own"  # the key of this caller's own changes beside the parties' keys
+# Whose stash entries: transcripts read back to the oldest entry (less this lead), for entries made
+# within these days by at most this many sessions (live or ended: issue 19 asks about both).
+STASH_LEAD_MS = 10 * 60 * 1000
+STASH_OWNER_DAYS = 3
+MAX_STASH_TRANSCRIPTS = 24
+
+
+def _private_differs(top, index):
+    """[(status, path)] where a private index differs from HEAD (a commit from it changes those),
+    or None when it cannot be read (missing, not an index, git too slow)."""
+    if not os.path.isfile(index):
+        return None
+    env = dict(os.environ, GIT_INDEX_FILE=index)
+    done = gitrepo.run_git_code(top, ["diff", "--cached", "--name-status", "-z", "--no-renames", "HEAD", "--"],
+                                timeout=GIT_TIMEOUT_SECONDS, env=env)
+    if done is None or done[0] != 0:
+        return None
+    fields = done[1].decode("utf-8", "replace").split("\0")
+    return [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2) if fields[i]]
+
