@@ -123,7 +123,14 @@ class Judging(unittest.TestCase):
                                       gitstate.PathState("f%d.py" % n, ".", "M")) for n in range(8)]
         lines = edit_notice.render(notices, self.CHANGE_MS, True).splitlines()
         self.assertEqual(len(lines), 7)
-        self.assertEqual(lines[5], "peerhooks: and 3 more files with a party's uncommitted work.")
+        self.assertEqual(lines[5], "peerhooks: uncommitted work of peer-1 also in f5.py, f6.py, f7.py.")
+
+    def test_many_parties_of_one_file_are_named_after_five_lines(self):
+        notices = [edit_notice.Notice(edit_notice.Candidate("/r/f.py", "/r", party(name="peer-%d" % n), None),
+                                      gitstate.PathState("f.py", ".", "M")) for n in range(12)]
+        lines = edit_notice.render(notices, self.CHANGE_MS, True).splitlines()
+        self.assertEqual(lines[5], "peerhooks: uncommitted work of peer-5, peer-6, peer-7, peer-8 and 3 more "
+                                   "also in f.py.")
 
 
 class GitStateOfFiles(support.HomeTestCase):

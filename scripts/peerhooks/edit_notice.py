@@ -17,7 +17,8 @@ from . import gitstate
 from .records import record
 
 MARK = "peerhooks"  # every notice opens with it, as the guard's refusals open with theirs
-MAX_LINES = 5  # (file, party) lines; more are counted on one line
+MAX_LINES = 5  # (file, party) lines; more are named on one line
+MAX_LISTED = 4  # parties, and files, that one line names before counting the rest
 INTENT_CHARS = 160  # a party's prompt as quoted: one line
 
 Candidate = record("Candidate", "path toplevel party at_ms", (), """A file this call writes (its
@@ -91,6 +92,23 @@ def line(notice, now_ms):
     return text
 
 
+def more_line(hidden):
+    """The (file, party) pairs past MAX_LINES on one line: whose work, in which files."""
+    parties, files = [], []
+    for notice in hidden:
+        candidate = notice.candidate
+        for items, item in ((parties, candidate.party.name), (files, relative(candidate.path, candidate.toplevel))):
+            if item not in items:
+                items.append(item)
+    return "%s: uncommitted work of %s also in %s." % (MARK, _listed(parties, "more"), _listed(files, "more files"))
+
+
+def _listed(items, more, shown=MAX_LISTED):
+    if len(items) <= shown:
+        return ", ".join(items)
+    return "%s and %d %s" % (", ".join(items[:shown]), len(items) - shown, more)
+
+
 def render(notices, now_ms, can_send, host="claude"):
     """The notice text: one line per (file, party), then how to reach them; '' for none."""
     from . import messaging
@@ -99,7 +117,7 @@ def render(notices, now_ms, can_send, host="claude"):
         return ""
     lines = [line(n, now_ms) for n in notices[:MAX_LINES]]
     if len(notices) > MAX_LINES:
-        lines.append("%s: and %d more files with a party's uncommitted work." % (MARK, len(notices) - MAX_LINES))
+        lines.append(more_line(notices[MAX_LINES:]))
     reached, peers = set(), []
     for notice in notices:
         party = notice.candidate.party
