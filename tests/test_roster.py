@@ -57,6 +57,14 @@ class RosterOnEachPrompt(support.HomeTestCase):
         self.assertNotIn("shop-a1", told)
         self.assertEqual(self.prompt(), "")
 
+    def test_a_joined_peers_prompt_is_redacted(self):
+        key = "sk-ant-api03-" + "Q" * 40
+        self.joins("shop-c1", prompts=["deploy with ANTHROPIC_API_KEY=%s to staging now" % key])
+        told = self.prompt()
+        self.assertIn("- joined: shop-c1", told)
+        self.assertNotIn(key, told)
+        self.assertNotIn("QQQQQQQQ", told)
+
     def test_a_peer_that_exits_is_told_once_with_what_it_left_uncommitted(self):
         path = claudehome.leave_changed(self.repo_path, ["src/export.py"])[0]
         self.claude.append_records(self.a.session_id, self.repo_path, [
