@@ -61,14 +61,13 @@ def cases(homes):
     large = homes.large
     env, repo, _session = _home_alone(large)
     elsewhere = claudehome.make_repo(os.path.join(large.root, "notice-elsewhere"), {"README.md": "mine\n"})
-    process = large.claude.spawn()
-    large.claude.registry_entry(process.pid, SESSION_ID, large.repo, name="notice-self")
+    me = large.session_id  # the large home's own live session: no entry is added that other cases would count
     return [
         _case(ALONE, env, repo, SESSION_ID, os.path.join(repo, "src", "app.py"), ALONE_TARGET),
-        _case("edit_notice.py, alone in its checkout, 12 peers in another", large.env, elsewhere, SESSION_ID,
+        _case("edit_notice.py, alone in its checkout, 12 peers in another", large.env, elsewhere, me,
               os.path.join(elsewhere, "README.md"), None),
-        _case(UNTOUCHED, large.env, large.repo, SESSION_ID, os.path.join(large.repo, "src", "new_module.py"), PEERS_TARGET),
-        _case(TOLD, large.env, large.repo, SESSION_ID, os.path.join(large.repo, "src", "mod0.py"), PEERS_TARGET),
+        _case(UNTOUCHED, large.env, large.repo, me, os.path.join(large.repo, "src", "new_module.py"), PEERS_TARGET),
+        _case(TOLD, large.env, large.repo, me, os.path.join(large.repo, "src", "mod0.py"), PEERS_TARGET),
     ]
 
 
@@ -98,14 +97,15 @@ def _grown(home):
 def extras(homes):
     large = homes.large
     lines = []
-    first = _case("first", large.env, large.repo, SESSION_ID, os.path.join(large.repo, "src", "mod1.py"), None)
+    first = _case("first", large.env, large.repo, large.session_id, os.path.join(large.repo, "src", "mod1.py"), None)
     payloads = [_payload("notice-first-%04d" % n, large.repo, os.path.join(large.repo, "src", "mod1.py"))
                 for n in range(EXTRA_ROUNDS)]
     floor = _floor_seconds()[0]
     told = _median_seconds(first, payloads=payloads)[0]
     lines.append("edit_notice.py first notice of a peer's change, 12 live peers: %.1f ms, %.2fx the clean floor"
                  % (told * 1000, told / floor))
-    steady = _case("steady", large.env, large.repo, SESSION_ID, os.path.join(large.repo, "src", "new_module.py"), None)
+    steady = _case("steady", large.env, large.repo, large.session_id, os.path.join(large.repo, "src", "new_module.py"),
+                   None)
     before = _median_seconds(steady)
     sizes = _grown(large)
     try:
