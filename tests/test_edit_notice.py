@@ -11,7 +11,7 @@ import support
 from fixtures import claudehome
 from fixtures.claudehome import bash_record, edit_record, now_ms
 from installer import wiring
-from peerhooks import claude_formats, edit_notice, edit_targets, gitstate, identity, notice_state
+from peerhooks import claude_formats, edit_notice, edit_targets, gitrepo, gitstate, identity, notice_state
 
 SCRIPT = "edit_notice.py"
 SAMPLES = os.path.join(support.REPO, "fixtures", "samples", "codex-0.171")
@@ -150,10 +150,10 @@ class GitStateOfFiles(support.HomeTestCase):
         claudehome.leave_changed(repo, ["a.py", "new.py", "other.py"])
         states = gitstate.read(repo, 5, paths=["a.py", "new.py"])
         self.assertEqual(sorted(states), ["a.py", "new.py"])
-        before = gitstate.refs_moved_ms(repo)
+        before = gitrepo.refs_moved_ms(repo)
         time.sleep(0.05)
         git(repo, "commit", "-qam", "moves HEAD")
-        self.assertGreater(gitstate.refs_moved_ms(repo), before)
+        self.assertGreater(gitrepo.refs_moved_ms(repo), before)
 
 
 class NoticeRecord(support.HomeTestCase):

@@ -349,16 +349,20 @@ CHECKED_EDITS = 8  # per session, newest first: the report names 5 and counts th
 REF_SLACK_MS = 2000
 
 
-def _changed_after(edit, moved_ms):
+def _changed_after(edit, moved_ms, mtimes):
     """Whether an edit's change cannot have been committed or stashed: it was made after git last
     moved a ref (by its transcript's time), or its file was written after that (by its mtime: the
-    same clock as the refs'). Either way only a revert could have undone it."""
+    same clock as the refs'). Either way only a revert could have undone it. mtimes: {path: ms or
+    None}, each file stat'ed once however many sessions edited it."""
     if edit.at_ms is not None and edit.at_ms > moved_ms + REF_SLACK_MS:
         return True
-    try:
-        return os.stat(edit.path).st_mtime_ns // 1000000 > moved_ms
-    except (OSError, ValueError):
-        return False  # gone: an uncommitted deletion or never there; git says which
+    if edit.path not in mtimes:
+        try:
+            mtimes[edit.path] = os.stat(edit.path).st_mtime_ns // 1000000
+        except (OSError, ValueError):
+            mtimes[edit.path] = None  # gone: an uncommitted deletion or never there; git says which
+    mtime_ms = mtimes[edit.path]
+    return mtime_ms is not None and mtime_ms > moved_ms
 
 
 def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
@@ -366,17 +370,18 @@ def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
     change in (its change committed, stashed or reverted) moved from `edits` to `settled`, from
     one `git status` of those files; unchanged when git does not answer in time, or when every
     one of them changed after git last moved a ref (then only a revert could have undone one)."""
-    from . import gitstate
-
     prefix = top.rstrip(os.sep) + os.sep if top else None
     checked = {id(a): [e for e in a.edits[:CHECKED_EDITS] if prefix and e.path.startswith(prefix)]
                for a in activities}
     wanted = sorted({e.path[len(prefix):] for edits in checked.values() for e in edits})
     if not wanted:
         return list(activities)
-    moved = gitstate.refs_moved_ms(top)
-    if moved is not None and all(_changed_after(e, moved) for edits in checked.values() for e in edits):
+    moved = gitrepo.refs_moved_ms(top)
+    mtimes = {}
+    if moved is not None and all(_changed_after(e, moved, mtimes) for edits in checked.values() for e in edits):
         return list(activities)  # nothing can have been committed or stashed since: no git needed
+    from . import gitstate
+
     states = gitstate.read(top, timeout, paths=wanted)
     if states is None:
         return list(activities)

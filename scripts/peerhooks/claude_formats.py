@@ -28,6 +28,12 @@ SETTINGS_FILE = "settings.json"  # the user's settings; its autoMemoryDirectory 
 HANDOFF_NAME = "HANDOFF.md"
 
 
+def is_safe_session_id(session_id):
+    """A session id usable as a file name (Claude Code's are UUIDs)."""
+    return (isinstance(session_id, str) and 0 < len(session_id) <= 128 and not session_id.startswith(".")
+            and all(c.isascii() and (c.isalnum() or c in "-_.") for c in session_id))
+
+
 def is_registry_name(name):
     """`<digits>.json`, the name of a registry entry (digits as `re`'s \\d reads them), checked
     without `re`, whose import costs a hook ~6 ms under -S."""

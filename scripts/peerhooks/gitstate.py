@@ -86,34 +86,6 @@ def literal(path):
     return ":(literal)" + path
 
 
-def refs_moved_ms(top):
-    """When git last moved what a commit, reset, checkout or stash moves (the newest mtime, ms, of
-    HEAD, its reflog, its branch's ref, packed-refs, the stash ref and its reflog), read from the
-    filesystem; None when that cannot be told (no git folder). A change made after it cannot have
-    been committed or stashed since (only reverted, which no ref records)."""
-    own = gitrepo.git_dir(top)
-    common = gitrepo.git_common_dir(top)
-    if not own or not common:
-        return None
-    paths = [posixpath.join(own, "HEAD"), posixpath.join(own, "logs", "HEAD"), posixpath.join(common, "packed-refs"),
-             posixpath.join(common, "refs", "stash"), posixpath.join(common, "logs", "refs", "stash")]
-    try:
-        with open(paths[0], encoding="utf-8", errors="replace") as handle:
-            head = handle.readline(1024).strip()
-    except OSError:
-        return None
-    if head.startswith("ref: "):
-        paths += [posixpath.join(own, head[5:]), posixpath.join(common, head[5:])]
-    newest = None
-    for path in paths:
-        try:
-            mtime_ms = os.stat(path).st_mtime_ns // 1000000
-        except (OSError, ValueError):
-            continue
-        newest = mtime_ms if newest is None or mtime_ms > newest else newest
-    return newest
-
-
 MIN_EPOCH_S = 10 ** 9  # 2001-09-09: the first time git's `@<seconds>` reads as a time, not a date
 
 

@@ -38,7 +38,7 @@ def run(payload, argv, environ, now):
     sessions = registry.read_sessions(claude)
     if not any(s.session_id != payload.session_id for s in sessions) and not _may_have_parts(payload):
         return hookio.QUIET  # alone: the common case, decided before anything else is read
-    from .memory_watch import is_safe_session_id
+    from .claude_formats import is_safe_session_id
 
     if not is_safe_session_id(payload.session_id):
         return hookio.QUIET  # nowhere to remember what was said: better silent than repeating

@@ -4,12 +4,13 @@ path (nothing changed) is a stat per watched file, one listing of the registry f
 reads (the stamp, the roster); memory_report and roster_report run only when something did change.
 """
 from . import gitrepo, hookio, memory_watch, roster
+from .claude_formats import is_safe_session_id
 from . import home as homes
 
 
 def run(payload, argv, environ, now):
     session_id = payload.session_id
-    if not memory_watch.is_safe_session_id(session_id):
+    if not is_safe_session_id(session_id):
         return hookio.QUIET
     cwd = payload.working_folder(environ)
     home = homes.claude_home(environ)

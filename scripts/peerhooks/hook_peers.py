@@ -100,13 +100,14 @@ def _remember_roster(home, session_id, live):
     """What this start tells the session about its peers, so that memory_delta.py later tells only
     who joined or ended since (best effort: without it, the first prompt takes peers that started
     after this session for joined)."""
-    from . import memory_watch, roster
+    from . import roster
+    from .claude_formats import is_safe_session_id
     from .home import state_dir
 
-    if not memory_watch.is_safe_session_id(session_id):
+    if not is_safe_session_id(session_id):
         return
     try:
         roster.write(roster.path_of(state_dir(home), session_id),
-                     roster.Roster(tuple(roster.registry_names(home)), roster.heard_of(live)))
+                     roster.Roster(tuple(roster.registry_names(home)), roster.heard_of(live)), unless_same=True)
     except OSError:
         pass

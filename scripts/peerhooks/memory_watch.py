@@ -88,12 +88,6 @@ def stamp_folder(state_folder):
     return os.path.join(state_folder, STAMP_FOLDER)
 
 
-def is_safe_session_id(session_id):
-    """A session id usable as a file name (Claude Code's are UUIDs)."""
-    return (isinstance(session_id, str) and 0 < len(session_id) <= 128 and not session_id.startswith(".")
-            and all(c.isascii() and (c.isalnum() or c in "-_.") for c in session_id))
-
-
 def encode_stamp(stamp):
     files = {path: [mtime_ns, size] for path, (mtime_ns, size) in sorted(stamp.files.items())}
     body = {"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files}

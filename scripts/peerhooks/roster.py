@@ -97,10 +97,21 @@ def read(path):
     return read_state(path, MAX_BYTES, decode, LEVELS)
 
 
-def write(path, roster):
+def write(path, roster, unless_same=False):
+    """Record a roster (atomically, never through a link); unless_same: not when the file already
+    holds these bytes (a start after /clear or a resume often finds the roster unchanged)."""
     from .statefiles import write_atomically
 
-    write_atomically(path, encode(roster), levels=LEVELS)  # never written through a link
+    raw = encode(roster)
+    if unless_same:
+        from .safefiles import read_regular
+
+        try:
+            if read_regular(path, len(raw) + 1, follow_symlinks=False) == raw:
+                return
+        except (OSError, ValueError):
+            pass
+    write_atomically(path, raw, levels=LEVELS)
 
 
 # -- The quiet path --------------------------------------------------------------------------------
