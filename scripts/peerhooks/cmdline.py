@@ -89,7 +89,7 @@ IN_PLACE_EDITORS = frozenset(["sed", "perl"])
 
 
 Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables fed_by "
-                 "in_loop via marker", ((), False, False, (), 0, None, (), None, False, (), None),
+                 "in_loop via marker gate", ((), False, False, (), 0, None, (), None, False, (), None, None),
                  """One simple command as it will run.
 
     name: the program's basename ("" when the command word is computed at run time).
@@ -104,7 +104,11 @@ Command = record("Command", "name args cwd env adds_words stdin_fed writes depth
     the Via records of the wrappers that run it (`make commit` running its recipe), outermost
     first; () for what the line runs itself. marker: for a command that stands for what a wrapper
     does when it is not written as command lines (`gh pr checkout 12` switches the branch), the
-    follower's word for it; name is then "" and via ends with that wrapper.
+    follower's word for it; name is then "" and via ends with that wrapper. gate: (index in the
+    found list of the command whose exit status decides whether this one runs, "&&" or "||") for a
+    command after `a && …` or `a || …` (a pipe stage shares its pipeline's gate); None when it runs
+    whatever came before, or when the shell's compound syntax (`if`, `!`, loops) makes that
+    unclear. peerhooks.chains reads them.
     """)
 
 Via = record("Via", "wrapper runs", (None,), """One wrapper on the way to a command: the wrapper as
@@ -357,6 +361,7 @@ class _Walker:
         self.tokens_left = MAX_TOKENS  # for the scripts of nested shells, beside the line's own
         self.via = ()  # the wrappers that run what is being walked
         self.written = {}  # path -> what the line wrote there (None: unknown), for the follower
+        self.recorded = None  # the index of the command _command recorded last
 
     def tokens_of(self, text):
         """A nested shell's script as tokens, within what is left of the line's budget."""
@@ -373,6 +378,9 @@ class _Walker:
         redirection = None
         output = None  # what the last pipe stage prints, when the line itself holds it
         fed_by = None  # the command the previous pipe stage ran
+        gate = None  # (the command whose status decides whether the next pipeline runs, its connector)
+        last = None  # the command this walk recorded last: its status is its pipeline's
+        plain = True  # no compound syntax met yet, so the separators alone say what runs after what
         index = 0
         while index < len(tokens):
             token = tokens[index]
@@ -383,6 +391,7 @@ class _Walker:
                 if loop is not None:
                     name, listed, body, index = loop
                     self._loop(name, listed, body, dirs, depth)
+                    plain, gate, last = False, None, None  # a loop's status is its last iteration's
                     continue
             if isinstance(token, Word):
                 for inner in token.substitutions:
@@ -406,17 +415,26 @@ class _Walker:
             if text in SEPARATORS or text in ("(", ")"):
                 in_subshell = after_pipe or text in PIPES or text == "&"
                 self.last = None
+                plain = plain and not (words and words[0].value in RESERVED_WORDS)
                 output = self._command(words, writes, stdin_text, after_pipe and output,
-                                       dirs.copy() if in_subshell else dirs, depth, after_pipe, fed_by)
+                                       dirs.copy() if in_subshell else dirs, depth, after_pipe, fed_by,
+                                       gate if plain else None)
                 fed_by = self.last if text in PIPES else None
+                if words or writes:
+                    last = self.recorded
+                if text in ("&&", "||"):
+                    gate = (last, text) if plain and last is not None else None
+                elif text not in PIPES and (words or writes or text not in ("(", ")")):
+                    gate = None  # `;`, a newline or `&`: what follows runs whatever came before
                 words, writes, stdin_text = [], [], []
                 after_pipe = text in PIPES
             if text == "(":
                 saved.append(dirs.copy())
             elif text == ")" and saved:
                 dirs.restore(saved.pop())
+        plain = plain and not (words and words[0].value in RESERVED_WORDS)
         self._command(words, writes, stdin_text, after_pipe and output, dirs.copy() if after_pipe else dirs,
-                      depth, after_pipe, fed_by)
+                      depth, after_pipe, fed_by, gate if plain else None)
 
     def _loop(self, name, words, body, dirs, depth):
         """A `for` loop's body, walked once per value with the variable set (once, unknown, when
@@ -435,10 +453,12 @@ class _Walker:
         if values is None:
             dirs.variables[name] = None
 
-    def _command(self, words, writes, stdin_text, piped_text, dirs, depth, piped=False, fed_by=None):
+    def _command(self, words, writes, stdin_text, piped_text, dirs, depth, piped=False, fed_by=None, gate=None):
         """One simple command: strip assignments, reserved words and prefix commands, then record
         it and open what it runs. Returns what it prints when the line itself holds that text
-        (`cat <<EOF`, `echo …`), so `… | bash` can be read as the script it runs."""
+        (`cat <<EOF`, `echo …`), so `… | bash` can be read as the script it runs; leaves in
+        self.recorded the index of the command it recorded (None: none, as for `F=x`)."""
+        self.recorded = None
         env = list(dirs.exported.items())
         adds_words = False
         words = self._split_words(words, dirs)
@@ -486,12 +506,13 @@ class _Walker:
         variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
         command = Command(name, arguments, dirs.cwd, tuple(env), adds_words, piped or bool(stdin_text),
                           tuple(writes), depth, name_word, variables, fed_by if adds_words else None, self.loops > 0,
-                          self.via)
+                          self.via, gate=gate)
         if len(self.found) >= MAX_COMMANDS:
             raise TooLarge("more than %d commands" % MAX_COMMANDS)
         if name == "find":
             self._find_exec(command, dirs, depth)
         self.found.append(command)
+        recorded = len(self.found) - 1
         self.last = command
         if self.context.follow is not None:
             stdin = "".join(stdin_text) if stdin_text else (piped_text or None)
@@ -508,6 +529,7 @@ class _Walker:
                     self.walk(self.tokens_of(text), dirs.copy(), depth + 1)
         elif name == "eval":
             self.walk(self.tokens_of(" ".join(w.value for w in arguments)), dirs, depth + 1)
+        self.recorded = recorded  # what it ran in turn recorded its own
         return _printed(name, arguments, stdin_text)
 
     def _follow(self, command, stdin, env, dirs, depth):
@@ -835,15 +857,17 @@ def _written_by(command):
         return [w._replace(value=w.value[3:]) for w in args if w.value.startswith("of=")], None
     if name == "git" and args and args[0].value == "mv":
         return _copy("mv", args[1:])
+    if name == "git" and args and args[0].value == "rm":  # a staged deletion is a change too
+        return _operands(args[1:]), None
     return [], None
 
 
 def write_targets(line, cwd, home=None, isdir=None, paths=POSIX):
     """[(path, is_pattern)] that a Bash command line writes: redirection targets, `tee`, `touch`,
     `rm`, `sed -i`/`perl -i`, `dd of=`, the destination of `cp`/`mv`/`install`/`git mv` (and the
-    sources `mv` removes). Words the shell alone knows are skipped. isdir: the caller's look at the
-    filesystem, whether a copy's destination is an existing folder (None: take it for a file);
-    paths: the platform's path flavour."""
+    sources `mv` removes), what `git rm` removes. Words the shell alone knows are skipped. isdir: the
+    caller's look at the filesystem, whether a copy's destination is an existing folder (None: take
+    it for a file); paths: the platform's path flavour."""
     context = Context(home=home, paths=paths)
     try:
         found = commands(line, cwd, context)

@@ -71,6 +71,34 @@ def git_common_dir(top):
     return os.path.normpath(os.path.join(own, common))
 
 
+MAX_WORKTREES = 64  # linked worktrees read for what they have checked out
+
+
+def worktree_heads(top):
+    """{worktree toplevel (realpath): its HEAD line (`ref: refs/heads/main`, or a commit id)} for
+    every worktree of the repository holding `top`, read from the git folders' files (no git
+    call), at most MAX_WORKTREES linked ones; None when the repository cannot be read."""
+    common = git_common_dir(top)
+    if common is None:
+        return None
+    realpath = platform.current().paths.realpath  # compared with toplevel()'s
+    heads = {}
+    if os.path.basename(common) == ".git":  # not bare: the main worktree is the folder holding it
+        head = first_line(os.path.join(common, "HEAD"))
+        if head is not None:
+            heads[realpath(os.path.dirname(common))] = head
+    try:
+        names = sorted(os.listdir(os.path.join(common, "worktrees")))[:MAX_WORKTREES]
+    except OSError:
+        names = []
+    for name in names:
+        folder = os.path.join(common, "worktrees", name)
+        head, pointer = first_line(os.path.join(folder, "HEAD")), first_line(os.path.join(folder, "gitdir"))
+        if head is not None and pointer:
+            heads[realpath(os.path.dirname(pointer))] = head
+    return heads
+
+
 def run_git(top, args, timeout=GIT_TIMEOUT_SECONDS):
     """Run one git command in a checkout; stdout as text, or None when git failed or is missing."""
     done = run_git_code(top, args, timeout)

@@ -6,6 +6,7 @@ checkouts at stake (peerhooks.gitstate), a shared file's split between this sess
 HEAD. hook_git_guard asks it after the line is known to run git or write a file.
 """
 import os
+import stat
 
 from . import gitops, gitrepo, guard_verdict, names, platform, reach, registry
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
@@ -103,10 +104,23 @@ class Stakes:
 
             mine, parties = identity.parties(own, self.agent_id, [(i, s) for i, s, _t in others], running)
             tops = {s.session_id: t for _i, s, t in others}
-            own_top = self._toplevel(self.cwd) if self.cwd else None
-            self.parties = (mine, [(p, tops.get(p.session_id, own_top) if p.kind == "session" else own_top)
+            self.parties = (mine, [(p, tops.get(p.session_id) if p.kind == "session" else self._checkout_of(p))
                                    for p in parties])
         return self.parties
+
+    def _checkout_of(self, party):
+        """Where this session's main thread or one of its subagents works: the main thread where its
+        registry entry says, a subagent where its transcript began (a subagent runs in a checkout of
+        its own as often as in its session's); the caller's checkout when neither says."""
+        own_top = self._toplevel(self.cwd) if self.cwd else None
+        entry = self._own_entry()
+        main_top = self._toplevel(entry.cwd) if entry is not None and entry.cwd else None
+        if party.kind == "subagent" and party.transcripts:
+            from . import transcripts
+
+            started_in = transcripts.read_head(party.transcripts[0]).cwd
+            return self._toplevel(started_in) if started_in else main_top or own_top
+        return main_top or own_top
 
     def parties_in(self, top):
         """[(Party, checkout)] of those working in the checkout `top`."""
@@ -180,7 +194,9 @@ class Stakes:
             self.states[key] = gitstate.read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
         return self.states[key]
 
-    def verdict(self, judged):
+    def verdict(self, judged, chain=None):
+        """The refusals (guard_verdict.verdict) of the judged operations of a line whose commands
+        run as `chain` (chains.Chain) says."""
         from . import gitstate
 
         changes = self.changes = self._split_shared(judged, self._read_changes())
@@ -193,6 +209,9 @@ class Stakes:
                 continue
             ignored = gitops.IGNORED_WORK in gitops.touches_of(item.operation)
             states_of[item.toplevel] = self._states(item.toplevel, ignored)
+            check, target = item.operation.precheck, item.operation.target
+            if check is not None and check.clean_target and target and self._toplevel(target) == target:
+                states_of[target] = self._states(target)  # the worktree `git worktree remove` would remove
             if item.operation.kind in (gitops.STASH_STACK, gitops.STASH_APPLY) and item.toplevel not in stash_of:
                 stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
         owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}
@@ -204,7 +223,7 @@ class Stakes:
                     and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
                 private_of[index.path] = _private_differs(item.toplevel, index.path)
         return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
-                                     owners_of)
+                                     owners_of, chain, _present(judged), _in_the_way(judged, states_of))
 
     def _stash_owners(self, top, entries):
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
@@ -306,6 +325,60 @@ OWN = "\0own"  # the key of this caller's own changes beside the parties' keys
 STASH_LEAD_MS = 10 * 60 * 1000
 STASH_OWNER_DAYS = 3
 MAX_STASH_TRANSCRIPTS = 24
+
+
+MAX_PATHS_LOOKED_AT = 256  # literal paths whose presence tells whether git refuses a line (gitfails)
+
+
+def _present(judged):
+    """{absolute path: gitfails.FILE, FOLDER or None} for the literal paths of the operations git
+    checks before acting (Operation.precheck): one lstat each, a bounded number."""
+    from . import gitfails
+
+    found = {}
+    for item in judged:
+        if item.operation.precheck is None:
+            continue
+        for spec in item.operation.paths:
+            if len(found) >= MAX_PATHS_LOOKED_AT:
+                return found  # the rest count as present: git is taken to go ahead
+            if spec.known and not spec.pattern and not spec.shell_glob:
+                path = reach.resolve(spec, item.toplevel)
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    found[path] = None
+                    continue
+                found[path] = gitfails.FOLDER if stat.S_ISDIR(mode) else gitfails.FILE
+    return found
+
+
+MAX_PATHS_IN_THE_WAY = 256  # local changes asked about for one switch; past it, git is taken to go ahead
+
+
+def _in_the_way(judged, states_of):
+    """{(toplevel, revision): whether a path with local changes (or an untracked file) differs
+    between HEAD and the revision a switch goes to}: one `git diff --name-only` limited to those
+    paths, per switch; missing when git did not answer or there are too many."""
+    found = {}
+    for item in judged:
+        check = item.operation.precheck
+        states = states_of.get(item.toplevel)
+        if check is None or check.switch_to is None or states is None:
+            continue
+        key = (item.toplevel, check.switch_to)
+        local = sorted(rel for rel, state in states.items() if not state.ignored and not state.folder)
+        if key in found or len(local) > MAX_PATHS_IN_THE_WAY:
+            continue
+        if not local:
+            found[key] = False
+            continue
+        out = gitrepo.run_git(item.toplevel, ["diff", "--name-only", "-z", "--no-renames", "HEAD", check.switch_to,
+                                              "--"] + [":(literal)" + rel for rel in local],
+                              timeout=GIT_TIMEOUT_SECONDS)
+        if out is not None:
+            found[key] = bool(out.strip("\0"))
+    return found
 
 
 def _private_differs(top, index):

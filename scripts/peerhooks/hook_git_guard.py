@@ -52,9 +52,12 @@ def run(payload, argv, environ, now):
         return hookio.QUIET  # no git and no file written in a checkout, wrappers followed
     from . import gitops, guard_lookup, guard_stakes, guard_verdict, registry
 
+    from . import chains
+
     lookup = guard_lookup.CheckoutLookup()
-    operations = [op for op in gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
-                  if op.kind != gitops.SAFE and op.cwd]
+    every = gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
+    chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
+    operations = [op for op in every if op.kind != gitops.SAFE and op.cwd]
     operations = _launched_with_a_private_index(operations, environ)
     operations.extend(_write_operations(writes, runs, context))
     if not operations:
@@ -66,7 +69,7 @@ def run(payload, argv, environ, now):
     judged = guard.judged(operations)
     if not any(item.peers for item in judged):
         return hookio.QUIET
-    refusals = guard.verdict(judged)
+    refusals = guard.verdict(judged, chain)
     if not refusals:
         return hookio.QUIET
     suggestion = guard.suggestion(judged, refusals, command)
@@ -119,22 +122,23 @@ def _write_operations(writes, runs, context):
     """The operations of those writes, for the verdict."""
     from . import gitops
 
+    steps = {id(run): step for step, run in enumerate(runs)}
     found = []
     for path, pattern, run in writes:
         operation = gitops.write_operation(path, pattern, run) if path is not None else \
             gitops.found_write_operation(run, context)
         if operation is not None:
-            found.append(operation)
+            found.append(operation._replace(step=steps.get(id(run))))
     return found
 
 
-MAX_GLOB_MATCHES = 256  # a `for f in src/*.py` loop over more files than this is not followed
+MAX_GLOB_MATCHES = 256  # a pattern matching more files than this is judged as a pattern, not file by file
 
 
 def _glob(pattern, cwd):
-    """The shell's expansion of a pattern in a `for` loop's words, sorted as Bash sorts (C locale),
-    or None past MAX_GLOB_MATCHES; only a loop over a pattern gets here."""
-    import glob  # imports fnmatch and re: only a judged `for` loop over a pattern pays for them
+    """The shell's expansion of a pattern in a `for` loop's words or a git command's operands, sorted
+    as Bash sorts (C locale), or None past MAX_GLOB_MATCHES."""
+    import glob  # imports fnmatch and re: only a judged line holding a pattern pays for them
 
     paths = platform.current().paths  # an absolute pattern as the shell spells it (C:/…, /c/… on Windows)
     absolute = paths.names_absolute(pattern)
