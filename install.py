@@ -34,7 +34,7 @@ SCRIPTS_DIR = os.path.join(REPO, "scripts")
 sys.path.insert(0, SCRIPTS_DIR)
 sys.path.insert(0, REPO)
 
-from installer import InstallError, checks, hooksfile, plugin, userfile  # noqa: E402 - needs the sys.path lines above
+from installer import InstallError, checks, hooksfile, plugin, userfile, windows  # noqa: E402 - needs the sys.path lines above
 from installer.wiring import (CLAUDE_HOOKS, CODEX_HOOKS, Hook, build_entries, merge,  # noqa: E402
                               registrations, unmerge)
 from peerhooks.gitrepo import toplevel  # noqa: E402
@@ -200,7 +200,9 @@ def plugin_still_runs(copies, out):
 def install(target, scripts_dir, python, dry_run, now, out):
     wired = present_scripts(scripts_dir, target.hooks)
     missing = [hook for hook in target.hooks if hook not in wired]
-    entries = build_entries(wired, python, scripts_dir, windows=is_windows())
+    # On Windows, Claude Code's hooks in exec form: no shell (Git Bash or PowerShell) parses them.
+    entries = build_entries(wired, python, scripts_dir, windows=is_windows(),
+                            exec_form=is_windows() and target.hooks == CLAUDE_HOOKS)
     read = {}
 
     def compute(before):
@@ -324,7 +326,8 @@ def check(environ, cwd, out):
     home = claude_home(environ)
     context = checks.Context(claude_home=home, codex_home=codex_home(environ), checkout=toplevel(cwd), cwd=cwd,
                              scripts_dir=SCRIPTS_DIR, rule_path=rules_target(home),
-                             path_variable=environ.get("PATH"))
+                             path_variable=environ.get("PATH"), on_windows=is_windows(),
+                             git_bash=windows.git_bash(environ) if is_windows() else None)
     return checks.run(context, out)
 
 

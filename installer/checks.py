@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from installer import InstallError, codextrust, hooksfile, plugin
+from installer import InstallError, codextrust, hooksfile, plugin, windows
 from installer.userfile import BACKUPS, KEEP_BACKUPS
 from installer.wiring import (CLAUDE_HOOKS, PLUGIN_PYTHON, PLUGIN_ROOT, registration_problems,
                               registrations, script_of)
@@ -32,6 +32,8 @@ class Context:
     scripts_dir: str
     rule_path: str
     path_variable: Optional[str]
+    on_windows: bool = False
+    git_bash: Optional[str] = None  # on Windows, the bash.exe Claude Code runs hooks with, if any
 
 
 @dataclass(frozen=True)
@@ -123,8 +125,15 @@ def interpreter_problem(python):
         completed = subprocess.run([python, "-S", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                    timeout=INTERPRETER_PROBE_TIMEOUT)
+    except (OSError, subprocess.SubprocessError):
+        return "the registered interpreter %s does not run" % python
+    if completed.returncode == windows.STORE_STAND_IN_EXIT:
+        return ("the registered interpreter %s is the Microsoft Store's stand-in (it exits %d: no Python "
+                "is installed behind it); install Python from python.org and run install.py with it"
+                % (python, windows.STORE_STAND_IN_EXIT))
+    try:
         major, minor = (int(part) for part in completed.stdout.decode().strip().split("."))
-    except (OSError, subprocess.SubprocessError, ValueError):
+    except ValueError:
         return "the registered interpreter %s does not run" % python
     if (major, minor) < MIN_PYTHON:
         return "the registered interpreter %s is Python %d.%d; the hooks need %d.%d or newer" % (
@@ -251,6 +260,14 @@ def check_python_and_git(context, report):
         report.problems.append("git is not on PATH (the index guard and the checkout lookups need it)")
 
 
+def check_windows_shell(context, report):
+    """On Windows: whether Git Bash will run the hooks, and the guard can run at all."""
+    if context.on_windows:
+        notes, problems = windows.shell_report(report.found, context.git_bash)
+        report.notes.extend(notes)
+        report.problems.extend(problems)
+
+
 def check_claude_home(context, report):
     """A missing sessions/ folder is normal before Claude Code's first session: a note, not a problem."""
     sessions = os.path.join(context.claude_home, "sessions")
@@ -328,7 +345,7 @@ def codex_positions(settings, hooks_file):
 
 CHECKS = (check_settings_files, check_plugins, check_codex, check_each_hook_runs_once, check_which_copy_runs,
           check_registered_scripts_exist, check_interpreters, check_scripts_compile, check_python_and_git,
-          check_claude_home, check_rule_file, check_backups)
+          check_windows_shell, check_claude_home, check_rule_file, check_backups)
 
 
 def write_report(context, report, out):

@@ -4,11 +4,18 @@ hooks.json, Codex's hooks.json): no files, no clock, no environment.
 Our entries are recognised by script name (`scripts/<name>.py`), so a moved checkout updates the paths
 instead of adding copies, and an uninstall removes exactly those; the user's hooks, other keys and key
 order are kept.
+
+On Windows Claude Code runs a hook's command in Git Bash when it finds one, else in PowerShell, where
+a line that starts with a quoted path is an expression (`"C:/…/python.exe" -S …` starts nothing) and
+the call operator `&` would be a syntax error in bash. So there the hook is written in exec form
+(`"command": <python.exe>, "args": ["-S", <script>, …]`), which 2.1.197 and 2.1.332 spawn directly, with
+no shell to parse paths with spaces or to be missing (fixtures/samples/platforms/README.md).
 """
 import copy
 import json
 import os
 import re
+import shlex
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
@@ -16,7 +23,11 @@ from installer import InstallError
 
 PLACEHOLDER_PYTHON = "/path/to/python3"
 PLACEHOLDER_CHECKOUT = "/path/to/peerhooks"
-PLUGIN_PYTHON = "python3"  # a plugin cannot know the user's interpreter; the one on PATH it is
+# A plugin cannot know the user's interpreter: one hooks.json serves every platform, and python3 is the
+# name on macOS and Linux. Windows has no name that works everywhere (python.org installs `py` and
+# `python`, no python3; the Store's python3 is often a stand-in that exits 9009), so there install.py,
+# which registers the interpreter that ran it in exec form, is the way; `--check` names the stand-in.
+PLUGIN_PYTHON = "python3"
 PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
 # Hooks run as `<python> -S <script>`: they import only the standard library, and without the site
 # module (and the .pth files it executes) an interpreter starts several times faster: here 8 ms
@@ -79,16 +90,22 @@ _OUR_SCRIPT_IN_COMMAND = re.compile(
 
 @dataclass(frozen=True)
 class Entry:
-    """A hook made concrete: the command line that runs it from one checkout with one interpreter."""
+    """A hook made concrete: the command line that runs it from one checkout with one interpreter,
+    or in exec form the program (`command`) and its `args`, spawned without a shell."""
 
     event: str
     matcher: Optional[str]
     script: str
     command: str
     timeout: int
+    args: Optional[Tuple[str, ...]] = None
 
     def handler(self):
-        return {"type": "command", "command": self.command, "timeout": self.timeout}
+        handler = {"type": "command", "command": self.command}
+        if self.args is not None:
+            handler["args"] = list(self.args)
+        handler["timeout"] = self.timeout
+        return handler
 
     def group(self):
         group = {} if self.matcher is None else {"matcher": self.matcher}
@@ -105,6 +122,7 @@ class Registration:
     command: str
     where: str  # e.g. "user settings /home/me/.claude/settings.json"
     deduplicated: bool  # settings files: Claude Code runs an identical command once across them
+    exec_form: bool = False  # spawned without a shell (`args`); `command` then shows program and args
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -137,7 +155,11 @@ def command_line(python, script_path, args, windows=False):
     return " ".join(words + list(args))
 
 
-def build_entries(hooks, python, scripts_dir, windows=False):
+def build_entries(hooks, python, scripts_dir, windows=False, exec_form=False):
+    """The entries for one interpreter and checkout; exec_form for Claude Code on Windows."""
+    if exec_form:
+        return [Entry(hook.event, hook.matcher, hook.script, python, hook.timeout,
+                      (NO_SITE, os.path.join(scripts_dir, hook.script)) + hook.args) for hook in hooks]
     return [
         Entry(hook.event, hook.matcher, hook.script,
               command_line(python, os.path.join(scripts_dir, hook.script), hook.args, windows),
@@ -167,6 +189,29 @@ def script_of(command):
         return None
     found = _OUR_SCRIPT_IN_COMMAND.search(command)
     return found.group(1) if found else None
+
+
+def _exec_args(handler):
+    """An exec-form handler's `args` (a list of strings), or None for a shell command."""
+    args = handler.get("args")
+    return args if isinstance(args, list) and all(isinstance(arg, str) for arg in args) else None
+
+
+def handler_script(handler):
+    """Which of our scripts a handler runs, from its command line or, in exec form, its args."""
+    if not isinstance(handler, dict):
+        return None
+    for word in [handler.get("command")] + (_exec_args(handler) or []):
+        if script_of(word):
+            return script_of(word)
+    return None
+
+
+def handler_command(handler):
+    """A handler's command as one line: exec form's program and args quoted as a shell reads them."""
+    args = _exec_args(handler)
+    command = handler.get("command")
+    return command if args is None or not isinstance(command, str) else shlex.join([command] + args)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -208,7 +253,7 @@ def shape_problem(settings):
 
 
 def _ours(handler, scripts):
-    return isinstance(handler, dict) and script_of(handler.get("command")) in scripts
+    return handler_script(handler) in scripts
 
 
 def _same_matcher(group, matcher):
@@ -219,8 +264,11 @@ def _same_matcher(group, matcher):
 
 
 def _updated_handler(handler, entry):
-    """Our handler with this entry's command and timeout, keeping its key order and any extra keys."""
+    """Our handler with this entry's command (args) and timeout, keeping its key order and any extra
+    keys; a shell command loses the args an earlier exec form had."""
     updated = dict(handler)
+    if entry.args is None:
+        updated.pop("args", None)
     for key, value in entry.handler().items():
         updated[key] = value
     return updated
@@ -238,7 +286,7 @@ def _place(groups, entry):
             continue
         remaining = []
         for handler in handlers:
-            if not (isinstance(handler, dict) and script_of(handler.get("command")) == entry.script):
+            if handler_script(handler) != entry.script:
                 remaining.append(handler)
             elif not kept and _same_matcher(group, entry.matcher):
                 remaining.append(_updated_handler(handler, entry))
@@ -307,10 +355,10 @@ def registrations(settings, where, deduplicated=True):
         for group in groups if isinstance(groups, list) else []:
             handlers = group.get("hooks") if isinstance(group, dict) else None
             for handler in handlers if isinstance(handlers, list) else []:
-                if isinstance(handler, dict):
-                    script = script_of(handler.get("command"))
-                    if script:
-                        found.append(Registration(script, event, handler["command"], where, deduplicated))
+                script = handler_script(handler)
+                if script:
+                    found.append(Registration(script, event, handler_command(handler), where, deduplicated,
+                                              _exec_args(handler) is not None))
     return found
 
 

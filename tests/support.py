@@ -1,4 +1,5 @@
 """Shared test helpers: run a hook as Claude Code does (a subprocess, payload on stdin), temp homes."""
+import contextlib
 import importlib.util
 import io
 import json
@@ -15,12 +16,22 @@ for path in (REPO, SCRIPTS):
     if path not in sys.path:
         sys.path.insert(0, path)
 
+from fixtures import claudehome, platforms  # noqa: E402
 from fixtures.claudehome import ClaudeHome, make_repo  # noqa: E402,F401
 import leftovers  # noqa: E402
 
 # Every temporary folder and process of the run is marked and swept at its end, interrupted or
 # not (see leftovers); before any test makes one.
 leftovers.start()
+
+from peerhooks import platform  # noqa: E402
+
+# The platform whose client the suite plays (PEERHOOKS_SIMULATE_PLATFORM, fixtures/platforms.py):
+# the library in this process answers as that platform, hooks run as processes through
+# fixtures/simulate.py, and a payload's paths are written as that client writes them.
+SIMULATED = platforms.selected()
+if SIMULATED != "linux":
+    platform.install(platforms.simulated(SIMULATED))
 
 SCRIPT_TIMEOUT = 60
 # As install.py registers the hooks: `-S` skips site, whose .pth files cost more here than a hook.
@@ -32,6 +43,22 @@ PYTHON = [sys.executable, "-S"]
 IN_PROCESS = os.environ.get("PEERHOOKS_TEST_PROCESSES") != "1"
 
 
+@contextlib.contextmanager
+def playing(name):
+    """The suite as the client of `name` (linux, darwin, win32) for the block, whatever the run's
+    PEERHOOKS_SIMULATE_PLATFORM: fixtures write that build's files, the library answers as that
+    platform, hooks run through the launcher."""
+    global SIMULATED
+    saved = SIMULATED, claudehome.CLIENT, platform.current()
+    SIMULATED = claudehome.CLIENT = name
+    platform.install(platforms.simulated(name))
+    try:
+        yield
+    finally:
+        SIMULATED, claudehome.CLIENT = saved[:2]
+        platform.install(saved[2])
+
+
 def payload_bytes(payload):
     if payload is None:
         return b""
@@ -39,7 +66,46 @@ def payload_bytes(payload):
         return payload
     if isinstance(payload, str):
         return payload.encode("utf-8")
-    return (json.dumps(payload) + "\n").encode("utf-8")
+    return (json.dumps(client_payload(payload)) + "\n").encode("utf-8")
+
+
+def client_payload(payload):
+    """A payload with its paths as the simulated client writes them (native on Windows)."""
+    if SIMULATED == "linux" or not isinstance(payload, dict):
+        return payload
+    spelled = {k: platforms.native(SIMULATED, v) if k in ("cwd", "transcript_path") and isinstance(v, str)
+               and v.startswith("/") else v for k, v in payload.items()}
+    tool_input = spelled.get("tool_input")
+    if isinstance(tool_input, dict):  # an edit tool's file, written natively too
+        spelled["tool_input"] = {k: platforms.native(SIMULATED, v) if k in ("file_path", "notebook_path")
+                                 and isinstance(v, str) and v.startswith("/") else v for k, v in tool_input.items()}
+    return spelled
+
+
+def shell_path(path):
+    """A local folder as a command line in the Bash tool spells it (Git Bash's `/c/tmp/x` on Windows)."""
+    return platform.current().paths.shell_spelling(path)
+
+
+def script_command(script_name):
+    """How a hook script of scripts/ is started (see started)."""
+    return started(os.path.join(SCRIPTS, script_name))
+
+
+def started(script):
+    """How a hook script is started: `python3 -S <script>`, through the simulation's launcher
+    when the suite plays another platform."""
+    if SIMULATED == "linux":
+        return PYTHON + [script]
+    return PYTHON + [os.path.join(REPO, "fixtures", "simulate.py"), SIMULATED, script]
+
+
+def as_started(words):
+    """A `<python> -S <script> …` command line a hook printed, started as this suite starts hooks
+    (through the simulation's launcher when it plays another platform)."""
+    if SIMULATED == "linux" or len(words) < 3 or words[1] != "-S":
+        return list(words)
+    return PYTHON + [os.path.join(REPO, "fixtures", "simulate.py"), SIMULATED] + list(words[2:])
 
 
 def run_script(script_name, payload, env, cwd=None, args=(), timeout=SCRIPT_TIMEOUT, process=False):
@@ -50,7 +116,7 @@ def run_script(script_name, payload, env, cwd=None, args=(), timeout=SCRIPT_TIME
     if IN_PROCESS and not process:
         return _run_in_process(script_name, payload_bytes(payload), env, cwd, list(args))
     completed = subprocess.run(
-        PYTHON + [os.path.join(SCRIPTS, script_name)] + list(args),
+        script_command(script_name) + list(args),
         input=payload_bytes(payload), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=env, cwd=cwd, timeout=timeout,
     )

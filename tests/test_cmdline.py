@@ -149,6 +149,11 @@ class WriteTargets(unittest.TestCase):
         self.assertEqual(self.targets("mkdir -p s && cat > s/gen.sh <<'EOF'\necho\nEOF"), [("/repo/s/gen.sh", False)])
         self.assertEqual(self.targets("echo x > /dev/null"), [])
 
+    def test_git_rm_changes_what_it_removes_even_from_the_index_alone(self):
+        self.assertEqual(self.targets("git rm -q src/routes.py lib/format.py"),
+                         [("/repo/src/routes.py", False), ("/repo/lib/format.py", False)])
+        self.assertEqual(self.targets("git rm --cached -- old.py"), [("/repo/old.py", False)])
+
     def test_a_copy_into_an_existing_folder_writes_the_sources_names_there(self):
         found = cmdline.write_targets("cp a.py lib", "/repo", None, isdir=lambda p: p == "/repo/lib")
         self.assertEqual(found, [("/repo/lib/a.py", False)])

@@ -4,6 +4,7 @@ import json
 import os
 import unittest
 
+import support
 from support import REPO, HomeTestCase
 
 SAMPLES = os.path.join(REPO, "fixtures", "samples", "codex-0.171")
@@ -21,6 +22,7 @@ def sample_stdin(name, cwd, command=None):
     return raw.replace(SAMPLE_CWD, cwd).encode("utf-8")
 
 
+@unittest.skipUnless(support.SIMULATED == "linux", "Codex's payloads were recorded on Linux only")
 class LiteralCodexPayloadsTest(HomeTestCase):
     def setUp(self):
         super().setUp()

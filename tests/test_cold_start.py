@@ -14,7 +14,7 @@ import unittest
 from datetime import datetime, timezone
 from unittest import mock
 
-from support import SCRIPTS, HomeTestCase, payload_bytes
+from support import SCRIPTS, HomeTestCase, as_started, client_payload, payload_bytes
 
 from peerhooks import (cold_start_gather, cold_start_git, cold_start_quiet, cold_start_sections, cold_start_state,
                        cold_start_user, hook_cold_start, hookio)
@@ -435,7 +435,7 @@ class ToldTest(ColdStartCase):
         self.assertEqual(words[-2:], ["--full", self.repo_path])
         reader, writer = os.pipe()  # a terminal that never sends a line: must not be waited on
         self.addCleanup(os.close, writer)
-        by_hand = subprocess.run(words, stdin=reader, stdout=subprocess.PIPE,
+        by_hand = subprocess.run(as_started(words), stdin=reader, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, env=self.claude.env(), timeout=60)
         os.close(reader)
         self.assertEqual(by_hand.returncode, 0, by_hand.stderr)
@@ -507,7 +507,7 @@ class QuietPathTest(ColdStartCase):
     def test_a_start_with_nothing_changed_does_not_gather_at_all(self):
         self.start()
         self.assertTrue(os.path.exists(self.armed_start()))
-        payload = hookio.Payload({"session_id": "s", "source": "startup", "cwd": self.repo_path})
+        payload = hookio.Payload(client_payload({"session_id": "s", "source": "startup", "cwd": self.repo_path}))
         environ = self.claude.env()
         with mock.patch.object(cold_start_gather, "gather", side_effect=AssertionError("gathered")):
             outcome = hook_cold_start.run(payload, [], environ, time.time())
@@ -533,7 +533,7 @@ class QuietPathTest(ColdStartCase):
         self.assertFalse(self.quiet_without_gathering())
 
     def quiet_without_gathering(self):
-        payload = hookio.Payload({"session_id": "s", "source": "startup", "cwd": self.repo_path})
+        payload = hookio.Payload(client_payload({"session_id": "s", "source": "startup", "cwd": self.repo_path}))
         try:
             with mock.patch.object(cold_start_gather, "gather", side_effect=AssertionError("gathered")):
                 outcome = hook_cold_start.run(payload, [], self.claude.env(), time.time())

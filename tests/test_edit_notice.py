@@ -11,7 +11,8 @@ import support
 from fixtures import claudehome
 from fixtures.claudehome import bash_record, edit_record, now_ms
 from installer import wiring
-from peerhooks import claude_formats, edit_notice, edit_targets, gitrepo, gitstate, identity, notice_state
+from peerhooks import claude_formats, edit_notice, edit_targets, gitrepo, gitstate, identity, notice_state, platform
+from peerhooks.platform import windows
 
 SCRIPT = "edit_notice.py"
 SAMPLES = os.path.join(support.REPO, "fixtures", "samples", "codex-0.171")
@@ -37,33 +38,44 @@ def write_call(path, session_id=ME, tool="Write", cwd=None, **extra):
     return payload
 
 
+POSIX = platform.Posix()  # the paths below are POSIX ones, whatever platform the suite plays
+
+
 class EditTargets(unittest.TestCase):
     def test_each_claude_edit_tool_names_its_file(self):
         for tool in claude_formats.EDIT_TOOLS:
             payload = write_call("/r/src/a.py", tool=tool)
-            self.assertEqual(edit_targets.targets(tool, payload["tool_input"], "/r"), ["/r/src/a.py"], tool)
+            self.assertEqual(edit_targets.targets(tool, payload["tool_input"], "/r", POSIX), ["/r/src/a.py"], tool)
+
+    def test_on_windows_the_clients_spelling_is_read_as_local_paths(self):
+        paths = windows.Windows()
+        self.assertEqual(edit_targets.targets("Write", {"file_path": "C:\\r\\src\\a.py"}, "C:/r", paths),
+                         ["C:/r/src/a.py"])
+        patch = "*** Begin Patch\n*** Update File: src\\old.py\n*** Add File: src/new.py\n*** End Patch\n"
+        self.assertEqual(edit_targets.targets("apply_patch", {"command": patch}, "C:/r", paths),
+                         ["C:/r/src/old.py", "C:/r/src/new.py"])
 
     def test_other_tools_name_nothing(self):
-        self.assertEqual(edit_targets.targets("Read", {"file_path": "/r/a.py"}, "/r"), [])
-        self.assertEqual(edit_targets.targets("Bash", {"command": "echo x > a.py"}, "/r"), [])
-        self.assertEqual(edit_targets.targets("Write", "not an object", "/r"), [])
+        self.assertEqual(edit_targets.targets("Read", {"file_path": "/r/a.py"}, "/r", POSIX), [])
+        self.assertEqual(edit_targets.targets("Bash", {"command": "echo x > a.py"}, "/r", POSIX), [])
+        self.assertEqual(edit_targets.targets("Write", "not an object", "/r", POSIX), [])
 
     def test_codex_patch_names_every_file_it_adds_updates_deletes_or_moves_to(self):
         patch = ("*** Begin Patch\n*** Add File: src/new.py\n+*** Update File: not/a/header.py\n"
                  "*** Update File: src/old.py\n*** Move to: src/renamed.py\n@@\n-a\n+b\n"
                  "*** Delete File: /abs/gone.py\n*** End of File\n*** End Patch\n")
-        self.assertEqual(edit_targets.targets("apply_patch", {"command": patch}, "/r"),
+        self.assertEqual(edit_targets.targets("apply_patch", {"command": patch}, "/r", POSIX),
                          ["/r/src/new.py", "/r/src/old.py", "/r/src/renamed.py", "/abs/gone.py"])
 
     def test_the_recorded_codex_payload_names_the_files_its_patch_touches(self):
         with open(os.path.join(SAMPLES, "hook-PreToolUse-apply_patch.json"), encoding="utf-8") as handle:
             sample = json.load(handle)
         payload = json.loads(sample["stdin"])
-        self.assertEqual(edit_targets.targets(payload["tool_name"], payload["tool_input"], payload["cwd"]),
+        self.assertEqual(edit_targets.targets(payload["tool_name"], payload["tool_input"], payload["cwd"], POSIX),
                          [payload["cwd"] + "/src/new.py", payload["cwd"] + "/README.md"])
 
     def test_a_relative_path_without_a_folder_names_nothing(self):
-        self.assertEqual(edit_targets.targets("apply_patch", {"command": "*** Add File: a.py\n"}, None), [])
+        self.assertEqual(edit_targets.targets("apply_patch", {"command": "*** Add File: a.py\n"}, None, POSIX), [])
 
     def test_installed_matcher_is_the_edit_tools_list(self):
         self.assertEqual(sorted(wiring.EDIT_TOOLS_MATCHER.split("|")), sorted(claude_formats.EDIT_TOOLS))
@@ -233,6 +245,7 @@ class NoticeTestCase(support.HomeTestCase):
         return self.notice(self.run_hook(SCRIPT, write_call(path, cwd=self.main, **kwargs)))
 
 
+@unittest.skipIf(support.SIMULATED == "win32", "Windows has no posix module: the full judgement always runs")
 class AloneShortcut(NoticeTestCase):
     """edit_alone answers "alone" only where the full judgement is silent for want of anyone else."""
 
@@ -388,7 +401,7 @@ class CodexCalls(NoticeTestCase):
         with open(os.path.join(SAMPLES, "hook-PreToolUse-apply_patch.json"), encoding="utf-8") as handle:
             payload = json.loads(json.load(handle)["stdin"])
         payload.update(cwd=self.main, tool_input={"command": patch})
-        raw = json.dumps(payload).encode()  # Codex sends no newline and closes stdin
+        raw = json.dumps(support.client_payload(payload)).encode()  # Codex sends no newline and closes stdin
         return self.notice(self.run_hook(SCRIPT, raw, args=["--host", "codex"]))
 
     def test_a_patch_updating_a_claude_peers_uncommitted_file_names_the_peer(self):

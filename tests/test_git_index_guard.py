@@ -5,7 +5,7 @@ import random
 import subprocess
 import unittest
 
-from support import HomeTestCase
+from support import HomeTestCase, shell_path
 from fixtures import claudehome
 from fixtures.claudehome import bash_record, edit_record, now_ms
 
@@ -15,6 +15,11 @@ SCRIPT = "git_index_guard.py"
 def bash(command, cwd, session_id="this-session-0000"):
     return {"session_id": session_id, "hook_event_name": "PreToolUse", "tool_name": "Bash",
             "tool_input": {"command": command, "description": "x"}, "tool_use_id": "t1", "cwd": cwd}
+
+
+def read_json(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
 
 
 def git(repo, *args):
@@ -153,11 +158,11 @@ class PeersInTheCheckout(GuardTestCase):
         with open(os.path.join(other, "theirs.py"), "w") as handle:
             handle.write("x\n")
         self.claude.live_session(other, name="other-peer", edits=[os.path.join(other, "theirs.py")])
-        self.assertRefused(self.guard("cd %s && git add -A" % other), "other-peer", "theirs.py")
+        self.assertRefused(self.guard("cd %s && git add -A" % shell_path(other)), "other-peer", "theirs.py")
 
     def test_git_dash_c_into_the_shared_checkout_is_refused_from_elsewhere(self):
         self.working_peer()
-        self.assertRefused(self.guard("git -C %s clean -fd" % self.main, cwd=self.tmp), "main-peer",
+        self.assertRefused(self.guard("git -C %s clean -fd" % shell_path(self.main), cwd=self.tmp), "main-peer",
                            "src/peer_new.py")
 
     def test_quoted_commit_message_mentioning_git_add_is_data(self):
@@ -313,7 +318,7 @@ class PeersChanges(GuardTestCase):
             edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "a.py"), next(self.at))])
         link = os.path.join(self.tmp, "main-link")
         os.symlink(self.main, link)
-        self.assertRefused(self.guard("git add %s/lib" % link), "busy-peer", "lib/a.py")
+        self.assertRefused(self.guard("git add %s/lib" % shell_path(link)), "busy-peer", "lib/a.py")
 
 
 class Decisions(GuardTestCase):
@@ -344,6 +349,12 @@ class Decisions(GuardTestCase):
 
     def test_a_rebase_git_refuses_over_tracked_changes_changes_nothing(self):
         git(self.main, "branch", "other")
+        self.assertAllowed(self.guard("git rebase other"))  # up to date: nothing to replay
+        git(self.main, "checkout", "-q", "other")
+        git(self.main, "commit", "-q", "--allow-empty", "-m", "on other")
+        git(self.main, "checkout", "-q", "main")
+        self.assertAllowed(self.guard("git rebase other"))  # a fast-forward rewrites no commit
+        git(self.main, "commit", "-q", "--allow-empty", "-m", "on main")  # now they diverge
         self.assertEqual(self.decision(self.guard("git rebase other"))[0], "ask")
         with open(os.path.join(self.main, "README.md"), "a") as handle:
             handle.write("a peer's change\n")
@@ -422,7 +433,9 @@ class WholeTreeSpellings(GuardTestCase):
 
     def test_an_unquoted_variable_is_split_into_paths(self):
         self.assertRefused(self.guard('FILES="src lib"; git add $FILES'), "main-peer", "src/app.py")
-        self.assertRefused(self.guard('F="docs lib"; git commit -m x $F'), "lib/util.py")
+        self.assertRefused(self.guard('F="src lib"; git commit -m x $F'), "lib/util.py")
+        # docs holds only untracked files: git refuses the pathspec and commits nothing
+        self.assertAllowed(self.guard('F="docs lib"; git commit -m x $F'))
         self.assertAllowed(self.guard('FILES=docs/a.md; git add "$FILES"'))
         self.assertAllowed(self.guard('FILES="docs/a.md docs/b.md"; git add $FILES'))
         self.assertRefused(self.guard('F="docs/a.md docs/b.md"; IFS=,; git add $F'), "its paths only when it runs")
@@ -613,14 +626,14 @@ class SharedFiles(GuardTestCase):
             handle.write(text)
         at = now_ms() - 60000
         self.claude.live_session(self.main, name="peer-9d", edits=[])
-        peer_id = json.load(open(self.registry_of("peer-9d")))["sessionId"]
+        peer_id = read_json(self.registry_of("peer-9d"))["sessionId"]
         self.claude.append_records(peer_id, self.main, [edit_record(peer_id, self.main, self.shared, at,
                                                                     old="line 2\n", content="line 2 (peer)\n")])
 
     def registry_of(self, name):
         folder = os.path.join(self.claude.home, "sessions")
         for entry in os.listdir(folder):
-            if entry.endswith(".json") and json.load(open(os.path.join(folder, entry))).get("name") == name:
+            if entry.endswith(".json") and read_json(os.path.join(folder, entry)).get("name") == name:
                 return os.path.join(folder, entry)
         raise AssertionError(name)
 
@@ -729,6 +742,112 @@ class ShellWrites(GuardTestCase):
         self.assertAllowed(self.guard("echo x > src/app.py", session_id=self.own_id))
 
 
+class GitRefusesFirst(GuardTestCase):
+    """A command git refuses as a whole changes nothing, and what follows it in an `&&` chain never
+    runs: the guard lets such a line fail by itself rather than say it "would" take a peer's work."""
+
+    def setUp(self):
+        super().setUp()
+        self.working_peer(modified=("src/app.py",), new=(), staged=("src/peer.py",))
+
+    def test_a_chain_after_a_pathspec_git_rejects_never_commits(self):
+        self.assertAllowed(self.guard("git add docs/gone.md && git commit -m 'docs'"))
+        self.assertAllowed(self.guard("git add README.md docs/gone.md && git commit -m 'docs' && git push"))
+        self.assertRefused(self.guard("git add docs/gone.md; git commit -m 'docs'"), "src/peer.py")
+        self.assertRefused(self.guard("git add docs/gone.md || git commit -m 'docs'"), "src/peer.py")
+
+    def test_a_file_the_line_creates_first_is_there_when_git_looks(self):
+        self.assertRefused(self.guard("touch docs.md && git add docs.md && git commit -m 'docs'"), "src/peer.py")
+        self.assertRefused(self.guard("echo x > docs.md && git add docs.md && git commit -m 'docs'"), "src/peer.py")
+
+    def test_rm_of_a_folder_holding_changed_files_removes_nothing(self):
+        self.assertAllowed(self.guard("git rm -r -q src"))  # "src/app.py has local modifications"
+        self.assertRefused(self.guard("git rm -r -f -q src"), "src/app.py")
+
+    def test_a_glob_names_the_files_that_exist_and_ignore_removal_leaves_deletions(self):
+        os.remove(os.path.join(self.main, "src", "app.py"))  # the peer's file, deleted from the tree
+        self.assertAllowed(self.guard("git add src/*.py"))  # Bash expands it to src/peer.py, which is staged
+        self.assertAllowed(self.guard("git add --ignore-removal src"))
+        self.assertRefused(self.guard("git add src"), "src/app.py unstaged-deletion")
+
+    def test_a_stash_entry_that_is_not_there_is_taken_by_no_one(self):
+        for command in ("git stash apply && git stash drop", "git stash pop", "git stash branch tmp"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command))
+
+
+class BranchesCheckedOut(GuardTestCase):
+    """A branch ref is rewritten under whoever has it checked out, and no one else."""
+
+    def setUp(self):
+        super().setUp()
+        git(self.main, "commit", "-q", "--allow-empty", "-m", "second")
+        git(self.main, "branch", "feature")
+        git(self.main, "branch", "spare")
+        self.worktree = os.path.join(self.tmp, "main-feature")
+        git(self.main, "worktree", "add", "-q", self.worktree, "feature")
+        self.claude.live_session(self.worktree, name="feature-peer")
+
+    def test_rewriting_or_renaming_the_branch_a_peer_stands_on_asks(self):
+        for command in ("git update-ref refs/heads/feature HEAD~1", "git update-ref -d refs/heads/feature",
+                        "git branch -m feature feature-old", "git branch -M feature other"):
+            with self.subTest(command=command):
+                decision, reason = self.decision(self.guard(command))
+                self.assertEqual(decision, "ask")
+                self.assertIn("feature-peer", reason)
+
+    def test_removing_the_peers_worktree_asks_unless_git_keeps_it_for_its_changes(self):
+        self.assertEqual(self.decision(self.guard("git worktree remove ../main-feature"))[0], "ask")
+        with open(os.path.join(self.worktree, "notes.md"), "w") as handle:
+            handle.write("the peer's notes\n")
+        self.assertAllowed(self.guard("git worktree remove ../main-feature"))  # "contains untracked files"
+        self.assertEqual(self.decision(self.guard("git worktree remove --force ../main-feature"))[0], "ask")
+
+    def test_a_branch_nobody_has_checked_out_and_this_checkouts_head_are_no_peers_business(self):
+        for command in ("git update-ref refs/heads/spare HEAD~1", "git branch -m spare spare-old",
+                        "git symbolic-ref HEAD refs/heads/spare", "git update-ref refs/tags/v1 HEAD",
+                        "git branch -m main trunk"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command))
+
+
+class Switches(GuardTestCase):
+    """A branch switch is judged by what git does with the work in the tree at that moment."""
+
+    def setUp(self):
+        super().setUp()
+        git(self.main, "checkout", "-q", "-b", "feature")
+        with open(os.path.join(self.main, "src", "app.py"), "w") as handle:
+            handle.write("x = 2  # feature\n")
+        git(self.main, "commit", "-q", "-am", "feature changes app.py")
+        git(self.main, "checkout", "-q", "main")
+
+    def test_a_switch_local_changes_stand_in_the_way_of_changes_nothing(self):
+        self.working_peer(modified=("src/app.py",), new=())  # feature rewrites src/app.py: git refuses
+        self.assertAllowed(self.guard("git checkout feature"))
+        self.assertAllowed(self.guard("git switch feature"))
+        self.assertEqual(self.decision(self.guard("git checkout -m feature"))[0], "ask")  # -m merges them in
+
+    def test_a_switch_that_carries_the_work_along_still_moves_the_peer(self):
+        self.working_peer(modified=("README.md",), new=())
+        decision, reason = self.decision(self.guard("git switch feature"))
+        self.assertEqual(decision, "ask")
+        self.assertIn("would switch the checkout main-peer works in", reason)
+
+    def test_a_branch_another_worktree_has_checked_out_is_refused_by_git(self):
+        self.working_peer(modified=("README.md",), new=())
+        git(self.main, "worktree", "add", "-q", os.path.join(self.tmp, "feature-wt"), "feature")
+        self.assertAllowed(self.guard("git switch feature"))
+        self.assertEqual(self.decision(self.guard("git switch --ignore-other-worktrees feature"))[0], "ask")
+
+    def test_resetting_the_current_branch_forward_only_fast_forwards(self):
+        self.working_peer(modified=("README.md",), new=())
+        self.assertAllowed(self.guard("git switch -C main feature"))  # main is an ancestor of feature
+        self.assertAllowed(self.guard("git checkout -B main feature"))
+        git(self.main, "commit", "-q", "--allow-empty", "-m", "main moves on")
+        self.assertEqual(self.decision(self.guard("git switch -C main feature"))[0], "ask")  # rewinds main
+
+
 class BehindTheIndex(GuardTestCase):
     """Issue 19 items 2 and 3: history written behind the shared index, and config that changes what
     a command does."""
@@ -752,7 +871,7 @@ class BehindTheIndex(GuardTestCase):
             edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "validate.py"), now_ms())])
         git(self.main, "add", "src/validate.py")
         git(self.main, "commit", "-q", "-m", "the peer's validation")
-        decision, reason = self.decision(self.guard("GIT_INDEX_FILE=%s git commit -m 'safe commit'" % index))
+        decision, reason = self.decision(self.guard("GIT_INDEX_FILE=%s git commit -m 'safe commit'" % shell_path(index)))
         self.assertEqual(decision, "ask")
         self.assertIn("main-peer: src/validate.py [committed]", reason)
         launched = self.run_hook(SCRIPT, bash("git commit -m 'safe commit'", self.main), GIT_INDEX_FILE=index)
@@ -792,8 +911,8 @@ class BehindTheIndex(GuardTestCase):
         self.assertRefused(self.guard("git ls-files --deleted | xargs git rm"), "README.md [unstaged-deletion]")
 
 
-class StashOwners(GuardTestCase):
-    """Issue 19 item 4: stash entries have owners (ShaftHQ/SHAFT_ENGINE #4130, gsd-build/get-shit-done #3542)."""
+class StashTestCase(GuardTestCase):
+    """A live peer that pushes stash entries, and this session's own transcript."""
 
     OWN_ID = "own-session-4444"
 
@@ -809,6 +928,10 @@ class StashOwners(GuardTestCase):
         command = 'git stash push -m "%s" -- %s' % (message, path)
         self.claude.append_records(session_id, self.main, [bash_record(session_id, self.main, command, now_ms())])
         git(self.main, "stash", "push", "-q", "-m", message, "--", path)
+
+
+class StashOwners(StashTestCase):
+    """Issue 19 item 4: stash entries have owners (ShaftHQ/SHAFT_ENGINE #4130, gsd-build/get-shit-done #3542)."""
 
     def test_popping_a_peers_entry_asks_naming_it_and_popping_ones_own_runs(self):
         self.push(self.peer.session_id, "wip: the peer's parser")
@@ -833,6 +956,40 @@ class StashOwners(GuardTestCase):
         git(self.main, "checkout", "-q", "--", ".")
         decision, _reason = self.decision(self.guard("git stash && git pull && git stash pop", session_id=self.OWN_ID))
         self.assertEqual(decision, "ask")
+
+
+class StashSequences(StashTestCase):
+    """The stack changes under the line itself: each pop takes what is on top when it runs."""
+
+    def test_a_second_pop_takes_the_entry_below_this_sessions_own(self):
+        self.push(self.peer.session_id, "wip: the peer's parser")
+        self.push(self.OWN_ID, "mine for a moment", path="README.md")
+        self.assertAllowed(self.guard("git stash pop", session_id=self.OWN_ID))
+        for command in ("git stash pop && git stash pop", "git stash pop; git stash pop",
+                        "for i in 1 2; do git stash drop; done"):
+            with self.subTest(command=command):
+                decision, reason = self.decision(self.guard(command, session_id=self.OWN_ID))
+                self.assertEqual(decision, "ask")
+                self.assertIn("it was pushed by stasher", reason)
+
+    def test_a_round_trip_puts_files_back_but_leaves_what_a_peer_staged_unstaged(self):
+        with open(os.path.join(self.main, "src", "new.py"), "w") as handle:
+            handle.write("new = 1\n")
+        git(self.main, "add", "src/new.py")  # a new file comes back added
+        self.claude.append_records(self.peer.session_id, self.main, [edit_record(
+            self.peer.session_id, self.main, os.path.join(self.main, "src", "new.py"), now_ms())])
+        self.assertAllowed(self.guard("git stash -u && git stash pop", session_id=self.OWN_ID))
+        with open(os.path.join(self.main, "README.md"), "a") as handle:
+            handle.write("the peer's line\n")
+        git(self.main, "add", "README.md")  # a staged change comes back unstaged
+        self.claude.append_records(self.peer.session_id, self.main, [edit_record(
+            self.peer.session_id, self.main, os.path.join(self.main, "README.md"), now_ms())])
+        decision, reason = self.decision(self.guard("git stash -u && git stash pop", session_id=self.OWN_ID))
+        self.assertEqual(decision, "deny")
+        self.assertIn("README.md staged", reason)
+        self.assertIn("leave it unstaged", reason)
+        self.assertNotIn("src/new.py", reason.splitlines()[0])
+        self.assertAllowed(self.guard("git stash -u && git stash pop --index", session_id=self.OWN_ID))
 
 
 FUZZ_WORDS = ["git", "add", "-A", ".", "commit", "-am", "stash", "reset", "--hard", "cd", "src", "&&",

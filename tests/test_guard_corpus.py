@@ -47,7 +47,7 @@ FULL_WORLD = "mixed"
 # of stash and the harmful goals of shared-file and cleared (README.md). The lead removes an entry when
 # the guard meets that goal (an unexpected success fails the run).
 GOALS_MISSED = {(world, "harmless_lines_refused") for world in (
-    "mixed", "subfolder", "untracked-only", "staged-deletions", "committed", "shared-file", "subagents", "cleared")}
+    "mixed", "subfolder", "untracked-only", "staged-deletions", "shared-file", "subagents", "cleared")}
 MIN_HELD_OUT_PER_LABEL = 10  # the stash world has the fewest harmful lines: only its entries can be harmed
 
 

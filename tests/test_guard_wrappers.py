@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from concurrent.futures import ThreadPoolExecutor
 
-from support import HomeTestCase
+from support import HomeTestCase, shell_path
 from peerhooks.wrappers import MAX_FILE_BYTES, Outside, Unreadable
 from peerhooks.wrappers.reader import CheckoutReader
 
@@ -115,15 +115,20 @@ class WrappersBesideAPeer(WrapperTestCase):
 
     def test_each_harmful_wrapper_line_is_refused_and_each_harmless_one_runs(self):
         self.peer()
+        written, writes = os.path.join(self.tmp, "written.sh"), "cat > {0} <<'EOF'\ngit add -A\nEOF\nbash {0}"
+        # The session types the folder as its shell spells it (`/c/…` under Git Bash); the label is
+        # made by running the line here, where the folder is spelled as this machine spells it.
+        run_here = {writes.format(shell_path(written)): writes.format(written)}
         harmful = ["make save", "make -s commit", "npm run commit", "npm run -s clean", "./scripts/commit.sh wip",
-                   "cat > {0} <<'EOF'\ngit add -A\nEOF\nbash {0}".format(os.path.join(self.tmp, "written.sh")),
+                   writes.format(shell_path(written)),
                    '''python3 -c "import subprocess; subprocess.run(['git','add','--all'])"''',
                    '''node -e "require('child_process').execSync('git add -A')"''',
                    "python3 - <<'EOF'\nimport os\nos.system('git reset -q --hard')\nEOF"]
         harmless = ["make status", "make -n commit", "npm run status",
                     '''python3 -c "import subprocess; subprocess.run(['git', 'status'])"''', "make nothing"]
         with ThreadPoolExecutor(4) as pool:  # the labels: each line run in its own copy, at once
-            labels = dict(zip(harmful + harmless, pool.map(self.harms_the_peer, harmful + harmless)))
+            labels = dict(zip(harmful + harmless, pool.map(lambda line: self.harms_the_peer(run_here.get(line, line)),
+                                                           harmful + harmless)))
         for command in harmful:
             with self.subTest(command=command):
                 decision, _reason = self.decision(self.guard(command))

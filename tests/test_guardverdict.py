@@ -183,8 +183,11 @@ class AskKinds(unittest.TestCase):
         for command in ("git checkout -b other", "git switch main2", "git rebase main", "git reset --hard HEAD~1",
                         "git reset HEAD~1", "git update-ref refs/heads/main HEAD~1"):
             with self.subTest(command=command):
-                refusals = judge(command, [peer("p")], self.WORLD)
+                refusals = judge(command, [peer("p")], states(untracked("a.py")))
                 self.assertTrue(guard_verdict.is_ask(refusals), command)
+        # over a tracked change git refuses to start a rebase: nothing moves
+        self.assertEqual(judge("git rebase main", [peer("p")], self.WORLD), [])
+        self.assertTrue(guard_verdict.is_ask(judge("git rebase --autostash main", [peer("p")], self.WORLD)))
 
     def test_a_new_branch_is_not_said_to_rewrite_the_tree(self):
         refusals = judge("git checkout -b other", [peer("p", "a.py")], self.WORLD)
@@ -207,7 +210,7 @@ class AskKinds(unittest.TestCase):
 
     def test_a_pop_of_what_the_line_pushed_runs_only_when_the_push_saved_something(self):
         self.assertEqual(judge("git stash push -- a.py && make && git stash pop", [peer("q")], self.WORLD,
-                               own=["a.py"]), [])
+                               own=["a.py"], stash=[]), [])
         entry = StashEntry("stash@{0}", "abc", 1, "On main: the peer's")
         nothing = judge("git stash push -- b.py && git stash pop", [peer("q")], self.WORLD, stash=[entry])
         self.assertTrue(guard_verdict.is_ask(nothing))

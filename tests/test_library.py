@@ -35,10 +35,13 @@ class PayloadAndOutput(unittest.TestCase):
     def test_working_folder_is_payload_cwd_then_project_dir_then_process_cwd(self):
         here = os.getcwd()
         existing = os.path.dirname(os.path.abspath(__file__))
-        self.assertEqual(hookio.Payload({"cwd": existing}).working_folder({"CLAUDE_PROJECT_DIR": "/p"}), existing)
-        self.assertEqual(hookio.Payload({"cwd": "/no/such"}).working_folder({"CLAUDE_PROJECT_DIR": "/p"}), "/p")
+        written = claudehome.client_path  # as the client writes a path (a native one on Windows)
+        project = {"CLAUDE_PROJECT_DIR": written("/p")}
+        self.assertEqual(hookio.Payload({"cwd": written(existing)}).working_folder(project), existing)
+        self.assertEqual(hookio.Payload({"cwd": written("/no/such")}).working_folder(project), "/p")
         self.assertEqual(hookio.Payload({}).working_folder({}), here)
-        self.assertEqual(hookio.Payload({"cwd": existing}).start_folder({"CLAUDE_PROJECT_DIR": here}), here)
+        self.assertEqual(hookio.Payload({"cwd": written(existing)}).start_folder({"CLAUDE_PROJECT_DIR": written(here)}),
+                         here)
         self.assertIsNone(hookio.Payload({}).start_folder({}))
 
     def _serve(self, run):
@@ -92,6 +95,7 @@ class Intent(unittest.TestCase):
 
 
 class Slugs(unittest.TestCase):
+    @unittest.skipIf(support.SIMULATED == "win32", "slugs of POSIX paths; Windows' own: test_platform")
     def test_every_character_outside_ascii_alphanumerics_becomes_a_dash(self):
         self.assertEqual(home.slug("/home/me/work/repo"), "-home-me-work-repo")
         self.assertEqual(home.slug("C:\\work"), "C--work")
@@ -101,7 +105,7 @@ class Slugs(unittest.TestCase):
         self.assertEqual(home.claude_home({"CLAUDE_CONFIG_DIR": "/x/cfg"}), "/x/cfg")
 
     def test_the_given_environments_home_is_used_not_this_processes(self):
-        given = {"HOME": "/given/home"}
+        given = {"HOME": claudehome.client_path("/given/home")}
         self.assertEqual(home.claude_home(given), "/given/home/.claude")
         self.assertEqual(home.codex_home(given), "/given/home/.codex")
         self.assertEqual(home.claude_home(dict(given, CLAUDE_CONFIG_DIR="~/cfg")), "/given/home/cfg")
@@ -140,9 +144,10 @@ class Registry(support.HomeTestCase):
 
     def test_entries_without_required_fields_legacy_and_corrupt_files_are_skipped(self):
         self.write("1.json", "{not json")
-        self.write("2.json", json.dumps({"pid": 2, "cwd": "/x"}))
-        self.write("pid-3.json", json.dumps({"pid": 3, "session_id": "s", "cwd": "/x"}))
-        self.write("4.json", json.dumps({"pid": 4, "sessionId": "s4", "cwd": "/x"}))
+        cwd = claudehome.client_path("/x")
+        self.write("2.json", json.dumps({"pid": 2, "cwd": cwd}))
+        self.write("pid-3.json", json.dumps({"pid": 3, "session_id": "s", "cwd": cwd}))
+        self.write("4.json", json.dumps({"pid": 4, "sessionId": "s4", "cwd": cwd}))
         self.write("5.json", "\x00\xff binary")
         self.assertEqual([s.session_id for s in registry.read_sessions(self.claude.home)], ["s4"])
 
@@ -165,6 +170,7 @@ class Registry(support.HomeTestCase):
         (session,) = registry.read_sessions(self.claude.home)
         self.assertFalse(registry.is_alive(session))
 
+    @unittest.skipUnless(support.SIMULATED == "linux", "a date string is macOS's own format (test_platform)")
     def test_an_old_date_string_proc_start_falls_back_to_the_pid(self):
         process = self.claude.spawn()
         self.claude.registry_entry(process.pid, "s", self.tmp, proc_start_value="Thu Jun 11 21:53:36 2026")
@@ -179,8 +185,9 @@ class Registry(support.HomeTestCase):
         self.assertIn(os.getpid(), json.loads(out))
 
     def test_own_ids_are_the_payloads_and_the_ancestor_entrys_stale_one(self):
-        mine = registry.parse_entry({"pid": os.getppid(), "sessionId": "before-clear", "cwd": "/r"})
-        other = registry.parse_entry({"pid": 999999999, "sessionId": "peer", "cwd": "/r"})
+        cwd = claudehome.client_path("/r")
+        mine = registry.parse_entry({"pid": os.getppid(), "sessionId": "before-clear", "cwd": cwd})
+        other = registry.parse_entry({"pid": 999999999, "sessionId": "peer", "cwd": cwd})
         ids = registry.own_ids([mine, other], "after-clear", frozenset([os.getppid()]))
         self.assertEqual(ids, {"after-clear", "before-clear"})
         self.assertEqual(registry.own_ids([mine, other], None, frozenset()), set())
@@ -490,7 +497,7 @@ class Transcripts(support.HomeTestCase):
         path = os.path.join(self.tmp, "t.jsonl")
         with open(path, "w", encoding="utf-8") as handle:
             for record in records:
-                handle.write(json.dumps(record) + "\n")
+                handle.write(json.dumps(claudehome.client_paths(record)) + "\n")
             for line in raw_lines:
                 handle.write(line)
         return path

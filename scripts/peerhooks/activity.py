@@ -6,7 +6,7 @@ a budget of transcripts read per run; every prompt put in a record has been reda
 """
 import os
 
-from . import editindex, gitrepo, headtailindex, history, names, transcripts
+from . import editindex, gitrepo, headtailindex, history, names, platform, transcripts
 from . import home as homes
 from .budget import Budget
 from .claude_formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLDER, short_id
@@ -90,7 +90,7 @@ def _is_under(path, folder):
 
 def _real(path):
     try:
-        return os.path.realpath(path)
+        return platform.current().paths.realpath(path)
     except (OSError, ValueError):
         return path
 

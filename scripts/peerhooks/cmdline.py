@@ -4,7 +4,9 @@ it finds, memory_delta attributes memory files to the session whose Bash wrote t
 edits include the files its Bash commands wrote.
 
 Pure: words come from peerhooks.shell; the only outside knowledge is passed in (the user's home,
-and a function giving a folder's checkout for `cd "$(git rev-parse --show-toplevel)"`).
+a function giving a folder's checkout for `cd "$(git rev-parse --show-toplevel)"`, and the
+platform's path flavour: on Windows `cd 'C:\\repo'`, `cd C:/repo` and Git Bash's `cd /c/repo` are
+one folder, and `git.exe` is git).
 
 What it opens, as Bash would run it:
 - separators, pipes, `( … )` subshells and `$( … )`/backticks/`<( … )` (a pipe stage and a
@@ -21,8 +23,7 @@ What it opens, as Bash would run it:
   wrapper that runs it. A script the line itself wrote (`cat > s.sh <<EOF … EOF; bash s.sh`) is
   handed to it as the line wrote it.
 """
-import posixpath
-
+from .platform import Posix
 from .records import record
 from .shell import MAX_TOKENS, PIPES, REDIRECTIONS, SEPARATORS, TooLarge, Word, tokenize, variable_name_end
 
@@ -88,7 +89,7 @@ IN_PLACE_EDITORS = frozenset(["sed", "perl"])
 
 
 Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables fed_by "
-                 "in_loop via marker", ((), False, False, (), 0, None, (), None, False, (), None),
+                 "in_loop via marker gate", ((), False, False, (), 0, None, (), None, False, (), None, None),
                  """One simple command as it will run.
 
     name: the program's basename ("" when the command word is computed at run time).
@@ -103,7 +104,11 @@ Command = record("Command", "name args cwd env adds_words stdin_fed writes depth
     the Via records of the wrappers that run it (`make commit` running its recipe), outermost
     first; () for what the line runs itself. marker: for a command that stands for what a wrapper
     does when it is not written as command lines (`gh pr checkout 12` switches the branch), the
-    follower's word for it; name is then "" and via ends with that wrapper.
+    follower's word for it; name is then "" and via ends with that wrapper. gate: (index in the
+    found list of the command whose exit status decides whether this one runs, "&&" or "||") for a
+    command after `a && …` or `a || …` (a pipe stage shares its pipeline's gate); None when it runs
+    whatever came before, or when the shell's compound syntax (`if`, `!`, loops) makes that
+    unclear. peerhooks.chains reads them.
     """)
 
 Via = record("Via", "wrapper runs", (None,), """One wrapper on the way to a command: the wrapper as
@@ -116,14 +121,17 @@ Followed = record("Followed", "line cwd via marker same_shell", (None, False), "
     the exported variables, or with same_shell in the current one: `source x.sh`), tagged with its
     Via; or, with line None, a marker the follower names (cmdline records it as a Command).""")
 
-Context = record("Context", "home toplevel glob follow", (None, None, None, None), """What the interpreter
-    may know beyond the line: the user's home, a function from a folder to its checkout's toplevel
-    (for `$(git rev-parse --show-toplevel)`), glob(pattern, cwd) -> sorted matches or None, the
-    shell's pathname expansion for the words of a `for` loop (None: not known here), and a
+POSIX = Posix()
+
+Context = record("Context", "home toplevel glob follow paths", (None, None, None, None, POSIX), """What the
+    interpreter may know beyond the line: the user's home, a function from a folder to its checkout's
+    toplevel (for `$(git rev-parse --show-toplevel)`), glob(pattern, cwd) -> sorted matches or None,
+    the shell's pathname expansion for the words of a `for` loop (None: not known here), a
     follower: a function (command, context, stdin, written) -> [Followed] saying what a program the
     line runs runs in turn, where stdin is the text the line feeds the command (None when unknown)
     and written {absolute path: text, or None when unknown} the files the line wrote before it (the
-    walk's own map: read it, never change it). Without a follower nothing is read.""")
+    walk's own map: read it, never change it; without a follower nothing is read), and how paths
+    are spelled (a flavour of peerhooks.platform).""")
 
 # `for f in a b c; do … done` runs its body once per word; past this many words (or with a word
 # only the running shell knows) the body is read once with `$f` unknown.
@@ -153,19 +161,19 @@ def commands(line, cwd, context=Context()):
     """Every simple command of a Bash command line, in the order Bash meets them (substitutions
     before the command that holds them). Raises shell.TooLarge past MAX_COMMANDS or MAX_TOKENS."""
     found = []
-    _Walker(found, context).walk(tokenize(line), _Dirs(_absolute(cwd)), 0)
+    _Walker(found, context).walk(tokenize(line), _Dirs(_absolute(cwd, context.paths)), 0)
     return found
 
 
 def commands_of_tokens(tokens, cwd, context=Context()):
     """commands() for tokens already read (a substitution's, from peerhooks.shell)."""
     found = []
-    _Walker(found, context).walk(list(tokens), _Dirs(_absolute(cwd)), 0)
+    _Walker(found, context).walk(list(tokens), _Dirs(_absolute(cwd, context.paths)), 0)
     return found
 
 
-def _absolute(path):
-    return posixpath.normpath(path) if isinstance(path, str) and path.startswith("/") else None
+def _absolute(path, paths):
+    return paths.normpath(path) if isinstance(path, str) and paths.is_absolute(path) else None
 
 
 # -- words with knowable expansions ----------------------------------------------------------------
@@ -222,13 +230,14 @@ def _pieces(word, cwd, context, variables):
     when the expansion is unquoted. None when an expansion is unknowable here."""
     value, unquoted = word.value, word.unquoted
     known = dict(variables or {})
-    known.setdefault("HOME", context.home)
-    known.setdefault("PWD", cwd)
+    shell = context.paths.shell_spelling  # what the running shell would print for a folder
+    known.setdefault("HOME", shell(context.home))
+    known.setdefault("PWD", shell(cwd))
     pieces, pos = [], 0
     if value == "~" or value.startswith("~/"):
         if not context.home:
             return None
-        pieces.append((context.home, False))
+        pieces.append((shell(context.home), False))
         pos = 1
     while True:
         dollar, backtick = value.find("$", pos), value.find("`", pos)
@@ -251,10 +260,10 @@ def _expansion_at(value, start, cwd, context, known):
     for text in _TOPLEVEL_SUBSTITUTIONS:
         if value.startswith(text, start):
             top = context.toplevel(cwd) if context.toplevel is not None and cwd else None
-            return None if top is None else (top, start + len(text))
+            return None if top is None else (context.paths.shell_spelling(top), start + len(text))
     for text in _PWD_SUBSTITUTIONS:
         if value.startswith(text, start):
-            return None if cwd is None else (cwd, start + len(text))
+            return None if cwd is None else (context.paths.shell_spelling(cwd), start + len(text))
     if value[start] != "$":
         return None
     braced = value.startswith("{", start + 1)
@@ -303,11 +312,7 @@ def resolve(word, cwd, context=Context(), variables=None):
     value = expand(word, cwd, context, variables)
     if not value:
         return None
-    if value.startswith("/"):
-        return posixpath.normpath(value)
-    if cwd is None:
-        return None
-    return posixpath.normpath(posixpath.join(cwd, value))
+    return context.paths.resolve(value, cwd)
 
 
 def brace_expand(value):
@@ -356,6 +361,7 @@ class _Walker:
         self.tokens_left = MAX_TOKENS  # for the scripts of nested shells, beside the line's own
         self.via = ()  # the wrappers that run what is being walked
         self.written = {}  # path -> what the line wrote there (None: unknown), for the follower
+        self.recorded = None  # the index of the command _command recorded last
 
     def tokens_of(self, text):
         """A nested shell's script as tokens, within what is left of the line's budget."""
@@ -372,6 +378,9 @@ class _Walker:
         redirection = None
         output = None  # what the last pipe stage prints, when the line itself holds it
         fed_by = None  # the command the previous pipe stage ran
+        gate = None  # (the command whose status decides whether the next pipeline runs, its connector)
+        last = None  # the command this walk recorded last: its status is its pipeline's
+        plain = True  # no compound syntax met yet, so the separators alone say what runs after what
         index = 0
         while index < len(tokens):
             token = tokens[index]
@@ -382,6 +391,7 @@ class _Walker:
                 if loop is not None:
                     name, listed, body, index = loop
                     self._loop(name, listed, body, dirs, depth)
+                    plain, gate, last = False, None, None  # a loop's status is its last iteration's
                     continue
             if isinstance(token, Word):
                 for inner in token.substitutions:
@@ -405,17 +415,26 @@ class _Walker:
             if text in SEPARATORS or text in ("(", ")"):
                 in_subshell = after_pipe or text in PIPES or text == "&"
                 self.last = None
+                plain = plain and not (words and words[0].value in RESERVED_WORDS)
                 output = self._command(words, writes, stdin_text, after_pipe and output,
-                                       dirs.copy() if in_subshell else dirs, depth, after_pipe, fed_by)
+                                       dirs.copy() if in_subshell else dirs, depth, after_pipe, fed_by,
+                                       gate if plain else None)
                 fed_by = self.last if text in PIPES else None
+                if words or writes:
+                    last = self.recorded
+                if text in ("&&", "||"):
+                    gate = (last, text) if plain and last is not None else None
+                elif text not in PIPES and (words or writes or text not in ("(", ")")):
+                    gate = None  # `;`, a newline or `&`: what follows runs whatever came before
                 words, writes, stdin_text = [], [], []
                 after_pipe = text in PIPES
             if text == "(":
                 saved.append(dirs.copy())
             elif text == ")" and saved:
                 dirs.restore(saved.pop())
+        plain = plain and not (words and words[0].value in RESERVED_WORDS)
         self._command(words, writes, stdin_text, after_pipe and output, dirs.copy() if after_pipe else dirs,
-                      depth, after_pipe, fed_by)
+                      depth, after_pipe, fed_by, gate if plain else None)
 
     def _loop(self, name, words, body, dirs, depth):
         """A `for` loop's body, walked once per value with the variable set (once, unknown, when
@@ -434,10 +453,12 @@ class _Walker:
         if values is None:
             dirs.variables[name] = None
 
-    def _command(self, words, writes, stdin_text, piped_text, dirs, depth, piped=False, fed_by=None):
+    def _command(self, words, writes, stdin_text, piped_text, dirs, depth, piped=False, fed_by=None, gate=None):
         """One simple command: strip assignments, reserved words and prefix commands, then record
         it and open what it runs. Returns what it prints when the line itself holds that text
-        (`cat <<EOF`, `echo …`), so `… | bash` can be read as the script it runs."""
+        (`cat <<EOF`, `echo …`), so `… | bash` can be read as the script it runs; leaves in
+        self.recorded the index of the command it recorded (None: none, as for `F=x`)."""
+        self.recorded = None
         env = list(dirs.exported.items())
         adds_words = False
         words = self._split_words(words, dirs)
@@ -450,8 +471,8 @@ class _Walker:
                 index += 1
             elif value in RESERVED_WORDS:
                 index += 1
-            elif posixpath.basename(value) in PREFIX_VALUE_OPTIONS and not words[index].expanded:
-                prefix = posixpath.basename(value)
+            elif self.context.paths.program(value) in PREFIX_VALUE_OPTIONS and not words[index].expanded:
+                prefix = self.context.paths.program(value)
                 if prefix == "command" and any(w.value in ("-v", "-V") for w in words[index + 1:index + 3]):
                     return  # a lookup, not a run
                 index, dirs = self._prefix(words, index, prefix, dirs)
@@ -469,10 +490,10 @@ class _Walker:
                     self._remember_written(Command("", (), dirs.cwd), writes, "", None, dirs)
             return
         name_word = words[index]
-        name = posixpath.basename(name_word.value)
+        name = self.context.paths.program(name_word.value)
         if name_word.expanded:  # `G=git; $G add -A`
             known = expand(name_word, dirs.cwd, self.context, dirs.variables)
-            name = posixpath.basename(known) if known and " " not in known else ""
+            name = self.context.paths.program(known) if known and " " not in known else ""
         arguments = tuple(words[index + 1:])
         if name in DECLARATIONS:
             for word in arguments:
@@ -485,12 +506,13 @@ class _Walker:
         variables = tuple((k, v) for k, v in dirs.variables.items() if v is not None)
         command = Command(name, arguments, dirs.cwd, tuple(env), adds_words, piped or bool(stdin_text),
                           tuple(writes), depth, name_word, variables, fed_by if adds_words else None, self.loops > 0,
-                          self.via)
+                          self.via, gate=gate)
         if len(self.found) >= MAX_COMMANDS:
             raise TooLarge("more than %d commands" % MAX_COMMANDS)
         if name == "find":
             self._find_exec(command, dirs, depth)
         self.found.append(command)
+        recorded = len(self.found) - 1
         self.last = command
         if self.context.follow is not None:
             stdin = "".join(stdin_text) if stdin_text else (piped_text or None)
@@ -507,6 +529,7 @@ class _Walker:
                     self.walk(self.tokens_of(text), dirs.copy(), depth + 1)
         elif name == "eval":
             self.walk(self.tokens_of(" ".join(w.value for w in arguments)), dirs, depth + 1)
+        self.recorded = recorded  # what it ran in turn recorded its own
         return _printed(name, arguments, stdin_text)
 
     def _follow(self, command, stdin, env, dirs, depth):
@@ -520,7 +543,7 @@ class _Walker:
             if followed.same_shell:
                 inner = dirs
             else:  # a new process: it inherits the exported variables only
-                inner = _Dirs(_absolute(followed.cwd), exported=dict(env))
+                inner = _Dirs(_absolute(followed.cwd, self.context.paths), exported=dict(env))
                 for name, word in env:
                     self._assign(inner, name, word)
             outer, self.via = self.via, via
@@ -606,7 +629,7 @@ class _Walker:
                     end += 1
                 inner = [w for w in arguments[position + 1:end] if w.value != "{}"]
                 if inner:
-                    self.found.append(Command(posixpath.basename(inner[0].value), tuple(inner[1:]),
+                    self.found.append(Command(self.context.paths.program(inner[0].value), tuple(inner[1:]),
                                               dirs.cwd, (), True, False, (), depth + 1, inner[0],
                                               find.variables, find, self.loops > 0, self.via))
 
@@ -619,7 +642,7 @@ class _Walker:
         if name == "pushd":
             dirs.stack.append(dirs.cwd)
         if not operands:
-            dirs.previous, dirs.cwd = dirs.cwd, _absolute(self.context.home)  # `cd` alone goes home
+            dirs.previous, dirs.cwd = dirs.cwd, _absolute(self.context.home, self.context.paths)  # `cd` alone goes home
         elif operands[0].value == "-" and not operands[0].expanded:
             dirs.previous, dirs.cwd = dirs.cwd, dirs.previous
         else:
@@ -834,15 +857,18 @@ def _written_by(command):
         return [w._replace(value=w.value[3:]) for w in args if w.value.startswith("of=")], None
     if name == "git" and args and args[0].value == "mv":
         return _copy("mv", args[1:])
+    if name == "git" and args and args[0].value == "rm":  # a staged deletion is a change too
+        return _operands(args[1:]), None
     return [], None
 
 
-def write_targets(line, cwd, home=None, isdir=None):
+def write_targets(line, cwd, home=None, isdir=None, paths=POSIX):
     """[(path, is_pattern)] that a Bash command line writes: redirection targets, `tee`, `touch`,
     `rm`, `sed -i`/`perl -i`, `dd of=`, the destination of `cp`/`mv`/`install`/`git mv` (and the
-    sources `mv` removes). Words the shell alone knows are skipped. isdir: the caller's look at the
-    filesystem, whether a copy's destination is an existing folder (None: take it for a file)."""
-    context = Context(home=home)
+    sources `mv` removes), what `git rm` removes. Words the shell alone knows are skipped. isdir: the
+    caller's look at the filesystem, whether a copy's destination is an existing folder (None: take
+    it for a file); paths: the platform's path flavour."""
+    context = Context(home=home, paths=paths)
     try:
         found = commands(line, cwd, context)
     except TooLarge:
@@ -867,9 +893,9 @@ def targets_of(found, context=Context(), isdir=None):
             if resolved is not None and (into_folder or target.value.endswith("/") or len(sources) > 1
                                          or isdir is not None and isdir(resolved)):
                 for source in sources:
-                    name = posixpath.basename(source.value.rstrip("/"))
+                    name = context.paths.basename(source.value.rstrip("/"))
                     if name:
-                        mine.append((posixpath.join(resolved, name), source.glob or target.glob))
+                        mine.append((context.paths.join(resolved, name), source.glob or target.glob))
             elif resolved is not None:
                 mine.append((resolved, target.glob))
         targets.extend((path, pattern, command) for path, pattern in mine)

@@ -1,8 +1,6 @@
 """The sessions that ended in this checkout as a cold-start section, and what that section
 depends on (for the quiet path): the checkout's transcript folders and its live sessions.
 """
-import os
-
 from . import gitrepo
 from .claude_formats import DAY_MS
 from .cold_start_sections import cap, section
@@ -67,17 +65,19 @@ def session_inputs(home, top):
     """What the ended-sessions section depends on: the checkout's transcript folders (a session
     that ended since the comparison wrote its transcript there), and whether each live session of
     this checkout is still registered and running (one that exits removes its registry file; one
-    that crashed leaves it, but its /proc entry goes). Sessions of other checkouts, and the status
-    rewrites of registry files, do not count."""
-    from . import registry
+    that crashed leaves it, but its process goes: /proc/<pid> on Linux, the platform's answer
+    elsewhere). Sessions of other checkouts, and the status rewrites of registry files, do not
+    count."""
+    from . import platform, registry
     from .home import transcript_folders
-    from .cold_start_quiet import exists_only, transcripts
+    from .cold_start_quiet import exists_only, process, transcripts
 
+    processes = platform.current().processes
     paths = []
     for session in registry.read_sessions(home):
         if gitrepo.toplevel(session.cwd) == top:
             paths.append(exists_only(registry.entry_path(home, session.pid)))
-            if os.path.isdir("/proc/self"):
-                paths.append(exists_only("/proc/%d" % session.pid))
+            marker = processes.exists_marker(session.pid)
+            paths.append(exists_only(marker) if marker else process(session.pid, session.proc_start))
     paths += [transcripts(folder) for folder in transcript_folders(home, top)]
     return paths

@@ -5,7 +5,8 @@ Most starts change nothing, and gathering the sections to find that out (rule fi
 transcripts, the registry) cost ~30 ms of imports and reads. So when a start ends with nothing
 pending for its key, it writes beside the state file the list of files its gathering depended on,
 with a token per file (type, mtime, size, inode; for a folder its mtime, which moves when an entry
-is added or removed; for a registry file or a /proc/<pid> only whether it exists), the state file's own token and a
+is added or removed; for a registry file or a /proc/<pid> only whether it exists; for a session's
+process where no file stands for it, whether it runs), the state file's own token and a
 time after which the answer expires (an ended session leaving the 7-day window, the partition's
 30-day re-stamp). The next start of that key stats those files; if every token matches it prints
 the quiet line without importing anything else. Any difference, a missing or odd inputs file, a
@@ -15,7 +16,6 @@ Kept light on purpose: os and stat only (hashlib is imported when a key must be 
 """
 import os
 
-from .claude_formats import MAX_REGISTRY_BYTES, REGISTRY_FOLDER, REGISTRY_SUFFIX, is_registry_name
 from .home import transcript_entries
 from .safefiles import NotRegular, read_regular
 
@@ -30,6 +30,7 @@ MAX_INPUTS_BYTES = 1024 * 1024  # a few hundred paths per key; larger is not our
 ABSENT = "-"
 EXISTS_ONLY = "?"  # a listed path with this prefix counts by its existence alone
 TRANSCRIPTS = "~"  # a transcript folder: nothing counts but a transcript written since of a session not live
+PROCESS = "!"  # `!<pid> <start>`: a session's process, where no file stands for it (macOS, Windows)
 TRANSCRIPTS_TOKEN = "no ended session since"
 RACY_NS = 2 * 10 ** 9  # mtimes are coarse (a kernel tick; 2 s on FAT): newer files are not trusted
 NO_NEW_MATERIAL = ("No new orientation material since agent key %s last started here; "
@@ -113,6 +114,12 @@ def exists_only(path):
     return EXISTS_ONLY + path
 
 
+def process(pid, start):
+    """A session's process as a listed input, where no file exists exactly while it runs (macOS,
+    Windows; Linux has /proc/<pid>): its token says whether that pid still runs with that start."""
+    return "%s%d %s" % (PROCESS, pid, start or "")
+
+
 def transcripts(folder):
     """A transcript folder (`<home>/projects/<slug>`) as a listed input: each new session writes
     its transcript there, so its mtime moves at every start; what changes the ended sessions is a
@@ -122,6 +129,8 @@ def transcripts(folder):
 
 def token(path):
     """What must stay the same for a file's contribution to stay the same."""
+    if path.startswith(PROCESS):
+        return _process_tokens([path])[path]
     if path.startswith(TRANSCRIPTS):
         return TRANSCRIPTS_TOKEN
     if path.startswith(EXISTS_ONLY):
@@ -139,6 +148,24 @@ def token(path):
     return "%o:%d:%d:%d" % (info.st_mode, info.st_mtime_ns, info.st_size, info.st_ino)
 
 
+def _process_tokens(listed):
+    """{listed process: "1" while it runs, else ABSENT}, asking the platform once for all of them
+    (on macOS one `ps`)."""
+    if not listed:
+        return {}
+    from . import platform
+
+    processes = platform.current().processes
+    wanted = {}
+    for item in listed:
+        pid, _blank, start = item[len(PROCESS):].partition(" ")
+        wanted[item] = (int(pid) if pid.isdigit() else 0, start)
+    running = processes.running([pid for pid, _start in wanted.values() if pid])
+    return {item: "1" if pid in running and (not start or running[pid] is None
+                                             or processes.same_start(start, running[pid])) else ABSENT
+            for item, (pid, start) in wanted.items()}
+
+
 def _fits(text):
     return "\t" not in text and "\n" not in text and "\r" not in text
 
@@ -149,8 +176,9 @@ def tokens(paths, now_ns):
     RACY_NS: two writes inside one tick of the file system's clock can leave the same mtime and
     size, so such a token would not tell them apart (git's "racily clean" index entries)."""
     taken = []
+    processes = _process_tokens([path for path in paths if path.startswith(PROCESS)])
     for path in paths:
-        value = token(path)
+        value = processes[path] if path in processes else token(path)
         mtime = value.split(":")[-3] if value.count(":") >= 3 else None
         if mtime is not None and now_ns - int(mtime) < RACY_NS:
             return None
@@ -177,7 +205,8 @@ def _lines(inputs_file):
         return []
     if len(raw) > MAX_INPUTS_BYTES:
         return []
-    return raw.decode("utf-8", "replace").split("\n")
+    # An older version on Windows wrote this file in text mode: its lines end in CRLF.
+    return [line[:-1] if line.endswith("\r") else line for line in raw.decode("utf-8", "replace").split("\n")]
 
 
 def is_quiet(state_file, key, now_ms, own_session_id=None):
@@ -200,7 +229,8 @@ def is_quiet(state_file, key, now_ms, own_session_id=None):
         if valid_until_ms <= now_ms or token(state_file) != fields[2]:
             return False
         pairs = [(fields[i], fields[i + 1]) for i in range(4, len(fields), 2)]
-        if not all(token(path) == value for path, value in pairs):
+        processes = _process_tokens([path for path, _value in pairs if path.startswith(PROCESS)])
+        if not all((processes[path] if path in processes else token(path)) == value for path, value in pairs):
             return False
         folders = [path[len(TRANSCRIPTS):] for path, _ in pairs if path.startswith(TRANSCRIPTS)]
         # RACY_NS earlier: a write just after the tokens may carry a coarse mtime just before them
@@ -221,33 +251,15 @@ def _no_session_ended_since(folders, since_ns, own_session_id):
     written.discard(own_session_id)
     if not written:
         return True
-    home = os.path.dirname(os.path.dirname(folders[0]))
-    return written <= _live_session_ids(os.path.join(home, REGISTRY_FOLDER))
+    return written <= _live_session_ids(os.path.dirname(os.path.dirname(folders[0])))
 
 
-def _live_session_ids(registry):
-    """Session ids of registry entries whose process still runs (where /proc tells; elsewhere
-    every entry counts as live)."""
-    import json  # the payload was decoded with it: already loaded
+def _live_session_ids(home):
+    """Session ids of registry entries whose process still runs (the same process: its start time
+    is the one the entry records)."""
+    from . import registry
 
-    ids = set()
-    try:
-        names = os.listdir(registry)
-    except OSError:
-        return ids
-    for name in names:
-        if not is_registry_name(name):
-            continue
-        try:
-            entry = json.loads(read_regular(os.path.join(registry, name), MAX_REGISTRY_BYTES, follow_symlinks=False))
-        except (OSError, ValueError, RecursionError):
-            continue
-        if not isinstance(entry, dict) or not isinstance(entry.get("sessionId"), str):
-            continue
-        if os.path.isdir("/proc/self") and not os.path.exists("/proc/" + name[:-len(REGISTRY_SUFFIX)]):
-            continue
-        ids.add(entry["sessionId"])
-    return ids
+    return {session.session_id for session in registry.live_sessions(home)}
 
 
 def remember(state_file, key, line, now_ms):

@@ -29,7 +29,8 @@ def _is_digest(text):
 
 
 def load(home, digests):
-    """{digest: text} of the kept copies among digests (absent or damaged ones left out)."""
+    """{digest: text} of the kept copies among digests (absent or damaged ones left out; one whose
+    newlines became CRLF on the way is the same text)."""
     found = {}
     for digest in digests:
         if not _is_digest(digest):
@@ -39,6 +40,8 @@ def load(home, digests):
                                follow_symlinks=False)
         except (OSError, ValueError):
             continue
+        if hashlib.sha256(raw).hexdigest() != digest:
+            raw = raw.replace(b"\r\n", b"\n")  # a copy an older version wrote in text mode on Windows
         if hashlib.sha256(raw).hexdigest() == digest:
             found[digest] = raw.decode("utf-8", "replace")
     return found

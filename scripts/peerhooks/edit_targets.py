@@ -7,7 +7,6 @@ carries `tool_name: "apply_patch"` and the whole patch as `tool_input.command`
 header line of its own, relative to the session's folder. Bash lines that write files are left to
 the git guard's interpreter, not read here.
 """
-import os
 
 from .claude_formats import EDIT_TOOLS, edit_target
 
@@ -35,25 +34,26 @@ def patch_paths(patch):
     return found
 
 
-def targets(tool_name, tool_input, cwd):
-    """Absolute, normalised paths of the files this call writes ([] for any other tool, or when
-    a relative path has no folder to stand in)."""
+def targets(tool_name, tool_input, cwd, paths=None):
+    """Absolute, normalised local paths of the files this call writes ([] for any other tool, or
+    when a relative path has no folder to stand in). cwd: local; paths: the platform's path
+    flavour (peerhooks.platform), which reads a path as the client wrote it."""
     if not isinstance(tool_input, dict):
         return []
     if tool_name in EDIT_TOOLS:
-        named = edit_target(tool_input)
-        paths = [named] if named else []
+        one = edit_target(tool_input)
+        named = [one] if one else []
     elif tool_name == APPLY_PATCH_TOOL and isinstance(tool_input.get("command"), str):
-        paths = patch_paths(tool_input["command"])
+        named = patch_paths(tool_input["command"])
     else:
         return []
+    if paths is None:
+        from .platform import current
+
+        paths = current().paths
     found = []
-    for path in paths:
-        if not os.path.isabs(path):
-            if not cwd:
-                continue
-            path = os.path.join(cwd, path)
-        path = os.path.normpath(path)
-        if path not in found:
+    for written in named:
+        path = paths.resolve(written, cwd)
+        if path is not None and path not in found:
             found.append(path)
     return found

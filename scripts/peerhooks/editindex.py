@@ -14,7 +14,7 @@ from .claude_formats import DAY_MS
 from .transcripts import Edit, EditScan
 
 INDEX_NAME = "edit-index.json"
-INDEX_VERSION = 2  # 2: edits include the files Bash commands wrote
+INDEX_VERSION = 3  # 2: edits include the files Bash commands wrote; 3: and what `git rm` removed
 MAX_ENTRIES = 256  # transcripts remembered; the least recently used go first
 KEEP_DAYS = 7  # a transcript nobody asked about for a week is dropped
 

@@ -22,7 +22,7 @@ from .shell import Word, quote, tokenize
 STAGE_ALL = "stage-all"          # add -A / -u / . / :/ / '*'
 COMMIT_ALL = "commit-all"        # commit -a, commit .
 STASH_ALL = "stash-all"          # stash, stash push/save without paths
-STASH_STACK = "stash-stack"      # stash drop/clear/pop: the stack is shared by every worktree
+STASH_STACK = "stash-stack"      # stash drop/clear/pop/branch: the stack is shared by every worktree
 STASH_APPLY = "stash-apply"      # stash apply: merges an entry into the files it holds
 RESET_ALL = "reset-all"          # reset --hard/--merge/--keep/--soft, reset <rev>, read-tree
 UNSTAGE_ALL = "unstage-all"      # pathless reset, reset ., restore --staged .
@@ -52,6 +52,7 @@ SAFE = "safe"                    # reads, or touches only this session's refs an
 # `checkout .` / `restore .` rewrite only working-tree changes of tracked files.
 STAGED_WORK = "S"  # changes in the index (index differs from HEAD)
 TRACKED_WORK = "W"  # working-tree changes of tracked files, deletions included
+MODIFIED_WORK = "M"  # working-tree changes of tracked files other than deletions (add --ignore-removal)
 UNTRACKED_WORK = "N"  # untracked files in folders git tracks
 NEW_FOLDER_WORK = "D"  # untracked files in folders none of whose files git tracks
 IGNORED_WORK = "I"  # files .gitignore matches
@@ -248,9 +249,14 @@ class Lookup:
         """True when `git pull` rebases here (pull.rebase in the config)."""
         return False
 
-    def refuses_to_rebase(self, cwd):
-        """True when git would refuse to start a rebase here: tracked files differ from HEAD and
-        rebase.autoStash is off."""
+    def fast_forwards(self, upstream, cwd):
+        """True when HEAD is an ancestor of `upstream` (a rebase onto it only fast-forwards: no
+        commit is rewritten)."""
+        return False
+
+    def autostashes(self, cwd):
+        """True when rebase.autoStash is set here (a rebase then stashes and re-applies local changes
+        instead of refusing to start)."""
         return False
 
     def names_no_commit(self, revisions, cwd):
@@ -264,6 +270,11 @@ class Lookup:
     def index_entries(self, pathspecs, cwd):
         """The index entries the pathspecs (as written, relative to cwd) match, toplevel-relative;
         None when the checkout cannot tell (then every path under them counts)."""
+        return None
+
+    def checked_out(self, ref, cwd):
+        """The toplevels of the repository's worktrees that have the branch `ref` (`refs/heads/x`)
+        checked out, or `HEAD` (the checkout of cwd); None when the checkout cannot tell."""
         return None
 
     def stash_files(self, entry, cwd):
@@ -291,9 +302,10 @@ Pathspec = record("Pathspec", "text root relative pattern shell_glob known", (Fa
     level per `/`; known: False when it holds an expansion only the shell knows.""")
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
-                   "entries touches excludes moves_branch words depth bound in_loop span config private via",
+                   "entries touches excludes moves_branch words depth bound in_loop span config private via step "
+                   "precheck",
                    ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
-                    None, ()),
+                    None, (), None, None),
                    """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
@@ -302,7 +314,9 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     alias, alias_args: for ALIAS, the subcommand word to look up and its arguments.
     relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
     clean, which act on the working directory only. message: a commit's message, for advice.
-    target: the worktree path of REMOVE_WORKTREE.
+    target: the worktree path of REMOVE_WORKTREE; for WRITE_REFS the toplevels of the worktrees
+    that have the branch it rewrites checked out (None: any); for STASH_STACK the entry it takes
+    (ALL_ENTRIES, OLDER_ENTRIES: all but the newest; None: known only when it runs).
     entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
     for `git rm` the index entries its pathspecs match, for `stash apply` the files the entry holds.
     touches: which uncommitted work it reaches (the *_WORK letters; None: its kind's default);
@@ -318,7 +332,33 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     via: the cmdline.Via records of the wrappers that run it (`make commit`), outermost first. An
     operation a wrapper stands for without git lines (`gh pr checkout 12`: MOVE_HEAD; code that
     mentions git the guard cannot follow: UNFOLLOWED) has that wrapper as its command and its last
-    Via, whose `runs` says why when it is UNFOLLOWED.""")
+    Via, whose `runs` says why when it is UNFOLLOWED. step: the index of the command it comes from
+    among the line's commands (cmdline.commands; an alias's expansion keeps its command's), for
+    peerhooks.chains. precheck: what git checks before it changes anything (a Precheck), for
+    peerhooks.gitfails; None when it checks nothing the guard reads.""")
+
+# What every literal pathspec must match, or git refuses the whole command and changes nothing
+# (git 2.39, "pathspec 'x' did not match any file(s) known to git"): a file in the tree or an index
+# entry (`add`, `stash push -u`), an index entry (`checkout -- x`, `restore x`, `rm`, `stash push`),
+# an index entry or a file HEAD holds (`commit -- x`, `restore --staged x`). `reset -- x` and
+# `clean` accept a pathspec that matches nothing.
+MATCH_TREE_OR_INDEX, MATCH_INDEX, MATCH_INDEX_OR_HEAD = "tree-or-index", "index", "index-or-head"
+# `git rm` without -f refuses the whole command when a file it matches differs from HEAD or from
+# the tree ("has changes staged in the index", "has local modifications"); with --cached, when its
+# index entry differs from both.
+REFUSE_CHANGED, REFUSE_DIFFERING_FROM_BOTH = "changed", "both"
+# `git mv` without -f refuses a folder holding a tracked file deleted from the tree.
+REFUSE_DELETED = "deleted"
+
+Precheck = record("Precheck", "match changed recursive clean_tree switch_to clean_target",
+                  (None, None, True, False, None, False),
+                  """What git checks before a form changes anything: match (MATCH_*: what each literal
+    pathspec must match, or None), changed (REFUSE_*: `git rm`'s or `git mv`'s check of the files it
+    matches, or None), recursive (False for `git rm` without -r, which refuses a folder), clean_tree
+    (a rebase, or a rebasing pull, without autostash: refused while a tracked file differs from
+    HEAD), switch_to (a branch switch to this revision: refused when a file that differs between
+    HEAD and it has local changes, or is an untracked file it would overwrite), clean_target (`git
+    worktree remove` without --force: refused while that worktree has changes or untracked files).""")
 
 
 def write_operation(path, pattern, command):
@@ -338,7 +378,7 @@ def write_operation(path, pattern, command):
                      span=span, via=command.via)
 
 
-def found_write_operation(run):
+def found_write_operation(run, context=cmdline.Context()):
     """The operation of a command writing over or removing what a `find` finds: `find … -delete`,
     or `find … -exec sed -i … {} +` (the files lie under find's folders, matching its -name); None
     when the command writes nothing it is given, or the folders are known only at run time."""
@@ -349,7 +389,7 @@ def found_write_operation(run):
         return None
     if run.name != "find" and not cmdline.writes_its_operands(run):
         return None
-    bound = _find_bound(find)
+    bound = _find_bound(find, context)
     if bound is None:
         return None
     text = " ".join([find.name] + [w.value for w in find.args])
@@ -404,14 +444,15 @@ def operations(runs, context=cmdline.Context(), lookup=None):
     """The git operations of commands already read by cmdline.commands, in order."""
     lookup = lookup or Lookup()
     found = []
-    for run in runs:
+    for step, run in enumerate(runs):
         if run.name == "git":
             operation = _git(run, context, lookup)
             if operation is not None:
-                found.append(operation)
+                found.append(operation._replace(step=step))
         elif run.marker is not None:  # what a wrapper does, in the follower's words (a kind here)
             found.append(Operation(run.marker, run.cwd, run.via[-1].wrapper, depth=run.depth, in_loop=run.in_loop,
-                                   via=run.via, moves_branch=run.marker == RESET_ALL))  # `gh pr checkout --force`
+                                   via=run.via, moves_branch=run.marker == RESET_ALL,  # `gh pr checkout --force`
+                                   step=step))
     return found
 
 
@@ -444,6 +485,7 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
     that name: an external command, nothing to judge."""
     lookup = lookup or Lookup()
     seen = set()
+    step = operation.step
     while operation.kind == ALIAS and len(seen) < MAX_ALIAS_CHAIN:
         name = operation.alias.lower()
         expansion = aliases.get(name)
@@ -453,7 +495,7 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
         if expansion.startswith("!"):
             script = expansion[1:] + "".join(" " + quote(w.value) for w in operation.alias_args)
             operations = parse(script, toplevel or operation.cwd, context, lookup)
-            return [op._replace(via=operation.via + op.via) for op in operations
+            return [op._replace(via=operation.via + op.via, step=operation.step) for op in operations
                     if not (op.kind == ALIAS and op.alias.lower() in seen)]
         words = tuple(w for w in tokenize(expansion) if isinstance(w, Word)) + operation.alias_args
         if not words:
@@ -461,7 +503,7 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
         operation = git_operation(words, _Run(operation.cwd, render(words), operation.runtime, False,
                                               context, lookup, False, None, words, operation.depth + 1,
                                               via=operation.via))
-    return [] if operation.kind == ALIAS else [operation]
+    return [] if operation.kind == ALIAS else [operation._replace(step=step)]
 
 
 def _git(run, context, lookup):
@@ -498,7 +540,8 @@ def _git(run, context, lookup):
         location = cmdline.resolve(work_tree, location, context, dict(run.variables))
     elif git_dir is not None:
         directory = cmdline.resolve(git_dir, location, context, dict(run.variables))
-        location = posixpath.dirname(directory) if directory and posixpath.basename(directory) == ".git" else None
+        paths = context.paths
+        location = paths.dirname(directory) if directory and paths.basename(directory) == ".git" else None
     words = tuple(arguments[index:])
     if run.via:  # a wrapper's line (a recipe, a script): its words' places are in that text, not the line's
         words = tuple(w._replace(span=None) for w in words)
@@ -666,7 +709,14 @@ def _pathspecs(words, run):
                 whole = True
             elif value in (".", "./", "*", "./*"):
                 relative_whole = True
-            specs.append(_pathspec(word, run.cwd))
+            elif word.glob and run.context.glob is not None and run.cwd:
+                matches = run.context.glob(value, run.cwd)
+                if matches:  # Bash hands git the files that exist: `git add src/*.py` never names a deleted one
+                    specs.extend(_pathspec(Word(m), run.cwd, run.context.paths) for m in matches)
+                    continue
+                if matches == []:  # no match: Bash passes the word as written, which git reads as a pattern
+                    word = word._replace(glob=False)
+            specs.append(_pathspec(word, run.cwd, run.context.paths))
     if words and not positive:
         whole = True  # `git add ':!secret'` stages everything else
     return tuple(specs), whole, relative_whole, runtime, exclusions
@@ -690,11 +740,11 @@ def _listing_bounds(word, run):
     runs = cmdline.commands_of_tokens(word.substitutions[0], run.cwd, run.context)
     if len(runs) != 1:
         return None
-    bound = _git_lister_bound(runs[0], require_paths=True)
+    bound = _git_lister_bound(runs[0], require_paths=True, paths=run.context.paths)
     return None if bound is None else list(bound[0])
 
 
-def _git_lister_bound(lister, require_paths=False):
+def _git_lister_bound(lister, require_paths=False, paths=cmdline.POSIX):
     """(pathspecs, work) a `git ls-files …` or `git diff --name-only …` run lists: the paths lie
     under its pathspecs (the whole tree when it has none), in the states it lists. None for any
     other command, or when its paths are known only at run time."""
@@ -721,11 +771,11 @@ def _git_lister_bound(lister, require_paths=False):
         return None
     if TRACKED_WORK in work:
         work = work | {DELETION_WORK}  # a working-tree change may be a deletion; both listers list it
-    specs = [_pathspec(w, lister.cwd) for w in operands] or [Pathspec(":/", None, "")]
+    specs = [_pathspec(w, lister.cwd, paths) for w in operands] or [Pathspec(":/", None, "")]
     return specs, work
 
 
-def _find_bound(find):
+def _find_bound(find, context=cmdline.Context()):
     """(pathspecs, work) of what `find <folders> [-name P] …` lists: files under its start folders
     whose names match its -name patterns, in any state. None when a folder is known only at run time."""
     args = find.args
@@ -740,7 +790,7 @@ def _find_bound(find):
         return None
     specs = []
     for start in starts or [Word(".")]:
-        folder = cmdline.resolve(start, find.cwd)
+        folder = cmdline.resolve(start, find.cwd, context)
         if folder is None:
             return None
         if not names:
@@ -757,12 +807,13 @@ def _lister_bound(fed_by, context):
     if fed_by is None:
         return None
     if fed_by.name == "find":
-        return _find_bound(fed_by)
-    return _git_lister_bound(fed_by)
+        return _find_bound(fed_by, context)
+    return _git_lister_bound(fed_by, paths=context.paths)
 
 
-def _pathspec(word, cwd):
-    """A Pathspec from one word: `:/x` and `:(top)x` are relative to the toplevel."""
+def _pathspec(word, cwd, paths=cmdline.POSIX):
+    """A Pathspec from one word: `:/x` and `:(top)x` are relative to the toplevel; an absolute
+    path (as the platform spells it: `C:\\repo\\src` on Windows) is the folder or file it names."""
     value = word.value
     top = False
     if value.startswith(":/"):
@@ -770,12 +821,16 @@ def _pathspec(word, cwd):
     elif value.startswith(":(") and ")" in value:
         magic, _close, value = value[2:].partition(")")
         top = "top" in magic.split(",")
+    pattern = not word.glob and any(c in value for c in "*?[")
+    if not top and not pattern and not word.glob and paths.names_absolute(value):
+        named = paths.resolve(value, None)
+        return Pathspec(word.value, named, "", False, False, named is not None)
+    value = paths.relative_spelling(value)
     relative = value[:-1] if value.endswith("/") and len(value) > 1 else value
     if relative in (".", "./*", "*") and not top:
         relative = "" if relative == "." else relative
     root = None if top else cwd
-    known = top or cwd is not None or value.startswith("/")
-    pattern = not word.glob and any(c in value for c in "*?[")
+    known = top or cwd is not None or paths.names_absolute(value)
     return Pathspec(word.value, root, relative, pattern, word.glob, known)
 
 
@@ -785,6 +840,8 @@ def _exclusion_spec(word, cwd):
     value = word.value
     if value.startswith((":!", ":^")):
         rest = value[2:]
+        if rest.startswith(":"):  # `:!:x`: the magic ends at the second colon, the rest is the path as written
+            return _pathspec(word._replace(value=rest[1:]), cwd)
         if rest.startswith("/"):  # `:!/x` is `:(exclude,top)x`
             return _pathspec(word._replace(value=":/" + rest[1:]), cwd)
         return _pathspec(word._replace(value=rest), cwd)
@@ -844,27 +901,54 @@ def git_operation(words, run):
             if not rebases:
                 return run.op(SAFE)
         rebasing = subcommand == "rebase" or subcommand == "pull"
-        autostash = values & {"--autostash"} or _config_true(configured(run, "rebase.autostash"))
-        if rebasing and not autostash and run.lookup.refuses_to_rebase(run.cwd):
-            return run.op(SAFE)  # "cannot rebase: You have unstaged changes": nothing moves
+        line_autostash = configured(run, "rebase.autostash")
+        autostash = values & {"--autostash"} or (_config_true(line_autostash) if line_autostash is not None
+                                                 else run.lookup.autostashes(run.cwd))
         if subcommand == "rebase" and not values & CREATING_OPTIONS and _moves_to_nothing(
                 run, [w.value for w in rest if not w.value.startswith("-") or w.value == "-"]):
             return run.op(SAFE)
-        return run.op(MOVE_HEAD)
+        if rebasing and not autostash and _only_fast_forwards(subcommand, rest, values, run):
+            return run.op(SAFE)  # over a clean tree it moves the branch forward; over tracked changes, nothing
+        # "cannot rebase: You have unstaged changes": over tracked changes nothing moves
+        return run.op(MOVE_HEAD, precheck=Precheck(clean_tree=True) if rebasing and not autostash else None)
     if subcommand in KNOWN_COMMANDS or subcommand.startswith("-"):
         return run.op(SAFE)
     return Operation(ALIAS, run.cwd, run.command, (), run.adds_words, subcommand, tuple(rest), config=run.config,
                      via=run.via)
 
 
-def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False, touches=None, excludes=()):
+REWRITING_REBASE_OPTIONS = frozenset(["-i", "--interactive", "--onto", "--root", "-x", "--exec", "--keep-base",
+                                      "--no-ff", "-f", "--force-rebase"])
+
+
+def _only_fast_forwards(subcommand, rest, values, run):
+    """A rebase (or rebasing pull) onto an upstream HEAD is an ancestor of replays no commit of
+    this branch: git fast-forwards it, as a merge would. The upstream is the one operand of a
+    rebase, remote/branch of a pull naming both, else the branch's configured upstream."""
+    if values & REWRITING_REBASE_OPTIONS:
+        return False
+    operands = [w for w in rest if not w.value.startswith("-")]
+    if any(w.expanded for w in operands):
+        return False
+    if subcommand == "rebase":
+        if len(operands) > 1:
+            return False  # `git rebase <upstream> <branch>` checks out <branch> first
+        upstream = operands[0].value if operands else "@{upstream}"
+    else:
+        upstream = "%s/%s" % (operands[0].value, operands[1].value) if len(operands) == 2 else \
+            "@{upstream}" if len(operands) < 2 else None
+    return upstream is not None and run.lookup.fast_forwards(upstream, run.cwd)
+
+
+def _by_paths(kind, path_words, run, args, empty_kind=SAFE, empty_whole=False, touches=None, excludes=(),
+              precheck=None):
     """The operation of a path-carrying form: whole when a pathspec names the whole tree, relative
     when it names the working directory, runtime when a path comes only at run time. touches: what
     of the uncommitted work it reaches (None: the kind's default); excludes: pathspecs it leaves
-    out besides the line's own `:!` exclusions."""
+    out besides the line's own `:!` exclusions; precheck: what git checks first (Precheck)."""
     paths, whole, relative_whole, runtime, exclusions = _pathspecs(path_words, run)
     runtime = runtime or args.from_file or run.adds_words
-    extra = {"touches": touches, "excludes": tuple(exclusions) + tuple(excludes)}
+    extra = {"touches": touches, "excludes": tuple(exclusions) + tuple(excludes), "precheck": precheck}
     if whole:
         return run.op(WHOLE_OF[kind], paths, runtime, **extra)
     if relative_whole and not runtime:
@@ -889,9 +973,12 @@ def _classify_add(rest, run):
         args.flags & PATCH_OPTIONS
     # -u and -p (answered) stage tracked files only; -f also ignored ones
     touches = frozenset("W") if args.flags & ({"-u", "--update"} | PATCH_OPTIONS) else frozenset("WND")
+    if args.flags & {"--ignore-removal", "--no-all"} and not everything:
+        touches = frozenset("MND")  # git 1.x's add: new and modified files, not what was deleted
     if args.flags & {"-f", "--force"}:
         touches |= {IGNORED_WORK}
-    return _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything), touches=touches)
+    return _by_paths(STAGE_PATHS, args.path_words, run, args, empty_whole=bool(everything), touches=touches,
+                     precheck=Precheck(MATCH_TREE_OR_INDEX))
 
 
 def _classify_commit(rest, run):
@@ -917,7 +1004,8 @@ def _classify_commit(rest, run):
     include = args.flags & {"-i", "--include"}
     only = args.flags & {"-o", "--only"}
     if args.path_words and not include or only or args.from_file or run.adds_words:
-        return _by_paths(COMMIT_PATHS, args.path_words, run, args, empty_kind=COMMIT_INDEX)._replace(message=message)
+        return _by_paths(COMMIT_PATHS, args.path_words, run, args, empty_kind=COMMIT_INDEX,
+                         precheck=Precheck(MATCH_INDEX_OR_HEAD))._replace(message=message)
     return run.op(COMMIT_INDEX, message=message)
 
 
@@ -931,11 +1019,11 @@ def _classify_stash(rest, run):
     if verb in STASH_READS:
         return run.op(SAFE)
     if verb in ("drop", "clear", "pop"):
-        return run.op(STASH_STACK, target=None if verb == "clear" else _stash_ref(rest))
+        return run.op(STASH_STACK, target=ALL_ENTRIES if verb == "clear" else _stash_ref(rest))
     if verb == "apply":
         return _stash_apply(rest, run)._replace(target=_stash_ref(rest))
-    if verb == "branch":
-        return run.op(MOVE_HEAD)
+    if verb == "branch":  # checks out a new branch at the entry's base, applies it, and drops it
+        return run.op(STASH_STACK, target=_stash_ref(rest[1:]), moves_branch=True)
     if verb not in ("push", "save"):
         return run.op(SAFE)  # an unknown verb: git refuses it
     args = _split(rest, STASH_LONG, STASH_VALUES)
@@ -944,7 +1032,14 @@ def _classify_stash(rest, run):
     touches = _stash_touches(args.flags)
     if verb == "save":
         return run.op(STASH_ALL, touches=touches)  # save's words are a message, never paths
-    return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches)
+    match = MATCH_TREE_OR_INDEX if touches & UNTRACKED_ANYWHERE else MATCH_INDEX
+    return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches,
+                     precheck=Precheck(match))
+
+
+# STASH_STACK targets beside one entry: every entry (clear), every entry but the newest (what
+# `reflog expire --expire-unreachable` drops).
+ALL_ENTRIES, OLDER_ENTRIES = "stash@{*}", "stash@{1..}"
 
 
 def _stash_ref(rest):
@@ -1075,7 +1170,12 @@ def _classify_checkout(rest, run):
     args = _split(rest, CHECKOUT_LONG, CHECKOUT_VALUES)
     if _patch_mode(args, run):
         return run.op(SAFE)
-    if args.flags & {"-b", "-B", "--orphan", "--detach"}:
+    merge = bool(args.flags & {"-m", "--merge"})
+    if args.flags & {"-b", "-B"}:
+        start = args.operands[0].value if len(args.operands) == 1 and not args.operands[0].expanded else None
+        created = args.values.get("-b") or args.values.get("-B")
+        return _switch(run, start, created, "-B" in args.flags, merge, bool(args.operands) and start is None)
+    if args.flags & {"--orphan", "--detach"}:
         return run.op(MOVE_HEAD)
     source = False  # paths checked out from a commit rewrite the index too, not only the tree
     if args.after_dashes is not None:
@@ -1096,16 +1196,25 @@ def _classify_checkout(rest, run):
             if args.flags & {"-f", "--force"}:
                 # -f throws away local changes and the index, even on the current branch
                 return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=not current)
-            return run.op(SAFE if current else MOVE_HEAD)
+            if current:
+                return run.op(SAFE)
+            return _switch(run, revision, merge=merge, elsewhere_allowed="--ignore-other-worktrees" in args.flags)
         path_words = args.operands[1:]
         source = True
     else:
         path_words = args.operands
-    return _by_paths(DISCARD_PATHS, path_words, run, args, touches=frozenset("SW") if source else None)
+    return _by_paths(DISCARD_PATHS, path_words, run, args, touches=frozenset("SW") if source else None,
+                     precheck=None if source else Precheck(MATCH_INDEX))
 
 
 def _classify_switch(rest, run):
     args = _split(rest, SWITCH_LONG, SWITCH_VALUES)
+    merge = bool(args.flags & {"-m", "--merge"})
+    if args.flags & CREATING_OPTIONS - {"--orphan"}:
+        start = args.operands[0].value if len(args.operands) == 1 and not args.operands[0].expanded else None
+        created = next((args.values[o] for o in ("-c", "-C", "--create", "--force-create") if o in args.values), None)
+        return _switch(run, start, created, bool(args.flags & {"-C", "--force-create"}), merge,
+                       bool(args.operands) and start is None)
     if args.flags & CREATING_OPTIONS:
         return run.op(MOVE_HEAD)
     operands = [w.value for w in args.operands]
@@ -1120,7 +1229,34 @@ def _classify_switch(rest, run):
         return run.op(SAFE)
     if discards:
         return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=not current)
-    return run.op(MOVE_HEAD)
+    if detach or len(operands) != 1 or args.operands[0].expanded:
+        return run.op(MOVE_HEAD)
+    return _switch(run, operands[0], merge=merge, elsewhere_allowed="--ignore-other-worktrees" in args.flags)
+
+
+def _switch(run, to, created=None, force_create=False, merge=False, unknown_start=False, elsewhere_allowed=False):
+    """A switch of this checkout to the revision `to` (None: staying at HEAD), creating the branch
+    `created` (or resetting it, force_create). git refuses a branch another worktree has checked
+    out; `-C <the current branch> <start>` only moves the branch forward when HEAD is an ancestor
+    of start, carrying the local changes along (or refusing, when they are in the way). Otherwise
+    the switch is judged at the verdict: git refuses it when local changes are in the way
+    (Precheck.switch_to), unless -m merges them."""
+    if unknown_start:
+        return run.op(MOVE_HEAD)
+    if created is None and not elsewhere_allowed and to not in (None, "-") and _checked_out_elsewhere(to, run):
+        return run.op(SAFE)  # "'feature' is already checked out at …"
+    if force_create and created and run.lookup.is_current(created, run.cwd) and \
+            run.lookup.fast_forwards(to or "HEAD", run.cwd):
+        return run.op(SAFE)
+    check = Precheck(switch_to=to) if to is not None and not merge else None
+    return run.op(MOVE_HEAD, target=to, precheck=check)
+
+
+def _checked_out_elsewhere(branch, run):
+    """Whether another worktree of the repository has the local branch checked out."""
+    where = run.lookup.checked_out("refs/heads/" + branch, run.cwd) or ()
+    top = run.context.toplevel(run.cwd) if run.context.toplevel is not None and run.cwd else None
+    return any(t != top for t in where) if top is not None else False
 
 
 def _classify_restore(rest, run):
@@ -1131,13 +1267,21 @@ def _classify_restore(rest, run):
     if only_index:
         if run.private_index:
             return run.op(SAFE)
-        return _by_paths(UNSTAGE_PATHS, args.path_words, run, args)
+        return _by_paths(UNSTAGE_PATHS, args.path_words, run, args, precheck=_restore_precheck(args))
     # from a source (-s), or the index and the tree together (-SW), both are rewritten
     both = "-s" in args.values or "--source" in args.values or args.flags & {"-S", "--staged"}
     touches = frozenset("SW") if both else frozenset("W")
     if args.flags & PATCH_OPTIONS and not args.path_words:
         return run.op(DISCARD_ALL, relative=True, touches=touches)
-    return _by_paths(DISCARD_PATHS, args.path_words, run, args, touches=touches)
+    return _by_paths(DISCARD_PATHS, args.path_words, run, args, touches=touches, precheck=_restore_precheck(args))
+
+
+def _restore_precheck(args):
+    """From the index (the default for the tree) a path must be in the index; --staged restores
+    from HEAD, where a staged deletion still is; from another --source, the guard cannot tell."""
+    if "-s" in args.values or "--source" in args.values:
+        return None
+    return Precheck(MATCH_INDEX_OR_HEAD if args.flags & {"-S", "--staged"} else MATCH_INDEX)
 
 
 def _classify_clean(rest, run):
@@ -1165,7 +1309,10 @@ def _classify_rm(rest, run):
     # without -f or --cached git refuses a file that differs from HEAD or the index, but stages the
     # deletion of one already deleted from the tree (`git ls-files --deleted | xargs git rm`)
     touches = None if args.flags & {"-f", "--force", "--cached"} else frozenset([DELETION_WORK])
-    op = _by_paths(REMOVE_PATHS, args.path_words, run, args, touches=touches)
+    changed = None if args.flags & {"-f", "--force"} else \
+        REFUSE_DIFFERING_FROM_BOTH if "--cached" in args.flags else REFUSE_CHANGED
+    precheck = Precheck(None if "--ignore-unmatch" in args.flags else MATCH_INDEX, changed, "-r" in args.flags)
+    op = _by_paths(REMOVE_PATHS, args.path_words, run, args, touches=touches, precheck=precheck)
     if op.kind != REMOVE_PATHS or op.runtime or run.private_index or not all(p.known for p in op.paths):
         return op
     # git rm matches its pathspecs against the index and removes only those entries (with -f, their
@@ -1179,10 +1326,17 @@ def _classify_rm(rest, run):
 
 
 def _classify_mv(rest, run):
+    """`git mv` renames on disk: a folder goes with everything in it, untracked and ignored files
+    too. Without -f git refuses an existing destination, a source the index does not hold, and a
+    folder with a tracked file deleted from the tree ("bad source"), and then moves nothing."""
     args = _split(rest, MV_LONG, frozenset())
     if args.flags & {"-n", "--dry-run"}:
         return run.op(SAFE)
-    return _by_paths(REMOVE_PATHS, args.path_words, run, args)
+    words = args.path_words
+    force = bool(args.flags & {"-f", "--force"})
+    moved = words if force or len(words) < 2 else words[:-1]
+    return _by_paths(REMOVE_PATHS, moved, run, args, touches=frozenset("SWNDI"),
+                     precheck=None if force else Precheck(MATCH_INDEX, REFUSE_DELETED))
 
 
 def _classify_apply(rest, run):
@@ -1242,10 +1396,11 @@ def _prefix_is_the_tree(prefix, run):
         return True
     if not prefix.endswith("/"):
         return False
-    if not prefix.startswith("/") and ".." not in prefix.split("/"):
+    paths = run.context.paths
+    if not paths.names_absolute(prefix) and ".." not in prefix.split("/"):
         return posixpath.normpath(prefix) == "."
     top = run.context.toplevel(run.cwd) if run.context.toplevel is not None and run.cwd else None
-    return top is not None and posixpath.normpath(posixpath.join(top, prefix)) == top
+    return top is not None and paths.resolve(prefix, top) == top
 
 
 def _classify_refs(rest, run, reading_operands):
@@ -1253,15 +1408,46 @@ def _classify_refs(rest, run, reading_operands):
     values = {w.value for w in rest}
     if len(operands) <= reading_operands and not values & {"-d", "--delete", "--stdin"}:
         return run.op(SAFE)
-    if reading_operands == 0 and len(operands) >= 2 and not values & {"-d", "--delete", "--stdin"}:
+    if "--stdin" in values or not operands or operands[0].expanded:
+        return run.op(WRITE_REFS)  # refs only the running shell knows: any branch
+    ref = operands[0].value
+    if reading_operands == 0 and len(operands) >= 2 and not values & {"-d", "--delete"}:
         if any(w.expanded for w in operands[:2]):
             # `c=$(git commit-tree …) && git update-ref refs/heads/main $c`: a commit known only
             # when it runs, built from who knows which snapshot (anthony-chaudhary/fak #2320)
-            return run.op(WRITE_REFS)
-        ref, new = operands[0].value, operands[1].value
+            return _branch_write(ref, run)
+        new = operands[1].value
         if run.lookup.same_commit(ref, new, run.cwd) or run.lookup.names_no_commit([new], run.cwd):
             return run.op(SAFE)  # the ref keeps the commit it has, or git refuses the value
-    return run.op(WRITE_REFS)
+    if reading_operands and ref != "HEAD":
+        return run.op(SAFE)  # a symbolic ref other than HEAD: no checkout stands on it
+    return _branch_write(ref, run)
+
+
+def _branch_write(ref, run):
+    """Rewriting one ref: the stash (its entries go), a branch (under whoever has it checked out),
+    HEAD (this checkout's branch); tags, remote-tracking and other refs hold nobody's checkout."""
+    if ref in ("refs/stash", "stash"):
+        return run.op(STASH_STACK, target=ALL_ENTRIES)
+    if ref != "HEAD" and not ref.startswith("refs/heads/"):
+        return run.op(SAFE)
+    where = run.lookup.checked_out(ref, run.cwd)
+    if where is None:
+        return run.op(WRITE_REFS)
+    return run.op(WRITE_REFS, target=tuple(where)) if where else run.op(SAFE)
+
+
+def _classify_branch(rest, run):
+    """`git branch -m/-M [old] new` renames a branch under whoever has it checked out (git follows
+    in every worktree's HEAD). Deleting or forcing a branch some worktree has checked out is
+    refused by git itself; creating, copying and listing move no checkout."""
+    args = _split(rest, "--move --copy --delete --force --list --all --remotes --show-current", frozenset())
+    if not args.flags & {"-m", "-M", "--move"}:
+        return run.op(SAFE)
+    names = args.operands
+    if not names or len(names) > 2 or any(w.expanded for w in names):
+        return run.op(WRITE_REFS) if names else run.op(SAFE)
+    return _branch_write("refs/heads/" + names[0].value if len(names) == 2 else "HEAD", run)
 
 
 def _classify_worktree(rest, run):
@@ -1270,7 +1456,9 @@ def _classify_worktree(rest, run):
         return run.op(SAFE)
     operands = [w for w in rest[1:] if not w.value.startswith("-")]
     target = cmdline.resolve(operands[0], run.cwd, run.context) if operands else None
-    return run.op(REMOVE_WORKTREE, target=target)
+    forced = any(w.value in ("-f", "--force") for w in rest[1:])
+    return run.op(REMOVE_WORKTREE, target=target, precheck=None if forced or verb == "move" else
+                  Precheck(clean_target=True))
 
 
 def _classify_reflog(rest, run):
@@ -1282,9 +1470,18 @@ def _classify_reflog(rest, run):
     values = [w.value for w in rest[1:]]
     stash = "--all" in values or any(v.startswith(("stash", "refs/stash")) for v in values)
     # expire: entries older than --expire (90 days by default: a live peer's stash is younger);
-    # --expire-unreachable prunes only what no ref reaches, and every stash entry is reachable
-    dropping = verb == "delete" or any(v.startswith("--expire=") or v == "--expire" for v in values)
-    return run.op(STASH_STACK if stash and dropping else SAFE)
+    # --expire-unreachable: entries no ref reaches, which is every entry but the newest (refs/stash
+    # points at stash@{0} alone: the older ones live only in its reflog)
+    if not stash:
+        return run.op(SAFE)
+    if verb == "delete":
+        named = [v for v in values if v.startswith(("stash@{", "refs/stash@{"))]
+        return run.op(STASH_STACK, target=_stash_ref([Word(named[0])]) if len(named) == 1 else None)
+    if any(v.startswith("--expire=") or v == "--expire" for v in values):
+        return run.op(STASH_STACK, target=ALL_ENTRIES)
+    if any(v.startswith("--expire-unreachable") for v in values):
+        return run.op(STASH_STACK, target=OLDER_ENTRIES)
+    return run.op(SAFE)
 
 
 def _classify_clean_configured(rest, run):
@@ -1303,6 +1500,6 @@ _CLASSIFIERS = {"add": _classify_add, "stage": _classify_add, "commit": _classif
                 "reflog": _classify_reflog,
                 "mv": _classify_mv, "apply": _classify_apply, "bisect": _classify_bisect,
                 "read-tree": _classify_read_tree, "checkout-index": _classify_checkout_index,
-                "update-ref": lambda rest, run: _classify_refs(rest, run, 0),
+                "update-ref": lambda rest, run: _classify_refs(rest, run, 0), "branch": _classify_branch,
                 "symbolic-ref": lambda rest, run: _classify_refs(rest, run, 1),
                 "worktree": _classify_worktree}

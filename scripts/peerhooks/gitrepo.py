@@ -7,6 +7,8 @@ own index, so each is a toplevel of its own.
 """
 import os
 
+from . import platform
+
 GIT_TIMEOUT_SECONDS = 3  # a hook's whole budget is a few seconds; a hung git must not eat it
 
 
@@ -14,14 +16,15 @@ def toplevel(path):
     """The realpath of the checkout that contains path, or None outside any checkout."""
     if not path:
         return None
+    paths = platform.current().paths
     try:
-        current = os.path.realpath(path)
+        current = paths.realpath(path)
     except (OSError, ValueError):
         return None
     while True:
         if os.path.lexists(os.path.join(current, ".git")):
             return current
-        parent = os.path.dirname(current)
+        parent = paths.dirname(current)
         if parent == current:
             return None
         current = parent
@@ -66,6 +69,34 @@ def git_common_dir(top):
     if common is None:
         return own
     return os.path.normpath(os.path.join(own, common))
+
+
+MAX_WORKTREES = 64  # linked worktrees read for what they have checked out
+
+
+def worktree_heads(top):
+    """{worktree toplevel (realpath): its HEAD line (`ref: refs/heads/main`, or a commit id)} for
+    every worktree of the repository holding `top`, read from the git folders' files (no git
+    call), at most MAX_WORKTREES linked ones; None when the repository cannot be read."""
+    common = git_common_dir(top)
+    if common is None:
+        return None
+    realpath = platform.current().paths.realpath  # compared with toplevel()'s
+    heads = {}
+    if os.path.basename(common) == ".git":  # not bare: the main worktree is the folder holding it
+        head = first_line(os.path.join(common, "HEAD"))
+        if head is not None:
+            heads[realpath(os.path.dirname(common))] = head
+    try:
+        names = sorted(os.listdir(os.path.join(common, "worktrees")))[:MAX_WORKTREES]
+    except OSError:
+        names = []
+    for name in names:
+        folder = os.path.join(common, "worktrees", name)
+        head, pointer = first_line(os.path.join(folder, "HEAD")), first_line(os.path.join(folder, "gitdir"))
+        if head is not None and pointer:
+            heads[realpath(os.path.dirname(pointer))] = head
+    return heads
 
 
 def run_git(top, args, timeout=GIT_TIMEOUT_SECONDS):
@@ -150,7 +181,7 @@ def canonical_root(top):
     if common is None:
         return top
     if os.path.basename(os.path.normpath(common)) == ".git":
-        return os.path.realpath(os.path.dirname(os.path.normpath(common)))
+        return platform.current().paths.realpath(os.path.dirname(os.path.normpath(common)))
     return top
 
 

@@ -10,7 +10,6 @@ with its index (X) and working-tree (Y) state, and untracked folders collapsed t
 what `git clean` without `-d` tells apart. Ignored files are asked for only when a command can reach
 them (`clean -x/-X`, `add -f`, `stash -a`). Parsing is pure; `read` is the one git call.
 """
-import os
 import posixpath
 
 from . import gitrepo

@@ -1,8 +1,8 @@
 """What only the checkout can tell the git classifier (peerhooks.gitops.Lookup), read from its files
 where they say it, else asked of git, each call bounded: is `release-1.2` a branch and `Dockerfile`
-a file, what is checked out, does a pull rebase, would git refuse the rebase, does a revision name
-a commit, which index entries `rm`'s paths match, which files a stash entry holds, does the checkout
-give a commit a message, is a merge or rebase under way.
+a file, what is checked out, does a pull rebase, does a rebase autostash or only fast-forward, does a revision name
+a commit, which index entries `rm`'s paths match, which files a stash entry holds, which worktrees
+have a branch checked out, does the checkout give a commit a message, is a merge or rebase under way.
 """
 import os
 
@@ -48,11 +48,15 @@ class CheckoutLookup(gitops.Lookup):
     def pull_rebases(self, cwd):
         return _config_set(cwd, "pull", "rebase")
 
-    def refuses_to_rebase(self, cwd):
-        if not cwd or _config_set(cwd, "rebase", "autostash"):
+    def fast_forwards(self, upstream, cwd):
+        if not cwd or upstream.startswith("-"):
             return False
-        done = gitrepo.run_git_code(cwd, ["diff-index", "--quiet", "HEAD", "--"], timeout=GIT_TIMEOUT_SECONDS)
-        return done is not None and done[0] == 1  # 1: tracked changes; anything else concludes nothing
+        done = gitrepo.run_git_code(cwd, ["merge-base", "--is-ancestor", "HEAD", upstream],
+                                    timeout=GIT_TIMEOUT_SECONDS)
+        return done is not None and done[0] == 0
+
+    def autostashes(self, cwd):
+        return bool(cwd) and _config_set(cwd, "rebase", "autostash")
 
     def names_no_commit(self, revisions, cwd):
         return any(_commit_of(cwd, r) == NO_COMMIT for r in revisions)
@@ -67,6 +71,15 @@ class CheckoutLookup(gitops.Lookup):
         out = gitrepo.run_git(cwd, ["ls-files", "-z", "--full-name", "--"] + list(pathspecs),
                               timeout=GIT_TIMEOUT_SECONDS)
         return None if out is None else [name for name in out.split("\0") if name]
+
+    def checked_out(self, ref, cwd):
+        top = gitrepo.toplevel(cwd) if cwd else None
+        if top is None:
+            return None
+        if ref == "HEAD":
+            return [top]
+        heads = gitrepo.worktree_heads(top)
+        return None if heads is None else sorted(t for t, head in heads.items() if head == "ref: " + ref)
 
     def stash_files(self, entry, cwd):
         if not cwd or entry is not None and entry.startswith("-"):

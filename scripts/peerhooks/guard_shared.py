@@ -8,6 +8,7 @@ import os
 
 from . import gitrepo, hunks, transcripts
 from .home import state_dir
+from .reach import relative
 from .records import record
 from .safefiles import is_private_folder
 from .statefiles import write_atomically
@@ -26,7 +27,7 @@ CANNOT_TELL = Split(False, False, None)
 
 def split(claude, top, path, own_transcripts, timeout):
     """The Split of `path` (a realpath under top)."""
-    rel = os.path.relpath(path, top)
+    rel = relative(path, top)  # as git names it: `/`-separated on every platform
     shown = gitrepo.run_git_code(top, ["show", ":" + rel], timeout=timeout)
     if shown is None:
         return CANNOT_TELL

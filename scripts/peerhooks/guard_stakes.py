@@ -6,8 +6,9 @@ checkouts at stake (peerhooks.gitstate), a shared file's split between this sess
 HEAD. hook_git_guard asks it after the line is known to run git or write a file.
 """
 import os
+import stat
 
-from . import gitops, gitrepo, guard_verdict, reach, registry
+from . import gitops, gitrepo, guard_verdict, platform, reach, registry
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .guard_lookup import GIT_TIMEOUT_SECONDS
 
@@ -23,9 +24,10 @@ def _real(op):
     specs = []
     for spec in op.paths:
         if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
-            spec = spec._replace(root=os.path.realpath(reach.resolve(spec, op.cwd)), relative="")
+            spec = spec._replace(root=platform.current().paths.realpath(reach.resolve(spec, op.cwd)), relative="")
         specs.append(spec)
-    target = os.path.realpath(op.target) if op.target and op.kind == gitops.REMOVE_WORKTREE else op.target
+    target = (platform.current().paths.realpath(op.target) if op.target and op.kind == gitops.REMOVE_WORKTREE
+              else op.target)
     return op._replace(paths=tuple(specs), target=target)
 
 
@@ -66,7 +68,7 @@ class Stakes:
         expansions = 0  # alias lookups, bounded: an alias is judged by what it runs, not counted
         while pending:
             op = pending.pop(0)
-            real = os.path.realpath(op.cwd)
+            real = platform.current().paths.realpath(op.cwd)
             top = self._toplevel(real)
             if top is None:
                 continue
@@ -121,7 +123,9 @@ class Stakes:
             self.states[key] = gitstate.read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
         return self.states[key]
 
-    def verdict(self, judged):
+    def verdict(self, judged, chain=None):
+        """The refusals (guard_verdict.verdict) of the judged operations of a line whose commands
+        run as `chain` (chains.Chain) says."""
         from . import gitstate
 
         changes = self.changes = self._split_shared(judged, self._read_changes())
@@ -134,6 +138,9 @@ class Stakes:
                 continue
             ignored = gitops.IGNORED_WORK in gitops.touches_of(item.operation)
             states_of[item.toplevel] = self._states(item.toplevel, ignored)
+            check, target = item.operation.precheck, item.operation.target
+            if check is not None and check.clean_target and target and self._toplevel(target) == target:
+                states_of[target] = self._states(target)  # the worktree `git worktree remove` would remove
             if item.operation.kind in (gitops.STASH_STACK, gitops.STASH_APPLY) and item.toplevel not in stash_of:
                 stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
         owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}
@@ -145,7 +152,7 @@ class Stakes:
                     and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
                 private_of[index.path] = _private_differs(item.toplevel, index.path)
         return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
-                                     owners_of)
+                                     owners_of, chain, _present(judged), _in_the_way(judged, states_of))
 
     def _stash_owners(self, top, entries):
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
@@ -246,6 +253,60 @@ OWN = "\0own"  # the key of this caller's own changes beside the parties' keys
 STASH_LEAD_MS = 10 * 60 * 1000
 STASH_OWNER_DAYS = 3
 MAX_STASH_TRANSCRIPTS = 24
+
+
+MAX_PATHS_LOOKED_AT = 256  # literal paths whose presence tells whether git refuses a line (gitfails)
+
+
+def _present(judged):
+    """{absolute path: gitfails.FILE, FOLDER or None} for the literal paths of the operations git
+    checks before acting (Operation.precheck): one lstat each, a bounded number."""
+    from . import gitfails
+
+    found = {}
+    for item in judged:
+        if item.operation.precheck is None:
+            continue
+        for spec in item.operation.paths:
+            if len(found) >= MAX_PATHS_LOOKED_AT:
+                return found  # the rest count as present: git is taken to go ahead
+            if spec.known and not spec.pattern and not spec.shell_glob:
+                path = reach.resolve(spec, item.toplevel)
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    found[path] = None
+                    continue
+                found[path] = gitfails.FOLDER if stat.S_ISDIR(mode) else gitfails.FILE
+    return found
+
+
+MAX_PATHS_IN_THE_WAY = 256  # local changes asked about for one switch; past it, git is taken to go ahead
+
+
+def _in_the_way(judged, states_of):
+    """{(toplevel, revision): whether a path with local changes (or an untracked file) differs
+    between HEAD and the revision a switch goes to}: one `git diff --name-only` limited to those
+    paths, per switch; missing when git did not answer or there are too many."""
+    found = {}
+    for item in judged:
+        check = item.operation.precheck
+        states = states_of.get(item.toplevel)
+        if check is None or check.switch_to is None or states is None:
+            continue
+        key = (item.toplevel, check.switch_to)
+        local = sorted(rel for rel, state in states.items() if not state.ignored and not state.folder)
+        if key in found or len(local) > MAX_PATHS_IN_THE_WAY:
+            continue
+        if not local:
+            found[key] = False
+            continue
+        out = gitrepo.run_git(item.toplevel, ["diff", "--name-only", "-z", "--no-renames", "HEAD", check.switch_to,
+                                              "--"] + [":(literal)" + rel for rel in local],
+                              timeout=GIT_TIMEOUT_SECONDS)
+        if out is not None:
+            found[key] = bool(out.strip("\0"))
+    return found
 
 
 def _private_differs(top, index):

@@ -11,8 +11,10 @@ when none does (a branch switch, a pull, `reset --hard`, a stash pop): then the 
   verdict(judged, own, states_of, stash_of) -> [Refusal]
   reason(refusals, command, suggestion, host, can_send) -> text
 """
+from . import chains, gitfails, gitstate
 from . import gitops as g
-from . import gitstate, messaging
+from . import messaging
+from .stash_sequence import PUSHED_HERE
 from .reach import names_paths_only, names_toplevel, reaches, relative
 from .records import record
 
@@ -45,10 +47,13 @@ Judged = record("Judged", "operation toplevel peers", (), """An operation with t
 Held = record("Held", "peer path state", (), """One path of a peer's that a refusal is about:
     the peer's name, the path relative to the toplevel, and its state word (gitstate).""")
 
-Refusal = record("Refusal", "operation peers ask held advice entries", (False, (), None, ()),
+Refusal = record("Refusal", "operation peers ask held advice entries topic", (False, (), None, (), None),
                  """One operation refused: the peers at stake, whether only the human can decide,
-    the peers' paths it would take or destroy (Held), advice for the model (ask kinds) and the
-    stash entries at stake.""")
+    the peers' paths it would take or destroy (Held), advice for the model (ask kinds), the stash
+    entries at stake, and the topic its words are chosen by when not its kind's (ROUND_TRIP).""")
+
+# A stash push whose entry the same line pops again: the files come back, what was staged does not.
+ROUND_TRIP = "round-trip"
 
 
 def stake_of(peer, toplevel, states):
@@ -83,36 +88,78 @@ def unattributed(peers, own, toplevel, states):
     return found
 
 
-def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None, stash_owners_of=None):
+def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None, stash_owners_of=None,
+            chain=None, present=None, in_the_way=None):
     """Every refusal for the judged operations, in order (empty: let the line run).
 
     own: realpaths this session changed. states_of: {toplevel: {path: PathState}, or None when git
     could not tell in time}; stash_of: {toplevel: [StashEntry] or None}; private_of: {private index
     path: [(status letter, toplevel-relative path)] where it differs from HEAD, or None};
     stash_owners_of: {toplevel: {stash ref: who pushed it (stash_owners.SELF for this session), or
-    None}}; each read by the hook only where a verdict needs it (a missing one counts as unknown)."""
+    None}}; each read by the hook only where a verdict needs it (a missing one counts as unknown).
+    chain: the line's chains.Chain; present and in_the_way as in gitfails.Snapshot: an operation
+    git refuses as a whole, or one that never runs after it, is not judged (it changes nothing)."""
     states_of, stash_of, private_of = states_of or {}, stash_of or {}, private_of or {}
     stash_owners_of = stash_owners_of or {}
-    refusals, pushed = [], set()
-    for item in judged:
+    inert = _inert(judged, chain, gitfails.Snapshot(states_of, present or {}, stash_of, in_the_way or {}))
+    running = [(index, item) for index, item in enumerate(judged) if item.operation.step not in inert]
+    sequence = _stash_sequence(running, states_of, stash_of)
+    refusals = []
+    for index, item in running:
         op, top, peers = item
         if not peers or op.cwd is None:
-            if op.kind in (g.STASH_ALL, g.STASH_PATHS):
-                pushed.add(top)
             continue
         if op.kind == g.COMMIT_PRIVATE:
             refusal = _judge_private_commit(op, top, peers, own, states_of.get(top), private_of)
+        elif index in sequence.round_trips:
+            refusal = None if sequence.round_trips[index] else _judge_round_trip(op, top, peers, own, states_of.get(top))
         else:
-            refusal = _judge(op, top, peers, own, states_of.get(top), stash_of.get(top, None), pushed,
+            refusal = _judge(op, top, peers, own, states_of.get(top), sequence.taken.get(index),
                              stash_owners_of.get(top, {}))
         if refusal is not None:
             refusals.append(refusal)
-        elif op.kind in (g.STASH_ALL, g.STASH_PATHS) and _stashes_something(op, top, own, states_of.get(top)):
-            pushed.add(top)
     return refusals
 
 
-def _stashes_something(op, top, own, states):
+def _stash_sequence(running, states_of, stash_of):
+    """The stash_sequence.Sequence of the line's stash operations, each checkout's over its stack,
+    keyed by the operations' indices in the judged list."""
+    from . import stash_sequence
+
+    taken, round_trips = {}, {}
+    by_top = {}
+    for index, item in running:
+        if item.operation.kind in (g.STASH_ALL, g.STASH_PATHS, g.STASH_STACK, g.STASH_APPLY):
+            by_top.setdefault(item.toplevel, []).append((index, item))
+    for top, items in by_top.items():
+        ops = [item.operation for _i, item in items]
+        found = stash_sequence.walk(ops, stash_of.get(top), lambda at: _stashes_something(
+            ops[at], top, states_of.get(top)))
+        taken.update((items[at][0], entries) for at, entries in found.taken.items())
+        round_trips.update((items[at][0], index_too) for at, index_too in found.round_trips.items())
+    return stash_sequence.Sequence(taken, round_trips)
+
+
+def _inert(judged, chain, snapshot):
+    """The steps of the line that change nothing: git refuses them, or they never run."""
+    if chain is None:  # commands one after another, none known to read only
+        steps = [item.operation.step for item in judged if item.operation.step is not None]
+        chain = chains.Chain({}, frozenset(), max(steps, default=-1) + 1)
+    by_step = {}
+    for item in judged:
+        by_step.setdefault(item.operation.step, []).append(item)
+
+    def fails(step):
+        items = by_step.get(step, ())
+        if len(items) != 1:  # a shell alias running several: its status is its last command's
+            return False
+        op, top, _peers = items[0]
+        return gitfails.fails(op, top, snapshot)
+
+    return chains.inert(chain, fails)
+
+
+def _stashes_something(op, top, states):
     """Whether a push the line makes saves something (a push with nothing to save makes no entry,
     and a pop after it would take someone else's). Unknown states: assume it does."""
     if states is None:
@@ -120,22 +167,27 @@ def _stashes_something(op, top, own, states):
     return any(reaches(op, top.rstrip("/") + "/" + rel, state, top) for rel, state in states.items())
 
 
-def _judge(op, top, peers, own, states, stash, pushed, stash_owners=None):
+def _judge(op, top, peers, own, states, taken, stash_owners=None):
+    """One operation's refusal or None. taken: the stash entries a pop, drop or apply acts on, as
+    the stack will be when it runs (None: unknown)."""
     kind = op.kind
-    if kind in (g.STASH_STACK, g.STASH_APPLY) and top in pushed and "clear" not in op.command \
-            and "stash@{" not in op.command.replace("stash@{0}", ""):
-        return None  # popping or dropping the entry the same line pushed
     if kind == g.STASH_STACK:
-        return _judge_stash_stack(op, peers, stash, stash_owners or {})
+        return _judge_stash_stack(op, top, peers, states, taken, stash_owners or {})
     if kind == g.STASH_APPLY:
-        owner = (stash_owners or {}).get(op.target) if op.target else None
+        entry = taken[0] if taken else None
+        if entry is PUSHED_HERE or taken == []:
+            return None  # applying what the line itself stashed, or an entry git will not find
+        owner = (stash_owners or {}).get(entry.ref) if entry is not None else None
         if owner not in (None, _self()):  # another session's entry, live or ended
-            entry = [e for e in stash or () if e.ref == op.target]
-            return Refusal(op, peers, True, (Held(owner, op.target, gitstate.STASHED),), None, tuple(entry))
+            return Refusal(op, peers, True, (Held(owner, entry.ref, gitstate.STASHED),), None, (entry,))
         return _judge_stash_apply(op, top, peers, states)
     if kind == g.REMOVE_WORKTREE:
         at_stake = tuple(p for p in peers if op.target is None or p.checkout == op.target)
         return Refusal(op, at_stake, True) if at_stake else None
+    if kind == g.WRITE_REFS and op.target is not None:  # only who stands on the branch it rewrites
+        peers = tuple(p for p in peers if p.checkout in op.target)
+        if not peers:
+            return None
     held, at_stake = _reached(op, top, peers, own, states)
     if kind in ALWAYS_ASK or kind == g.RESET_ALL and op.moves_branch:
         return Refusal(op, peers, True, tuple(_everything_held(top, peers, states)))
@@ -190,23 +242,36 @@ def _everything_held(top, peers, states):
     return held
 
 
-def _judge_stash_stack(op, peers, stash, owners):
-    """A pop, drop or clear takes entries off the stack every worktree shares: asked about unless
-    every entry it takes is this session's own (issue 19: entries have owners). With the stack
-    unread, or an entry whose pusher no transcript shows, the human is asked as before."""
-    if stash == []:
-        return None  # nothing on the stack: git says so and changes nothing
-    if stash is None:
+def _judge_stash_stack(op, top, peers, states, taken, owners):
+    """A pop, drop, clear or `stash branch` takes entries off the stack every worktree shares: asked
+    about unless every entry it takes is this session's own (issue 19: entries have owners), one
+    the line itself pushed included. With the stack unknown, or an entry whose pusher no transcript
+    shows, the human is asked. `stash branch` also checks out a new branch under everyone here."""
+    if taken is None:
         return Refusal(op, peers, True)
-    taken = [e for e in stash if op.target is None or e.ref == op.target]
-    if not taken:
-        return None  # no such entry: git says so
     own = _self()
+    taken = [e for e in taken if e is not PUSHED_HERE]
     if all(owners.get(e.ref) == own for e in taken):
+        here = tuple(p for p in peers if p.checkout == top) if op.moves_branch else ()
+        if here:
+            switch = op._replace(kind=g.MOVE_HEAD)
+            return Refusal(switch, here, True, tuple(_everything_held(top, here, states)))
         return None
     held = tuple(Held(owners.get(e.ref) or "owner unknown", e.ref, gitstate.STASHED) for e in taken
                  if owners.get(e.ref) != own)
     return Refusal(op, peers, True, held, None, tuple(e for e in taken if owners.get(e.ref) != own))
+
+
+def _judge_round_trip(op, top, peers, own, states):
+    """A push whose entry the line pops again (without --index) puts every file back, but what was
+    staged comes back unstaged (a new file stays added): only the peers' staged changes are lost."""
+    held, at_stake = _reached(op, top, peers, own, states)
+    held = [h for h in held if states and h.path in states and gitstate.is_staged(states[h.path])
+            and states[h.path].index != "A"]
+    if not held:
+        return None
+    names = {h.peer for h in held}
+    return Refusal(op, tuple(p for p in at_stake if p.name in names), False, tuple(held), topic=ROUND_TRIP)
 
 
 def _self():
@@ -273,6 +338,7 @@ VERB_PHRASES = {
     g.REMOVE_PATHS: "would remove or move {them}", g.RESET_ALL: "would throw {them} away",
     g.STASH_APPLY: "would merge a stash entry into {them}",
     g.SHELL_WRITE: "would write over {them}",
+    ROUND_TRIP: "and the pop after it would leave {them} unstaged",
     g.COMMIT_PRIVATE: "would delete, revert or commit {them} in the commit it makes from a private index",
 }
 EFFECTS = {  # for the model: what git would do, in the states named
@@ -294,6 +360,8 @@ EFFECTS = {  # for the model: what git would do, in the states named
     g.STASH_APPLY: "it merges the entry into the files it holds, which are staged",
     g.SHELL_WRITE: "it writes over (or removes) a file holding a live peer's uncommitted changes, which no "
                    "commit holds: they would be lost",
+    ROUND_TRIP: "the pop puts the files back but not the index: what the peers staged comes back unstaged "
+                "(`git stash pop --index` keeps it)",
     g.COMMIT_PRIVATE: "the commit's tree is the private index: every file it lacks or holds in another version "
                       "than HEAD is deleted or reverted, a peer's just-committed work included, and whatever the line "
                       "added to it is committed",
@@ -420,7 +488,7 @@ def human_line(refusal, line=""):
     if len(by_peer) > HUMAN_PEERS:
         parts[-1] += " (and %d more peers, below)" % (len(by_peer) - HUMAN_PEERS)
     them = "it" if len(refusal.held) == 1 else "them"
-    phrase = VERB_PHRASES.get(op.kind, "would take {them}").format(them=them)
+    phrase = VERB_PHRASES.get(refusal.topic or op.kind, "would take {them}").format(them=them)
     if op.runtime:
         phrase = "computes its paths only when it runs, and " + phrase.replace("would", "could")
     return "%s: %s; %s %s." % (REFUSAL_MARK, "; ".join(parts), command, phrase)
@@ -497,7 +565,7 @@ def model_lines(refusals, command):
         elif op.runtime:
             effect = RUNTIME_EFFECT
         else:
-            effect = EFFECTS.get(op.kind, "")
+            effect = EFFECTS.get(refusal.topic or op.kind, "")
         lines.append("- `%s`%s: %s." % (_short(as_written(op, command), 80), run_by(op), effect))
     return lines
 

@@ -1,11 +1,15 @@
 """Where Claude Code keeps its files, the slug rule, and peerhooks' own state folder.
 
-The Claude home is $CLAUDE_CONFIG_DIR when set, else ~/.claude. The slug turns a start directory into
-a folder name under projects/: every character outside [A-Za-z0-9] becomes '-', and a slug over 200
-characters is cut to 200 plus a hash suffix we cannot recompute, so long paths match by prefix.
+The Claude home is $CLAUDE_CONFIG_DIR when set, else `.claude` in the user's home folder as the
+client finds it (%USERPROFILE% on Windows: peerhooks/platform). The slug turns a start directory, as
+the client spells it (`C:\\Users\\me\\repo` on Windows), into a folder name under projects/: every
+character outside [A-Za-z0-9] becomes '-' (`C--Users-me-repo`), and a slug over 200 characters is
+cut to 200 plus a hash suffix we cannot recompute, so long paths match by prefix. Windows matches
+those folders case-insensitively, and so do we there.
 """
 import os
 
+from . import platform
 from .claude_formats import MEMORY_FOLDER, PROJECTS_FOLDER, SETTINGS_FILE, TRANSCRIPT_SUFFIX
 
 SLUG_MAX = 200
@@ -17,21 +21,24 @@ STATE_FOLDER = "peerhooks"  # under the Claude home; never inside sessions/, whi
 
 def _client_home(environ, variable, default_folder):
     environ = environ if environ is not None else os.environ
-    configured = environ.get(variable)
+    configured = (environ.get(variable) or "").strip()  # the client trims CLAUDE_CONFIG_DIR
     if configured:
-        return os.path.abspath(_expand_user(configured, environ))
+        expanded = _expand_user(configured, environ)
+        paths = platform.current().paths
+        named = paths.local(expanded)  # the client's spelling (C:\\Users\\me\\.claude), opened here
+        return paths.normpath(named) if named else os.path.abspath(expanded)
     return os.path.join(user_home(environ), default_folder)
 
 
 def _expand_user(path, environ):
-    """`~` and `~/…` from the given environment's HOME (os.path.expanduser reads this process's)."""
-    if path == "~" or path.startswith("~/"):
+    """`~` and `~/…` from the given environment's home (os.path.expanduser reads this process's)."""
+    if path == "~" or path.startswith(("~/", "~\\")):
         return user_home(environ) + path[1:]
     return os.path.expanduser(path)
 
 
 def claude_home(environ=None):
-    """Claude Code's home: $CLAUDE_CONFIG_DIR when set, else ~/.claude."""
+    """Claude Code's home: $CLAUDE_CONFIG_DIR when set, else .claude in the user's home."""
     return _client_home(environ, "CLAUDE_CONFIG_DIR", ".claude")
 
 
@@ -42,28 +49,35 @@ def codex_home(environ=None):
 
 def slug(path):
     """The projects/ folder name for a directory (without the long-path hash suffix)."""
-    normalized = path
-    if not path.isascii():  # NFC leaves ASCII as it is, so only other paths load the tables
-        import unicodedata
+    return "".join(char if char in SLUG_KEPT else "-" for char in platform.current().paths.slug_text(path))
 
-        normalized = unicodedata.normalize("NFC", path)
-    return "".join(char if char in SLUG_KEPT else "-" for char in normalized)
+
+def _matches(name, wanted, case_insensitive):
+    return name == wanted or case_insensitive and name.lower() == wanted.lower()
+
+
+def _starts(name, prefix, case_insensitive):
+    return name.startswith(prefix) or case_insensitive and name.lower().startswith(prefix.lower())
 
 
 def project_dirs(home, path):
-    """Existing projects/ folders that belong to a directory: the exact slug, or for a slug over
-    200 characters every folder that starts with its first 200 characters."""
+    """Existing projects/ folders that belong to a directory: the exact slug (on Windows in any
+    case, as the client matches it there), or for a slug over 200 characters every folder that
+    starts with its first 200 characters."""
     projects = os.path.join(home, PROJECTS_FOLDER)
     wanted = slug(path)
+    folding = platform.current().paths.case_insensitive
     if len(wanted) <= SLUG_MAX:
         candidate = os.path.join(projects, wanted)
-        return [candidate] if os.path.isdir(candidate) else []
-    prefix = wanted[:SLUG_MAX]
+        if os.path.isdir(candidate) or not folding:
+            return [candidate] if os.path.isdir(candidate) else []
     try:
-        names = os.listdir(projects)
+        names = sorted(os.listdir(projects))
     except OSError:
         return []
-    return [os.path.join(projects, n) for n in sorted(names) if n.startswith(prefix)]
+    if len(wanted) <= SLUG_MAX:
+        return [os.path.join(projects, n) for n in names if _matches(n, wanted, folding)][:1]
+    return [os.path.join(projects, n) for n in names if _starts(n, wanted[:SLUG_MAX], folding)]
 
 
 def transcript_folders(home, folder):
@@ -73,13 +87,14 @@ def transcript_folders(home, folder):
     cwd from its head."""
     projects = os.path.join(home, PROJECTS_FOLDER)
     prefix = slug(folder)[:SLUG_MAX]
+    folding = platform.current().paths.case_insensitive
     try:
         names = sorted(os.listdir(projects))
     except OSError:
         return []
     cut = len(prefix) == SLUG_MAX  # its hash suffix cannot be recomputed: any suffix may be it
     return [os.path.join(projects, n) for n in names
-            if n == prefix or n.startswith(prefix + "-") or (cut and n.startswith(prefix))]
+            if _matches(n, prefix, folding) or _starts(n, prefix + "-", folding) or (cut and _starts(n, prefix, folding))]
 
 
 def transcript_entries(project_folder):
@@ -115,9 +130,9 @@ def _configured_memory_dir(home):
 
 
 def user_home(environ=None):
-    """The user's home folder (for `~/` in displayed paths), from HOME when the hook is given one."""
-    environ = environ if environ is not None else os.environ
-    return environ.get("HOME") or os.path.expanduser("~")
+    """The user's home folder (for `~/` in displayed paths and the Claude home), from the hook's
+    environment as the client reads it: HOME, or on Windows USERPROFILE."""
+    return platform.user_home(environ if environ is not None else os.environ)
 
 
 def project_root(folder, toplevel):
@@ -125,7 +140,7 @@ def project_root(folder, toplevel):
     (a linked worktree maps to it), or the folder itself outside git."""
     from . import gitrepo
 
-    return gitrepo.canonical_root(toplevel) if toplevel else os.path.realpath(folder)
+    return gitrepo.canonical_root(toplevel) if toplevel else platform.current().paths.realpath(folder)
 
 
 def checkout_memory_dir(home, folder, toplevel):

@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-from . import cold_start_quiet, gitrepo, hookio
+from . import cold_start_quiet, gitrepo, hookio, platform
 
 FRESH_SOURCES = ("startup", "clear")  # the two sources that begin an empty context
 KEY_VARIABLE = "LI_PLUS_AGENT_KEY"
@@ -112,7 +112,7 @@ def client_loaded(host):
 
 def start_folder(folder, environ):
     """Where the session started: CLAUDE_PROJECT_DIR (fixed at start), else the folder given."""
-    project_dir = environ.get("CLAUDE_PROJECT_DIR") or None
+    project_dir = hookio.project_dir(environ)
     folder = folder if folder and os.path.isdir(folder) else None
     return project_dir or folder
 
@@ -124,7 +124,7 @@ def workspace_root(folder, environ):
     start = start_folder(folder, environ)
     toplevel = gitrepo.toplevel(start)
     root = toplevel or start
-    return (os.path.realpath(root) if root else None), toplevel
+    return (platform.current().paths.realpath(root) if root else None), toplevel
 
 
 def resolve_workspace(folder, environ, session_id, now, host):
@@ -138,7 +138,7 @@ def resolve_workspace(folder, environ, session_id, now, host):
     start = start_folder(folder, environ)
     return cold_start_gather.Workspace(root, toplevel, claude_home(environ), int(now * 1000), session_id,
                                        codex_home(environ) if host == "codex" else None,
-                                       os.path.realpath(start) if start else root)
+                                       platform.current().paths.realpath(start) if start else root)
 
 
 def run(payload, argv, environ, now):

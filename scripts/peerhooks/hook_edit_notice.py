@@ -17,7 +17,7 @@ tool runs; Codex 0.171 places it as a developer message after the call (fixtures
 """
 import os
 
-from . import edit_targets, hookio, registry
+from . import edit_targets, hookio, platform, registry
 from . import home as homes
 from .claude_formats import EDIT_TOOLS, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 
@@ -29,9 +29,10 @@ def run(payload, argv, environ, now):
     """The notice for one file-editing tool call, or silence."""
     if payload.tool_name not in NOTICED_TOOLS or hookio.switched_off(environ) or not payload.session_id:
         return hookio.QUIET
-    cwd = payload.cwd
-    cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
-    targets = edit_targets.targets(payload.tool_name, payload.tool_input, cwd)
+    paths = platform.current().paths
+    cwd = payload.cwd  # local, or None (hookio)
+    cwd = paths.realpath(cwd) if cwd and os.path.isdir(cwd) else None
+    targets = edit_targets.targets(payload.tool_name, payload.tool_input, cwd, paths)
     if not targets:
         return hookio.QUIET
     claude = homes.claude_home(environ)
@@ -46,7 +47,7 @@ def run(payload, argv, environ, now):
 
     now_ms = int(now * 1000)
     caller = Caller(claude, sessions, payload.session_id, payload.agent_id, cwd, payload.transcript_path, now_ms)
-    located = [(real, caller.toplevel(os.path.dirname(real))) for real in _realpaths(targets)]
+    located = [(real, caller.toplevel(paths.dirname(real))) for real in _realpaths(targets, paths)]
     located = [(path, top) for path, top in located if top]
     tops = {top for _path, top in located}
     if not tops or not any(t in tops for _s, t in caller.live_others()) and not _may_have_parts(payload):
@@ -86,15 +87,14 @@ def _may_have_parts(payload):
     return os.path.isdir(os.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER))
 
 
-def _realpaths(paths):
-    """Each path with its folder resolved through symlinks, as peerchanges resolves the parties'
-    (the file itself may not exist yet)."""
+def _realpaths(targets, paths):
+    """Each target with its folder resolved through symlinks, as peerchanges resolves the parties'
+    files, so that equality is the comparison."""
+    from .peerchanges import resolved
+
     folders, found = {}, []
-    for path in paths:
-        folder, name = os.path.split(path)
-        if folder not in folders:
-            folders[folder] = os.path.realpath(folder)
-        real = os.path.join(folders[folder], name)
+    for path in targets:
+        real = resolved(path, folders, paths)
         if real not in found:
             found.append(real)
     return found

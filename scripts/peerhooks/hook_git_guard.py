@@ -19,7 +19,7 @@ session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it
 """
 import os
 
-from . import cmdline, gitrepo, home, hookio, wrappers
+from . import cmdline, gitrepo, home, hookio, platform, wrappers
 from .claude_formats import BASH_TOOL
 from .shell import TooLarge
 
@@ -37,10 +37,11 @@ def run(payload, argv, environ, now):
     if mode in MODE_OFF:
         return hookio.QUIET
     host = hookio.host(argv)
+    paths = platform.current().paths
     cwd = payload.cwd
-    cwd = os.path.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
-    context = cmdline.Context(home=environ.get("HOME"), toplevel=gitrepo.toplevel, glob=_glob,
-                              follow=wrappers.follower_for(command))
+    cwd = paths.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+    context = cmdline.Context(home=platform.shell_home(environ), toplevel=gitrepo.toplevel, glob=_glob,
+                              follow=wrappers.follower_for(command), paths=paths)
     claude = home.claude_home(environ)
     try:
         runs = cmdline.commands(command, cwd, context)
@@ -51,11 +52,14 @@ def run(payload, argv, environ, now):
         return hookio.QUIET  # no git and no file written in a checkout, wrappers followed
     from . import gitops, guard_lookup, guard_stakes, guard_verdict, registry
 
+    from . import chains
+
     lookup = guard_lookup.CheckoutLookup()
-    operations = [op for op in gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
-                  if op.kind != gitops.SAFE and op.cwd]
+    every = gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
+    chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
+    operations = [op for op in every if op.kind != gitops.SAFE and op.cwd]
     operations = _launched_with_a_private_index(operations, environ)
-    operations.extend(_write_operations(writes, runs))
+    operations.extend(_write_operations(writes, runs, context))
     if not operations:
         return hookio.QUIET
     sessions = registry.read_sessions(claude)
@@ -65,7 +69,7 @@ def run(payload, argv, environ, now):
     judged = guard.judged(operations)
     if not any(item.peers for item in judged):
         return hookio.QUIET
-    refusals = guard.verdict(judged)
+    refusals = guard.verdict(judged, chain)
     if not refusals:
         return hookio.QUIET
     suggestion = guard.suggestion(judged, refusals, command)
@@ -114,31 +118,36 @@ def _writes_in_checkouts(runs, context):
     return found
 
 
-def _write_operations(writes, runs):
+def _write_operations(writes, runs, context):
     """The operations of those writes, for the verdict."""
     from . import gitops
 
+    steps = {id(run): step for step, run in enumerate(runs)}
     found = []
     for path, pattern, run in writes:
         operation = gitops.write_operation(path, pattern, run) if path is not None else \
-            gitops.found_write_operation(run)
+            gitops.found_write_operation(run, context)
         if operation is not None:
-            found.append(operation)
+            found.append(operation._replace(step=steps.get(id(run))))
     return found
 
 
-MAX_GLOB_MATCHES = 256  # a `for f in src/*.py` loop over more files than this is not followed
+MAX_GLOB_MATCHES = 256  # a pattern matching more files than this is judged as a pattern, not file by file
 
 
 def _glob(pattern, cwd):
-    """The shell's expansion of a pattern in a `for` loop's words, sorted as Bash sorts (C locale),
-    or None past MAX_GLOB_MATCHES; only a loop over a pattern gets here."""
-    import glob  # imports fnmatch and re: only a judged `for` loop over a pattern pays for them
+    """The shell's expansion of a pattern in a `for` loop's words or a git command's operands, sorted
+    as Bash sorts (C locale), or None past MAX_GLOB_MATCHES."""
+    import glob  # imports fnmatch and re: only a judged line holding a pattern pays for them
 
-    full = pattern if pattern.startswith("/") else os.path.join(cwd, pattern)
+    paths = platform.current().paths  # an absolute pattern as the shell spells it (C:/…, /c/… on Windows)
+    absolute = paths.names_absolute(pattern)
+    full = paths.local(pattern) if absolute else os.path.join(cwd, pattern)
+    if full is None:
+        return None  # under a root only the running shell knows (Git Bash's /tmp)
     found = []
     for match in glob.iglob(full):
-        found.append(match if pattern.startswith("/") else os.path.relpath(match, cwd))
+        found.append(paths.shell_spelling(match) if absolute else os.path.relpath(match, cwd))
         if len(found) > MAX_GLOB_MATCHES:
             return None
     return sorted(found)

@@ -81,10 +81,11 @@ def session_start_report(payload, environ, now_ms):
     names.remember(home, sessions, now_ms)
     own = registry.own_entry(sessions, payload.session_id, ancestors)
     if own is None and payload.session_id:  # started before its registry entry was written
+        starts = registry.process_starts(chain)
         names.remember_unregistered(home, payload.session_id, names.possible_processes(
-            [(pid, registry.proc_start_of(pid)) for pid in chain], {s.pid for s in sessions}), now_ms)
+            [(pid, starts.get(pid)) for pid in chain], {s.pid for s in sessions}), now_ms)
     summaries = history.load(home, now_ms)
-    all_live = [s for s in sessions if registry.is_alive(s)]
+    all_live = registry.alive(sessions)  # one question to the platform for every pid
     from .identity import own_ids
 
     _remember_roster(home, payload.session_id, live)

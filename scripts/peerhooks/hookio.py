@@ -33,7 +33,9 @@ class Payload:
     session_id and transcript_path stay the parent session's:
     fixtures/samples/*/hook-PreToolUse-Bash-interactive.json). tool_input is the object as sent
     (None when there is none); command is its `command` string (Codex's apply_patch puts the
-    patch there: fixtures/samples/codex-0.171/hook-PreToolUse-apply_patch.json).
+    patch there: fixtures/samples/codex-0.171/hook-PreToolUse-apply_patch.json). The paths (cwd,
+    transcript_path) are kept in this process's spelling, None unless absolute: on Windows the
+    client writes them natively (`C:\\Users\\me\\repo`).
     """
     __slots__ = ("session_id", "cwd", "source", "prompt", "transcript_path", "tool_name", "agent_id",
                  "agent_type", "tool_input", "command")
@@ -42,6 +44,9 @@ class Payload:
         data = data if isinstance(data, dict) else {}
         for field in self.__slots__[:-2]:
             setattr(self, field, _text(data.get(field)))
+        if self.cwd or self.transcript_path:
+            paths = _paths()
+            self.cwd, self.transcript_path = paths.local(self.cwd), paths.local(self.transcript_path)
         tool_input = data.get("tool_input")
         self.tool_input = tool_input if isinstance(tool_input, dict) else None
         self.command = _text(tool_input.get("command")) if isinstance(tool_input, dict) else None
@@ -50,15 +55,28 @@ class Payload:
         """Where the session is now: the payload's cwd, else the start folder, else ours."""
         if self.cwd and os.path.isdir(self.cwd):
             return self.cwd
-        return environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        return project_dir(environ) or os.getcwd()
 
     def start_folder(self, environ):
         """Where the session started (its workspace): CLAUDE_PROJECT_DIR is fixed at start, the
         payload's cwd follows `cd`; None when neither names a folder."""
-        for folder in (environ.get("CLAUDE_PROJECT_DIR"), self.cwd):
+        for folder in (project_dir(environ), self.cwd):
             if folder and os.path.isdir(folder):
                 return folder
         return None
+
+
+def project_dir(environ):
+    """CLAUDE_PROJECT_DIR in this process's spelling (a Git Bash hook on Windows gets `C:/…`), or
+    None when unset or not absolute."""
+    value = environ.get("CLAUDE_PROJECT_DIR")
+    return _paths().local(value) if value else None
+
+
+def _paths():
+    from .platform import current
+
+    return current().paths
 
 
 def _text(value):

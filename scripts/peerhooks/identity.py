@@ -263,7 +263,9 @@ def _subagent_party(own_identity, subagent):
 def ancestor_processes():
     """[(pid, process start)] of this hook's ancestors, nearest first (for a session whose registry
     entry is not written yet)."""
-    return [(pid, registry.proc_start_of(pid)) for pid in registry.ancestor_chain()]
+    chain = registry.ancestor_chain()
+    starts = registry.process_starts(chain)
+    return [(pid, starts.get(pid)) for pid in chain]
 
 
 class Caller:
@@ -303,7 +305,7 @@ class Caller:
     def live_others(self):
         """[(session, its toplevel)] of the live sessions other than this one."""
         if self._live is None:
-            others = [s for s in self.sessions if s.session_id != self.session_id and registry.is_alive(s)]
+            others = registry.alive([s for s in self.sessions if s.session_id != self.session_id])
             if others:
                 others = [s for s in others if not registry.is_self(s, self.session_id, self.ancestors())]
             self._live = [(s, self.toplevel(s.cwd)) for s in others]
@@ -343,9 +345,22 @@ class Caller:
 
         own_transcripts, found = parties(mine, self.agent_id, [(i, s) for i, s, _t in others], running)
         tops = {s.session_id: t for _i, s, t in others}
-        own_top = self.toplevel(self.cwd) if self.cwd else None
-        return own_transcripts, [(p, tops.get(p.session_id, own_top) if p.kind == "session" else own_top)
+        return own_transcripts, [(p, tops.get(p.session_id) if p.kind == "session" else self.checkout_of(p))
                                  for p in found]
+
+    def checkout_of(self, party):
+        """Where this session's main thread or one of its subagents works: the main thread where its
+        registry entry says, a subagent where its transcript began (a subagent runs in a checkout of
+        its own as often as in its session's); the caller's checkout when neither says."""
+        own_top = self.toplevel(self.cwd) if self.cwd else None
+        entry = self.own_entry()
+        main_top = self.toplevel(entry.cwd) if entry is not None and entry.cwd else None
+        if party.kind == "subagent" and party.transcripts:
+            from . import transcripts
+
+            started_in = transcripts.read_head(party.transcripts[0]).cwd
+            return self.toplevel(started_in) if started_in else main_top or own_top
+        return main_top or own_top
 
     def parties_in(self, top):
         """[(Party, checkout)] of those working in the checkout `top`."""

@@ -337,10 +337,11 @@ def peer_transcripts(home, sessions, own_ids, folders_of, own_transcript, since_
     names = {k: v[0] for k, v in table.items() if v[0]}  # ended sessions keep the name their peers knew
     names.update((session.session_id, session.name) for session in sessions)
     candidates = {}
+    live = set(registry.alive([s for s in sessions if s.session_id not in own_ids]))  # one question for every pid
     for session in sessions:
         if session.session_id in own_ids:
             continue
-        if registry.is_alive(session):  # every transcript of its chain of ids across /clear
+        if session in live:  # every transcript of its chain of ids across /clear
             for path in identity.of_registry(home, session, table).transcripts:
                 candidates[path] = session.name
     for folder in {f for f in folders_of if f}:

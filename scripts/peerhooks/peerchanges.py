@@ -5,7 +5,7 @@ say; scans are resumed through peerhooks.editindex.
 """
 import os
 
-from . import editindex
+from . import editindex, platform
 
 
 def changes_of(claude, transcripts_of, now_ms):
@@ -24,13 +24,14 @@ def latest_changes_of(claude, transcripts_of, now_ms, only=None):
     # a file's name after either separator: a transcript may spell a Windows path with either
     names = tuple({sep + os.path.basename(p) for p in only for sep in "/\\"}) if only is not None else None
     changes, folders = {}, {}
+    flavour = platform.current().paths  # `/`-joined on every platform, as the checkout's paths are
     for key, paths in transcripts_of.items():
         latest = {}
         for path in paths:
             for edit in scans[path].edits if path in scans else ():
                 if names is not None and not edit.path.endswith(names):
                     continue
-                real = _realpath(edit.path, folders)
+                real = resolved(edit.path, folders, flavour)
                 if only is not None and real not in only:
                     continue
                 if real not in latest:
@@ -41,12 +42,14 @@ def latest_changes_of(claude, transcripts_of, now_ms, only=None):
     return changes
 
 
-def _realpath(path, folders):
-    """A file's path with its folder resolved through symlinks, each folder once: a dozen peers'
-    200 files lie in a few folders, and resolving each path component by component cost a judged
-    line ~50 ms on the benchmark's large home."""
+def resolved(path, folders, paths):
+    """A file's path with its folder resolved through symlinks, each folder once (folders: the
+    cache, {folder: realpath}; paths: the platform's flavour; the file itself need not exist): a
+    dozen peers' 200 files lie in a few folders, and resolving each path component by component
+    cost a judged line ~50 ms on the benchmark's large home. The edit notice resolves the files a
+    call writes through it too, so that both sides compare equal."""
     folder, name = os.path.split(path)
     real = folders.get(folder)
     if real is None:
-        real = folders[folder] = os.path.realpath(folder)
-    return os.path.join(real, name)
+        real = folders[folder] = paths.realpath(folder)
+    return paths.join(real, name)

@@ -31,7 +31,7 @@ def collect(options, environ, now_ms):
     sessions = registry.read_sessions(home)
     ancestors = registry.ancestor_pids()
     self_ids = identity.own_ids(home, sessions, self_id, ancestors)
-    all_live = [s for s in sessions if registry.is_alive(s)]
+    all_live = registry.alive(sessions)  # one question to the platform for every pid
     live = [s for s in all_live if s.session_id not in self_ids]
     groups, with_ended = _scope(options, cwd, top, live)
     summaries = history.load(home, now_ms)

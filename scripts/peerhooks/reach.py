@@ -31,11 +31,11 @@ def resolve(spec, toplevel):
 
 
 def names_toplevel(spec, toplevel):
-    """A literal pathspec naming the toplevel or a folder above it (`git add ../..`)."""
+    """A literal pathspec naming the toplevel (`git add ../..` from two folders down); one above it
+    git refuses (peerhooks.gitfails)."""
     if not spec.known or spec.pattern or spec.shell_glob:
         return False
-    path = resolve(spec, toplevel)
-    return path == toplevel or toplevel.startswith(path.rstrip("/") + "/")
+    return resolve(spec, toplevel) == toplevel
 
 
 def covers(spec, path, toplevel):
@@ -71,17 +71,23 @@ def in_scope(op, path, toplevel):
         inside = path.startswith(folder) or any(covers(spec, path, toplevel) for spec in op.paths)
     else:
         inside = any(covers(spec, path, toplevel) for spec in op.paths)
+    if inside and op.kind == g.REMOVE_PATHS and op.entries is not None:
+        inside = relative(path, toplevel) in op.entries  # `git rm` acts on the index entries it matched
     return inside and not any(covers(spec, path, toplevel) for spec in op.excludes)
 
 
 def acts_on(op, state):
     """Whether the operation changes a path in this state (gitstate.PathState)."""
     touches = g.touches_of(op)
+    if op.kind == g.REMOVE_PATHS and state.index == "D":
+        return False  # neither `git rm` nor `git mv` acts on a path the index no longer holds
     if state.ignored:
         return g.IGNORED_WORK in touches
     if state.untracked:
         return (g.NEW_FOLDER_WORK if state.folder else g.UNTRACKED_WORK) in touches
     if g.DELETION_WORK in touches and state.worktree == "D":
+        return True
+    if g.MODIFIED_WORK in touches and is_unstaged(state) and state.worktree != "D":
         return True
     return g.STAGED_WORK in touches and is_staged(state) or g.TRACKED_WORK in touches and is_unstaged(state)
 

@@ -1,27 +1,27 @@
 """The live-session registry: `sessions/<pid>.json` under the Claude home, one file per session.
 
 A file outlives its session after a crash, and pids get reused, so a registry entry is live only if
-its pid runs *and* (where Linux tells us) the process started when the registry says it did.
-A pid means something only in the pid namespace it was read in: since 2.1.332 an entry says which
-(`pidDomain`, `linux:<machine id>:pid:[<namespace inode>]`), and an entry written from another
-namespace (a container sharing ~/.claude) is judged without its pid: alive while its messaging
-socket accepts a connection, else while its `updatedAt` is recent (see docs/clients.md).
+its pid runs *and* the process started when the entry's `procStart` says it did, compared in the
+client's own format for the platform (peerhooks/platform: /proc on Linux, ps on macOS, the kernel's
+creation time on Windows). A pid means something only in the pid namespace it was read in: since
+2.1.332 an entry says which (`pidDomain`: `linux:<machine id>:pid:[<namespace inode>]`, `darwin`,
+`win32:<host>`), and an entry written from another namespace (a container sharing ~/.claude) is
+judged without its pid: alive while its messaging socket accepts a connection, else while its
+`updatedAt` is recent (see docs/clients.md). Its `cwd` is read as the client wrote it (a native
+path on Windows) and kept in this process's spelling.
 A session must never count itself as a peer: after `/clear` older builds keep the old session id in
 the registry, so besides the payload's id we recognise our own entry by its pid being an ancestor of
 the hook process.
 """
 import os
-import sys
 
-from . import gitrepo
+from . import gitrepo, platform
 from .claude_formats import (MAX_REGISTRY_BYTES, MESSAGING_SOCKET_VARIABLE, REGISTRY_FOLDER, REGISTRY_SUFFIX,
                              is_registry_name, short_id)
 from .jsonfast import loads
 from .records import record
 from .safefiles import read_regular
 
-PROC = "/proc"
-MACHINE_ID = "/etc/machine-id"  # 2.1.332's pidDomain names the machine by this id
 # A foreign entry without a reachable socket counts as live this long after its last registry
 # write: the client rewrites `updatedAt` on every status change (busy, idle), not while idle.
 FOREIGN_FRESH_MINUTES = 10
@@ -33,10 +33,10 @@ SOCKET_TIMEOUT_S = 0.2  # a listening socket answers connect() at once; a stale 
 _SessionFields = record("Session", [
     "pid", "session_id", "cwd", "name",
     "status", "started_at_ms", "updated_at_ms", "kind", "entrypoint", "version",
-    "proc_start",  # a str of /proc/<pid>/stat's start time, to tell a reused pid
+    "proc_start",  # the process's start time in the client's format for the platform, to tell a reused pid
     # 2.1.332+: the socket another session's SendMessage reaches; absent where messaging does not work
     "messaging_socket",
-    # 2.1.332+: `linux:<boot id>:pid:[<pid namespace>]`, the namespace the pid means something in
+    # 2.1.332+: the namespace the pid means something in (`linux:<machine id>:pid:[<pid namespace>]`)
     "pid_domain",
 ], defaults=(None, None))
 
@@ -75,7 +75,7 @@ def parse_entry(data):
         return None
     pid = _int_or_none(data.get("pid"))
     session_id = _str_or_none(data.get("sessionId"))
-    cwd = _str_or_none(data.get("cwd"))
+    cwd = platform.current().paths.local(data.get("cwd"))
     if pid is None or pid <= 0 or session_id is None or cwd is None:
         return None
     proc_start = data.get("procStart")
@@ -131,58 +131,9 @@ def read_sessions(home):
     return sessions
 
 
-def _proc_stat_fields(pid):
-    """Fields 3.. of /proc/<pid>/stat (after the parenthesised command name), or None."""
-    try:
-        with open("%s/%d/stat" % (PROC, pid), "rb") as handle:
-            raw = handle.read().decode("ascii", errors="replace")
-    except OSError:
-        return None
-    close = raw.rfind(")")
-    if close < 0:
-        return None
-    return raw[close + 2:].split()
-
-
-def proc_start_of(pid):
-    """The start time of a process as Claude Code writes it in `procStart` (field 22 of
-    /proc/<pid>/stat), or None where there is no /proc or the process is gone."""
-    fields = _proc_stat_fields(pid)
-    return fields[19] if fields is not None and len(fields) >= 20 else None
-
-
-def _alive_windows(pid):
-    """Windows: ask the kernel; os.kill(pid, 0) would send Ctrl+C to the process there."""
-    import ctypes  # only reached on Windows
-
-    process_query_limited_information = 0x1000
-    still_active = 259
-    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-    handle = kernel32.OpenProcess(process_query_limited_information, False, pid)
-    if not handle:
-        return False
-    try:
-        code = ctypes.c_ulong()
-        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
-            return False
-        return code.value == still_active
-    finally:
-        kernel32.CloseHandle(handle)
-
-
-_OWN_DOMAIN = []  # computed once per process: [domain or None]
-
-
 def own_pid_domain():
-    """This process's pidDomain in the client's format, or None where it cannot be told (not Linux)."""
-    if not _OWN_DOMAIN:
-        try:
-            with open(MACHINE_ID, encoding="ascii") as handle:
-                machine = handle.read().strip()
-            _OWN_DOMAIN.append("linux:%s:%s" % (machine, os.readlink(PROC + "/self/ns/pid")) if machine else None)
-        except (OSError, ValueError):
-            _OWN_DOMAIN.append(None)
-    return _OWN_DOMAIN[0]
+    """This process's pidDomain in the client's format, or None where it cannot be told."""
+    return platform.current().processes.pid_domain()
 
 
 def is_foreign(session, own_domain):
@@ -216,90 +167,49 @@ def is_fresh(session, now_ms, fresh_ms=FOREIGN_FRESH_MS):
 def is_alive(session, now_ms=None):
     """True when the session's process runs and, where it can be checked, is the same process.
     An entry from another pid namespace is judged by its socket and its last write instead."""
-    if session.pid_domain is not None and is_foreign(session, own_pid_domain()):
-        if now_ms is None:
-            import time  # only for entries from another namespace
+    return bool(alive([session], now_ms))
 
-            now_ms = int(time.time() * 1000)
-        return socket_listens(session.messaging_socket) or is_fresh(session, now_ms)
-    if os.path.isdir(PROC):
-        fields = _proc_stat_fields(session.pid)
-        if fields is None:
-            return False
-        if fields[0] in ("Z", "X"):  # exited but not yet reaped
-            return False
-        if session.proc_start is not None and session.proc_start.isdigit() and len(fields) >= 20:
-            return fields[19] == session.proc_start
-        return True
-    if sys.platform == "win32":
-        return _alive_windows(session.pid)
-    try:
-        os.kill(session.pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # exists, owned by someone else
-    except OSError:
-        return False
-    return True
+
+def alive(sessions, now_ms=None):
+    """The live ones among sessions, asking the platform once about all their pids (on macOS one
+    `ps` for every candidate)."""
+    own_domain = own_pid_domain() if any(s.pid_domain is not None for s in sessions) else None
+    foreign = [s for s in sessions if is_foreign(s, own_domain)]
+    local = [s for s in sessions if not is_foreign(s, own_domain)]
+    processes = platform.current().processes
+    running = processes.running([s.pid for s in local]) if local else {}
+    live = set()
+    for session in local:
+        if session.pid not in running:
+            continue
+        observed = running[session.pid]
+        if session.proc_start is None or observed is None or processes.same_start(session.proc_start, observed):
+            live.add(session)
+    if foreign and now_ms is None:
+        import time  # only for entries from another namespace
+
+        now_ms = int(time.time() * 1000)
+    live.update(s for s in foreign if socket_listens(s.messaging_socket) or is_fresh(s, now_ms))
+    return [s for s in sessions if s in live]
+
+
+def process_starts(pids):
+    """{pid: start time in the client's procStart format, or None} of those pids that run."""
+    return platform.current().processes.running(pids)
 
 
 def live_sessions(home):
-    return [session for session in read_sessions(home) if is_alive(session)]
-
-
-def _parent_pid(pid):
-    fields = _proc_stat_fields(pid)
-    if fields is None or len(fields) < 2:
-        return None
-    try:
-        return int(fields[1])
-    except ValueError:
-        return None
-
-
-# A hook runs a few processes below its session (claude -> sh -> python); the bound only stops a loop.
-MAX_ANCESTRY = 64
+    return alive(read_sessions(home))
 
 
 def ancestor_pids():
-    """Pids of this process's ancestors (not itself). Linux reads /proc; elsewhere only the parent
-    and, through `ps`, its ancestors."""
+    """Pids of this process's ancestors (not itself)."""
     return frozenset(ancestor_chain())
 
 
 def ancestor_chain():
     """This process's ancestors' pids, nearest (the parent) first."""
-    if os.path.isdir(PROC):
-        return _walk_up(_parent_pid)
-    return _ancestors_from_ps()
-
-
-def _walk_up(parent_of):
-    chain = []
-    pid = os.getppid()
-    while pid and pid > 1 and pid not in chain and len(chain) < MAX_ANCESTRY:
-        chain.append(pid)
-        pid = parent_of(pid)
-    return chain
-
-
-def _ancestors_from_ps():
-    import subprocess
-
-    try:
-        out = subprocess.run(
-            ["ps", "-A", "-o", "pid=,ppid="], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL, timeout=2,
-        ).stdout.decode("ascii", errors="replace")
-    except (OSError, subprocess.SubprocessError):
-        return [os.getppid()]
-    parents = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
-            parents[int(parts[0])] = int(parts[1])
-    return _walk_up(lambda pid: parents.get(pid, 0))
+    return platform.ancestors()
 
 
 def is_self(session, session_id, ancestors):
@@ -329,7 +239,7 @@ def peers_in_checkout(home, top, self_session_id, ancestors=None, sessions=None)
     """Live sessions other than this one whose cwd lies in the checkout `top`.
 
     Ancestors are only looked up when some candidate is not already excluded by id, so the common
-    case (every peer has another id and is not in our process tree) costs one /proc walk at most.
+    case (every peer has another id and is not in our process tree) costs one ancestry lookup at most.
     """
     if top is None:
         return []
@@ -338,7 +248,7 @@ def peers_in_checkout(home, top, self_session_id, ancestors=None, sessions=None)
         s for s in (sessions if sessions is not None else read_sessions(home))
         if s.session_id != self_session_id and same_checkout(s, top, cache)
     ]
-    candidates = [s for s in candidates if is_alive(s)]
+    candidates = alive(candidates)
     if not candidates:
         return []
     if ancestors is None:

@@ -4,7 +4,7 @@ peers.py tells a session its peers once, at SessionStart, but sessions live for 
 come and go all the while. This keeps, per session, the roster it was last told (peers.py records
 it at SessionStart, memory_delta.py whenever it tells a change) with the registry's file names as
 they were then. On each prompt the quiet path is one small read, one listing of the registry
-folder and, on Linux, a stat of `/proc/<pid>` per peer heard of: Claude Code adds a registry file
+folder and, on Linux, a stat of `/proc/<pid>` per peer heard of (peerhooks.platform's marker): Claude Code adds a registry file
 when a session starts and removes it when it exits, and a peer that crashed leaves its file but
 not its process. Only when one of these differs does memory_delta.py read the registry (and the
 rest, in roster_report) to say who joined and who ended.
@@ -26,7 +26,6 @@ VERSION = 1
 MAX_BYTES = 1024 * 1024  # a few hundred registry names and a dozen peers; larger is not ours
 LEVELS = 2  # peerhooks/ and roster/: peerhooks' own folders
 MAX_AGE_MS = 30 * DAY_MS  # a roster untouched this long belongs to a finished session
-PROC = "/proc"
 
 Heard = record("Heard", "session_id name cwd started_ms", (None,), """A peer as this session last
     heard of it: its session id then, its registry name, its folder and when it started.""")
@@ -123,14 +122,23 @@ def look(home, state_folder, session_id):
 
 def unchanged(seen):
     """Whether nobody can have joined or ended since the roster was recorded: the same registry
-    files, and (where /proc tells) every peer heard of still has its process."""
+    files, and (where the platform has a file that stands for a process: Linux's /proc/<pid>)
+    every peer heard of still has its process. Elsewhere a peer that crashed is told as ended
+    once the registry listing changes (asking macOS' ps on every prompt would cost more than the
+    whole quiet path)."""
     previous = seen.previous
     if previous is None or tuple(seen.registry) != tuple(previous.registry):
         return False
-    if os.path.isdir(PROC):
+    if previous.peers:
+        from .platform import current
+
+        processes = current().processes
         for key in previous.peers:
             pid = key.partition(":")[0]
-            if not pid.isdigit() or not os.path.exists("%s/%s" % (PROC, pid)):
+            if not pid.isdigit():
+                return False
+            marker = processes.exists_marker(int(pid))
+            if marker is not None and not os.path.exists(marker):
                 return False
     return True
 

@@ -14,7 +14,7 @@ sessions, and git (which checkout a cwd belongs to). Only `peers.py --stats` imp
 """
 import os
 
-from . import gitrepo
+from . import gitrepo, platform
 from .stats_figures import alive_until_now, summarize, window
 from .stats_render import render_json, render_text
 from .stats_scan import scan_home
@@ -30,8 +30,9 @@ def checkout_keys(sessions, toplevel=gitrepo.toplevel):
             keys[s.session_id] = "project:" + s.project
             continue
         if s.cwd not in cache:
-            top = toplevel(s.cwd) if os.path.isdir(s.cwd) else None
-            cache[s.cwd] = top or s.cwd
+            local = platform.current().paths.local(s.cwd) or s.cwd  # the client's spelling: native on Windows
+            top = toplevel(local) if os.path.isdir(local) else None
+            cache[s.cwd] = top or local
         keys[s.session_id] = cache[s.cwd]
     return keys
 

@@ -9,10 +9,13 @@ does not exist here: we always work on whole lines.
 Since 2.1.332 a transcript also holds `api-request-blob` records that repeat each request's messages,
 tool calls included: only `assistant` records say what the session did, so a blob is never read as
 an edit or a tool call (decoded records are checked by type, big ones by the head's type).
+
+Paths in records (`cwd`, an edit's `file_path`) are the client's (native on Windows) and are kept in
+this process's spelling (peerhooks/platform).
 """
 import os
 
-from . import home as homes
+from . import home as homes, platform
 from .claude_formats import (BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE,
                              TRANSCRIPT_SUFFIX, edit_target, tool_uses)
 from .intent import is_substantive
@@ -76,7 +79,7 @@ def transcript_path(home, session_id, cwd, realpaths=None):
     filename = session_id + TRANSCRIPT_SUFFIX
     realpaths = {} if realpaths is None else realpaths
     if cwd not in realpaths:
-        realpaths[cwd] = os.path.realpath(cwd) if cwd else ""
+        realpaths[cwd] = platform.current().paths.realpath(cwd) if cwd else ""
     for folder in homes.project_dirs(home, realpaths[cwd]):
         candidate = os.path.join(folder, filename)
         if os.path.isfile(candidate):
@@ -129,6 +132,13 @@ def timestamp_of_big(data, start, end):
     return None
 
 
+def local_path(written):
+    """A path a record holds, in this process's spelling (kept as written when it is not absolute)."""
+    if not written:
+        return written
+    return platform.current().paths.local(written) or written
+
+
 def edits_in_record(record):
     """Paths a decoded assistant record writes with an edit tool or a Bash command, in order."""
     paths = []
@@ -136,7 +146,7 @@ def edits_in_record(record):
         if name in EDIT_TOOLS:
             path = edit_target(tool_input)
             if path:
-                paths.append(path)
+                paths.append(local_path(path))
         elif name == BASH_TOOL and isinstance(tool_input.get("command"), str):
             paths.extend(bash_writes(tool_input["command"], record.get("cwd")))
     return paths
@@ -147,8 +157,9 @@ def bash_writes(command, cwd):
     glob patterns and paths only the shell could expand are left out."""
     from .cmdline import write_targets  # only transcripts holding Bash commands need it
 
-    cwd = cwd if isinstance(cwd, str) else None
-    return [path for path, pattern in write_targets(command, cwd) if not pattern]
+    paths = platform.current().paths
+    cwd = paths.local(cwd) if isinstance(cwd, str) else None
+    return [path for path, pattern in write_targets(command, cwd, paths=paths) if not pattern]
 
 
 def _edits_in_line(data, start, end):
@@ -170,7 +181,7 @@ def _edits_in_line(data, start, end):
     head = data[start:min(end, start + BIG_HEAD_BYTES)]
     if _TOOL_USE_MARK not in head or _is_repeat(probe):
         return [], None
-    paths = [p for p in (json_string(m.group(2)) for m in _pattern(_EDIT_IN_BIG).finditer(head)) if p]
+    paths = [local_path(p) for p in (json_string(m.group(2)) for m in _pattern(_EDIT_IN_BIG).finditer(head)) if p]
     return paths, lambda: timestamp_of_big(data, start, end)
 
 
@@ -246,12 +257,13 @@ def edit_inputs(path, target, scan_bytes=EDIT_INPUT_SCAN_BYTES):
                 record = loads(data[start:end])
             except ValueError:
                 continue
+            realpath = platform.current().paths.realpath
             for name, tool_input in reversed(list(tool_uses(record))):
                 if name in EDIT_TOOLS and edit_target(tool_input) and \
-                        os.path.realpath(edit_target(tool_input)) == target:
+                        realpath(local_path(edit_target(tool_input))) == target:
                     found.append((name, tool_input))
                 elif name == BASH_TOOL and isinstance(tool_input.get("command"), str) and \
-                        target in (os.path.realpath(p) for p in bash_writes(tool_input["command"], record.get("cwd"))):
+                        target in (realpath(p) for p in bash_writes(tool_input["command"], record.get("cwd"))):
                     found.append((BASH_TOOL, {}))
         found.reverse()
         return found
@@ -363,7 +375,7 @@ def read_head(path):
         if started is None:
             started = iso_to_ms(record.get("timestamp"))
         if cwd is None and isinstance(record.get("cwd"), str):
-            cwd = record["cwd"]
+            cwd = platform.current().paths.local(record["cwd"])
         if entrypoint is None and isinstance(record.get("entrypoint"), str):
             entrypoint = record["entrypoint"]
         if opening is None:
@@ -462,11 +474,11 @@ def _tool_calls_in_record(record):
     if not uses:
         return []
     at_ms = iso_to_ms(record.get("timestamp"))
-    cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
+    cwd = platform.current().paths.local(record.get("cwd"))
     calls = []
     for name, tool_input in uses:
         command = tool_input.get("command")
-        calls.append(ToolCall(name, edit_target(tool_input),
+        calls.append(ToolCall(name, local_path(edit_target(tool_input)),
                               command if isinstance(command, str) and command else None, cwd, at_ms))
     return calls
 

@@ -57,6 +57,18 @@ class RealClientTest(unittest.TestCase):
         self.assertIn("SessionStart:startup hook success:", seen)
         self.assertNotIn("hook error", seen)
 
+    def test_exec_form_as_written_on_windows_runs_in_a_real_session(self):
+        # install.py writes Claude Code's hooks on Windows as a program and its args, spawned with no
+        # shell (issue 22); the client's exec form is the same code on Linux, where it runs here.
+        entries = wiring.build_entries(wiring.CLAUDE_HOOKS, sys.executable, os.path.join(REPO, "scripts"),
+                                       exec_form=True)
+        os.makedirs(self.box.claude_home, exist_ok=True)
+        with open(os.path.join(self.box.claude_home, "settings.json"), "w", encoding="utf-8") as handle:
+            json.dump(wiring.merge({}, entries), handle)
+        seen = self.session_start_output()
+        self.assertIn("SessionStart:startup hook success: Cold start: full orientation", seen)
+        self.assertNotIn("hook error", seen)
+
     def test_plugin_install_runs_in_a_real_session_and_check_sees_it(self):
         market = os.path.join(self.box.root, "market place")
         for part in (".claude-plugin", "hooks", "scripts"):

@@ -124,7 +124,7 @@ def run_guard(scn, line, cwd, process=False, scripts=support.SCRIPTS):
     else:
         import subprocess
 
-        result = subprocess.run(support.PYTHON + [script], input=support.payload_bytes(payload), env=env, cwd=where,
+        result = subprocess.run(support.started(script), input=support.payload_bytes(payload), env=env, cwd=where,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=RUN_TIMEOUT_S)
         result.stdout, result.stderr = (result.stdout.decode("utf-8", "replace"),
                                         result.stderr.decode("utf-8", "replace"))

@@ -19,7 +19,6 @@ self touched that is not clean now (its `Item`), the stash entries they pushed t
 each such owner's checkout (its branch, its commit still in it, and a linked worktree's existence).
 A path self changed too is judged by lines: each owner's `markers` are the lines its own calls added.
 """
-import json
 import os
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from typing import NamedTuple, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-for folder in (HERE, REPO):
+for folder in (HERE, os.path.dirname(HERE), REPO):
     if folder not in sys.path:
         sys.path.insert(0, folder)
 
@@ -402,6 +401,8 @@ def _session_start(scn, scripts, session, source):
     env = scn.claude.env(CLAUDECODE="1", CLAUDE_CODE_ENTRYPOINT="cli", CLAUDE_PROJECT_DIR=session.cwd,
                          CLAUDE_CODE_SESSION_ID=session.session_id, CLAUDE_PID=str(session.pid),
                          CLAUDE_CODE_CHILD_SESSION="1")
-    subprocess.run([sys.executable, "-S", os.path.join(scripts, "peers.py"), "--hook"], cwd=session.cwd, env=env,
-                   input=(json.dumps(payload) + "\n").encode(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    import support  # how the suite starts a hook: under a simulated platform, through its launcher
+
+    subprocess.run(support.started(os.path.join(scripts, "peers.py")) + ["--hook"], cwd=session.cwd, env=env,
+                   input=support.payload_bytes(payload), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                    timeout=30, check=False)
