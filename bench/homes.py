@@ -30,7 +30,7 @@ from fixtures import claudehome  # noqa: E402
 from fixtures.claudehome import ClaudeHome, LiveSession, make_repo  # noqa: E402
 
 CACHE = os.path.join(HERE, ".homes")
-CACHE_VERSION = "6"
+CACHE_VERSION = "7"  # 7: the peers' big Write (src/generated.py) is in the tree too, uncommitted
 CACHE_MAX_AGE_S = 86400
 MB = 1024 * 1024
 SID_MARK = "@@SID@@"
@@ -177,6 +177,8 @@ def _build(size, root):
     for index in range(7):
         with open(os.path.join(repo, "src", "mod%d.py" % index), "w", encoding="utf-8") as handle:
             handle.write("x = %d  # a peer's unfinished change\n" % (index + 1))
+    with open(os.path.join(repo, "src", "generated.py"), "w", encoding="utf-8") as handle:
+        handle.write("# generated\n")  # the file of the big Write near each transcript's end
     template = _transcript_template(size.transcript_bytes, repo, rng)
     peer_ids = ["peer-%02d-0000-0000-0000-000000000000" % i for i in range(size.peers)]
     for peer_id in peer_ids:

@@ -52,22 +52,31 @@ class Hook:
 STARTS = "startup|resume|clear|fork"  # every source but compact
 STARTS_AND_COMPACTION = "startup|resume|clear|compact|fork"
 
+# The tools that write a file (scripts/peerhooks/claude_formats.EDIT_TOOLS; a test keeps the two
+# equal), and Codex's one (its PreToolUse payload names apply_patch: fixtures/samples/codex-0.171).
+EDIT_TOOLS_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"
+CODEX_EDIT_MATCHER = "apply_patch"
+
 CLAUDE_HOOKS = (
     Hook("SessionStart", STARTS, "peers.py", ("--hook",), 10),
     # compact too: after compaction the model has lost its orientation and gets a short anchor back
     Hook("SessionStart", STARTS_AND_COMPACTION, "cold_start.py", (), 10),
     Hook("UserPromptSubmit", None, "memory_delta.py", (), 5),
     Hook("PreToolUse", "Bash", "git_index_guard.py", (), 5),
+    Hook("PreToolUse", EDIT_TOOLS_MATCHER, "edit_notice.py", (), 5),
 )
 
 # Codex writes no Claude session registry, so the peer list and memory notices have nothing to read;
-# the cold-start material and the index guard work from the checkout alone. Each is told it runs under
+# the cold-start material and the index guard work from the checkout alone, and the edit notice from
+# the Claude Code peers' registry and transcripts. Each is told it runs under
 # Codex (state under .codex/, AGENTS.md, refusals by exit 2). Codex's sources are startup, resume and
 # clear (compaction is not a session start there); fork is kept for the same reason as above.
 CODEX_HOST = ("--host", "codex")
 CODEX_HOOKS = (
     Hook("SessionStart", STARTS, "cold_start.py", CODEX_HOST, 10),
     Hook("PreToolUse", "Bash", "git_index_guard.py", CODEX_HOST, 5),
+    # Claude Code sessions' edits are in their transcripts, so a Codex session is told of theirs.
+    Hook("PreToolUse", CODEX_EDIT_MATCHER, "edit_notice.py", CODEX_HOST, 5),
 )
 
 OUR_SCRIPTS = tuple(sorted({hook.script for hook in CLAUDE_HOOKS + CODEX_HOOKS}))

@@ -9,7 +9,8 @@ import os
 import sys
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
-from peerhooks import cold_start_quiet, cold_start_sections, cold_start_state, cmdline, gitops, guard_verdict, hook_cold_start, memory_report, peers_report
+from peerhooks import (cold_start_quiet, cold_start_sections, cold_start_state, cmdline, edit_notice, gitops, gitstate,
+                       guard_verdict, hook_cold_start, identity, memory_report, peers_report, roster_report)
 from peerhooks.activity import Activity, Ended
 from peerhooks.transcripts import Edit
 from peerhooks.wrappers.follower import Follower
@@ -26,14 +27,20 @@ def rule(path, text):
                             hashlib.sha256(text.encode()).hexdigest())
 
 
-def workspace_sections(rules_text):
+MEMORY_V1 = "- [Testing](testing.md) - run the suite with -x"
+MEMORY_V2 = MEMORY_V1 + "\n- [Queue](queue.md) - billing jobs move to SQS in March"
+COMMITS_V1 = "3f9c1e0a7b21  Ada  Parser returns one\n0c4d2e9f1a33  Ada  init"
+COMMITS_V2 = "9b2d77e01c4a  Bo  Export orders as CSV\n" + COMMITS_V1
+
+
+def workspace_sections(rules_text, memory=MEMORY_V1, commits=COMMITS_V1):
     return [
         rule(REPO + "/CLAUDE.md", rules_text),
         rule(HOME + "/CLAUDE.md", "Answer briefly.\n"),
         cold_start_sections.section("memory_index", HOME + "/projects/-home-me-work-repo/memory/MEMORY.md "
-                         "(first 40 lines):\n- [Testing](testing.md) - run the suite with -x"),
+                         "(first 40 lines):\n" + memory),
         cold_start_sections.section("recent_commits", "Latest commits on branch main (hash, author, subject):\n"
-                         "3f9c1e0a7b21  Ada  Parser returns one\n0c4d2e9f1a33  Ada  init"),
+                         + commits),
     ]
 
 
@@ -46,17 +53,25 @@ def quiet(key="default"):
 
 
 def cold_start_samples():
+    loaded = cold_start_sections.CLIENT_LOADED
     first = workspace_sections(RULES_V1)
-    full = cold_start_sections.plan_emission(first, {}, None, cold_start_state.REASON_ABSENT, quiet())
+    full = cold_start_sections.plan_emission(first, {}, None, cold_start_state.REASON_ABSENT, quiet(),
+                                             client_loaded=loaded)
     recorded = cold_start_sections.fingerprints_to_record({}, first, full.printed)
     second = workspace_sections(RULES_V2)
     old_texts = {hashlib.sha256(RULES_V1.encode()).hexdigest(): RULES_V1}
-    diff = cold_start_sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts)
+    old_texts.update({cold_start_sections.fingerprint_of(s): s.body for s in first if not cold_start_sections.is_rule(s)})
+    diff = cold_start_sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
+                                             client_loaded=loaded)
+    third = workspace_sections(RULES_V1, MEMORY_V2, COMMITS_V2)
+    loaded_diff = cold_start_sections.plan_emission(third, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
+                                                    client_loaded=loaded)
     document = cold_start_state.render_document(cold_start_state.parse_document(None), "default",
                                      {k: v[:16] + "…" for k, v in recorded.items()}, NOW)
     return {
         "full": full.text.rstrip("\n"),
         "diff": diff.text.rstrip("\n"),
+        "loaded-diff": loaded_diff.text.rstrip("\n"),
         "quiet": quiet(),
         "state": document.decode().rstrip("\n"),
         "continues": cold_start_quiet.continues_line("fork").rstrip("\n"),
@@ -89,9 +104,31 @@ def peers_samples():
     idle = Activity(
         session_id="c1", name="shop-c1", cwd=SHOP, status="idle", started_ms=_at(40), last_active_ms=_at(6),
         prompt_count=1, opening=None, before=None, latest="fix the flaky login test on CI",
-        edits=[Edit(SHOP + "/tests/test_login.py", _at(7))], edits_truncated=False)
+        edits=[Edit(SHOP + "/tests/test_login.py", _at(7))], edits_truncated=False,
+        direction="stop, revert the retry change", settled=[Edit(SHOP + "/tests/conftest.py", _at(20))])
     text = peers_report.hook_report(ended, None, [busy, idle], SHOP, NOW_MS, messageable=frozenset(["3a"]))
     return {"peers-hook": text.rstrip("\n")}
+
+
+def notice_samples():
+    """edit_notice.py: this session is about to write shop/export.py, which shop-3a changed four
+    minutes ago and has not committed; shop-3a can receive messages, and so can this session."""
+    party = identity.Party("3a", "shop-3a", "3a", None, (), True, True, "session")
+    notice = edit_notice.Notice(edit_notice.Candidate(SHOP + "/shop/export.py", SHOP, party, _at(4)),
+                                gitstate.PathState("shop/export.py", ".", "M"), "busy",
+                                "add a CSV export of the orders page with unicode names")
+    return {"edit-notice": edit_notice.render([notice], NOW_MS, can_send=True)}
+
+
+def roster_samples():
+    """memory_delta.py's roster lines: shop-c1 joined since the last prompt, shop-3a ended."""
+    joined = Activity(
+        session_id="c1", name="shop-c1", cwd=SHOP, status="busy", started_ms=_at(2), last_active_ms=_at(1),
+        prompt_count=1, opening=None, before=None, latest="fix the flaky login test on CI",
+        edits=[Edit(SHOP + "/tests/test_login.py", _at(1))], edits_truncated=False)
+    ended = roster_report.Ended("shop-3a", _at(190), _at(3), [Edit(SHOP + "/shop/queue/retry.py", _at(5))],
+                                [Edit(SHOP + "/tests/test_retry.py", _at(9))])
+    return {"roster": roster_report.render([(joined, False)], [ended], SHOP, NOW_MS, can_send=True).rstrip("\n")}
 
 
 def memory_delta_samples():
@@ -137,7 +174,8 @@ def guard_samples():
 def samples():
     """Every sample by name."""
     found = {}
-    for producer in (cold_start_samples, peers_samples, memory_delta_samples, guard_samples):
+    for producer in (cold_start_samples, peers_samples, memory_delta_samples, guard_samples, notice_samples,
+                     roster_samples):
         found.update(producer())
     return found
 

@@ -73,8 +73,13 @@ def client_payload(payload):
     """A payload with its paths as the simulated client writes them (native on Windows)."""
     if SIMULATED == "linux" or not isinstance(payload, dict):
         return payload
-    return {k: platforms.native(SIMULATED, v) if k in ("cwd", "transcript_path") and isinstance(v, str)
-            and v.startswith("/") else v for k, v in payload.items()}
+    spelled = {k: platforms.native(SIMULATED, v) if k in ("cwd", "transcript_path") and isinstance(v, str)
+               and v.startswith("/") else v for k, v in payload.items()}
+    tool_input = spelled.get("tool_input")
+    if isinstance(tool_input, dict):  # an edit tool's file, written natively too
+        spelled["tool_input"] = {k: platforms.native(SIMULATED, v) if k in ("file_path", "notebook_path")
+                                 and isinstance(v, str) and v.startswith("/") else v for k, v in tool_input.items()}
+    return spelled
 
 
 def shell_path(path):

@@ -30,7 +30,7 @@ from installer import codextrust, hooksfile, jsonedit, userfile, wiring  # noqa:
 
 NOW = datetime.datetime(2026, 12, 1, 2, 0, 0, tzinfo=datetime.timezone.utc)
 
-HOOK_SCRIPTS = ("peers.py", "cold_start.py", "memory_delta.py", "git_index_guard.py")
+HOOK_SCRIPTS = ("peers.py", "cold_start.py", "memory_delta.py", "git_index_guard.py", "edit_notice.py")
 STAND_IN = "import sys\nsys.stdin.buffer.readline()\nraise SystemExit(0)\n"
 PAYLOADS = {
     "SessionStart": {"hook_event_name": "SessionStart", "source": "startup"},
@@ -107,7 +107,7 @@ class MergeTest(unittest.TestCase):
         old = wiring.merge(USER_SETTINGS, entries_from("/old place"))
         new = wiring.merge(old, entries_from("/new place"))
         ours = [c for c in commands(new) if wiring.script_of(c)]
-        self.assertEqual(len(ours), 4)
+        self.assertEqual(len(ours), len(wiring.CLAUDE_HOOKS))
         self.assertTrue(all("/new place/scripts/" in c for c in ours))
         self.assertEqual([list(g) for g in new["hooks"]["SessionStart"]],
                          [list(g) for g in old["hooks"]["SessionStart"]])
@@ -120,7 +120,7 @@ class MergeTest(unittest.TestCase):
                 {"type": "command", "command": "python3 /co/scripts/cold_start.py"}]}]}}
         upgraded = wiring.merge(old, entries_from("/co"))
         ours = [c for c in commands(upgraded) if wiring.script_of(c)]
-        self.assertEqual(len(ours), 4)
+        self.assertEqual(len(ours), len(wiring.CLAUDE_HOOKS))
         self.assertTrue(all(" -S " in command for command in ours))
         self.assertEqual([g["matcher"] for g in upgraded["hooks"]["SessionStart"]],
                          ["startup|resume|clear|fork", "startup|resume|clear|compact|fork"])
@@ -170,7 +170,7 @@ class MergeTest(unittest.TestCase):
                  + wiring.registrations(plugin, "plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0",
                                          deduplicated=False))
         problems = wiring.registration_problems(found)
-        self.assertEqual(len(problems), 4)
+        self.assertEqual(len(problems), len(wiring.CLAUDE_HOOKS))
         self.assertIn("user settings /h/settings.json", problems[0])
         self.assertIn("plugin peerhooks@m at /h/plugins/cache/m/peerhooks/0.1.0", problems[0])
 
@@ -551,7 +551,7 @@ class InstallerTest(unittest.TestCase):
         self.assertIn("hookio.%s.pyc" % sys.implementation.cache_tag, compiled)
         self.assertIn("cmdline.%s.pyc" % sys.implementation.cache_tag, compiled)
 
-    def test_fresh_install_wires_four_hooks_with_absolute_quoted_paths(self):
+    def test_fresh_install_wires_every_hook_with_absolute_quoted_paths(self):
         completed = self.install_ok()
         text = self.box.read(self.box.settings)
         self.assertTrue(text.endswith("}\n") and '\n  "hooks": {\n' in text)
@@ -563,6 +563,7 @@ class InstallerTest(unittest.TestCase):
             "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "cold_start.py"))),
             "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "memory_delta.py"))),
             "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "git_index_guard.py"))),
+            "%s -S %s" % (python, wiring.sh_quote(os.path.join(scripts, "edit_notice.py"))),
         ])
         self.assertIn("LI_PLUS_AGENT_KEY", completed.stdout)
         self.assertEqual(self.box.backups(), [])  # nothing existed, nothing to back up
@@ -597,7 +598,7 @@ class InstallerTest(unittest.TestCase):
         moved = self.box.copy_checkout("moved here")
         self.install_ok(checkout=moved)
         wired = commands(json.loads(self.box.read(self.box.settings)))
-        self.assertEqual(len(wired), 4)
+        self.assertEqual(len(wired), len(wiring.CLAUDE_HOOKS))
         self.assertTrue(all("/moved here/scripts/" in command for command in wired))
 
     def test_uninstall_restores_the_users_file_exactly(self):
@@ -665,9 +666,9 @@ class InstallerTest(unittest.TestCase):
         self.install_ok("--scope", "project", cwd=subdir)
         self.install_ok("--scope", "local", cwd=subdir)
         real = os.path.realpath(repo)
-        self.assertEqual(len(commands(json.loads(self.box.read(os.path.join(real, ".claude", "settings.json"))))), 4)
+        self.assertEqual(len(commands(json.loads(self.box.read(os.path.join(real, ".claude", "settings.json"))))), len(wiring.CLAUDE_HOOKS))
         self.assertEqual(len(commands(json.loads(self.box.read(
-            os.path.join(real, ".claude", "settings.local.json"))))), 4)
+            os.path.join(real, ".claude", "settings.local.json"))))), len(wiring.CLAUDE_HOOKS))
         self.assertFalse(os.path.exists(self.box.settings))
 
     def test_scope_project_outside_a_checkout_is_refused(self):
@@ -885,7 +886,7 @@ class InstallerTest(unittest.TestCase):
                 self.install_ok()
                 installed = self.read_bytes(self.box.settings)
                 self.assertEqual(len([c for c in commands(json.loads(installed.decode("utf-8-sig")))
-                                      if wiring.script_of(c)]), 4)
+                                      if wiring.script_of(c)]), len(wiring.CLAUDE_HOOKS))
                 self.install_ok("--uninstall")
                 self.assertEqual(self.read_bytes(self.box.settings), original)
 
@@ -927,7 +928,7 @@ class InstallerTest(unittest.TestCase):
         completed = self.install_ok()
         self.assertTrue(os.path.islink(self.box.settings))
         self.assertIn("through the link", completed.stdout)
-        self.assertEqual(len(commands(json.loads(self.box.read(target)))), 4)
+        self.assertEqual(len(commands(json.loads(self.box.read(target)))), len(wiring.CLAUDE_HOOKS))
         self.install_ok("--uninstall")
         self.assertTrue(os.path.islink(self.box.settings))
         self.assertEqual(os.readlink(self.box.settings), target)
@@ -960,7 +961,7 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(len(calls), 2)
         settings = json.loads(self.box.read(self.box.settings))
         self.assertEqual(settings["model"], "sonnet")
-        self.assertEqual(len(commands(settings)), 4)
+        self.assertEqual(len(commands(settings)), len(wiring.CLAUDE_HOOKS))
 
     def test_backups_stay_bounded_and_the_output_says_where(self):
         self.write_bytes(self.box.settings, HAND_FORMATTED["tabs"])
@@ -1001,7 +1002,7 @@ class InstallerTest(unittest.TestCase):
         hooks_file = os.path.join(self.box.codex, "hooks.json")
         self.assertIn("found  cold_start.py for SessionStart in Codex hooks %s (NOT trusted" % hooks_file,
                       completed.stdout)
-        self.assertIn("2 Codex hooks are not trusted", completed.stdout)
+        self.assertIn("%d Codex hooks are not trusted" % len(wiring.CODEX_HOOKS), completed.stdout)
         self.assertIn("/hooks and press t", completed.stdout)
         self.assertIn("--dangerously-bypass-hook-trust", completed.stdout)
         self.assertIn("only Codex", completed.stdout)
@@ -1020,10 +1021,10 @@ class InstallerTest(unittest.TestCase):
         hooks_file = os.path.join(self.box.codex, "hooks.json")
         hooks = json.loads(self.box.read(hooks_file))["hooks"]
         self.box.write(os.path.join(self.box.codex, "config.toml"), "".join(
-            '[hooks.state."%s:%s:0:0"]\ntrusted_hash = "%s"\n\n' % (
-                hooks_file, codextrust.snake_case(event),
-                codextrust.trust_hash(event, groups[0].get("matcher"), change(dict(groups[0]["hooks"][0]))))
-            for event, groups in hooks.items()))
+            '[hooks.state."%s:%s:%d:0"]\ntrusted_hash = "%s"\n\n' % (
+                hooks_file, codextrust.snake_case(event), index,
+                codextrust.trust_hash(event, group.get("matcher"), change(dict(group["hooks"][0]))))
+            for event, groups in hooks.items() for index, group in enumerate(groups)))
 
     def test_check_sees_codex_trust_recorded_in_config_toml(self):
         self.install_ok("--codex")
@@ -1054,7 +1055,7 @@ class InstallerTest(unittest.TestCase):
                                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
                     self.assertEqual(completed.returncode, 0, "%s: %s" % (handler["command"], completed.stderr))
                     ran += 1
-        self.assertEqual(ran, 4)
+        self.assertEqual(ran, len(wiring.CLAUDE_HOOKS))
 
 
 

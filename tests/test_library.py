@@ -294,7 +294,18 @@ class History(support.HomeTestCase):
             summaries.append(folded["s"].to_json())
         self.assertEqual(summaries[0], summaries[1])
         self.assertEqual(summaries[0], summaries[2])
-        self.assertEqual(summaries[0], ["/r4", 4, 1000, 1004, 100, [200, 400]])
+        self.assertEqual(summaries[0], ["/r4", 4, 1000, 1004, 100, [200, 400], None])
+
+    def test_a_change_of_direction_folded_in_any_order_is_the_latest(self):
+        lines = [(offset * 100, history.HistoryLine("s", "/r", 1000 + offset, text)) for offset, text in
+                 enumerate(["refactor the parser to handle heredocs", "wait, undo that",
+                            "now add tests for the heredoc case", "stop, revert that"])]
+        for order in (lines, list(reversed(lines)), lines[1:] + lines[:1]):
+            folded = {}
+            for offset, line in order:
+                history.fold(folded, line, offset)
+            self.assertEqual(folded["s"].to_json()[-1], 300)
+            self.assertEqual(folded["s"].direction_after(), 300)
 
     def test_gaps_are_the_uncovered_ranges_newest_first(self):
         self.assertEqual(history.gaps([], 0, 100), [(0, 100)])

@@ -183,12 +183,20 @@ class MemoryDeltaHook(support.HomeTestCase):
         self.peer_writes("peer-fact.md", "A memory note is still ours to tell")
         return self.hook()
 
-    def test_a_deleted_memory_file_is_reported(self):
+    def test_a_deleted_memory_file_is_reported_with_when(self):
         path = self.peer_writes("feedback_old.md", "An old rule")
         self.hook()
         os.unlink(path)
-        self.assertEqual(self.lines(self.hook()), ["- removed: feedback_old.md"])
+        self.assertRegex("\n".join(self.lines(self.hook())), r"^- removed: feedback_old\.md \(\d\d:\d\d, another session\)$")
         self.assertEqual(self.hook(), "")
+
+    def test_a_memory_file_a_peer_removed_says_by_whom(self):
+        path = self.peer_writes("feedback_old.md", "An old rule")
+        self.hook()
+        os.unlink(path)
+        self.record(self.peer, [claudehome.bash_record(self.peer.session_id, self.peer.cwd, "rm %s" % path,
+                                                       claudehome.now_ms())])
+        self.assertRegex("\n".join(self.lines(self.hook())), r"^- removed: feedback_old\.md \(\d\d:\d\d, peer-billing\)$")
 
     def test_a_memory_file_this_session_deleted_is_not_reported(self):
         path = self.peer_writes("feedback_old.md", "An old rule")
@@ -427,7 +435,10 @@ class Summaries(unittest.TestCase):
         self.assertEqual(memory_report.summarize(text).description, "Folded over two lines")
 
     def test_first_heading_or_line_without_frontmatter(self):
-        self.assertEqual(memory_report.summarize("\n\n## Build rules\ntext\n").description, "Build rules")
+        self.assertEqual(memory_report.summarize("\n\n## Build rules\ntext\n").description, "text")
+        self.assertEqual(memory_report.summarize("# House rules\n\nKeep functions small.\n").description,
+                         "Keep functions small.")
+        self.assertEqual(memory_report.summarize("# Only a title\n").description, "Only a title")
         self.assertEqual(memory_report.summarize("plain first line\n").description, "plain first line")
         self.assertEqual(memory_report.summarize("---\nno end\n").description, "---")
 
@@ -450,7 +461,7 @@ class Render(unittest.TestCase):
 
     def test_overflow_is_counted_per_folder(self):
         notices = [self.notice("m%d.md" % i, 10 + i) for i in range(5)] + [self.notice("r.md", 1, "/repo")]
-        out = memory_report.render(notices, [("gone.md", "/m")], {"/m": "~/mem"})
+        out = memory_report.render(notices, [memory_report.Removed("gone.md", "/m", "12:00", "peer")], {"/m": "~/mem"})
         self.assertEqual(out.splitlines()[-2:], ["- +1 more in /repo", "- +1 more in ~/mem"])
 
     def test_nothing_to_say_is_empty(self):

@@ -34,6 +34,7 @@ class PeersHook(support.HomeTestCase):
         self.claude.live_session(self.repo_path, name="repo-1f", status="busy", prompts=[
             "migrate the billing jobs to the new queue", "ok", "now port the retry logic as well",
             "yes", "and add tests for the retry backoff please"], edits=["src/a.py", "src/b.py"])
+        claudehome.leave_changed(self.repo_path, ["src/a.py", "src/b.py"])
         out = self.hook().stdout
         self.assertIn("Live sessions in this checkout (1):", out)
         self.assertRegex(out, r"repo-1f  busy · up \d+m · 5 prompts · last \d+s ago")
@@ -41,8 +42,45 @@ class PeersHook(support.HomeTestCase):
         self.assertIn("  before: now port the retry logic as well", out)
         self.assertIn("  now: and add tests for the retry backoff please", out)
         self.assertRegex(out, r"  editing: src/b.py, src/a.py \(\d+s ago\)")
-        self.assertIn("ask your user to coordinate with it", out)  # a 2.1.197 peer: no messaging
+        self.assertIn("coordinate with it through the user", out)  # this session has no messaging socket
         self.assertNotIn("me-session", out)
+
+    def test_a_later_short_change_of_direction_is_shown_beside_the_latest_intent(self):
+        self.claude.live_session(self.repo_path, name="turned", prompts=[
+            "port the exporter to the new queue library", "ok", "stop, revert that"])
+        out = self.hook().stdout
+        self.assertIn("  now: port the exporter to the new queue library\n  then: stop, revert that", out)
+
+    def test_a_change_of_direction_is_dropped_once_a_new_intent_follows_it(self):
+        self.claude.live_session(self.repo_path, name="turned", prompts=[
+            "port the exporter to the new queue library", "undo", "write the importer for the queue instead"])
+        out = self.hook().stdout
+        self.assertIn("  now: write the importer for the queue instead", out)
+        self.assertNotIn("then:", out)
+
+    def test_an_acknowledgement_is_not_a_change_of_direction(self):
+        self.claude.live_session(self.repo_path, name="acked", prompts=[
+            "port the exporter to the new queue library", "yes go on"])
+        self.assertNotIn("then:", self.hook().stdout)
+
+    def test_files_whose_change_was_committed_or_stashed_since_are_told_apart(self):
+        self.claude.live_session(self.repo_path, name="p", edits=["src/open.py", "src/done.py", "src/shelved.py"])
+        claudehome.leave_changed(self.repo_path, ["src/open.py", "src/done.py", "src/shelved.py"])
+        git = ["git", "-C", self.repo_path]
+        subprocess.run(git + ["add", "src/done.py", "src/shelved.py"], check=True)
+        subprocess.run(git + ["commit", "-qm", "done", "--", "src/done.py"], check=True)
+        subprocess.run(git + ["stash", "push", "-q", "--", "src/shelved.py"], check=True)
+        out = self.hook().stdout
+        self.assertRegex(out, r"  editing: src/open.py \(\d+\w+ ago\); committed or stashed since: "
+                              r"src/(shelved|done).py, src/(done|shelved).py\n")
+
+    def test_a_peer_whose_every_change_is_committed_is_shown_with_nothing_uncommitted(self):
+        self.claude.live_session(self.repo_path, name="p", edits=["src/done.py"])
+        claudehome.leave_changed(self.repo_path, ["src/done.py"])
+        subprocess.run(["git", "-C", self.repo_path, "add", "src/done.py"], check=True)
+        subprocess.run(["git", "-C", self.repo_path, "commit", "-qm", "done"], check=True)
+        self.assertRegex(self.hook().stdout, r"  editing: nothing uncommitted now; committed or stashed since: "
+                                             r"src/done.py \(\d+s ago\)")
 
     def test_an_acknowledgement_flood_does_not_hide_the_intent(self):
         prompts = ["rewrite the session registry reader to be defensive"] + ["ok", "yes", "go on", "continue"] * 50
@@ -63,12 +101,14 @@ class PeersHook(support.HomeTestCase):
         self.claude.live_session(self.repo_path, name="p", edits=[
             os.path.join(tempfile.gettempdir(), "scratch-123.txt"), os.path.join(self.claude.root, ".claude", "scratchpad", "x.md"),
             "src/kept.py"])
+        claudehome.leave_changed(self.repo_path, ["src/kept.py"])
         out = self.hook().stdout
         self.assertIn("editing: src/kept.py", out)
         self.assertNotIn("scratch", out)
 
     def test_at_most_five_files_newest_first(self):
         self.claude.live_session(self.repo_path, name="p", edits=["f%d.py" % i for i in range(8)])
+        claudehome.leave_changed(self.repo_path, ["f%d.py" % i for i in range(8)])
         out = self.hook().stdout
         self.assertIn("editing: f7.py, f6.py, f5.py, f4.py, f3.py +3", out)
 
@@ -139,6 +179,7 @@ class PeersHook(support.HomeTestCase):
                                   prompts=["build the csv exporter for the reports page", "ok",
                                            "now handle unicode in the csv exporter"],
                                   edits=["export.py", "tests/test_export.py"])
+        claudehome.leave_changed(self.repo_path, ["export.py", "tests/test_export.py"])
         out = self.hook().stdout
         self.assertRegex(out, r"Last session in this checkout: \w+ ended 1h ago \(.* UTC\), ran 1h 30m, 3 prompts")
         self.assertIn("  opened: build the csv exporter for the reports page", out)
@@ -182,9 +223,27 @@ class PeersHook(support.HomeTestCase):
         old = (ended - 7200 * 1000) / 1000.0
         os.utime(handoff, (old, old))
         self.assertIn("handoff: HANDOFF.md, written", self.hook().stdout)
-        self.assertIn("(stale: older than that session)", self.hook().stdout)
+        self.assertIn("(stale: that session worked on after it was written)", self.hook().stdout)
         os.utime(handoff, None)
         self.assertNotIn("stale", self.hook().stdout)
+
+    def test_handoff_written_early_in_a_long_session_is_stale_and_one_written_last_is_current(self):
+        ended = claudehome.now_ms() - 600 * 1000
+        started = ended - 5 * 3600 * 1000
+        self.claude.ended_session(self.repo_path, started_ms=started, ended_ms=ended,
+                                  prompts=["plan the exporter and hand it off", ("then build all of the exporter",
+                                                                                   ended - 60 * 1000)])
+        handoff = os.path.join(self.repo_path, "HANDOFF.md")
+        with open(handoff, "w") as handle:
+            handle.write("# Handoff\n")
+        early = (started + 1800 * 1000) / 1000.0  # after the start, hours before its last prompt
+        os.utime(handoff, (early, early))
+        self.assertIn("(stale: that session worked on after it was written)", self.hook().stdout)
+        last = (ended - 30 * 1000) / 1000.0  # after its last prompt, before its last record
+        os.utime(handoff, (last, last))
+        out = self.hook().stdout
+        self.assertIn("handoff: HANDOFF.md, written", out)
+        self.assertNotIn("stale", out)
 
     def test_output_is_utf8_whatever_the_locale(self):
         self.claude.live_session(self.repo_path, name="p", prompts=["réécrire le module de paiement — vite"])
@@ -259,14 +318,17 @@ class ByHand(support.HomeTestCase):
         self.assertIn("far-peer", self.cli("--all").stdout)
 
     def test_json_has_the_same_facts(self):
-        self.claude.live_session(self.repo_path, name="json-peer", edits=["x.py"],
+        self.claude.live_session(self.repo_path, name="json-peer", edits=["x.py", "README.md"],
                                  prompts=["make the json output stable for scripts"])
+        claudehome.leave_changed(self.repo_path, ["x.py", "README.md"])
+        subprocess.run(["git", "-C", self.repo_path, "commit", "-qam", "the peer's README"], check=True)
         (checkout,) = json.loads(self.cli("--here", "--json").stdout)["checkouts"]
         self.assertEqual(checkout["top"], self.repo_path)
         (peer,) = checkout["peers"]
         self.assertEqual(peer["name"], "json-peer")
         self.assertEqual(peer["latest"], "make the json output stable for scripts")
-        self.assertEqual(peer["edits"][0]["path"], os.path.join(self.repo_path, "x.py"))
+        self.assertEqual([e["path"] for e in peer["edits"]], [os.path.join(self.repo_path, "x.py")])
+        self.assertEqual([e["path"] for e in peer["settled"]], [os.path.join(self.repo_path, "README.md")])
 
     def test_stats_on_an_empty_home_says_so(self):
         result = self.cli("--stats", "--days", "9")

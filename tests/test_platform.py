@@ -453,10 +453,13 @@ class WindowsInstall(unittest.TestCase):
 
     def test_hooks_are_written_in_exec_form_which_no_shell_parses(self):
         settings = wiring.merge({}, self.exec_entries())
-        (group,) = settings["hooks"]["PreToolUse"]
-        self.assertEqual(group["hooks"], [{"type": "command", "command": self.PYTHON,
-                                           "args": ["-S", os.path.join(self.SCRIPTS, "git_index_guard.py")],
-                                           "timeout": 5}])
+        groups = {group["matcher"]: group for group in settings["hooks"]["PreToolUse"]}
+        self.assertEqual(sorted(groups), sorted([wiring.EDIT_TOOLS_MATCHER, "Bash"]))
+        self.assertEqual(groups["Bash"]["hooks"], [{"type": "command", "command": self.PYTHON,
+                                                    "args": ["-S", os.path.join(self.SCRIPTS, "git_index_guard.py")],
+                                                    "timeout": 5}])
+        self.assertEqual(groups[wiring.EDIT_TOOLS_MATCHER]["hooks"][0]["args"],
+                         ["-S", os.path.join(self.SCRIPTS, "edit_notice.py")])
         found = wiring.registrations(settings, "user settings")
         self.assertEqual(sorted(r.script for r in found), sorted(h.script for h in wiring.CLAUDE_HOOKS))
         self.assertTrue(all(r.exec_form for r in found))

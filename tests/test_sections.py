@@ -71,13 +71,64 @@ class PureTest(unittest.TestCase):
                                         "━━━ A ━━━\nalpha\n━━━ B ━━━\nbeta\n")
         self.assertEqual(emission.printed, ("a", "b"))
 
-    def test_diff_prints_changed_sections_whole_then_the_baseline(self):
+    def test_diff_prints_changed_sections_whole_under_a_header_saying_since_when(self):
         old = {"a": cold_start_sections.fingerprint("alpha")}
         emission = cold_start_sections.plan_emission([self.a, self.b], old, "2026-06-11T21:53:36Z", None, QUIET)
         self.assertEqual(emission.text.splitlines(), [
-            cold_start_sections.DIFF_HEADER, "━━━ B ━━━", "beta",
-            "Diff baseline last consumed at 2026-06-11T21:53:36Z (UTC)"])
+            cold_start_sections.DIFF_HEADER + " (2026-06-11 21:53 UTC).", "━━━ B ━━━", "beta"])
         self.assertEqual(emission.printed, ("b",))
+
+    MEMORY_V1 = "/m/MEMORY.md (first 40 lines):\n- [Testing](testing.md) - run the suite\n- [Old](old.md) - gone soon"
+    MEMORY_V2 = "/m/MEMORY.md (first 40 lines):\n- [Testing](testing.md) - run the suite\n- [Queue](queue.md) - SQS"
+    COMMITS_V1 = "Latest commits on branch main (hash, author, subject):\naaaaaaaaaaaa  Ada  second\nbbbbbbbbbbbb  Ada  init"
+    COMMITS_V2 = ("Latest commits on branch main (hash, author, subject):\ncccccccccccc  Bo  third\n"
+                  "aaaaaaaaaaaa  Ada  second\nbbbbbbbbbbbb  Ada  init")
+
+    def loaded(self, memory, commits):
+        return [Section("memory_index", "Memory index", memory), Section("recent_commits", "Recent commits", commits)]
+
+    def test_a_fresh_key_is_not_shown_what_the_client_loaded_but_records_it(self):
+        emission = cold_start_sections.plan_emission(self.loaded(self.MEMORY_V1, self.COMMITS_V1), {}, None,
+                                                     "no state file yet", QUIET,
+                                                     client_loaded=cold_start_sections.CLIENT_LOADED)
+        self.assertNotIn("run the suite", emission.text)
+        self.assertNotIn("second", emission.text)
+        self.assertIn(cold_start_sections.CLIENT_LOADED_NOTE, emission.text)
+        self.assertEqual(sorted(emission.printed), ["memory_index", "recent_commits"])
+
+    def test_a_returning_key_is_shown_the_index_lines_and_commits_since_its_last_start(self):
+        old = {"memory_index": cold_start_sections.fingerprint(self.MEMORY_V1),
+               "recent_commits": cold_start_sections.fingerprint(self.COMMITS_V1)}
+        texts = {old["memory_index"]: self.MEMORY_V1, old["recent_commits"]: self.COMMITS_V1}
+        emission = cold_start_sections.plan_emission(self.loaded(self.MEMORY_V2, self.COMMITS_V2), old,
+                                                     "2026-06-11T21:53:36Z", None, QUIET, texts,
+                                                     client_loaded=cold_start_sections.CLIENT_LOADED)
+        self.assertEqual(emission.text.splitlines()[1:], [
+            "━━━ Memory index ━━━",
+            "Lines added and removed since this agent last started here in /m/MEMORY.md (Claude Code loaded the new text):",
+            "+ - [Queue](queue.md) - SQS", "- - [Old](old.md) - gone soon",
+            "━━━ Recent commits ━━━",
+            "Commits on branch main since this agent last started here:",
+            "cccccccccccc  Bo  third"])
+
+    def test_without_the_copy_it_saw_a_returning_key_gets_the_section_whole(self):
+        old = {"recent_commits": cold_start_sections.fingerprint(self.COMMITS_V1)}
+        emission = cold_start_sections.plan_emission([self.loaded(self.MEMORY_V1, self.COMMITS_V2)[1]], old, None,
+                                                     None, QUIET, {}, client_loaded=cold_start_sections.CLIENT_LOADED)
+        self.assertIn("(no record of the commits shown before)", emission.text)
+        self.assertIn("cccccccccccc  Bo  third", emission.text)
+
+    def test_a_rewritten_branch_says_which_commits_are_gone(self):
+        rewritten = "Latest commits on branch main (hash, author, subject):\ndddddddddddd  Ada  second again\nbbbbbbbbbbbb  Ada  init"
+        section = cold_start_sections.loaded_changes(Section("recent_commits", "Recent commits", rewritten), self.COMMITS_V1)
+        self.assertEqual(section.body.splitlines()[1:], ["dddddddddddd  Ada  second again", "No longer on the branch since then:",
+                                                         "aaaaaaaaaaaa  Ada  second"])
+
+    def test_under_codex_the_loaded_sections_are_shown_whole(self):
+        emission = cold_start_sections.plan_emission(self.loaded(self.MEMORY_V1, self.COMMITS_V1), {}, None,
+                                                     "no state file yet", QUIET)
+        self.assertIn("run the suite", emission.text)
+        self.assertIn("aaaaaaaaaaaa  Ada  second", emission.text)
 
     def test_nothing_changed_is_exactly_one_line(self):
         old = {"a": cold_start_sections.fingerprint("alpha")}

@@ -62,11 +62,6 @@ class AgentKeyTest(unittest.TestCase):
 
 
 class PathTest(unittest.TestCase):
-    def test_workspace_root_prefers_project_dir_then_toplevel_then_cwd(self):
-        self.assertEqual(cold_start_state.workspace_root("/p", "/c/sub", "/c"), "/p")
-        self.assertEqual(cold_start_state.workspace_root(None, "/c/sub", "/c"), "/c")
-        self.assertEqual(cold_start_state.workspace_root(None, "/c/sub", None), "/c/sub")
-
     def test_stamps_round_trip_and_anything_else_is_none(self):
         self.assertEqual(cold_start_state.parse_stamp(cold_start_state.format_stamp(NOW)), NOW)
         for text in (None, 5, "", "2026-06-11 21:53:36Z", "2026-13-11T21:53:36Z",

@@ -48,7 +48,9 @@ Activity = record("Activity", [
     "opening", "before", "latest",  # prompts (str), each None when there is none to show
     "edits",  # [Edit], newest first, scratch dropped
     "edits_truncated",  # bool: older edits lie beyond the bytes read
-])
+    "direction",  # a short prompt after `latest` that changed direction ("stop, revert that"), or None
+    "settled",  # [Edit] of files git holds no uncommitted change in now (committed, stashed, reverted)
+], defaults=(None, ()))
 
 Ended = record("Ended", "activity ended_ms")
 
@@ -126,6 +128,14 @@ def _prompts(summary, head_opening):
     return opening, before, latest
 
 
+def latest_intent(summary, transcript):
+    """(the latest substantive prompt, a later change of direction or None) of a session, shown:
+    from its history summary, else its transcript's tail."""
+    if summary is not None and summary.recent:
+        return shown_prompt(summary.recent[-1]), shown_prompt(summary.direction)
+    return shown_prompt(transcripts.read_tail(transcript).latest) if transcript else None, None
+
+
 NO_EDITS = transcripts.EditScan([], False)
 
 
@@ -160,6 +170,7 @@ def describe_live(session, summaries, top, path, scan, heads=None):
         prompt_count=summary.count if summary else (
             None if session.entrypoint == PRINT_ENTRYPOINT else 0),
         opening=opening, before=before, latest=latest, edits=edits, edits_truncated=scan.truncated,
+        direction=shown_prompt(summary.direction) if summary and latest else None,
     )
 
 
@@ -268,10 +279,21 @@ Handoff = record("Handoff", [
 
 
 
-def find_handoff(top, memory, session_started_ms):
+def worked_until(ended, summary):
+    """The last moment a finished session worked: its last prompt (history) or its last change of
+    a file other than a handoff, whichever is later; its end when neither is known. A handoff
+    written before that is not where the session left off, however late in the session."""
+    times = [summary.last_ms] if summary is not None and summary.last_ms is not None else []
+    times += [e.at_ms for e in list(ended.activity.edits) + list(ended.activity.settled)
+              if e.at_ms is not None and os.path.basename(e.path) != HANDOFF_NAME]
+    return max(times) if times else ended.ended_ms
+
+
+def find_handoff(top, memory, worked_until_ms):
     """HANDOFF.md at the repo root or in the checkout's memory folder (None: none), the newer;
-    stale when it is older than the session it follows. Only a regular file inside its own
-    folder counts: a committed `HANDOFF.md -> ~/.aws/credentials` is no handoff."""
+    stale when it is older than the last moment the session it follows worked (worked_until): an
+    early handoff in a long session is not current. Only a regular file inside its own folder
+    counts: a committed `HANDOFF.md -> ~/.aws/credentials` is no handoff."""
     from .safefiles import regular_stat
 
     candidates = [(os.path.join(top, HANDOFF_NAME), top)]
@@ -287,7 +309,7 @@ def find_handoff(top, memory, session_started_ms):
             best = (candidate, modified_ms)
     if best is None:
         return None
-    stale = session_started_ms is not None and best[1] < session_started_ms
+    stale = worked_until_ms is not None and best[1] < worked_until_ms
     return Handoff(best[0], best[1], stale)
 
 
@@ -320,6 +342,57 @@ Checkout = record("Checkout", [
 ])
 
 
+GIT_TIMEOUT_SECONDS = 1.0  # peers.py's one `git status`; without an answer the edits stay as read
+CHECKED_EDITS = 8  # per session, newest first: the report names 5 and counts the rest
+# A ref moved this close after an edit may still predate it: mtimes and transcript times come from
+# two clocks of one machine, the transcript's written when the call was made, before the write.
+REF_SLACK_MS = 2000
+
+
+def _changed_after(edit, moved_ms, mtimes):
+    """Whether an edit's change cannot have been committed or stashed: it was made after git last
+    moved a ref (by its transcript's time), or its file was written after that (by its mtime: the
+    same clock as the refs'). Either way only a revert could have undone it. mtimes: {path: ms or
+    None}, each file stat'ed once however many sessions edited it."""
+    if edit.at_ms is not None and edit.at_ms > moved_ms + REF_SLACK_MS:
+        return True
+    if edit.path not in mtimes:
+        try:
+            mtimes[edit.path] = os.stat(edit.path).st_mtime_ns // 1000000
+        except (OSError, ValueError):
+            mtimes[edit.path] = None  # gone: an uncommitted deletion or never there; git says which
+    mtime_ms = mtimes[edit.path]
+    return mtime_ms is not None and mtime_ms > moved_ms
+
+
+def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
+    """The activities with each edited file of the checkout that git now holds no uncommitted
+    change in (its change committed, stashed or reverted) moved from `edits` to `settled`, from
+    one `git status` of those files; unchanged when git does not answer in time, or when every
+    one of them changed after git last moved a ref (then only a revert could have undone one)."""
+    prefix = top.rstrip(os.sep) + os.sep if top else None
+    checked = {id(a): [e for e in a.edits[:CHECKED_EDITS] if prefix and e.path.startswith(prefix)]
+               for a in activities}
+    wanted = sorted({e.path[len(prefix):] for edits in checked.values() for e in edits})
+    if not wanted:
+        return list(activities)
+    moved = gitrepo.refs_moved_ms(top)
+    mtimes = {}
+    if moved is not None and all(_changed_after(e, moved, mtimes) for edits in checked.values() for e in edits):
+        return list(activities)  # nothing can have been committed or stashed since: no git needed
+    from . import gitstate
+
+    states = gitstate.read(top, timeout, paths=wanted)
+    if states is None:
+        return list(activities)
+    found = []
+    for activity in activities:
+        settled = {e.path for e in checked[id(activity)] if gitstate.state_of(states, e.path[len(prefix):]) is None}
+        found.append(activity._replace(edits=[e for e in activity.edits if e.path not in settled],
+                                       settled=[e for e in activity.edits if e.path in settled]))
+    return found
+
+
 def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True, all_live=None):
     """Live peers (already filtered to this checkout, self excluded) and the last ended session.
     all_live: every live registry session (never shown as ended, even when not listed here)."""
@@ -341,7 +414,13 @@ def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=T
         unread_transcripts = search.unread
         if search.found:
             ended = search.found[0]
-            handoff = find_handoff(top, homes.checkout_memory_dir(home, top, top), ended.activity.started_ms)
+            handoff = find_handoff(top, homes.checkout_memory_dir(home, top, top),
+                                   worked_until(ended, summaries.get(ended.activity.session_id)))
     heads.save()
+    if top:
+        settled = settled_by_git(peers + ([ended.activity] if ended else []), top)
+        peers = settled[:len(peers)]
+        if ended:
+            ended = ended._replace(activity=settled[-1])
     return Checkout(top, peers, ended, handoff,
                     Unread(summaries.unread_bytes, unread_transcripts))

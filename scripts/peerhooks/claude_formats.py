@@ -28,6 +28,12 @@ SETTINGS_FILE = "settings.json"  # the user's settings; its autoMemoryDirectory 
 HANDOFF_NAME = "HANDOFF.md"
 
 
+def is_safe_session_id(session_id):
+    """A session id usable as a file name (Claude Code's are UUIDs)."""
+    return (isinstance(session_id, str) and 0 < len(session_id) <= 128 and not session_id.startswith(".")
+            and all(c.isascii() and (c.isalnum() or c in "-_.") for c in session_id))
+
+
 def is_registry_name(name):
     """`<digits>.json`, the name of a registry entry (digits as `re`'s \\d reads them), checked
     without `re`, whose import costs a hook ~6 ms under -S."""
@@ -37,6 +43,9 @@ def is_registry_name(name):
 # --- Sessions ------------------------------------------------------------------------------------
 PRINT_ENTRYPOINT = "sdk-cli"  # the registry's and a transcript's `entrypoint` of `claude -p`: samples
 SDK_ENTRYPOINTS = ("sdk-py", "sdk-ts")  # sessions the Agent SDKs start: docs
+# Set in every hook's environment to the session's entrypoint (`cli`, `sdk-cli`): samples, both
+# versions. Known at SessionStart, when the registry entry may not be written yet.
+ENTRYPOINT_VARIABLE = "CLAUDE_CODE_ENTRYPOINT"
 # Set in a hook's environment by a client whose session can send and receive SendMessage (2.1.332,
 # interactive and -p; absent in 2.1.197): samples. Known before the session's registry entry is,
 # which 2.1.197 and 2.1.332 at times write only after SessionStart has run.

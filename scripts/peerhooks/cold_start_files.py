@@ -32,14 +32,38 @@ def head(path, lines, inside=None):
 CODEX_RULE_NAMES = ("AGENTS.override.md", "AGENTS.md")
 
 
-def rule_places(workspace_root, home, codex_home=None):
+# The rule files a session also loads from each folder between the one it started in and the
+# workspace root (Claude Code reads CLAUDE.md upward from its folder: docs).
+NESTED_RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md")
+MAX_NESTED_FOLDERS = 16  # a start this deep below its checkout is not a real layout
+
+
+def folders_below(workspace_root, start):
+    """The folders from `start` up to, not including, the workspace root, nearest first; none when
+    start is the root or not inside it."""
+    found = []
+    current = os.path.normpath(start) if start else None
+    root = os.path.normpath(workspace_root)
+    while current and current != root and current.startswith(root.rstrip(os.sep) + os.sep):
+        found.append(current)
+        if len(found) >= MAX_NESTED_FOLDERS:
+            break
+        current = os.path.dirname(current)
+    return found
+
+
+def rule_places(workspace_root, home, codex_home=None, start=None):
     """[(file or None, folder or None)] in load order: the rule files every session loads, and
-    the folders whose **/*.md it loads (one list, read by the gatherer and the quiet path).
-    Under Codex (codex_home set) its own instruction files, never CLAUDE.md."""
+    the folders whose **/*.md it loads (one list, read by the gatherer and the quiet path): the
+    workspace root's and the home's, after those of the folders a session that started in a
+    subfolder (start) also loads. Under Codex (codex_home set) its own instruction files, never
+    CLAUDE.md."""
     if codex_home:
         return [(os.path.join(folder, name), None)
                 for folder in (workspace_root, codex_home) for name in CODEX_RULE_NAMES]
-    return claude_rule_places(workspace_root, home)
+    nested = [(os.path.join(folder, name), None)
+              for folder in reversed(folders_below(workspace_root, start)) for name in NESTED_RULE_FILES]
+    return nested + claude_rule_places(workspace_root, home)
 
 
 def codex_rule_files(workspace_root, codex_home):
@@ -59,12 +83,12 @@ def codex_rule_files(workspace_root, codex_home):
     return found
 
 
-def rule_files(workspace_root, home, codex_home=None):
+def rule_files(workspace_root, home, codex_home=None, start=None):
     """The rule files every session (of Codex, when codex_home is set) loads, in a fixed order."""
     if codex_home:
         return codex_rule_files(workspace_root, codex_home)
     paths = []
-    for file, folder in rule_places(workspace_root, home):
+    for file, folder in rule_places(workspace_root, home, start=start):
         paths += [file] if file else rule_tree(folder)[1]
     return [p for p in paths if os.path.isfile(p)][:MAX_RULE_FILES]
 
@@ -91,10 +115,10 @@ def rule_section(path, roots, stat_result=None):
                    hashlib.sha256(raw).hexdigest())
 
 
-def gather_rules(workspace_root, home, codex_home=None):
-    roots = (workspace_root, codex_home or home)
+def gather_rules(workspace_root, home, codex_home=None, start=None):
+    roots = (workspace_root, codex_home or home)  # a nested folder's rules lie inside the workspace
     found = []
-    for path in rule_files(workspace_root, home, codex_home):
+    for path in rule_files(workspace_root, home, codex_home, start):
         ruled = rule_section(path, roots)
         if ruled is not None:
             found.append(ruled)

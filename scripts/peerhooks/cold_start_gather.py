@@ -24,6 +24,7 @@ class Workspace(NamedTuple):
     now_ms: int = 0  # only bounds the ended-sessions window; never enters a body
     session_id: Optional[str] = None  # this session, never listed as ended
     codex_home: Optional[str] = None  # set under Codex: its rule files replace Claude Code's
+    start: Optional[str] = None  # the folder the session started in (the root, or below it)
 
 
 class Gathered(NamedTuple):
@@ -40,7 +41,7 @@ def gather(workspace):
     own. A gatherer that fails costs its own section and one problem line, never the others."""
     memory = checkout_memory_dir(workspace.home, workspace.root, workspace.toplevel)
     run = {
-        "rules": lambda: gather_rules(workspace.root, workspace.home, workspace.codex_home),
+        "rules": lambda: gather_rules(workspace.root, workspace.home, workspace.codex_home, workspace.start),
         "memory_index": lambda: [gather_memory_index(memory)],
         "handoff": lambda: [gather_handoff(workspace, memory)],
         "recent_commits": lambda: [gather_recent_commits(workspace.toplevel, workspace.home)],
@@ -73,7 +74,7 @@ def input_paths(workspace):
     entries it holds; missing paths are listed too, so that their creation counts."""
     root, home, top = workspace.root, workspace.home, workspace.toplevel
     paths = [os.path.join(root, HANDOFF_NAME), os.path.join(root, CONFIG_PATH)]
-    for file, folder in rule_places(root, home, workspace.codex_home):
+    for file, folder in rule_places(root, home, workspace.codex_home, workspace.start):
         if file:
             paths.append(file)
         else:

@@ -1,4 +1,5 @@
-"""Copies of rule files as a cold start last showed them, so the next start can say what changed.
+"""Copies of rule files (and of the memory index and recent commits, which the client shows itself)
+as a cold start last showed or recorded them, so the next start can say what changed.
 
 Claude Code loads CLAUDE.md and the other rule files whole at start, so printing them again (or
 their hashes) tells a session nothing; what it needs is the diff since this agent last started
@@ -47,7 +48,8 @@ def load(home, digests):
 
 
 def keep(home, rule_sections, now_seconds):
-    """Keep a copy of each shown rule file that has text; refresh the age of those already kept
+    """Keep a copy of each shown section that has text and a digest (rule files; the client-loaded
+    sections, given their body's fingerprint as digest); refresh the age of those already kept
     and remove the ones nobody was shown for KEEP_SECONDS. Best effort: a missing copy only
     means the next change is named without a diff."""
     folder = _folder(home)

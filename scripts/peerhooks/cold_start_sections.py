@@ -21,12 +21,19 @@ BUDGET_CHARS = 9000  # Claude Code cuts hook output at 10,000 characters into a 
 SECTION_MAX_CHARS = 6000  # one section always fits the budget alone, so none stays pending forever
 BANNER = "━━━ %s ━━━"
 FULL_HEADER = "Cold start: full orientation (%s)."
-DIFF_HEADER = "Cold start: orientation material changed since this agent last started here."
-BASELINE_LINE = "Diff baseline last consumed at %s (UTC)"
+DIFF_HEADER = "Cold start: orientation material changed since this agent last started here"
+SINCE = " (%s UTC)"  # when that start was, from the partition's stamp
 LEFT_OUT_LINE = "Left out to stay under %d characters (shown at the next start): %s."
 EMPTY_WORKSPACE = "(no orientation material in this workspace)"
 
 RULE_PREFIX = "rule:"  # one section per rule file, keyed by its path
+# Sections Claude Code itself puts in every context (seen in the request log on 2.1.197 and 2.1.332:
+# MEMORY.md's text beside the CLAUDE.md files, the latest five commits in its gitStatus block): a
+# fresh key is not shown them again, a returning one what changed in them since it last started.
+CLIENT_LOADED = frozenset(["memory_index", "recent_commits"])
+CLIENT_LOADED_NOTE = ("Memory index and recent commits: Claude Code put them in your context itself; "
+                      "later starts show what changed in them.")
+LOADED_DIFF_LINES = 40  # an index gains a line or two per note; a busy branch a few commits a day
 # Claude Code loads rule files whole at start, so their text is never printed: a fresh key is told
 # which files there are, a returning one what changed in them (a diff against the copy kept when it
 # was last shown).
@@ -153,32 +160,76 @@ def rules_changes(rules, old_fingerprints, old_texts):
     return section("rules", cap(header + "\n" + "\n".join(lines)))
 
 
+def _lines_of(body):
+    """A section body's lines after its first (the title line that names the file or branch)."""
+    return body.splitlines()[1:]
+
+
+def loaded_changes(s, old_text):
+    """What changed in a section the client loads itself, as a section: the memory index's lines
+    added and removed, or the commits that landed (and those no longer on the branch) since the
+    copy kept at this agent's last start; the section whole when no copy was kept."""
+    if old_text is None:
+        note = "no earlier copy to compare" if s.key == "memory_index" else "no record of the commits shown before"
+        return s._replace(body=cap("%s (%s)\n%s" % (s.body.splitlines()[0], note, "\n".join(_lines_of(s.body)))))
+    old, new = _lines_of(old_text), _lines_of(s.body)
+    old_set, new_set = set(old), set(new)
+    added = [line for line in new if line not in old_set]
+    removed = [line for line in old if line not in new_set]
+    title = s.body.splitlines()[0] if s.body else s.title
+    if s.key == "recent_commits":
+        where = title.split(" (")[0].replace("Latest commits", "", 1).strip()
+        lines = ["Commits %ssince this agent last started here:" % (where + " " if where else "")]
+        lines += added[:LOADED_DIFF_LINES] or ["(none new)"]
+        if added and not (new_set & old_set):
+            lines.append("(the %d newest; more may have landed)" % len(new))
+        if removed:
+            lines.append("No longer on the branch since then:")
+            lines += removed[:LOADED_DIFF_LINES]
+    else:
+        lines = ["Lines added and removed since this agent last started here in %s "
+                 "(Claude Code loaded the new text):" % title.split(" (")[0]]
+        lines += ["+ " + line for line in added[:LOADED_DIFF_LINES]]
+        lines += ["- " + line for line in removed[:LOADED_DIFF_LINES]]
+        if len(added) > LOADED_DIFF_LINES or len(removed) > LOADED_DIFF_LINES:
+            lines.append("… more; read the file")
+    return s._replace(body=cap("\n".join(lines)))
+
+
 def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, quiet_line,
-                  old_texts=None, budget=BUDGET_CHARS):
+                  old_texts=None, budget=BUDGET_CHARS, client_loaded=frozenset()):
     """What to print for a fresh context.
 
     full_reason set: every non-empty section (the fail-safe), with the reason. Otherwise only the
-    changed sections, then the baseline line; nothing changed gives the one quiet line. Rule
-    files are one block: which exist on a full emit, what changed in them otherwise. Sections
-    are printed whole in order while they fit; the others are named as left out.
-    old_texts: {fingerprint: text} of the kept copies of rule files, for their diffs.
+    changed sections; nothing changed gives the one quiet line. Rule files are one block: which
+    exist on a full emit, what changed in them otherwise. Sections the client loads itself
+    (client_loaded, a subset of CLIENT_LOADED) are not printed on a full emit (only recorded), and
+    on a later start only what changed in them. Sections are printed whole in order while they
+    fit; the others are named as left out.
+    old_texts: {fingerprint: text} of the kept copies of rule files and client-loaded sections.
     """
     rules = [s for s in sections if is_rule(s) and _counts(s)]
     others = [s for s in sections if not is_rule(s)]
+    old_texts = old_texts or {}
+    recorded_unprinted = []
     if full_reason is not None:
-        wanted = ([rules_overview(rules)] if rules else []) + [s for s in others if s.body]
+        loaded = [s for s in others if s.body and s.key in client_loaded]
+        recorded_unprinted = [s.key for s in loaded]
+        wanted = ([rules_overview(rules)] if rules else []) + [s for s in others if s.body and s.key not in client_loaded]
         header = FULL_HEADER % full_reason
-        footer = []
+        footer = [CLIENT_LOADED_NOTE] if loaded else []
     else:
         changed = set(changed_sections(old_fingerprints, others))
-        block = rules_changes(rules, old_fingerprints, old_texts or {})
-        wanted = ([block] if block else []) + [s for s in others if s.key in changed]
+        block = rules_changes(rules, old_fingerprints, old_texts)
+        wanted = ([block] if block else []) + [
+            loaded_changes(s, old_texts.get(old_fingerprints.get(s.key))) if s.key in client_loaded else s
+            for s in others if s.key in changed]
         if not wanted:
             return Emission(quiet_line + "\n", (), ())
-        header = DIFF_HEADER
-        footer = [BASELINE_LINE % last_emit_at] if last_emit_at else []
+        header = DIFF_HEADER + (SINCE % last_emit_at.replace("T", " ")[:16] if last_emit_at else "") + "."
+        footer = []
     if not wanted:
-        return Emission("\n".join([header, EMPTY_WORKSPACE]) + "\n", (), ())
+        return Emission("\n".join([header, EMPTY_WORKSPACE] + footer) + "\n", tuple(recorded_unprinted), ())
 
     worst_left_out = LEFT_OUT_LINE % (budget, ", ".join(s.title for s in wanted))
     room = budget - sum(len(line) + 1 for line in [header] + footer + [worst_left_out])
@@ -194,7 +245,7 @@ def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, quiet_l
     lines = [header] + blocks + footer
     if left_out:
         lines.append(LEFT_OUT_LINE % (budget, ", ".join(s.title for s in left_out)))
-    return Emission("\n".join(lines) + "\n", tuple(printed), tuple(s.key for s in left_out))
+    return Emission("\n".join(lines) + "\n", tuple(printed + recorded_unprinted), tuple(s.key for s in left_out))
 
 
 def cap(text, limit=SECTION_MAX_CHARS):

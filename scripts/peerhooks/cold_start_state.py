@@ -25,16 +25,15 @@ parameters, and the caller resolves the workspace root.
 import json
 import os
 import re
-import time
 from datetime import datetime, timedelta, timezone
 from json.decoder import scanstring
 from typing import Mapping, NamedTuple, Optional, Tuple
 
-from .statefiles import TEMP_SUFFIX, UnusableJSON, parse_json, quarantine, write_atomically
+from .statefiles import TEMP_SUFFIX, FileLock, LockBusy, UnusableJSON, parse_json, quarantine, write_atomically
 from .cold_start_quiet import (  # noqa: F401 - the key and the path are decided there, for the quiet path
     DEFAULT_KEY, DERIVED_KEY_PREFIX, HOST_FOLDERS, MAX_KEY_CHARS, STATE_FILENAME, AgentKey,
     agent_key, derived_key, state_path)
-from .safefiles import NotRegular, create_new, open_lock_file, private_folder, read_regular
+from .safefiles import NotRegular, create_new, private_folder, read_regular
 
 STATE_LEVELS = 2  # `.claude/state`: the two folders below the workspace root that we create
 PRUNE_AFTER = timedelta(days=90)  # an agent silent for a quarter has been retired
@@ -44,7 +43,6 @@ _STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
 MAX_STATE_BYTES = 16 * 1024 * 1024  # a partition is a few KB; a file this big is not ours
 MAX_DEPTH = 32  # ours nest 3 deep; deeper is foreign, and deep enough would exhaust the recursion limit
 LOCK_TIMEOUT_SECONDS = 3.0  # a holder gathers and writes in tens of ms; longer would eat the hook's budget
-LOCK_POLL_SECONDS = 0.005
 GITIGNORE_TEXT = "# peerhooks cold-start state: per-machine, never committed\n*\n"
 
 # Why a start gets everything instead of a diff, printed with the material.
@@ -70,11 +68,6 @@ class Baseline(NamedTuple):
     """What this key has seen: a partition, or the reason it gets a full emit."""
     partition: Optional[Partition]
     full_reason: Optional[str]
-
-
-def workspace_root(project_dir, cwd, git_toplevel):
-    """CLAUDE_PROJECT_DIR if set, else the git toplevel of the payload's cwd, else that cwd."""
-    return project_dir or git_toplevel or cwd
 
 
 def format_stamp(now):
@@ -332,64 +325,6 @@ def _timestamp(now):
     return now.timestamp()
 
 
-class _FileLock:
-    """An exclusive lock on `<state>.lock`, released when closed (or when the holder dies)."""
-
-    def __init__(self, path, timeout):
-        self.path = path
-        self.timeout = timeout
-        self.handle = None
-
-    def _open(self, now):
-        try:
-            return open_lock_file(self.path)
-        except NotRegular:
-            quarantine(self.path, _timestamp(now))  # a committed symlink: moved aside, never followed
-            return open_lock_file(self.path)
-
-    def acquire(self, now):
-        handle = self._open(now)
-        deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                _lock(handle)
-                self.handle = handle
-                return
-            except OSError:
-                if time.monotonic() >= deadline:
-                    handle.close()
-                    raise StateError("the state lock is held by another start; not recorded")
-                time.sleep(LOCK_POLL_SECONDS)
-
-    def release(self):
-        if self.handle is not None:
-            try:
-                _unlock(self.handle)
-            finally:
-                self.handle.close()
-                self.handle = None
-
-
-if os.name == "nt":  # pragma: no cover - exercised on Windows only
-    import msvcrt
-
-    def _lock(handle):
-        handle.seek(0)
-        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-
-    def _unlock(handle):
-        handle.seek(0)
-        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
-else:
-    import fcntl
-
-    def _lock(handle):
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-    def _unlock(handle):
-        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
 class Ledger:
     """The state file held under its lock for one start: read once, compared, written once.
 
@@ -404,7 +339,7 @@ class Ledger:
         # now: an aware UTC datetime; it stamps the partition and names a quarantined file
         self.path = path
         self.now = now
-        self._lock = _FileLock(path + ".lock", timeout)
+        self._lock = FileLock(path + ".lock", timeout)
         self.document = None
         self.raw = None
         self.quarantined_as = None
@@ -415,7 +350,10 @@ class Ledger:
         symlinked `.claude` or `state` folder among them: nothing is written through it)."""
         ledger = cls(path, now, timeout)
         private_folder(os.path.dirname(path), STATE_LEVELS)
-        ledger._lock.acquire(now)
+        try:
+            ledger._lock.acquire(_timestamp(now))
+        except LockBusy:
+            raise StateError("the state lock is held by another start; not recorded") from None
         try:
             ledger.raw = _read_state(path)
             ledger.document = parse_document(ledger.raw)

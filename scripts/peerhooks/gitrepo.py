@@ -183,3 +183,31 @@ def canonical_root(top):
     if os.path.basename(os.path.normpath(common)) == ".git":
         return platform.current().paths.realpath(os.path.dirname(os.path.normpath(common)))
     return top
+
+
+def refs_moved_ms(top):
+    """When git last moved what a commit, reset, checkout or stash moves (the newest mtime, ms, of
+    HEAD, its reflog, its branch's ref, packed-refs, the stash ref and its reflog), read from the
+    filesystem; None when that cannot be told (no git folder). A change made after it cannot have
+    been committed or stashed since (only reverted, which no ref records)."""
+    own = git_dir(top)
+    common = git_common_dir(top)
+    if not own or not common:
+        return None
+    paths = [os.path.join(own, "HEAD"), os.path.join(own, "logs", "HEAD"), os.path.join(common, "packed-refs"),
+             os.path.join(common, "refs", "stash"), os.path.join(common, "logs", "refs", "stash")]
+    try:
+        with open(paths[0], encoding="utf-8", errors="replace") as handle:
+            head = handle.readline(1024).strip()
+    except OSError:
+        return None
+    if head.startswith("ref: "):
+        paths += [os.path.join(own, head[5:]), os.path.join(common, head[5:])]
+    newest = None
+    for path in paths:
+        try:
+            mtime_ms = os.stat(path).st_mtime_ns // 1000000
+        except (OSError, ValueError):
+            continue
+        newest = mtime_ms if newest is None or mtime_ms > newest else newest
+    return newest

@@ -67,14 +67,51 @@ def _clean(path):
     return path.rstrip("/") if len(path) > 1 else path
 
 
-def read(top, timeout, ignored=False):
-    """The checkout's changed paths now, or None when git could not tell in time."""
+def read(top, timeout, ignored=False, paths=()):
+    """The checkout's changed paths now, or None when git could not tell in time. paths:
+    toplevel-relative paths to ask about alone (git then stats only those), taken literally."""
     args = ["status", "--porcelain=v2", "-z", "--untracked-files=normal", "--no-renames", "--no-ahead-behind"]
     if ignored:
         args.append("--ignored=matching")
+    if paths:
+        args += ["--"] + [literal(p) for p in paths]
     out = gitrepo.run_git(top, args, timeout=timeout)
     return None if out is None else parse_status(out)
 
+
+def literal(path):
+    """A pathspec that names exactly one toplevel-relative path (`*`, `?`, `[` and a leading `:`
+    are not patterns or magic)."""
+    return ":(literal)" + path
+
+
+MIN_EPOCH_S = 10 ** 9  # 2001-09-09: the first time git's `@<seconds>` reads as a time, not a date
+
+
+def parse_commit_times(output):
+    """{path: the newest commit's time (epoch seconds)} from `git log --format=%x01%ct --name-only
+    -z` output (newest first: the first time a path is listed is its newest commit). Pure."""
+    newest, current = {}, None
+    for token in output.split("\0"):
+        token = token.lstrip("\n")
+        if token.startswith("\x01"):
+            current = int(token[1:]) if token[1:].isdigit() else None
+        elif token and current is not None:
+            newest.setdefault(token, current)
+    return newest
+
+
+def committed_since(top, paths, since_s, timeout):
+    """{toplevel-relative path: when the newest commit on HEAD that touched it was made} for the
+    commits since since_s (epoch seconds; git's own --since, by committer time; None or a time
+    before 2001: every commit), in one `git log`; None when git could not tell in time. A change
+    made before such a commit is in history (it was committed), not uncommitted work, whatever the
+    path holds now."""
+    # `--since=@0` reads as "now" in git 2.39: a time that early is no bound at all
+    since = ["--since=@%d" % since_s] if since_s is not None and since_s >= MIN_EPOCH_S else []
+    out = gitrepo.run_git(top, ["log", "--no-renames"] + since + ["--format=%x01%ct", "--name-only", "-z", "--"]
+                          + [literal(p) for p in paths], timeout=timeout)
+    return None if out is None else parse_commit_times(out)
 
 def state_of(states, path):
     """The state of one toplevel-relative path: its own entry, or the untracked (or ignored) folder

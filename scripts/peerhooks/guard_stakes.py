@@ -1,6 +1,6 @@
 """Who and what is at stake for one judged line, read once and only when needed: the parties (other
 live sessions with their chains of ids across /clear, this session's main thread or running
-subagents: peerhooks.identity), the files each changed (peerhooks.peerchanges), git's state of the
+subagents: peerhooks.identity.Caller, which the edit notice asks too), the files each changed (peerhooks.peerchanges), git's state of the
 checkouts at stake (peerhooks.gitstate), a shared file's split between this session and a peer
 (peerhooks.guard_shared), the stash's owners (peerhooks.stash_owners) and a private index against
 HEAD. hook_git_guard asks it after the line is known to run git or write a file.
@@ -8,7 +8,7 @@ HEAD. hook_git_guard asks it after the line is known to run git or write a file.
 import os
 import stat
 
-from . import gitops, gitrepo, guard_verdict, names, platform, reach, registry
+from . import gitops, gitrepo, guard_verdict, platform, reach, registry
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .guard_lookup import GIT_TIMEOUT_SECONDS
 
@@ -38,101 +38,30 @@ class Stakes:
     checkouts at stake, each read once and only when needed."""
 
     def __init__(self, claude, sessions, payload, cwd, context, lookup, now):
+        from .identity import Caller
+
         self.claude, self.sessions, self.payload, self.cwd = claude, sessions, payload, cwd
         self.session_id, self.agent_id = payload.session_id, payload.agent_id
         self.context, self.lookup, self.now_ms = context, lookup, int(now * 1000)
-        self.ancestors = None
-        self.tops = {}
-        self.live = None
+        self.caller = Caller(claude, sessions, payload.session_id, payload.agent_id, cwd, payload.transcript_path,
+                             self.now_ms)
         self.aliases = {}
-        self.table = None
-        self.own_identity = None
-        self.parties = None
         self.changes = None
         self.states = {}
 
     def _toplevel(self, path):
-        if path not in self.tops:
-            self.tops[path] = gitrepo.toplevel(path)
-        return self.tops[path]
-
-    def _live_others(self):
-        """[(session, its toplevel)] of live sessions other than this one."""
-        if self.live is None:
-            others = registry.alive([s for s in self.sessions if s.session_id != self.session_id])
-            if others:
-                self.ancestors = registry.ancestor_pids()
-                others = [s for s in others if not registry.is_self(s, self.session_id, self.ancestors)]
-            self.live = [(s, self._toplevel(s.cwd)) for s in others]
-        return self.live
-
-    def _own(self):
-        """This session's Identity (its ids across /clear, its transcripts and subagents)."""
-        if self.own_identity is None:
-            from . import identity
-
-            if self.table is None:
-                self.table = names.load_table(self.claude)
-            entry = self._own_entry()
-            self.own_identity = identity.own(self.claude, self.sessions, self.session_id, self.cwd or "",
-                                             self._ancestors(), self.table, entry, _ancestor_processes())
-            transcript = self.payload.transcript_path
-            if transcript and transcript not in self.own_identity.transcripts and os.path.isfile(transcript):
-                self.own_identity = self.own_identity._replace(
-                    transcripts=(transcript,) + self.own_identity.transcripts,
-                    subagents=tuple(identity.subagents_of(transcript)) + self.own_identity.subagents)
-        return self.own_identity
-
-    def _ancestors(self):
-        if self.ancestors is None:
-            self.ancestors = registry.ancestor_pids()
-        return self.ancestors
+        return self.caller.toplevel(path)
 
     def _parties(self):
         """(this caller's own transcripts, [(Party, its checkout)])."""
-        if self.parties is None:
-            from . import identity
-
-            if self.table is None:
-                self.table = names.load_table(self.claude)
-            realpaths = {}  # peers mostly share one cwd: resolved once
-            others = [(identity.of_registry(self.claude, s, self.table, realpaths), s, t) for s, t in self._live_others()]
-            own = self._own()
-            caller_is_subagent = self.agent_id is not None
-
-            def running(subagent):
-                return identity.is_running(subagent, caller_is_subagent, self.now_ms, own.transcripts)
-
-            mine, parties = identity.parties(own, self.agent_id, [(i, s) for i, s, _t in others], running)
-            tops = {s.session_id: t for _i, s, t in others}
-            self.parties = (mine, [(p, tops.get(p.session_id) if p.kind == "session" else self._checkout_of(p))
-                                   for p in parties])
-        return self.parties
-
-    def _checkout_of(self, party):
-        """Where this session's main thread or one of its subagents works: the main thread where its
-        registry entry says, a subagent where its transcript began (a subagent runs in a checkout of
-        its own as often as in its session's); the caller's checkout when neither says."""
-        own_top = self._toplevel(self.cwd) if self.cwd else None
-        entry = self._own_entry()
-        main_top = self._toplevel(entry.cwd) if entry is not None and entry.cwd else None
-        if party.kind == "subagent" and party.transcripts:
-            from . import transcripts
-
-            started_in = transcripts.read_head(party.transcripts[0]).cwd
-            return self._toplevel(started_in) if started_in else main_top or own_top
-        return main_top or own_top
+        return self.caller.parties()
 
     def parties_in(self, top):
         """[(Party, checkout)] of those working in the checkout `top`."""
-        return [(p, t) for p, t in self._parties()[1] if t == top]
+        return self.caller.parties_in(top)
 
     def anyone_else(self):
-        """Whether anyone else's work could be at stake: another live session, or (for the main
-        thread) a subagent of this session that still runs, or (for a subagent) its session."""
-        if self._live_others() or self.agent_id is not None:
-            return True
-        return any(p.kind != "session" for p, _t in self._parties()[1])
+        return self.caller.anyone_else()
 
     def judged(self, operations):
         """Each operation (aliases expanded) with its toplevel and the parties at stake."""
@@ -241,11 +170,10 @@ class Stakes:
         sources = [(stash_owners.SELF, path) for path in self._parties()[0]]
         sources += [(party.name, path) for party, _t in self._parties()[1] for path in party.transcripts]
         known = {path for _owner, path in sources}
-        if self.table is None:
-            self.table = names.load_table(self.claude)
+        table = self.caller.table()
         for _mtime, session_id, path in transcripts.transcripts_in(self.claude, top, since_ms):
             if path not in known:
-                entry = self.table.get(session_id)
+                entry = table.get(session_id)
                 sources.append(("%s (ended)" % (entry[0] if entry and entry[0] else session_id[:8]), path))
                 known.add(path)
         pushes = []
@@ -315,7 +243,7 @@ class Stakes:
         return narrow.suggestion(command, self.cwd, items, refused, own_states_of, shared, patches, verbs)
 
     def _own_entry(self):
-        return registry.own_entry(self.sessions, self.session_id, self._ancestors())
+        return self.caller.own_entry()
 
     def print_mode(self):
         own = self._own_entry()
@@ -420,10 +348,3 @@ def _private_differs(top, index):
     fields = done[1].decode("utf-8", "replace").split("\0")
     return [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2) if fields[i]]
 
-
-def _ancestor_processes():
-    """[(pid, process start)] of this hook's ancestors, nearest first (for a session whose registry
-    entry is not written yet)."""
-    chain = registry.ancestor_chain()
-    starts = registry.process_starts(chain)
-    return [(pid, starts.get(pid)) for pid in chain]

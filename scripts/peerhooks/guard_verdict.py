@@ -13,6 +13,7 @@ when none does (a branch switch, a pull, `reset --hard`, a stash pop): then the 
 """
 from . import chains, gitfails, gitstate
 from . import gitops as g
+from . import messaging
 from .stash_sequence import PUSHED_HERE
 from .reach import covers, names_paths_only, names_toplevel, reaches, relative
 from .records import record
@@ -675,29 +676,4 @@ def too_large_reason(command, why, parties, host="claude"):
 
 
 def _peers_line(peers, host, can_send):
-    names = ", ".join(p.name for p in peers)
-    own_parts = [p.name for p in peers if p.kind != "session"]
-    sessions = [p for p in peers if p.kind == "session"]
-    parts = []
-    if own_parts:
-        parts.append("%s %s part of this same session: leave %s work to %s, and report back instead of taking it."
-                     % (", ".join(own_parts), "is" if len(own_parts) == 1 else "are",
-                        "its" if len(own_parts) == 1 else "their", "it" if len(own_parts) == 1 else "them"))
-    if not sessions:
-        return " ".join(parts)
-    names = ", ".join(p.name for p in sessions)
-    if host == "codex":
-        parts.append("Coordinate with %s through the user." % names)
-    elif not can_send:
-        parts.append("This session has no messaging socket (no CLAUDE_CODE_MESSAGING_SOCKET): coordinate with %s "
-                     "through the user." % names)
-    else:
-        reachable = [p.name for p in sessions if p.can_message]
-        others = [p.name for p in sessions if not p.can_message]
-        if reachable:
-            parts.append("Message %s with SendMessage to coordinate." % ", ".join(reachable))
-        if others:
-            parts.append("%s %s no messaging socket in %s registry entry: coordinate through the user."
-                         % (", ".join(others), "has" if len(others) == 1 else "have",
-                            "its" if len(others) == 1 else "their"))
-    return " ".join(parts)
+    return messaging.advice([(p.name, p.can_message, p.kind) for p in peers], can_send, host)

@@ -19,7 +19,7 @@ import os
 from . import home as homes
 from .budget import Budget
 from .claude_formats import DAY_MS, HISTORY_FILE
-from .intent import is_substantive
+from .intent import is_direction_change, is_substantive
 from .jsonfast import loads
 from .jsonl import line_at, lines_backward, whole_lines_end
 from .records import record
@@ -28,7 +28,7 @@ from .statefiles import read_json_object, write_json
 
 WINDOW_DAYS = 14  # how far back peers' prompts matter
 INDEX_NAME = "history-index.json"
-INDEX_VERSION = 3  # 3: covered ranges read newest first; prompts kept as offsets, not text
+INDEX_VERSION = 4  # 3: covered ranges read newest first, prompts kept as offsets; 4: a change of direction kept
 RECENT_PROMPTS = 2  # `before:` and `now:`
 # Typed into the prompt box and written to history, but they end or reset the session rather
 # than ask for anything: counted, they made a two-prompt session read as four (issue 14).
@@ -47,10 +47,11 @@ class SessionPrompts:
     """One session's lines folded (mutable: a run grows it in place). Prompts are byte offsets of
     their lines, so lines folded in any order (newest slice first) give the same summary."""
 
-    __slots__ = ("session_id", "project", "count", "first_ms", "last_ms", "opening_at", "recent_at")
+    __slots__ = ("session_id", "project", "count", "first_ms", "last_ms", "opening_at", "recent_at",
+                 "direction_at")
 
     def __init__(self, session_id, project=None, count=0, first_ms=None, last_ms=None, opening_at=None,
-                 recent_at=()):
+                 recent_at=(), direction_at=None):
         self.session_id = session_id
         self.project = project
         self.count = count
@@ -58,24 +59,36 @@ class SessionPrompts:
         self.last_ms = last_ms
         self.opening_at = opening_at
         self.recent_at = list(recent_at)  # ascending, at most RECENT_PROMPTS
+        # the latest short prompt that changed direction (intent.is_direction_change); shown only
+        # when it came after the latest substantive one, which offsets tell in any order of folding
+        self.direction_at = direction_at
 
     def to_json(self):
-        return [self.project, self.count, self.first_ms, self.last_ms, self.opening_at, self.recent_at]
+        return [self.project, self.count, self.first_ms, self.last_ms, self.opening_at, self.recent_at,
+                self.direction_at]
 
     @classmethod
     def from_json(cls, session_id, row):
-        project, count, first_ms, last_ms, opening_at, recent_at = row
+        project, count, first_ms, last_ms, opening_at, recent_at, direction_at = row
         if opening_at is not None:
             opening_at = int(opening_at)
         return cls(session_id, project, int(count), first_ms, last_ms, opening_at,
-                   sorted(int(offset) for offset in recent_at)[-RECENT_PROMPTS:])
+                   sorted(int(offset) for offset in recent_at)[-RECENT_PROMPTS:],
+                   int(direction_at) if direction_at is not None else None)
+
+    def direction_after(self):
+        """The offset of a change of direction typed after the latest substantive prompt, or None."""
+        if self.direction_at is None or not self.recent_at or self.direction_at < self.recent_at[-1]:
+            return None
+        return self.direction_at
 
 
 Summary = record("Summary", [
     "session_id", "project", "count", "first_ms", "last_ms",
     "opening",  # the first substantive prompt (raw text) or None
     "recent",  # [raw text], the latest RECENT_PROMPTS substantive prompts, oldest first
-], doc="""What one session typed, as history tells it: texts read back from the file, not redacted.""")
+    "direction",  # a later short prompt that changed direction (raw text), or None
+], defaults=(None,), doc="""What one session typed, as history tells it: texts read back from the file, not redacted.""")
 
 HistoryLine = record("HistoryLine", [
     "session_id",  # str
@@ -122,6 +135,8 @@ def fold(summaries, line, offset):
         recent = summary.recent_at
         if len(recent) < RECENT_PROMPTS or offset > recent[0]:
             summary.recent_at = sorted(recent + [offset])[-RECENT_PROMPTS:]
+    elif is_direction_change(line.display) and (summary.direction_at is None or offset > summary.direction_at):
+        summary.direction_at = offset
 
 
 def prune(summaries, now_ms, window_days=WINDOW_DAYS):
@@ -324,7 +339,8 @@ class History:
         start asks about all its peers at once)."""
         pending = {sid: self._prompts(sid) for sid in session_ids if sid not in self._built}
         offsets = [offset for prompts in pending.values() if prompts is not None
-                   for offset in ([prompts.opening_at] if prompts.opening_at is not None else []) + prompts.recent_at]
+                   for offset in ([prompts.opening_at] if prompts.opening_at is not None else []) + prompts.recent_at
+                   + ([prompts.direction_after()] if prompts.direction_after() is not None else [])]
         texts = self._texts_at(offsets)
         for session_id, prompts in pending.items():
             self._built[session_id] = None if prompts is None else self._summary(prompts, texts)
@@ -340,9 +356,11 @@ class History:
 
     @staticmethod
     def _summary(prompts, texts):
+        direction = prompts.direction_after()
         return Summary(prompts.session_id, prompts.project, prompts.count, prompts.first_ms,
                        prompts.last_ms, texts.get(prompts.opening_at),
-                       [texts[offset] for offset in prompts.recent_at if texts.get(offset)])
+                       [texts[offset] for offset in prompts.recent_at if texts.get(offset)],
+                       texts.get(direction) if direction is not None else None)
 
     def _texts_at(self, offsets):
         """{offset: display text} of the lines at these offsets, read from the file the index read."""

@@ -20,6 +20,10 @@ from . import cold_start_quiet, gitrepo, hookio, platform
 
 FRESH_SOURCES = ("startup", "clear")  # the two sources that begin an empty context
 KEY_VARIABLE = "LI_PLUS_AGENT_KEY"
+# A run nobody watches (`claude -p`, the Agent SDKs) keeps what it was shown apart from the
+# interactive sessions of its key: shown to a script, material is not seen by the person's next
+# session. Its partition is the key's with this added.
+UNATTENDED_PARTITION = "%s (print mode)"
 FULL_FLAG = "--full"
 MANUAL_BUDGET = 100000  # by hand, a person or a Bash tool reads it; no hook preview to fit
 SHELL_PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-")
@@ -80,7 +84,7 @@ def quiet_line(key, root, host):
     return cold_start_quiet.NO_NEW_MATERIAL % (key, full_command(root, host))
 
 
-def plan(found, baseline, quiet, old_texts=None, budget=None):
+def plan(found, baseline, quiet, old_texts=None, budget=None, client_loaded=frozenset()):
     from . import cold_start_sections
 
     partition = baseline.partition
@@ -92,16 +96,34 @@ def plan(found, baseline, quiet, old_texts=None, budget=None):
         quiet,
         old_texts,
         budget or cold_start_sections.BUDGET_CHARS,
+        client_loaded,
     )
 
 
-def workspace_root(folder, environ):
-    """(root, git toplevel): the root is CLAUDE_PROJECT_DIR, else the git toplevel of the folder,
-    else the folder; root None when there is nothing to compare."""
+def client_loaded(host):
+    """The sections the client puts in every context itself (Claude Code: the memory index and the
+    latest commits; Codex loads neither)."""
+    if host != "claude":
+        return frozenset()
+    from .cold_start_sections import CLIENT_LOADED
+
+    return CLIENT_LOADED
+
+
+def start_folder(folder, environ):
+    """Where the session started: CLAUDE_PROJECT_DIR (fixed at start), else the folder given."""
     project_dir = hookio.project_dir(environ)
     folder = folder if folder and os.path.isdir(folder) else None
-    toplevel = gitrepo.toplevel(project_dir or folder)
-    root = project_dir or toplevel or folder
+    return project_dir or folder
+
+
+def workspace_root(folder, environ):
+    """(root, git toplevel): the root is the checkout the session started in (a session started
+    in a subfolder loads the checkout's rules, so its workspace is the checkout), else the folder
+    it started in; root None when there is nothing to compare."""
+    start = start_folder(folder, environ)
+    toplevel = gitrepo.toplevel(start)
+    root = toplevel or start
     return (platform.current().paths.realpath(root) if root else None), toplevel
 
 
@@ -113,8 +135,10 @@ def resolve_workspace(folder, environ, session_id, now, host):
     root, toplevel = workspace_root(folder, environ)
     if root is None:
         return None
+    start = start_folder(folder, environ)
     return cold_start_gather.Workspace(root, toplevel, claude_home(environ), int(now * 1000), session_id,
-                                       codex_home(environ) if host == "codex" else None)
+                                       codex_home(environ) if host == "codex" else None,
+                                       platform.current().paths.realpath(start) if start else root)
 
 
 def run(payload, argv, environ, now):
@@ -136,9 +160,10 @@ def run(payload, argv, environ, now):
     key = cold_start_quiet.agent_key(environ.get(KEY_VARIABLE))
     if key.warning:
         problems.append(key.warning)
+    partition = UNATTENDED_PARTITION % key.key if unattended(environ) else key.key
     path = cold_start_quiet.state_path(root, args.host)
-    quiet = quiet_line(key.key, root, args.host)
-    if cold_start_quiet.is_quiet(path, key.key, int(now * 1000), payload.session_id):
+    quiet = quiet_line(partition, root, args.host)
+    if cold_start_quiet.is_quiet(path, partition, int(now * 1000), payload.session_id):
         return hookio.Outcome(stdout=quiet + "\n", warnings=problems)  # nothing read has changed
 
     from datetime import datetime, timezone
@@ -147,8 +172,16 @@ def run(payload, argv, environ, now):
 
     workspace = resolve_workspace(payload.cwd, environ, payload.session_id, now, args.host)
     start = datetime.fromtimestamp(int(now), timezone.utc)
-    return fresh_start(path, key.key, lambda: cold_start_gather.gather(workspace), start, problems, quiet,
-                       workspace.home, lambda: cold_start_gather.input_paths(workspace))
+    return fresh_start(path, partition, lambda: cold_start_gather.gather(workspace), start, problems, quiet,
+                       workspace.home, lambda: cold_start_gather.input_paths(workspace), client_loaded(args.host))
+
+
+def unattended(environ):
+    """A `claude -p` or Agent SDK session, by the entrypoint its client sets in the hook's
+    environment (the registry entry may not be written yet at SessionStart)."""
+    from .claude_formats import ENTRYPOINT_VARIABLE, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
+
+    return environ.get(ENTRYPOINT_VARIABLE) in (PRINT_ENTRYPOINT,) + SDK_ENTRYPOINTS
 
 
 def by_hand(args, environ, now):
@@ -165,13 +198,15 @@ def by_hand(args, environ, now):
     return hookio.Outcome(stdout=emission.text, warnings=gathered.problems)
 
 
-def _old_texts(home, found, baseline):
-    """The kept copies of the rule files that changed for this key, for their diffs."""
+def _old_texts(home, found, baseline, loaded=frozenset()):
+    """The kept copies of the rule files and client-loaded sections that changed for this key,
+    for their diffs."""
     from . import cold_start_sections
 
     old = baseline.partition.sections if baseline.partition else {}
     wanted = [old[s.key] for s in found
-              if cold_start_sections.is_rule(s) and s.key in old and old[s.key] != cold_start_sections.fingerprint_of(s)]
+              if (cold_start_sections.is_rule(s) or s.key in loaded) and s.key in old
+              and old[s.key] != cold_start_sections.fingerprint_of(s)]
     if not wanted:
         return {}
     from . import cold_start_rules
@@ -179,11 +214,12 @@ def _old_texts(home, found, baseline):
     return cold_start_rules.load(home, wanted)
 
 
-def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inputs=None):
+def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inputs=None, loaded=frozenset()):
     """Lock, read the key's partition, gather the sections and compare; the Outcome prints the
     changed sections and, once they are delivered, records them and releases the lock.
     gather: () -> cold_start_gather.Gathered, called under the lock. inputs: () -> the paths the gathering
-    depends on; when given and nothing is left pending, the quiet path is armed for the key."""
+    depends on; when given and nothing is left pending, the quiet path is armed for the key.
+    loaded: the sections the client put in the context itself (client_loaded)."""
     from . import cold_start_sections, cold_start_state
 
     problems = list(problems)
@@ -196,7 +232,8 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inpu
         baseline = cold_start_state.read_baseline(path, key)
         found = gathered.sections
         return hookio.Outcome(stdout=plan(found, baseline, quiet,
-                                          _old_texts(home, found, baseline) if home else {}).text,
+                                          _old_texts(home, found, baseline, loaded) if home else {},
+                                          client_loaded=loaded).text,
                               warnings=problems + list(gathered.problems))
     try:
         baseline = ledger.baseline(key)
@@ -205,7 +242,8 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inpu
         gathered = gather()
         found = gathered.sections
         problems.extend(gathered.problems)
-        emission = plan(found, baseline, quiet, _old_texts(home, found, baseline) if home else {})
+        emission = plan(found, baseline, quiet, _old_texts(home, found, baseline, loaded) if home else {},
+                        client_loaded=loaded)
     except BaseException:
         ledger.close()
         raise
@@ -228,11 +266,13 @@ def fresh_start(path, key, gather, now, problems=(), quiet=None, home=None, inpu
                 _arm_quiet_path(path, key, taken if settled else None, stamp, gathered, now,
                                 since_ns)
         shown = set(emission.printed)
-        rules = [s for s in found if cold_start_sections.is_rule(s) and s.key in shown]
-        if rules and home:
+        kept = [s for s in found if cold_start_sections.is_rule(s) and s.key in shown]
+        kept += [s._replace(digest=cold_start_sections.fingerprint_of(s)) for s in found
+                 if s.key in loaded and s.key in shown and s.body]  # for the next start's diff
+        if kept and home:
             from . import cold_start_rules
 
-            cold_start_rules.keep(home, rules, now.timestamp())
+            cold_start_rules.keep(home, kept, now.timestamp())
         return ()
 
     return hookio.Outcome(stdout=emission.text, warnings=problems, after_delivery=record)

@@ -23,8 +23,8 @@ from . import cmdline, gitrepo, home, hookio, platform, wrappers
 from .claude_formats import BASH_TOOL
 from .shell import TooLarge
 
-MODE_VARIABLE = "PEERHOOKS_GUARD"
-MODE_OFF = ("off", "0", "false", "no")
+MODE_VARIABLE = hookio.OFF_SWITCH
+MODE_OFF = hookio.OFF_VALUES
 MODE_WARN = "warn"
 
 
@@ -36,7 +36,7 @@ def run(payload, argv, environ, now):
     mode = environ.get(MODE_VARIABLE, "").strip().lower()
     if mode in MODE_OFF:
         return hookio.QUIET
-    host = "codex" if _host(argv) == "codex" else "claude"
+    host = hookio.host(argv)
     paths = platform.current().paths
     cwd = payload.cwd
     cwd = paths.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
@@ -177,16 +177,6 @@ def _too_large(claude, payload, cwd, context, now, command, error, host, mode):
         return hookio.QUIET
     text = guard_verdict.too_large_reason(command, str(error), others, host)
     return _outcome(text, True, host, mode == MODE_WARN, guard.print_mode())
-
-
-def _host(argv):
-    argv = list(argv or ())
-    for index, arg in enumerate(argv):
-        if arg == "--host" and index + 1 < len(argv):
-            return argv[index + 1]
-        if arg.startswith("--host="):
-            return arg.partition("=")[2]
-    return None
 
 
 def _outcome(text, ask, host, warn_only, print_mode):

@@ -88,9 +88,27 @@ def session_start_report(payload, environ, now_ms):
     all_live = registry.alive(sessions)  # one question to the platform for every pid
     from .identity import own_ids
 
+    _remember_roster(home, payload.session_id, live)
     checkout = activity.describe_checkout(
         home, top, live, own_ids(home, sessions, payload.session_id, ancestors), now_ms, summaries,
         all_live=all_live)
     return peers_report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
                                     messageable=frozenset(s.session_id for s in live if s.can_message),
                                     can_send=registry.can_send(own, environ), unread=checkout.unread)
+
+
+def _remember_roster(home, session_id, live):
+    """What this start tells the session about its peers, so that memory_delta.py later tells only
+    who joined or ended since (best effort: without it, the first prompt takes peers that started
+    after this session for joined)."""
+    from . import roster
+    from .claude_formats import is_safe_session_id
+    from .home import state_dir
+
+    if not is_safe_session_id(session_id):
+        return
+    try:
+        roster.write(roster.path_of(state_dir(home), session_id),
+                     roster.Roster(tuple(roster.registry_names(home)), roster.heard_of(live)), unless_same=True)
+    except OSError:
+        pass

@@ -28,23 +28,27 @@ class Payload:
     """The fields of a hook payload that peerhooks reads, each None unless a non-empty string.
 
     Seen on 2.1.197 and 2.1.332: SessionStart has session_id, transcript_path, cwd, source;
-    UserPromptSubmit adds prompt; PreToolUse adds tool_name and tool_input.command, and for a
-    subagent's tool call agent_id and agent_type (the session_id and transcript_path stay the
-    parent session's: fixtures/samples/*/hook-PreToolUse-Bash-interactive.json). The paths (cwd,
+    UserPromptSubmit adds prompt; PreToolUse adds tool_name and tool_input (Bash's command, an
+    edit tool's file_path), and for a subagent's tool call agent_id and agent_type (the
+    session_id and transcript_path stay the parent session's:
+    fixtures/samples/*/hook-PreToolUse-Bash-interactive.json). tool_input is the object as sent
+    (None when there is none); command is its `command` string (Codex's apply_patch puts the
+    patch there: fixtures/samples/codex-0.171/hook-PreToolUse-apply_patch.json). The paths (cwd,
     transcript_path) are kept in this process's spelling, None unless absolute: on Windows the
     client writes them natively (`C:\\Users\\me\\repo`).
     """
     __slots__ = ("session_id", "cwd", "source", "prompt", "transcript_path", "tool_name", "agent_id",
-                 "agent_type", "command")
+                 "agent_type", "tool_input", "command")
 
     def __init__(self, data=None):
         data = data if isinstance(data, dict) else {}
-        for field in self.__slots__[:-1]:
+        for field in self.__slots__[:-2]:
             setattr(self, field, _text(data.get(field)))
         if self.cwd or self.transcript_path:
             paths = _paths()
             self.cwd, self.transcript_path = paths.local(self.cwd), paths.local(self.transcript_path)
         tool_input = data.get("tool_input")
+        self.tool_input = tool_input if isinstance(tool_input, dict) else None
         self.command = _text(tool_input.get("command")) if isinstance(tool_input, dict) else None
 
     def working_folder(self, environ):
@@ -96,6 +100,28 @@ class Outcome:
 
 
 QUIET = Outcome()
+
+# The human's off switch for the hooks that speak before a tool runs (the git guard, the edit
+# notice), set in the environment the client is launched with: a hook never sees an assignment
+# made inside a command line (`PEERHOOKS_GUARD=off git add -A` changes nothing).
+OFF_SWITCH = "PEERHOOKS_GUARD"
+OFF_VALUES = ("off", "0", "false", "no")
+
+
+def host(argv):
+    """The client a hook was wired for: `--host codex` (install.py --codex adds it), else "claude"."""
+    argv = list(argv or ())
+    for index, arg in enumerate(argv):
+        if arg == "--host" and index + 1 < len(argv):
+            return "codex" if argv[index + 1] == "codex" else "claude"
+        if arg.startswith("--host="):
+            return "codex" if arg.partition("=")[2] == "codex" else "claude"
+    return "claude"
+
+
+def switched_off(environ):
+    """Whether the human turned the tool hooks off for this session."""
+    return environ.get(OFF_SWITCH, "").strip().lower() in OFF_VALUES
 
 
 def decode_payload(raw):

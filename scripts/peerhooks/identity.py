@@ -20,7 +20,7 @@ subagents.
 """
 import os
 
-from . import names, transcripts
+from . import gitrepo, names, registry
 from .claude_formats import SUBAGENT_PREFIX, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 from .jsonfast import loads
 from .records import record
@@ -96,6 +96,8 @@ def earlier_contexts(table, live):
 def identity(home, session_id, cwd, name, processes, table, realpaths=None):
     """The Identity of a session (I/O: finds its transcripts and subagents)."""
     ids = chain_ids(session_id, processes, table)
+    from . import transcripts  # not on the edit notice's path when nobody else works in the checkout
+
     paths = [transcripts.transcript_path(home, i, cwd, realpaths) for i in ids]
     paths = [p for p in paths if p]
     subagents = []
@@ -112,11 +114,14 @@ def of_registry(home, session, table, realpaths=None):
 
 def own(home, sessions, session_id, cwd, ancestors, table, own_entry, ancestor_processes=()):
     """This session's Identity: its registry entry's process, or, before the entry is written
-    (2.1.197 and 2.1.332 at times write it after SessionStart), the processes it may run in."""
+    (2.1.197 and 2.1.332 at times write it after SessionStart), the processes it may run in.
+    ancestor_processes: [(pid, start)], or a function giving them (asked only without an entry)."""
     if own_entry is not None:
         return identity(home, session_id or own_entry.session_id, own_entry.cwd or cwd, own_entry.name,
                         [process_of(own_entry)], table)
     registered = {s.pid for s in sessions}
+    if callable(ancestor_processes):
+        ancestor_processes = ancestor_processes()
     processes = [tuple(p) for p in names.possible_processes(list(ancestor_processes), registered)]
     return identity(home, session_id, cwd, None, processes, table)
 
@@ -124,8 +129,6 @@ def own(home, sessions, session_id, cwd, ancestors, table, own_entry, ancestor_p
 def own_ids(home, sessions, session_id, ancestors, table=None):
     """Every id this session went by: the payload's, its registry entry's, and the ids its process
     had before a /clear (or, before its entry is written, the ids of the processes it may run in)."""
-    from . import registry
-
     ids = registry.own_ids(sessions, session_id, ancestors)
     table = names.load_table(home) if table is None else table
     entry = registry.own_entry(sessions, session_id, ancestors)
@@ -205,6 +208,8 @@ def is_running(subagent, caller_is_subagent, now_ms, parent_transcripts):
     if not subagent.tool_use_id:
         return True
     needle = ('"tool_use_id":"%s"' % subagent.tool_use_id).encode()
+    from . import transcripts
+
     return not any(transcripts.tail_contains(p, needle, RESULT_SCAN_BYTES) for p in parent_transcripts)
 
 
@@ -253,3 +258,117 @@ def parties(own_identity, agent_id, others, running):
 def _subagent_party(own_identity, subagent):
     return Party("subagent:" + subagent.agent_id, subagent_name(own_identity.name, subagent), None,
                  subagent.agent_id, (subagent.transcript,), True, False, "subagent")
+
+
+def ancestor_processes():
+    """[(pid, process start)] of this hook's ancestors, nearest first (for a session whose registry
+    entry is not written yet)."""
+    chain = registry.ancestor_chain()
+    starts = registry.process_starts(chain)
+    return [(pid, starts.get(pid)) for pid in chain]
+
+
+class Caller:
+    """The I/O behind `parties` for one tool call, each read once and only when asked: the other
+    live sessions with their checkouts, this session's registry entry and Identity (with the
+    payload's transcript), and the parties with the checkout each works in. The guard and the edit
+    notice both ask here, so both see the same peers.
+
+    sessions: the registry entries read (live or not); cwd: the call's folder, resolved, or None."""
+
+    def __init__(self, claude, sessions, session_id, agent_id, cwd, transcript_path, now_ms):
+        self.claude, self.sessions, self.session_id, self.agent_id = claude, sessions, session_id, agent_id
+        self.cwd, self.transcript_path, self.now_ms = cwd, transcript_path, now_ms
+        self.tops = {}
+        self._ancestors = self._live = self._table = self._own = self._parties = None
+
+    def toplevel(self, path):
+        """The checkout of a folder, each folder looked up once."""
+        if path not in self.tops:
+            self.tops[path] = gitrepo.toplevel(path)
+        return self.tops[path]
+
+    def ancestors(self):
+        if self._ancestors is None:
+            self._ancestors = registry.ancestor_pids()
+        return self._ancestors
+
+    def table(self):
+        """names.py's table of remembered sessions and their processes."""
+        if self._table is None:
+            self._table = names.load_table(self.claude)
+        return self._table
+
+    def own_entry(self):
+        return registry.own_entry(self.sessions, self.session_id, self.ancestors())
+
+    def live_others(self):
+        """[(session, its toplevel)] of the live sessions other than this one."""
+        if self._live is None:
+            others = registry.alive([s for s in self.sessions if s.session_id != self.session_id])
+            if others:
+                others = [s for s in others if not registry.is_self(s, self.session_id, self.ancestors())]
+            self._live = [(s, self.toplevel(s.cwd)) for s in others]
+        return self._live
+
+    def own(self):
+        """This session's Identity (its ids across /clear, its transcripts and subagents)."""
+        if self._own is None:
+            found = own(self.claude, self.sessions, self.session_id, self.cwd or "", self.ancestors(),
+                        self.table(), self.own_entry(), ancestor_processes)
+            transcript = self.transcript_path
+            if transcript and transcript not in found.transcripts and os.path.isfile(transcript):
+                found = found._replace(transcripts=(transcript,) + found.transcripts,
+                                       subagents=tuple(subagents_of(transcript)) + found.subagents)
+            self._own = found
+        return self._own
+
+    def parties(self, tops=None):
+        """(this caller's own transcripts, [(Party, its checkout)]); tops: only the other
+        sessions working in these checkouts are read (the edit notice asks about one file's)."""
+        if tops is not None:
+            wanted = [(s, t) for s, t in self.live_others() if t in tops]
+            return self._parties_of(wanted)
+        if self._parties is None:
+            self._parties = self._parties_of(self.live_others())
+        return self._parties
+
+    def _parties_of(self, live):
+        """parties() for these live others [(session, checkout)]."""
+        realpaths = {}  # peers mostly share one cwd: resolved once
+        others = [(of_registry(self.claude, s, self.table(), realpaths), s, t) for s, t in live]
+        mine = self.own()
+        caller_is_subagent = self.agent_id is not None
+
+        def running(subagent):
+            return is_running(subagent, caller_is_subagent, self.now_ms, mine.transcripts)
+
+        own_transcripts, found = parties(mine, self.agent_id, [(i, s) for i, s, _t in others], running)
+        tops = {s.session_id: t for _i, s, t in others}
+        return own_transcripts, [(p, tops.get(p.session_id) if p.kind == "session" else self.checkout_of(p))
+                                 for p in found]
+
+    def checkout_of(self, party):
+        """Where this session's main thread or one of its subagents works: the main thread where its
+        registry entry says, a subagent where its transcript began (a subagent runs in a checkout of
+        its own as often as in its session's); the caller's checkout when neither says."""
+        own_top = self.toplevel(self.cwd) if self.cwd else None
+        entry = self.own_entry()
+        main_top = self.toplevel(entry.cwd) if entry is not None and entry.cwd else None
+        if party.kind == "subagent" and party.transcripts:
+            from . import transcripts
+
+            started_in = transcripts.read_head(party.transcripts[0]).cwd
+            return self.toplevel(started_in) if started_in else main_top or own_top
+        return main_top or own_top
+
+    def parties_in(self, top):
+        """[(Party, checkout)] of those working in the checkout `top`."""
+        return [(p, t) for p, t in self.parties()[1] if t == top]
+
+    def anyone_else(self):
+        """Whether anyone else's work could be at stake: another live session, or (for the main
+        thread) a subagent of this session that still runs, or (for a subagent) its session."""
+        if self.live_others() or self.agent_id is not None:
+            return True
+        return any(p.kind != "session" for p, _t in self.parties()[1])

@@ -22,12 +22,17 @@ HEAD_BYTES = 8 * 1024  # frontmatter and the first heading sit in a file's first
 MAX_PEER_TRANSCRIPTS = 16  # newest first; more writers than this on one file's change is not real
 ANOTHER_SESSION = "another session"
 
-Write = record("Write", "path at_ms is_pattern")
-Write.__doc__ = """A tool call that wrote a path (or, for a Bash glob, any path matching it)."""
+Write = record("Write", "path at_ms is_pattern shell", (False,))
+Write.__doc__ = """A tool call that wrote a path (or, for a Bash glob, any path matching it); shell:
+a Bash command, the only kind of call that can also remove a file (`rm`, `mv`)."""
 
 Summary = record("Summary", "description origin_session_id")
 
 Notice = record("Notice", "label folder at_ms clock who description")
+
+Removed = record("Removed", "label folder clock who", doc="""A watched file gone since the last
+    listing: where it was, when it went (the removing call's time, else the folder's change,
+    shown as `since HH:MM` when only the last listing bounds it) and who removed it.""")
 
 Where = record("Where", "home user_home session_id cwd checkout project_root memory_folder "
                         "transcript_hint")
@@ -60,7 +65,7 @@ def writes_of(calls, user_home):
             writes.append(Write(os.path.normpath(call.file_path), call.at_ms, False))
         elif call.name == BASH_TOOL and call.command:
             for path, is_pattern in bash_write_targets(call.command, call.cwd, user_home):
-                writes.append(Write(path, call.at_ms, is_pattern))
+                writes.append(Write(path, call.at_ms, is_pattern, True))
     return writes
 
 
@@ -69,10 +74,13 @@ class Writes:
     about every changed file (up to memory_watch.WATCHED_NOTES of them) against every writer, so
     each question costs a lookup, not a pass over thousands of writes."""
 
-    __slots__ = ("latest", "patterns")
+    __slots__ = ("latest", "patterns", "shell")
 
-    def __init__(self, writes):
+    def __init__(self, writes, with_shell=True):
+        writes = list(writes)
         self.latest, self.patterns = {}, []
+        # The Bash calls' writes apart: only those can have removed a file (removed_as).
+        self.shell = Writes([w for w in writes if w.shell], False) if with_shell else None
         for write in writes:
             if write.is_pattern:
                 self.patterns.append(write)
@@ -143,8 +151,10 @@ def _unquote(value):
 
 
 def summarize(text):
-    """The description (frontmatter `description:`, else the first heading or line) and the
-    `originSessionId` (top level or under `metadata:`) of a memory or rule file."""
+    """The description (frontmatter `description:`, else the first line of text after a leading
+    Markdown heading, else that heading) and the `originSessionId` (top level or under
+    `metadata:`) of a memory or rule file. A rule file's heading is its title (`# House rules`),
+    which says nothing of what changed in it."""
     lines = text.splitlines()
     body, description, origin = lines, None, None
     if lines and lines[0].strip() == "---":
@@ -154,10 +164,17 @@ def summarize(text):
                 description, origin = _front_matter(front)
                 break
     if not description:
+        heading = None
         for line in body:
-            if line.strip():
-                description = line.strip().lstrip("#").strip()
-                break
+            stripped = line.strip()
+            if not stripped:
+                continue
+            if stripped.startswith("#") and heading is None and description is None:
+                heading = stripped.lstrip("#").strip()
+                continue
+            description = stripped.lstrip("#").strip()
+            break
+        description = description or heading
     return Summary(" ".join((description or "").split()), origin)
 
 
@@ -221,7 +238,7 @@ OVERFLOW_LINE = ("- %s holds more than %d notes: only the first %d it lists are 
 
 def render(notices, removals, folder_names, limit=MAX_LINES, overflow=None):
     """The notice: newest changes first, then removals, `limit` lines, then `+N more in <folder>`
-    for the rest, one line per folder. removals: [(label, folder)]; folder_names: {folder: shown};
+    for the rest, one line per folder. removals: [Removed]; folder_names: {folder: shown};
     overflow: the memory folder when it holds more notes than are watched (told once). Descriptions
     are redacted: a note may hold a key."""
     if not notices and not removals and not overflow:
@@ -230,7 +247,7 @@ def render(notices, removals, folder_names, limit=MAX_LINES, overflow=None):
                                              ": " + one_line(redact(one_line(n.description, 4 * DESCRIPTION_CHARS)),
                                                              DESCRIPTION_CHARS) if n.description else ""))
              for n in sorted(notices, key=lambda n: (-n.at_ms, n.label))]
-    items += [(folder, "- removed: %s" % label) for label, folder in removals]
+    items += [(r.folder, "- removed: %s (%s, %s)" % (r.label, r.clock, r.who)) for r in removals]
     lines = [HEADER] + [line for _, line in items[:limit]]
     hidden = {}
     for folder, _ in items[limit:]:
@@ -352,6 +369,27 @@ def _spellings(path):
     return spellings
 
 
+def removed_as(removal, roots, peer_writes):
+    """How a removal is told: the peer whose call last wrote or removed that path after the
+    previous listing (a Bash `rm`, read by the shared interpreter), and when; else the folder's
+    last change, when it is later than the listing; else only the listing's time bounds it."""
+    label, folder = place(removal.path, roots)
+    listed_ms = removal.previous_ms + memory_watch.CLOCK_SLACK_MS  # the file was there at the listing
+    at_ms, who = None, None
+    for name, writes in peer_writes:
+        at = _indexed(writes).shell.last_at(_spellings(removal.path), listed_ms)
+        if at is not None and (at_ms is None or at > at_ms):
+            at_ms, who = at, name
+    if at_ms is None:
+        at_ms = _modified_since(os.path.dirname(removal.path), listed_ms)
+    clock = _clock(at_ms) if at_ms is not None else "since " + _clock(listed_ms)
+    return Removed(label, folder, clock, who or ANOTHER_SESSION)
+
+
+def _clock(ms):
+    return time.strftime("%H:%M", time.localtime(ms / 1000.0))
+
+
 def announced_by_the_client(path, previous, memory_folder):
     """Whether Claude Code itself tells the session about this change: it loaded the rule files
     at start and, on the next prompt, adds "Note: <path> was modified … Here are the relevant
@@ -397,7 +435,7 @@ def notice(seen, where):
 
     own_ids = ids_of_this_session(where.home, sessions, where.session_id, ancestors)
     peer_writes = []
-    if changed:
+    if changed or removed:
         for name, path in peer_transcripts(where.home, sessions, own_ids,
                                            (where.project_root, where.checkout), own_transcript, scan_from):
             peer_writes.append((name, Writes(_writes_since(path, scan_from, where.user_home))))
@@ -412,9 +450,9 @@ def notice(seen, where):
         if who is None:
             continue
         label, folder = place(change.path, roots)
-        clock = time.strftime("%H:%M", time.localtime(change.mtime_ns / 1e9))
+        clock = _clock(change.mtime_ns // 1000000)
         notices.append(Notice(label, folder, change.mtime_ns // 1000000, clock, who, summary.description))
-    removals = [place(removal.path, roots) for removal in removed]
+    removals = [removed_as(removal, roots, peer_writes) for removal in removed]
     folder_names = {root.folder.rstrip(os.sep): shorten_home(root.folder.rstrip(os.sep), where.user_home)
                     for root in roots}
     return render(notices, removals, folder_names, overflow=overflow)

@@ -88,12 +88,6 @@ def stamp_folder(state_folder):
     return os.path.join(state_folder, STAMP_FOLDER)
 
 
-def is_safe_session_id(session_id):
-    """A session id usable as a file name (Claude Code's are UUIDs)."""
-    return (isinstance(session_id, str) and 0 < len(session_id) <= 128 and not session_id.startswith(".")
-            and all(c.isascii() and (c.isalnum() or c in "-_.") for c in session_id))
-
-
 def encode_stamp(stamp):
     files = {path: [mtime_ns, size] for path, (mtime_ns, size) in sorted(stamp.files.items())}
     body = {"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files}
@@ -128,24 +122,9 @@ def read_stamp(path):
     """The session's stamp, or None; a stamp that is not one (torn, foreign, a FIFO or symlink in
     its place) is set aside, so the next write starts clean and nothing blocks. Under a state
     folder that is a link nothing is read or set aside (and write_stamp refuses to write)."""
-    from .safefiles import NotRegular, is_private_folder, read_regular
+    from .statefiles import read_state
 
-    if not is_private_folder(os.path.dirname(path), STAMP_LEVELS):
-        return None
-    try:
-        raw = read_regular(path, MAX_STAMP_BYTES + 1, follow_symlinks=False)
-    except FileNotFoundError:
-        return None
-    except NotRegular:
-        raw = b""
-    except (OSError, ValueError):
-        return None
-    stamp = decode_stamp(raw) if len(raw) <= MAX_STAMP_BYTES else None
-    if stamp is None:
-        from .statefiles import quarantine
-
-        quarantine(path)
-    return stamp
+    return read_state(path, MAX_STAMP_BYTES, decode_stamp, STAMP_LEVELS)
 
 
 def write_stamp(path, stamp):

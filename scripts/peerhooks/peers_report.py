@@ -5,41 +5,24 @@ hand. Times relative to `now` are fine here: this text is never fingerprinted.
 """
 import os
 
-from . import render
+from . import messaging, render
 from .intent import one_line
 from .timeutil import ago, duration, ms_to_utc
 
 HOOK_BUDGET = 4000  # the whole SessionStart block; 12 peers must fit (Claude Code cuts at 10,000)
 SHOWN_EDITS = 5  # files per session; the newest matter, the rest is noise
-# SendMessage by registry name reaches a peer only where both clients do messaging (their registry
-# entries have `messagingSocketPath`, Claude Code 2.1.332 on); otherwise the call fails either way
-# (`No agent named '…' is currently addressable` / `… is reachable`), so the advice follows the registry.
-WHEN_TO_COORDINATE = "Before editing a file a peer is editing, or committing while a peer is busy"
-MESSAGE_ADVICE = WHEN_TO_COORDINATE + ", message it by name with SendMessage."
-NO_MESSAGING_ADVICE = (
-    WHEN_TO_COORDINATE + ", ask your user to coordinate with it: these sessions cannot receive "
-    "messages (their Claude Code is older than 2.1.332).")
-CANNOT_SEND_ADVICE = (
-    WHEN_TO_COORDINATE + ", ask your user to coordinate with it: this session's Claude Code is older "
-    "than 2.1.332 and cannot send messages to other sessions.")
-MIXED_ADVICE = (
-    WHEN_TO_COORDINATE + ", message it by name with SendMessage if it can receive messages (%s); "
-    "the others cannot receive messages (older Claude Code): ask your user to coordinate with them.")
+# Said before how to reach the peers (peerhooks.messaging: SendMessage by name where both ends have
+# a messaging socket, else through the user, naming the socket that is missing).
+WHEN_TO_COORDINATE = "Coordinate before editing a file a peer is editing, or committing while a peer is busy."
 
 
 def message_advice(peer_names, messageable_names, can_send=True):
     """What to tell the model about reaching its peers, given which of them can receive messages
-    and whether this session's own client can send any."""
-    reachable = [name for name in peer_names if name in messageable_names]
+    and whether this session can send any."""
     if not peer_names:
         return ""
-    if not can_send:
-        return CANNOT_SEND_ADVICE
-    if len(reachable) == len(peer_names):
-        return MESSAGE_ADVICE
-    if not reachable:
-        return NO_MESSAGING_ADVICE
-    return MIXED_ADVICE % ", ".join(reachable)
+    peers = [(name, name in messageable_names, messaging.SESSION) for name in peer_names]
+    return WHEN_TO_COORDINATE + " " + messaging.advice(peers, can_send, listed=True)
 
 
 def display_path(path, top):
@@ -62,19 +45,32 @@ def display_path(path, top):
     return path
 
 
+SHOWN_SETTLED = 3  # files whose change git no longer holds uncommitted: named briefly after the others
+SETTLED_LABEL = "committed or stashed since"
+
+
+def named(edits, top, limit):
+    """Up to `limit` files, shown relative to the checkout, then how many more."""
+    shown = edits[:limit]
+    names = ", ".join(display_path(e.path, top) for e in shown)
+    return names + (" +%d" % (len(edits) - len(shown)) if len(edits) > len(shown) else "")
+
+
 def edits_line(activity, top, now_ms, label):
+    """The files a session changed: those git still holds uncommitted first (newest first, with
+    when), then those whose change was committed, stashed or reverted since (activity.settled)."""
+    settled = "%s: %s" % (SETTLED_LABEL, named(activity.settled, top, SHOWN_SETTLED)) if activity.settled else ""
     if not activity.edits:
+        if settled:
+            newest = activity.settled[0].at_ms
+            when = " (%s ago)" % ago(now_ms, newest) if newest is not None else ""
+            return "  %s: nothing uncommitted now; %s%s" % (label, settled, when)
         if activity.edits_truncated:
             return "  %s: none in the last part of its transcript read (older edits not read)" % label
         return None
-    shown = activity.edits[:SHOWN_EDITS]
-    names = ", ".join(display_path(e.path, top) for e in shown)
-    extra = len(activity.edits) - len(shown)
-    if extra > 0:
-        names += " +%d" % extra
     newest = activity.edits[0].at_ms
     when = " (%s ago)" % ago(now_ms, newest) if newest is not None else ""
-    return "  %s: %s%s" % (label, names, when)
+    return "  %s: %s%s%s" % (label, named(activity.edits, top, SHOWN_EDITS), when, "; " + settled if settled else "")
 
 
 def _quoted(label, text):
@@ -102,13 +98,14 @@ def peer_variants(activity, top, now_ms):
     opened = _quoted("opened", activity.opening)
     before = _quoted("before", activity.before)
     latest = _quoted("now", activity.latest)
+    then = _quoted("then", activity.direction)
     editing = edits_line(activity, top, now_ms, "editing")
-    full = [header, opened, before, latest, editing]
+    full = [header, opened, before, latest, then, editing]
     variants = [
         full,
-        [header, before, latest, editing],
-        [header, latest, editing],
-        [header, editing],
+        [header, before, latest, then, editing],
+        [header, latest, then, editing],
+        [header, then, editing],
         [header],
     ]
     seen, result = set(), []
@@ -132,7 +129,7 @@ def ended_block(ended, handoff, top, now_ms):
     lines = [header, _quoted("opened", activity.opening), _quoted("latest", activity.latest),
              edits_line(activity, top, now_ms, "edited")]
     if handoff is not None:
-        note = " (stale: older than that session)" if handoff.stale else ""
+        note = " (stale: that session worked on after it was written)" if handoff.stale else ""
         lines.append("  handoff: %s, written %s%s" % (
             display_path(handoff.path, top), ms_to_utc(handoff.modified_ms), note))
     full = "\n".join(line for line in lines if line)

@@ -9,7 +9,7 @@ import os
 import time
 
 from .jsonfast import dumps, loads
-from .safefiles import NotRegular, is_private_folder, private_folder, read_regular
+from .safefiles import NotRegular, is_private_folder, open_lock_file, private_folder, read_regular
 
 TEMP_SUFFIX = ".tmp"  # temporary files are `.<name>.<pid>.<random>.tmp` beside the target
 QUARANTINE_STAMP = "%Y%m%dT%H%M%SZ"
@@ -80,32 +80,141 @@ def write_atomically(path, payload, durable=False, levels=1):
         raise
 
 
+def read_state(path, limit, decode, levels=1):
+    """What `decode` makes of a small state file's bytes (None when they are not one), or None; a
+    file that is not one (torn, foreign, too large, a link or FIFO in its place) is set aside, so
+    the next write starts clean and nothing blocks. In a folder that is a link (among `levels` of
+    peerhooks' own) nothing is read or set aside."""
+    if not is_private_folder(os.path.dirname(path), levels):
+        return None
+    try:
+        raw = read_regular(path, limit + 1, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except NotRegular:
+        raw = b""
+    except (OSError, ValueError):
+        return None
+    found = decode(raw) if len(raw) <= limit else None
+    if found is None:
+        quarantine(path)
+    return found
+
+
 def read_json_object(path):
     """The JSON object stored at path, or None when the file is missing or unusable; an unusable
     one (torn, foreign, a symlink, a FIFO) is set aside first so the next write starts clean.
     In a folder that is a link (`<Claude home>/peerhooks -> elsewhere`) nothing is read or set aside."""
-    if not is_private_folder(os.path.dirname(path), 1):
-        return None
+    return read_state(path, MAX_STATE_BYTES, _json_object)
+
+
+def _json_object(raw):
     try:
-        raw = read_regular(path, MAX_STATE_BYTES + 1, follow_symlinks=False)
-    except FileNotFoundError:
-        return None
-    except NotRegular:
-        quarantine(path)
-        return None
-    except (OSError, ValueError):
-        return None
-    try:
-        value = parse_json(raw) if len(raw) <= MAX_STATE_BYTES else None
+        value = parse_json(raw)
     except UnusableJSON:
-        value = None
-    if not isinstance(value, dict):
-        quarantine(path)
         return None
-    return value
+    return value if isinstance(value, dict) else None
 
 
-def write_json(path, value):
-    """Store a JSON value compactly, atomically, in a folder of peerhooks' own; a state file we
-    cannot write only costs a re-read next time, so OSError is left to the caller to ignore."""
-    write_atomically(path, dumps(value).encode("utf-8"))
+def write_json(path, value, levels=1):
+    """Store a JSON value compactly, atomically, in a folder of peerhooks' own (levels as
+    write_atomically); a state file we cannot write only costs a re-read next time, so OSError is
+    left to the caller to ignore."""
+    write_atomically(path, dumps(value).encode("utf-8"), levels=levels)
+
+
+def remove_older_than(folder, suffixes, max_age_ms, now_ms):
+    """Delete the files in a folder (names ending in one of suffixes, links included, never
+    followed) untouched for max_age_ms: per-session state of sessions long finished."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.endswith(tuple(suffixes)):
+            continue
+        try:
+            if now_ms - entry.stat(follow_symlinks=False).st_mtime_ns // 1000000 > max_age_ms:
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
+LOCK_POLL_SECONDS = 0.005
+
+
+class LockBusy(OSError):
+    """The lock stayed held by another process for the whole timeout."""
+
+
+class FileLock:
+    """An exclusive lock on a lock file beside a state file (fcntl on POSIX, msvcrt on Windows),
+    released when closed or when its holder dies. A symlink or anything else that is not a regular
+    file in the lock's place (a committed `<state>.lock` link) is moved aside, never followed."""
+
+    def __init__(self, path, timeout):
+        self.path = path
+        self.timeout = timeout
+        self.handle = None
+
+    def _open(self, now_seconds):
+        try:
+            return open_lock_file(self.path)
+        except NotRegular:
+            quarantine(self.path, now_seconds)
+            return open_lock_file(self.path)
+
+    def acquire(self, now_seconds=None):
+        """Wait up to the timeout for the lock; LockBusy when it stays held."""
+        handle = self._open(now_seconds)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                _lock(handle)
+                self.handle = handle
+                return self
+            except OSError:
+                if time.monotonic() >= deadline:
+                    handle.close()
+                    raise LockBusy("%s is held by another process" % self.path)
+                time.sleep(LOCK_POLL_SECONDS)
+
+    def release(self):
+        if self.handle is not None:
+            try:
+                _unlock(self.handle)
+            finally:
+                self.handle.close()
+                self.handle = None
+
+    def __enter__(self):
+        return self if self.handle is not None else self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()
+        return False
+
+
+# Imported when a lock is taken, not with this module: most hooks that read state never lock.
+if os.name == "nt":  # pragma: no cover - exercised on Windows only
+    def _lock(handle):
+        import msvcrt
+
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+
+    def _unlock(handle):
+        import msvcrt
+
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+else:
+    def _lock(handle):
+        import fcntl
+
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def _unlock(handle):
+        import fcntl
+
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

@@ -5,7 +5,9 @@
 Runs `codex exec` twice in a git checkout (a fresh session, then `exec resume --last`) with a
 recording hook on SessionStart, UserPromptSubmit and PreToolUse that keeps each payload's exact
 bytes, its argv, cwd and environment, and prints a marker, so the request log shows where each
-hook's output reaches the model. The sandbox folder is replaced by /home/me.
+hook's output reaches the model; then a third run as a model whose metadata offers `apply_patch`
+(gpt-5.5: the stub's own model name has none, so Codex offers no file-editing tool), whose patch
+adds one file and updates another. The sandbox folder is replaced by /home/me.
 """
 import json
 import os
@@ -32,7 +34,12 @@ if event == "PreToolUse" and "refuse-me" in raw.decode("utf-8"):
     sys.stderr.write("SAMPLE-REFUSAL-STDERR\n")
     sys.exit(2)
 '''
-EVENTS = (("SessionStart", "startup|resume|clear"), ("UserPromptSubmit", None), ("PreToolUse", "Bash"))
+EVENTS = (("SessionStart", "startup|resume|clear"), ("UserPromptSubmit", None),
+          ("PreToolUse", "Bash|apply_patch"))
+# A model Codex 0.171 knows offers apply_patch, a freeform tool whose input is the patch text.
+PATCH_MODEL = "gpt-5.5"
+PATCH = ("*** Begin Patch\n*** Add File: src/new.py\n+NEW = 1\n*** Update File: README.md\n@@\n"
+         "-shared checkout\n+shared checkout, patched\n*** End Patch")
 
 
 def wire_recorder(sandbox):
@@ -54,6 +61,8 @@ def sample_detail(event, payload):
     if event == "SessionStart":
         return payload.get("source")
     if event == "PreToolUse":
+        if payload.get("tool_name") == "apply_patch":
+            return "apply_patch"
         return "refused" if "refuse-me" in json.dumps(payload) else "allowed"
     return "resumed" if payload.get("prompt") == "resumed run" else "first"
 
@@ -70,7 +79,9 @@ def capture(sandbox, out_dir):
                          SAMPLE_DUMP=dump)
     resumed_args = ["resume", "--last"]
     resumed = sandbox.exec(repo, "resumed run", SAMPLE_DUMP=dump, exec_args=resumed_args)
-    for run in (first, resumed):
+    patched = sandbox.exec(repo, "patch run [[patch: <<<%s>>>]]" % PATCH, SAMPLE_DUMP=dump,
+                           exec_args=["-m", PATCH_MODEL])
+    for run in (first, resumed, patched):
         if run.returncode != 0:
             raise SystemExit("codex exec failed: %s" % run.stderr[-2000:])
     with open(dump, encoding="utf-8") as handle:

@@ -41,7 +41,7 @@ API_KEY = "sk-ant-e2e-0000000000000000000000000000"
 # As root, --dangerously-skip-permissions is refused; these are the tools the stub model calls
 # (2.1.332 asks before an Agent call that is not listed; SendMessage and ListAgents exist from
 # 2.1.332 on, and older versions ignore the names).
-ALLOWED_TOOLS = "Bash Write Edit Agent SendMessage ListAgents"
+ALLOWED_TOOLS = "Bash Read Write Edit Agent SendMessage ListAgents"
 # 2.1.332's default, auto mode, sends each risky action to a safety check on Anthropic's server;
 # offline the check never answers and the turn stops at "Auto mode can't check actions in this
 # session". acceptEdits exists in both versions and runs what --allowedTools allows without asking.

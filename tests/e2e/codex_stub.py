@@ -9,7 +9,10 @@ sequence up to `response.completed` (without it the run fails "stream disconnect
 completion"). Its shell tool is `exec_command` with `{"cmd": ...}`.
 
 The "model" is scripted by markers in the user's prompt:
-  [[bash: <command>]]   an exec_command call running <command>
+  [[bash: <command>]]         an exec_command call running <command>
+  [[patch: <<<<patch>>>>]]    an apply_patch call (a freeform `custom_tool_call` whose input is the
+                              patch text, `*** Begin Patch` … `*** End Patch`), offered when the
+                              model's metadata names the tool (a known model, e.g. gpt-5.5)
 Several markers run one after the other, one call per model turn; when all have run (or the prompt
 has none) the reply is plain text and the turn ends.
 """
@@ -21,8 +24,9 @@ from typing import Optional
 
 from .loopback import JsonHandler, LoggedRequest, LoopbackStub
 
-MARKER = re.compile(r"\[\[bash:(.*?)\]\]", re.DOTALL)
+MARKER = re.compile(r"\[\[(bash|patch):(?:\s*<<<(.*?)>>>|(.*?))\]\]", re.DOTALL)
 SHELL_TOOL = "exec_command"
+PATCH_TOOL = "apply_patch"  # Codex 0.171's file-editing tool: freeform, its input the patch text
 DONE_TEXT = "Done."
 # Codex sends its own context (environment, AGENTS.md) as user messages too; they are not the prompt.
 CODEX_CONTEXT_PREFIXES = ("<environment_context>", "# AGENTS.md instructions", "<user_instructions>")
@@ -33,6 +37,7 @@ class Reply:
     """What the stub model says in one turn: text, or one shell call."""
     text: str
     command: Optional[str] = None
+    patch: Optional[str] = None
 
 
 def _message_text(item):
@@ -54,7 +59,7 @@ def current_prompt(items):
         if text.lstrip().startswith(CODEX_CONTEXT_PREFIXES):
             continue
         calls = sum(1 for later in items[index + 1:]
-                    if isinstance(later, dict) and later.get("type") == "function_call")
+                    if isinstance(later, dict) and later.get("type") in ("function_call", "custom_tool_call"))
         return text, calls
     return "", 0
 
@@ -63,11 +68,16 @@ def plan_reply(body):
     """The stub model's reply to one /v1/responses body (pure)."""
     offered = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
     prompt, calls_made = current_prompt(body.get("input") or [])
-    commands = [m.strip() for m in MARKER.findall(prompt)] if SHELL_TOOL in offered else []
-    pending = commands[calls_made:]
+    calls = []
+    for kind, block, rest in MARKER.findall(prompt):
+        if kind == "bash" and SHELL_TOOL in offered:
+            calls.append(Reply("Running a command.", command=(block or rest).strip()))
+        elif kind == "patch" and PATCH_TOOL in offered:
+            calls.append(Reply("Applying a patch.", patch=block.strip("\n") + "\n"))
+    pending = calls[calls_made:]
     if not pending:
         return Reply(DONE_TEXT)
-    return Reply("Running a command.", pending[0])
+    return pending[0]
 
 
 def _event(data):
@@ -84,7 +94,18 @@ def sse_stream(reply, model):
     base = {"id": response_id, "object": "response", "model": model, "output": []}
     out = [_event({"type": "response.created", "response": dict(base, status="in_progress")}),
            _event({"type": "response.in_progress", "response": dict(base, status="in_progress")})]
-    if reply.command is None:
+    if reply.patch is not None:
+        item = {"type": "custom_tool_call", "id": _unique("ctc_stub_"), "call_id": _unique("call_stub_"),
+                "name": PATCH_TOOL, "input": reply.patch, "status": "completed"}
+        out += [
+            _event({"type": "response.output_item.added", "output_index": 0,
+                    "item": dict(item, input="", status="in_progress")}),
+            _event({"type": "response.custom_tool_call_input.delta", "item_id": item["id"],
+                    "output_index": 0, "delta": reply.patch}),
+            _event({"type": "response.custom_tool_call_input.done", "item_id": item["id"],
+                    "output_index": 0, "input": reply.patch}),
+        ]
+    elif reply.command is None:
         item_id = _unique("msg_stub_")
         part = {"type": "output_text", "text": "", "annotations": []}
         done_part = dict(part, text=reply.text)
@@ -124,7 +145,7 @@ def sse_stream(reply, model):
 
 
 def _describe_reply(reply):
-    return {"text": reply.text, "command": reply.command}
+    return {"text": reply.text, "command": reply.command, "patch": reply.patch}
 
 
 class _Handler(JsonHandler):

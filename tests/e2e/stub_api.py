@@ -9,6 +9,7 @@ The "model" is scripted by markers in the user's prompt, so a test decides what 
   [[bash: <command>]]                      a Bash tool call running <command>
   [[write: <abs path> <<<content>>>]]      a Write of <content> to <abs path>
   [[edit: <abs path> <<<old>>> <<<new>>>]] an Edit replacing <old> by <new>
+  [[read: <abs path>]]                     a Read of <abs path> (a Write over an existing file needs one)
   [[agent: <<<prompt>>>]]                  a subagent (Agent tool) given <prompt>, which may hold markers
   [[send: <name> <<<message>>>]]           SendMessage to the session called <name>
   [[list-agents]]                          a ListAgents call (the other sessions on the machine)
@@ -25,7 +26,7 @@ from typing import Optional
 from .loopback import JsonHandler, LoggedRequest, LoopbackStub
 
 # `<<<...>>>` is consumed whole, so a block may itself contain `]]` (an agent prompt with markers).
-MARKER = re.compile(r"\[\[(bash|write|edit|agent|send|list-agents):?((?:<<<.*?>>>|.)*?)\]\]", re.DOTALL)
+MARKER = re.compile(r"\[\[(bash|write|edit|read|agent|send|list-agents):?((?:<<<.*?>>>|.)*?)\]\]", re.DOTALL)
 BLOCK = re.compile(r"<<<(.*?)>>>", re.DOTALL)
 # Hook output and other harness notes reach the model inside these; a peer's prompt quoted there
 # (peers.py shows opening prompts) must not be mistaken for this prompt's markers.
@@ -64,6 +65,8 @@ def parse_actions(prompt, agent_tool="Agent"):
             calls.append(ToolCall("Bash", {"command": rest.strip(), "description": "stub command"}))
         elif kind == "write":
             calls.append(ToolCall("Write", {"file_path": head, "content": blocks[0] if blocks else ""}))
+        elif kind == "read":
+            calls.append(ToolCall("Read", {"file_path": head}))
         elif kind == "edit" and len(blocks) >= 2:
             calls.append(ToolCall("Edit", {"file_path": head, "old_string": blocks[0],
                                            "new_string": blocks[1], "replace_all": False}))

@@ -49,6 +49,18 @@ class PlanReplyTest(unittest.TestCase):
                  message("user", "# AGENTS.md instructions for /r\n[[bash: rm -rf /]]")]
         self.assertEqual(current_prompt(items), ("typed [[bash: ls]]", 0))
 
+    def test_a_patch_marker_is_an_apply_patch_call_when_the_model_offers_the_tool(self):
+        tools = TOOLS + [{"type": "custom", "name": "apply_patch"}]
+        patch = "*** Begin Patch\n*** Add File: a.py\n+A = 1\n*** End Patch"
+        reply = plan_reply({"tools": tools, "input": [message("user", "edit [[patch: <<<%s>>>]]" % patch)]})
+        self.assertEqual(reply.patch, patch + "\n")
+        self.assertIsNone(reply.command)
+        sent = events(sse_stream(reply, "m"))
+        self.assertEqual(sent[-2]["item"]["type"], "custom_tool_call")
+        self.assertEqual(sent[-2]["item"]["input"], patch + "\n")
+        self.assertEqual(sent[-1]["type"], "response.completed")
+        self.assertIsNone(plan_reply({"tools": TOOLS, "input": [message("user", "[[patch: <<<x>>>]]")]}).patch)
+
     def test_no_shell_tool_offered_means_plain_text(self):
         body = {"tools": [], "input": [message("user", "[[bash: ls]]")]}
         self.assertIsNone(plan_reply(body).command)

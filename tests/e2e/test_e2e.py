@@ -184,6 +184,22 @@ class Sandboxed:
 
 
 
+class SandboxedEachTest:
+    """A template whose every test gets a fresh sandbox with peerhooks installed (for scenarios whose
+    sessions must not meet another test's), timed on stderr."""
+
+    version = None  # set per generated class
+
+    def setUp(self):
+        self.started = time.monotonic()
+        self.sandbox = Sandbox(require_e2e_tools(self.version), self.version)
+        self.addCleanup(self.sandbox.close)
+        install_peerhooks(self.sandbox)
+
+    def tearDown(self):
+        print("\n%s: %.1f s" % (self.id(), time.monotonic() - self.started), file=sys.stderr)
+
+
 def for_each_version(template, versions=VERSIONS):
     """One TestCase per Claude Code version from a scenario template, into the template's module
     (so other e2e modules decorate their templates with it too)."""
@@ -228,7 +244,7 @@ class SessionsSharingOneCheckout(Sandboxed):
             self.assertIn("SendMessage", told)
         else:
             self.assertNotIn("SendMessage", told)
-            self.assertIn("ask your user to coordinate", told)
+            self.assertIn("through the user", told)
 
     def test_2_sweeping_git_add_is_refused_naming_the_peer_and_narrow_commit_goes_through(self):
         sweep = self.b.prompt("stage everything now [[bash: git add -A]]")
@@ -414,7 +430,7 @@ class OneSessionOfEachVersion(Sandboxed, unittest.TestCase):
         told = hook_output(turn_context(b.prompt("who is working here with me")), "SessionStart:startup")
         self.assertIn(a.name, told)
         self.assertNotIn("SendMessage", told)
-        self.assertIn("cannot send messages", told)
+        self.assertIn("This session has no messaging socket", told)
         [(_, _, result)] = tool_results(b.prompt("tell the peer [[send: %s <<<hello>>>]]" % a.name), "SendMessage")
         self.assertIn("is currently addressable", result)
 

@@ -193,6 +193,47 @@ class GuardBesideALiveClaudePeer(CodexSandboxed):
         self.assertEqual(sorted(os.listdir(folder)), ["%d.json" % self.peer.pid])
 
 
+class EditNoticeBesideALiveClaudePeer(CodexSandboxed):
+    """Codex edits with apply_patch (offered to a model whose metadata names it): a patch updating a
+    file a live Claude Code peer left uncommitted brings the notice as a developer message, and the
+    patch still applies; a patch of files nobody else changed brings none."""
+
+    PATCH_MODEL = ("-m", "gpt-5.5")
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.repo = make_checkout(os.path.join(cls.sandbox.root, "work", "patched"))
+        os.makedirs(os.path.join(cls.repo, "src"))
+        with open(os.path.join(cls.repo, "src", "export.py"), "w", encoding="utf-8") as handle:
+            handle.write("EXPORT = 1\n")  # the peer's uncommitted file
+        cls.claude = ClaudeHome(cls.sandbox.home)
+        cls.peer = cls.claude.live_session(cls.repo, name="orders-5e", prompts=["write the CSV exporter for orders"],
+                                           edits=["src/export.py"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.claude.close()
+        super().tearDownClass()
+
+    def patch(self, text):
+        return self.run_codex(self.repo, "patch it [[patch: <<<%s>>>]]" % text, exec_args=self.PATCH_MODEL)
+
+    def test_a_patch_over_the_peers_uncommitted_file_is_noticed_and_applied(self):
+        run = self.patch("*** Begin Patch\n*** Update File: src/export.py\n@@\n-EXPORT = 1\n+EXPORT = 2\n*** End Patch")
+        told = run.hook_context()
+        self.assertIn("src/export.py holds uncommitted work of %s" % self.peer.name, told)
+        self.assertIn("Coordinate with %s through the user." % self.peer.name, told)
+        self.assertNotIn("SendMessage", told)
+        with open(os.path.join(self.repo, "src", "export.py"), encoding="utf-8") as handle:
+            self.assertEqual(handle.read(), "EXPORT = 2\n")
+
+    def test_a_patch_of_a_new_file_brings_no_notice(self):
+        run = self.patch("*** Begin Patch\n*** Add File: src/mine.py\n+MINE = 1\n*** End Patch")
+        self.assertNotIn("holds uncommitted work", run.hook_context())
+        self.assertTrue(os.path.exists(os.path.join(self.repo, "src", "mine.py")))
+
+
 class GuardBesideARealClaudeCodeSession(unittest.TestCase):
     """The same refusal with a real interactive Claude Code session (tmux, Claude stub) live in the
     checkout, both clients under one HOME: Codex's guard sees it; Claude's registry never sees Codex."""

@@ -14,12 +14,10 @@ npm, tmux or the CLI are missing, except under CI=true.
 import json
 import os
 import subprocess
-import sys
-import time
 import unittest
 
-from .claude_cli import Sandbox, require_e2e_tools, wait_for
-from .test_e2e import (HOOK_SCRIPTS, REPO, for_each_version, hook_output, install_peerhooks, make_checkout,
+from .claude_cli import wait_for
+from .test_e2e import (HOOK_SCRIPTS, REPO, SandboxedEachTest, for_each_version, hook_output, make_checkout,
                        turn_context)
 
 # peers.py shows up to 160 characters of a peer's prompt: markers are kept past them, so the stub
@@ -55,19 +53,8 @@ def bash_results(bodies):
 
 
 @for_each_version
-class SessionIdentity:
+class SessionIdentity(SandboxedEachTest):
     """A template: one TestCase per Claude Code version."""
-
-    version = None
-
-    def setUp(self):
-        self.started = time.monotonic()
-        self.sandbox = Sandbox(require_e2e_tools(self.version), self.version)
-        self.addCleanup(self.sandbox.close)
-        install_peerhooks(self.sandbox)
-
-    def tearDown(self):
-        print("\n%s: %.1f s" % (self.id(), time.monotonic() - self.started), file=sys.stderr)
 
     def test_after_clear_a_peers_commit_is_still_refused_and_peers_py_still_lists_the_files(self):
         repo = make_checkout(os.path.join(self.sandbox.root, "work", "shop"))

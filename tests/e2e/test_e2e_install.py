@@ -51,7 +51,7 @@ class RealClientTest(unittest.TestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         with open(os.path.join(self.box.claude_home, "settings.json"), encoding="utf-8") as handle:
             wired = [command for command in commands(json.load(handle)) if wiring.script_of(command)]
-        self.assertEqual(len(wired), 4)
+        self.assertEqual(len(wired), len(wiring.CLAUDE_HOOKS))
         self.assertTrue(all(" -S " in command for command in wired), wired)
         seen = self.session_start_output()
         self.assertIn("SessionStart:startup hook success:", seen)
@@ -190,7 +190,7 @@ class RealCodexTest(unittest.TestCase):
     def test_codex_runs_the_installed_hooks_only_once_trusted_and_check_says_so(self):
         self.assertEqual(self.run_here([sys.executable, os.path.join(REPO, "install.py"), "--codex"]).returncode, 0)
         check = self.run_here([sys.executable, os.path.join(REPO, "install.py"), "--check"])
-        self.assertIn("2 Codex hooks are not trusted", check.stdout)
+        self.assertIn("%d Codex hooks are not trusted" % len(wiring.CODEX_HOOKS), check.stdout)
 
         untrusted = self.run_here([self.codex, "exec", "say hi"])
         self.assertEqual(untrusted.returncode, 0, untrusted.stderr[-2000:])

@@ -6,18 +6,20 @@ Oracles as in test_e2e.py: the stub API's request log (the model's view) and the
 - A finished session is described once per start: by peers.py, not again by cold start.
 - A CLAUDE.md edited mid-session: the client's own "modified" note and memory_delta's notice are
   not both given.
+- The client puts MEMORY.md's text and the latest commits (gitStatus) in the context itself, and
+  cold start's full emit does not repeat them.
 
 Runs on each driven Claude Code version (for_each_version, as in test_e2e.py). Skips with the
 reason printed where npm, tmux or the CLI are missing, except under CI=true.
 """
 import os
-import sys
+import re
+import subprocess
 import time
 import unittest
 
-from .claude_cli import Sandbox, require_e2e_tools
-from .test_e2e import (HOOK_SCRIPTS, REPO, for_each_version, hook_output, install_peerhooks,
-                       make_checkout, turn_context)
+from .stub_api import request_text
+from .test_e2e import HOOK_SCRIPTS, REPO, SandboxedEachTest, for_each_version, hook_output, make_checkout, turn_context
 
 QUIET_PREFIX = "No new orientation material"
 LAST_SESSION = "Last session in this checkout"
@@ -30,20 +32,9 @@ def setUpModule():
 
 
 @for_each_version
-class SessionStartTold:
+class SessionStartTold(SandboxedEachTest):
     """A template: one TestCase per Claude Code version (SessionStartTold_2_1_332, ...); each test
     has its own sandbox, since each starts its sessions from nothing."""
-
-    version = None  # set per generated class
-
-    def setUp(self):
-        self.started = time.monotonic()
-        self.sandbox = Sandbox(require_e2e_tools(self.version), self.version)
-        self.addCleanup(self.sandbox.close)
-        install_peerhooks(self.sandbox)
-
-    def tearDown(self):
-        print("\n%s: %.1f s" % (self.id(), time.monotonic() - self.started), file=sys.stderr)
 
     def checkout(self, name):
         return make_checkout(os.path.join(self.sandbox.root, "work", name))
@@ -61,6 +52,25 @@ class SessionStartTold:
         self.assertNotIn("%s ended" % name, told)
         self.assertEqual(len([line for line in told.splitlines() if line.startswith(QUIET_PREFIX)]), 1)
         self.assertNotIn("Cold start:", told)  # the quiet line alone: no section changed
+
+    def test_cold_start_leaves_the_memory_index_and_commits_to_the_client_that_shows_them(self):
+        repo = self.checkout("loaded")
+        subprocess.run(["git", "-C", repo, "commit", "-q", "--allow-empty", "-m", "a commit the client lists"],
+                       check=True)
+        memory = os.path.join(self.sandbox.claude_home, "projects", re.sub(r"[^A-Za-z0-9]", "-", repo), "memory")
+        os.makedirs(memory)
+        with open(os.path.join(memory, "MEMORY.md"), "w") as handle:
+            handle.write("- [Queue](queue.md) - billing jobs move to SQS in March\n")
+        session = self.sandbox.interactive(repo)
+        bodies = session.prompt("settle in and look around please")
+        seen = request_text(bodies[0])
+        self.assertIn("billing jobs move to SQS in March", seen)  # Claude Code's own: MEMORY.md's text
+        self.assertIn("a commit the client lists", seen)  # and its gitStatus block's recent commits
+        told = hook_output(turn_context(bodies), "SessionStart:startup")
+        self.assertIn("Cold start: full orientation", told)
+        self.assertNotIn("billing jobs move to SQS in March", told)
+        self.assertNotIn("a commit the client lists", told)
+        self.assertIn("Claude Code put them in your context itself", told)
 
     def test_a_finished_session_is_described_once_at_the_next_start(self):
         repo = self.checkout("once")

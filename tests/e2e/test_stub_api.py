@@ -32,6 +32,10 @@ class MarkerTest(unittest.TestCase):
         self.assertEqual((calls[1].input["old_string"], calls[1].input["new_string"]), ("1", "2"))
         self.assertEqual(calls[2].input["command"], "git add -A && echo ]ok")
 
+    def test_a_read_marker_reads_the_file_it_names(self):
+        [call] = parse_actions("first [[read: /r/src/a b.py]]")
+        self.assertEqual((call.name, call.input), ("Read", {"file_path": "/r/src/a b.py"}))
+
     def test_send_and_list_agents_markers_call_the_messaging_tools(self):
         calls = parse_actions("[[list-agents]] then [[send: repo-3f <<<leave src/a.py to me>>>]]")
         self.assertEqual([c.name for c in calls], ["ListAgents", "SendMessage"])
