@@ -97,7 +97,7 @@ class PeersInTheCheckout(GuardTestCase):
     def test_add_all_is_refused_naming_the_peer_its_files_and_their_states(self):
         self.working_peer()
         decision, reason = self.decision(self.guard("git add -A"))
-        self.assertEqual(decision, "ask")  # no narrow form: nothing of this session's to add
+        self.assertEqual(decision, "deny")  # nothing of this session's to add, and it says so
         self.assertTrue(reason.startswith("peerhooks git guard: main-peer has src/app.py unstaged, "
                                           "src/peer_new.py untracked; `git add -A` would stage them"), reason)
         self.assertIn("At stake: main-peer: src/app.py [unstaged], src/peer_new.py [untracked]", reason)
@@ -334,8 +334,8 @@ class Decisions(GuardTestCase):
         super().setUp()
         self.working_peer(modified=())  # only a new file: git still starts a rebase
 
-    def test_a_narrow_form_means_deny_and_none_means_ask(self):
-        self.assertEqual(self.decision(self.guard("git add -A"))[0], "ask")  # nothing of this session's to add
+    def test_a_narrow_form_or_nothing_of_ours_means_deny_and_none_means_ask(self):
+        self.assertEqual(self.decision(self.guard("git add -A"))[0], "deny")  # nothing of this session's to add
         self.own_change("docs/mine.md")
         self.assertEqual(self.decision(self.guard("git add -A"))[0], "deny")
         self.assertEqual(self.decision(self.guard("git checkout -b other"))[0], "ask")
@@ -527,7 +527,7 @@ class AcrossClear(GuardTestCase):
 
     def test_a_peers_commit_that_would_take_the_cleared_sessions_staged_file_is_still_refused(self):
         decision, reason = self.decision(self.guard("git commit -m 'my change'"))
-        self.assertEqual(decision, "ask")  # nothing of this session's is staged: no narrow form
+        self.assertEqual(decision, "deny")  # nothing of this session's is staged: nothing to run instead
         self.assertTrue(reason.startswith("peerhooks git guard: shop-2c has src/export.py staged; "
                                           "`git commit -m 'my change'` would commit it as this session's."), reason)
 
@@ -684,7 +684,7 @@ class SharedFiles(GuardTestCase):
         with open(self.shared, "w") as handle:
             handle.write(self.ORIGINAL.replace("line 2\n", "line 2 (peer)\n").replace("line 18\n", "line 18 (own)\n"))
         decision, reason = self.decision(self.guard("git add -A", session_id=self.OWN_ID))
-        self.assertEqual(decision, "ask")
+        self.assertEqual(decision, "deny")
         self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
         self.assertIn("nothing of yours to run it on", reason)
 
@@ -785,6 +785,61 @@ class GitRefusesFirst(GuardTestCase):
         for command in ("git stash apply && git stash drop", "git stash pop", "git stash branch tmp"):
             with self.subTest(command=command):
                 self.assertAllowed(self.guard(command))
+
+
+class WhatGitTakesOutOfTheIndexOrTree(GuardTestCase):
+    """`git rm --cached` and `git clean` as git 2.39 runs them, and what a refusal offers then."""
+
+    def setUp(self):
+        super().setUp()
+        self.write(".gitignore", "build/\n*.log\n")
+        git(self.main, "add", ".gitignore")
+        git(self.main, "commit", "-q", "-m", "ignore")
+        self.working_peer(modified=("src/app.py",), new=("build/report.txt", "debug.log", "notes.txt", "src/new.py"),
+                          staged=("src/peer.py",))
+
+    def write(self, rel, text):
+        path = os.path.join(self.main, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as handle:
+            handle.write(text)
+
+    def test_rm_cached_of_the_whole_tree_takes_the_staged_files_out_of_the_index_and_says_so(self):
+        self.own_change("README.md")
+        decision, reason = self.decision(self.guard("git rm -r --cached ."))
+        self.assertEqual(decision, "deny")
+        self.assertIn("src/peer.py [staged]", reason)
+        self.assertIn("would remove or move", reason)
+        self.assertNotIn("throw", reason)  # the tree keeps every file
+        self.assertEqual(self.suggestion(reason), "git rm -r --cached -- README.md")
+
+    def test_clean_reaches_an_ignored_folder_only_with_d_and_minus_x_takes_e_as_one_more_ignore_rule(self):
+        decision, reason = self.decision(self.guard("git clean -fX"))
+        self.assertIn("debug.log [ignored]", reason)
+        self.assertNotIn("build/report.txt", reason)  # without -d git leaves the ignored folder
+        self.assertIn("build/report.txt", self.decision(self.guard("git clean -fdX"))[1])
+        self.assertNotIn("notes.txt", self.decision(self.guard("git clean -fX"))[1])
+        _decision, reason = self.decision(self.guard("git clean -fX -e '*.txt'"))
+        self.assertIn("notes.txt [untracked]", reason)  # the pattern makes it ignored, and -X removes it
+        self.assertNotIn("src/new.py", reason)
+        self.assertNotIn("notes.txt", self.decision(self.guard("git clean -fx -e '*.txt'"))[1])  # kept by -e
+
+    def test_nothing_of_this_sessions_to_take_is_a_deny_that_says_so(self):
+        decision, reason = self.decision(self.guard("git add -A"))
+        self.assertEqual(decision, "deny")
+        self.assertIn("None of what it would take is this session's", reason)
+        self.assertIsNone(self.suggestion(reason))
+
+    def test_checkout_f_of_the_whole_tree_has_no_narrow_form_and_asks(self):
+        self.own_change("README.md")
+        self.assertEqual(self.decision(self.guard("git checkout -f"))[0], "ask")
+
+    def test_a_commit_reading_its_message_from_a_heredoc_that_runs_a_refused_command_asks(self):
+        self.own_change("README.md")
+        git(self.main, "add", "README.md")
+        decision, reason = self.decision(self.guard("git commit -F - <<EOF\nDocument `git add -A`\nEOF"))
+        self.assertEqual(decision, "ask")
+        self.assertIsNone(self.suggestion(reason))
 
 
 class BranchesCheckedOut(GuardTestCase):
@@ -910,8 +965,12 @@ class GitsOwnReadings(GuardTestCase):
 
     def test_a_staged_stash_of_some_paths_stashes_every_staged_change(self):
         decision, reason = self.decision(self.guard("git stash push --staged -- README.md"))
-        self.assertEqual(decision, "ask")  # git 2.39 keeps no path: no narrow form
+        self.assertEqual(decision, "deny")  # nothing of this session's to stash
         self.assertIn("src/peer.py staged", reason)
+        self.own_change("docs/mine.md")
+        git(self.main, "add", "docs/mine.md")
+        decision, reason = self.decision(self.guard("git stash push --staged -- docs/mine.md"))
+        self.assertEqual(decision, "ask")  # git 2.39 keeps no path: no narrow form
 
     def test_an_amend_with_all_rewrites_what_everyone_stands_on(self):
         self.assertEqual(self.decision(self.guard("git commit -a --amend --no-edit"))[0], "ask")
@@ -1082,7 +1141,7 @@ class StashSequences(StashTestCase):
         self.claude.append_records(self.peer.session_id, self.main, [edit_record(
             self.peer.session_id, self.main, os.path.join(self.main, "README.md"), now_ms())])
         decision, reason = self.decision(self.guard("git stash -u && git stash pop", session_id=self.OWN_ID))
-        self.assertEqual(decision, "ask")  # nothing of this session's to stash: no narrow form
+        self.assertEqual(decision, "deny")  # nothing of this session's to stash
         self.assertIn("README.md staged", reason)
         self.assertIn("leave it unstaged", reason)
         self.assertNotIn("src/new.py", reason.splitlines()[0])

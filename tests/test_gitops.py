@@ -349,7 +349,7 @@ TABLE = [
     ("git add {src,lib}/", "stage-paths"),
     ("git commit -m x .", "commit-all"),
     ("git commit -m x src/", "commit-paths"),
-    ("git rm -r --cached .", "discard-all"),
+    ("git rm -r --cached .", "remove-paths"),  # every index entry out of the index: nothing discarded
     ("git rm -r src", "remove-paths"),  # refused by git for a changed file, but stages a deleted one's removal
     ("git rm -rf src", "remove-paths"),
     ("git rm -r --cached src", "remove-paths"),

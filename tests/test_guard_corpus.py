@@ -41,13 +41,12 @@ PROCESS_SAMPLE = 8  # lines per world also run as the process Claude Code starts
 # idle cores; every line in every world, ~3x that: `python3 tests/guard_corpus/guardrun.py --contract`,
 # which exits 1 when any check below fails on any line).
 FULL_WORLD = "mixed"
-# The held-out goals the guard on this branch misses, one per (world, goal): the lead's issue-18 guard
-# (main at bee122b) refuses 2.2% (committed) to 8.0% (subagents) of harmless lines, the goal is 2%; it
-# meets the harmful goals everywhere. The guard before issue 18 (5b3da2d) also missed the harmless goal
-# of stash and the harmful goals of shared-file and cleared (README.md). The lead removes an entry when
-# the guard meets that goal (an unexpected success fails the run).
-GOALS_MISSED = {(world, "harmless_lines_refused") for world in (
-    "mixed", "subfolder", "untracked-only", "staged-deletions", "shared-file", "subagents", "cleared")}
+# The held-out goals the guard on this branch misses, one per (world, goal): the guard refuses 0%
+# (worktree, committed) to 2.2% (subfolder: 5 of 230) of harmless held-out lines, the goal is 2%; it
+# meets the harmful goals everywhere. The guard before issue 18 (5b3da2d) missed the harmless goal in
+# most worlds and the harmful goals of shared-file and cleared (README.md). The lead removes an entry
+# when the guard meets that goal (an unexpected success fails the run).
+GOALS_MISSED = {(world, "harmless_lines_refused") for world in ("subfolder",)}
 MIN_HELD_OUT_PER_LABEL = 10  # the stash world has the fewest harmful lines: only its entries can be harmed
 
 
@@ -153,13 +152,13 @@ class GuardOnCorpus(unittest.TestCase):
     def _stake(self, *kinds):
         return [p.text for r in self.reports.values() for p in r.stake_problems if p.kind in kinds]
 
-    # The contract checks below fail on the guard at bee122b (counts per world in README.md, the list
-    # from `guardrun.py --contract`). The lead removes each expectedFailure when its check passes.
+    # The contract checks still marked below fail on the final issue-18 guard (one stake line and one
+    # suggestion of the held-out lines: counts per world in README.md, the list from `guardrun.py
+    # --contract`). The lead removes each expectedFailure when its check passes.
     @unittest.expectedFailure
     def test_stake_lines_name_only_peer_work_in_its_state_and_all_that_is_harmed(self):
         self.assertEqual(self._stake(contract.FALSE, contract.MISSING), [])
 
-    @unittest.expectedFailure
     def test_stake_lines_name_nothing_the_line_does_not_harm(self):
         self.assertEqual(self._stake(contract.EXTRA), [])
 
@@ -172,7 +171,6 @@ class GuardOnCorpus(unittest.TestCase):
         missing = {name: r.without_stake for name, r in self.reports.items() if r.without_stake}
         self.assertEqual(missing, {})
 
-    @unittest.expectedFailure
     def test_every_deny_carries_exactly_one_suggestion(self):
         problems = [p for r in self.reports.values() for p in r.suggestion_problems]
         self.assertEqual(problems, [])

@@ -57,6 +57,7 @@ MODIFIED_WORK = "M"  # working-tree changes of tracked files other than deletion
 UNTRACKED_WORK = "N"  # untracked files in folders git tracks
 NEW_FOLDER_WORK = "D"  # untracked files in folders none of whose files git tracks
 IGNORED_WORK = "I"  # files .gitignore matches
+IGNORED_FOLDER_WORK = "G"  # ignored files in an ignored folder, for a form that reaches no untracked folder
 DELETION_WORK = "R"  # tracked files deleted from the working tree, not yet staged (git rm without -f)
 UNTRACKED_ANYWHERE = frozenset([UNTRACKED_WORK, NEW_FOLDER_WORK])
 # What each kind reaches unless its classifier says otherwise.
@@ -315,9 +316,9 @@ READ_MAGIC = frozenset(["top", "glob", "icase", "literal", "exclude"])
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
                    "entries touches excludes moves_branch words depth bound in_loop span config private via step "
-                   "precheck feeds alone answers",
+                   "precheck feeds alone answers ignores",
                    ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
-                    None, (), None, None, (), None, None),
+                    None, (), None, None, (), None, None, ()),
                    """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
@@ -353,7 +354,8 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     (once: the feeds stay, to tell that words came from them);
     alone: the operation the command is when its feeds give nothing (`git commit -m x $(…)` with an
     empty `$(…)` is a plain commit). answers: for `git add -p`, the patch_answers.Answers the line
-    feeds its prompts (with_answered_hunks then names the files it stages a hunk of).""")
+    feeds its prompts (with_answered_hunks then names the files it stages a hunk of). ignores: for
+    `git clean -X -e <pattern>`, pathspecs whose untracked files git takes as ignored, and removes.""")
 
 # What every literal pathspec must match, or git refuses the whole command and changes nothing
 # (git 2.39, "pathspec 'x' did not match any file(s) known to git"): a file in the tree or an index
@@ -1406,18 +1408,24 @@ def _classify_clean(rest, run):
     args = split_arguments(rest, CLEAN_LONG, CLEAN_VALUES)
     if args.flags & {"-n", "--dry-run"} or not args.flags & {"-f", "--force"}:
         return run.op(SAFE)  # git cleans nothing without --force (clean.requireForce)
-    excludes = tuple(clean_exclude_specs(args.all_values.get("-e", []) + args.all_values.get("--exclude", [])))
-    # git 2.39: untracked folders only with -d or a pathspec; -x ignored files too; -X only them
+    patterns = args.all_values.get("-e", []) + args.all_values.get("--exclude", [])
+    excludes = tuple(clean_exclude_specs(patterns))
+    # git 2.39: untracked (and ignored) folders only with -d or a pathspec; -x ignored files too;
+    # -X only them
+    folders = bool(args.flags & {"-d"} or args.path_words)
     if args.flags & {"-X"}:
-        touches = frozenset("I")
+        touches = frozenset([IGNORED_WORK] + ([IGNORED_FOLDER_WORK] if folders else []))
+        ignores, excludes = excludes, ()  # with -X, an -e pattern is one more ignore rule: what it matches goes too
     else:
-        touches = frozenset("N") | (frozenset("D") if args.flags & {"-d"} or args.path_words else frozenset())
+        ignores = ()
+        touches = frozenset([UNTRACKED_WORK] + ([NEW_FOLDER_WORK] if folders else []))
         if args.flags & {"-x"}:
             touches |= {IGNORED_WORK}
     if not args.path_words and not run.adds_words:
         # a pathless clean cleans the working directory
-        return run.op(CLEAN_ALL, relative=True, touches=touches, excludes=excludes)
-    return _by_paths(CLEAN_PATHS, args.path_words, run, args, touches=touches, excludes=excludes)
+        return run.op(CLEAN_ALL, relative=True, touches=touches, excludes=excludes, ignores=ignores)
+    return _by_paths(CLEAN_PATHS, args.path_words, run, args, touches=touches, excludes=excludes)._replace(
+        ignores=ignores)
 
 
 def _classify_rm(rest, run):
@@ -1431,6 +1439,8 @@ def _classify_rm(rest, run):
         REFUSE_DIFFERING_FROM_BOTH if "--cached" in args.flags else REFUSE_CHANGED
     precheck = Precheck(None if "--ignore-unmatch" in args.flags else MATCH_INDEX, changed, "-r" in args.flags)
     op = _by_paths(REMOVE_PATHS, args.path_words, run, args, touches=touches, precheck=precheck)
+    if op.kind == DISCARD_ALL:  # `git rm -r --cached .` takes every entry out of the index; it discards nothing
+        op = op._replace(kind=REMOVE_PATHS, relative=False)
     if op.kind != REMOVE_PATHS or op.runtime or run.private_index or not all(p.known for p in op.paths):
         return op
     # git rm matches its pathspecs against the index and removes only those entries (with -f, their

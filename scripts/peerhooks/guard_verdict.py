@@ -203,7 +203,8 @@ def _reached(op, top, peers, own, states):
     held, at_stake = [], []
     if op.runtime:  # its paths come at run time: any of the peers' work its kind can reach
         probe = op._replace(kind=g.WHOLE_OF.get(op.kind, op.kind), paths=(), relative=False, runtime=False)
-    elif any(names_toplevel(spec, top) for spec in op.paths):
+    elif op.kind != g.REMOVE_PATHS and any(names_toplevel(spec, top) for spec in op.paths):
+        # (`git rm -r --cached .` acts on the index entries it matched, not as a whole-tree discard)
         probe = op._replace(kind=g.WHOLE_OF.get(op.kind, op.kind), relative=False)
     else:
         probe = op

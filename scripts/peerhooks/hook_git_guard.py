@@ -75,7 +75,9 @@ def run(payload, argv, environ, now):
         return hookio.QUIET
     verbs = tuple((op.step, op.words[0].value) for op in every if op.words and op.step is not None)
     suggestion = guard.suggestion(judged, refusals, command, verbs)
-    if suggestion.text is None:  # no narrow form to retry with (files both changed among them): the human decides
+    # No narrow form to retry with (a file both changed, a narrowing that would change the meaning):
+    # the human decides. Where nothing it would take is this session's, a deny says so instead.
+    if suggestion.text is None and not suggestion.no_own_work:
         refusals = [r if r.operation.kind == gitops.SHELL_WRITE else r._replace(ask=True) for r in refusals]
     text = guard_verdict.reason(refusals, command, suggestion.text, host, guard.can_send(environ),
                                 suggestion.no_own_work, _relative_all(suggestion.shared, judged))

@@ -230,7 +230,8 @@ def _keeps_meaning(op, paths, own_states, staged_in_line, later_verbs):
     """Whether narrowing the operation to this session's paths still does what the line meant: not
     for a plain commit of a file with unstaged changes too that the line does not stage (`git commit
     -- <file>` would commit them as well), a commit with -p (its paths do not keep it to them), a
-    stash or discard that clears the tree for a later pull, switch or patch, nor for `stash -k -u`
+    stash or discard that clears the tree for a later pull, switch or patch, a `checkout -f` of the
+    whole tree (it resets the index as well, its path form does not), nor for `stash -k -u`
     of an untracked file (git 2.39 stashes it, then fails on the pathspec)."""
     words = {w.value for w in op.words}
     if op.kind in COMMIT_KINDS and words & {"-p", "--patch", "--interactive"}:
@@ -239,6 +240,8 @@ def _keeps_meaning(op, paths, own_states, staged_in_line, later_verbs):
                                          and own_states[p].worktree != "." and not own_states[p].untracked
                                          for p in paths):
         return False
+    if op.kind == g.DISCARD_ALL and op.words and op.words[0].value == "checkout" and words & {"-f", "--force"}:
+        return False  # `checkout -f` resets the index too; `checkout -f -- <paths>` only the tree, from the index
     if op.kind in (g.STASH_ALL, g.STASH_PATHS, g.DISCARD_ALL, g.DISCARD_PATHS) and \
             set(later_verbs) & (CLEARING_FOR | SAVED_FOR):
         return False
@@ -356,7 +359,7 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
             edits.append((op.words[0].span[1], op.words[-1].span[1], " " + arguments + (" && " + applies if applies else "")))
     if not own_left:  # what is left of the line acts on nothing of this session's: nothing to run instead
         return Suggestion(None, True)
-    if not splice and any(id(op) in refused and _reads_message_from_stdin(op) for op, _top in items):
+    if not splice and any(_reads_message_from_stdin(op) for op, _top in items):
         return Suggestion(None)  # `git commit -F -` standing alone loses the heredoc its message comes from
     if splice:
         text = line

@@ -122,8 +122,9 @@ def acts_on(op, state):
     touches = g.touches_of(op)
     if op.kind == g.REMOVE_PATHS and state.index == "D":
         return False  # neither `git rm` nor `git mv` acts on a path the index no longer holds
-    if state.ignored:
-        return g.IGNORED_WORK in touches
+    if state.ignored:  # an ignored folder only for what enters folders (`git clean -x` needs -d for it)
+        return g.IGNORED_WORK in touches and (not state.folder or bool(touches & {g.NEW_FOLDER_WORK,
+                                                                                  g.IGNORED_FOLDER_WORK}))
     if state.untracked:
         return (g.NEW_FOLDER_WORK if state.folder else g.UNTRACKED_WORK) in touches
     if g.DELETION_WORK in touches and state.worktree == "D":
@@ -135,6 +136,8 @@ def acts_on(op, state):
 
 def reaches(op, path, state, toplevel):
     """Whether the operation takes or destroys the uncommitted work at an absolute path in a state."""
+    if state is not None and state.untracked and any(covers(spec, path, toplevel) for spec in op.ignores):
+        state = state._replace(untracked=False, ignored=True)  # `clean -X -e <pattern>`: one more ignore rule
     return state is not None and in_scope(op, path, toplevel) and acts_on(op, state)
 
 

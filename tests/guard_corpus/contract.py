@@ -5,7 +5,9 @@ hold a refusal to what git holds and to what the oracle saw.
   text in `permissionDecisionReason`.
 - A `deny` (a narrow form exists) carries exactly one runnable suggestion: a line that is exactly
   `Instead, run:`, then a block that opens with a line that is exactly ``` and ends at the next line
-  that is exactly ```; what is between is the command as bash should run it.
+  that is exactly ```; what is between is the command as bash should run it. Or, when none of what
+  the line would take is the session's own, no block and a line starting `None of what it would take
+  is this session's`: there is nothing to run instead.
 - Every refusal carries one line starting `At stake: `: per peer `<peer name>: <path> [<state>], …`,
   peers separated by `; `, paths relative to the toplevel of the checkout the operation acts in, a
   stash entry as `stash@{N} [stash]`, more than 12 paths of one peer ending in `(+N more)`.
@@ -19,6 +21,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 STAKE_PREFIX = "At stake: "
 SUGGESTION_LEAD = "Instead, run:"
 FENCE = "```"
+NOTHING_OF_YOURS = "None of what it would take is this session's"
 STATES = frozenset(("staged", "unstaged", "staged+unstaged", "untracked", "ignored", "staged-deletion",
                     "unstaged-deletion", "stash", "unknown"))
 UNKNOWN = "unknown"  # the guard could not read the state in time: true of any path holding work
@@ -218,8 +221,10 @@ def refusal_problems(decision_refusal, facts, harmed, checkout_harm):
 
 
 def suggestion_problems(decision_refusal) -> Tuple[Optional[str], List[str]]:
-    """(the suggestion to run, problems): a deny carries exactly one well-formed block."""
+    """(the suggestion to run, problems): a deny carries exactly one well-formed block, or says there
+    is nothing of the session's own to run it on."""
     found, problems = suggestions(decision_refusal.text)
-    if decision_refusal.kind == "deny" and len(found) != 1 and not problems:
+    nothing_of_yours = any(line.startswith(NOTHING_OF_YOURS) for line in decision_refusal.text.splitlines())
+    if decision_refusal.kind == "deny" and len(found) != 1 and not problems and not (nothing_of_yours and not found):
         problems.append("no suggestion" if not found else "%d suggestions" % len(found))
     return (found[0] if len(found) == 1 else None), problems
