@@ -90,6 +90,19 @@ def _session_without_stamp(home, config, session_id, started_ms):
         blocker.write("not a folder: no stamp can be written under it\n")
 
 
+def _same_last_session(home, session_id, started_ms):
+    """The transcript _session_without_stamp leaves in the large home's checkout, written in
+    another home's too: peers.py's `Last session` is then the same one on both, so the
+    pasted/none check compares the prompts alone (the large home's would otherwise be this
+    prompt-only session, the other's an ended one whose edits need git)."""
+    try:
+        os.unlink(home.claude.transcript_path(session_id, home.repo))
+    except FileNotFoundError:
+        pass
+    home.claude.append_records(session_id, home.repo, [
+        claudehome.user_prompt(session_id, home.repo, "start the migration", started_ms)])
+
+
 def _without_earlier_runs(transcript):
     """Cut the notes' Write records that earlier runs appended to a peer's transcript."""
     with open(transcript, "r+b") as handle:
@@ -130,6 +143,9 @@ def _prepare(home):
 def cases(homes):
     first_runs_env = _prepare(homes.large)
     _old_notes(homes.pasted)
+    now = claudehome.now_ms()
+    _same_last_session(homes.pasted, CHANGED_ID, now - HOUR_MS)
+    _same_last_session(homes.pasted, WORST_ID, now - 48 * HOUR_MS)
     notes, first = homes.notes, homes.notes.first
     return [
         _case(NOTHING, homes.large, homes.large.session_id, NOTHING_CHANGED_TARGET),
