@@ -842,6 +842,26 @@ class WhatGitTakesOutOfTheIndexOrTree(GuardTestCase):
         self.assertIsNone(self.suggestion(reason))
 
 
+class ReadingGitignoreAgain(GuardTestCase):
+    """`git rm -r --cached . && git add .` stages the tree again: a peer's staged file whose tree
+    holds what is staged comes back as it was."""
+
+    def setUp(self):
+        super().setUp()
+        self.working_peer(modified=(), new=(), staged=("src/peer.py",))
+
+    def test_a_staged_file_the_tree_still_holds_comes_back(self):
+        self.assertAllowed(self.guard("git rm -r --cached . && git add ."))
+        self.assertRefused(self.guard("git rm -r --cached ."), "src/peer.py [staged]")
+
+    def test_a_staged_file_changed_since_loses_its_staged_version(self):
+        with open(os.path.join(self.main, "src", "peer.py"), "a") as handle:
+            handle.write("# changed after staging\n")
+        # git refuses to take out an entry that differs from both HEAD and the tree; -f takes it
+        self.assertAllowed(self.guard("git rm -r --cached . && git add ."))
+        self.assertRefused(self.guard("git rm -r -f --cached . && git add ."), "src/peer.py")
+
+
 class BranchesCheckedOut(GuardTestCase):
     """A branch ref is rewritten under whoever has it checked out, and no one else."""
 
@@ -1047,6 +1067,11 @@ class BehindTheIndex(GuardTestCase):
 
     def test_config_on_the_line_is_read(self):
         self.assertRefused(self.guard("git -c alias.save='!git add -A && git commit -m wip' save"), "main-peer")
+        self.own_change("docs/mine.md")
+        _decision, reason = self.decision(self.guard("git -c alias.save='!git add -A && git commit -m wip' save"))
+        # the alias's commands are a nested shell: narrowed alone, not spliced into the line by their
+        # places in the alias's text
+        self.assertEqual(self.suggestion(reason), "git add -- docs/mine.md && git commit -m wip -- docs/mine.md")
         git(self.main, "branch", "other")
         self.assertAllowed(self.guard("git pull --rebase . other"))  # git refuses: tracked changes
         self.assertEqual(self.decision(self.guard("git -c rebase.autoStash=true pull --rebase . other"))[0], "ask")

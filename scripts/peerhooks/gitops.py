@@ -515,8 +515,9 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
         if expansion.startswith("!"):
             script = expansion[1:] + "".join(" " + quote(w.value) for w in operation.alias_args)
             operations = parse(script, toplevel or operation.cwd, context, lookup)
-            return [op._replace(via=operation.via + op.via, step=operation.step) for op in operations
-                    if not (op.kind == ALIAS and op.alias.lower() in seen)]
+            # a nested shell: its words' places are in the alias's text, not the line's
+            return [op._replace(via=operation.via + op.via, step=operation.step, depth=operation.depth + 1 + op.depth)
+                    for op in operations if not (op.kind == ALIAS and op.alias.lower() in seen)]
         words = tuple(w for w in tokenize(expansion) if isinstance(w, Word)) + operation.alias_args
         if not words:
             return []

@@ -116,9 +116,37 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
         else:
             refusal = _judge(op, top, peers, own, states_of.get(top), sequence.taken.get(index),
                              stash_owners_of.get(top, {}))
+        if refusal is not None and op.kind == g.REMOVE_PATHS:
+            later = [other.operation for at, other in running if at > index and other.toplevel == top]
+            refusal = _readded(refusal, top, later, states_of.get(top))
         if refusal is not None:
             refusals.append(refusal)
     return refusals
+
+
+def _readded(refusal, top, later, states):
+    """`git rm -r --cached . && git add .` (re-reading .gitignore) takes every entry out of the
+    index and stages the tree again: a staged file whose tree holds what is staged comes back as it
+    was. The refusal without those files (the add is judged by itself), or None."""
+    from .reach import reaches
+
+    op = refusal.operation
+    if "--cached" not in {w.value for w in op.words} or states is None:
+        return refusal
+    adds = [o for o in later if o.kind in (g.STAGE_ALL, g.STAGE_PATHS)]
+    prefix = top.rstrip("/") + "/"
+
+    def restored(held):
+        state = states.get(held.path)
+        if state is None or state.worktree != gitstate.UNCHANGED:
+            return False
+        untracked = state._replace(index=gitstate.UNCHANGED, untracked=True)  # what rm --cached leaves
+        return any(reaches(add, prefix + held.path, untracked, top) for add in adds)
+
+    held = tuple(h for h in refusal.held if not restored(h))
+    if len(held) == len(refusal.held):
+        return refusal
+    return refusal._replace(held=held) if held else None
 
 
 def _stash_sequence(running, states_of, stash_of):
@@ -642,7 +670,7 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     lines = _redacted(lines)
     if suggestion:  # this session's own line, which must run as given: never redacted
         lines.extend([SUGGESTION_HEADER, FENCE, suggestion, FENCE])
-    elif no_own_work:
+    elif no_own_work and any(r.operation.kind != g.SHELL_WRITE for r in refusals):
         lines.append("None of what it would take is this session's: there is nothing of yours to run it on.")
     for refusal in refusals:
         advice = advice_of(refusal) if refusal.ask else WRITE_ADVICE if refusal.operation.kind == g.SHELL_WRITE \

@@ -7,7 +7,8 @@ hold a refusal to what git holds and to what the oracle saw.
   `Instead, run:`, then a block that opens with a line that is exactly ``` and ends at the next line
   that is exactly ```; what is between is the command as bash should run it. Or, when none of what
   the line would take is the session's own, no block and a line starting `None of what it would take
-  is this session's`: there is nothing to run instead.
+  is this session's`: there is nothing to run instead; for a shell write onto a peer's file, the
+  advice to make the change with the Edit tool.
 - Every refusal carries one line starting `At stake: `: per peer `<peer name>: <path> [<state>], …`,
   peers separated by `; `, paths relative to the toplevel of the checkout the operation acts in, a
   stash entry as `stash@{N} [stash]`, more than 12 paths of one peer ending in `(+N more)`.
@@ -22,6 +23,7 @@ STAKE_PREFIX = "At stake: "
 SUGGESTION_LEAD = "Instead, run:"
 FENCE = "```"
 NOTHING_OF_YOURS = "None of what it would take is this session's"
+WRITE_ADVICE = "make your change with the Edit tool"  # a write onto a peer's file: no command to run instead
 STATES = frozenset(("staged", "unstaged", "staged+unstaged", "untracked", "ignored", "staged-deletion",
                     "unstaged-deletion", "stash", "unknown"))
 UNKNOWN = "unknown"  # the guard could not read the state in time: true of any path holding work
@@ -224,7 +226,8 @@ def suggestion_problems(decision_refusal) -> Tuple[Optional[str], List[str]]:
     """(the suggestion to run, problems): a deny carries exactly one well-formed block, or says there
     is nothing of the session's own to run it on."""
     found, problems = suggestions(decision_refusal.text)
-    nothing_of_yours = any(line.startswith(NOTHING_OF_YOURS) for line in decision_refusal.text.splitlines())
+    nothing_of_yours = any(line.startswith(NOTHING_OF_YOURS) or WRITE_ADVICE in line
+                           for line in decision_refusal.text.splitlines())
     if decision_refusal.kind == "deny" and len(found) != 1 and not problems and not (nothing_of_yours and not found):
         problems.append("no suggestion" if not found else "%d suggestions" % len(found))
     return (found[0] if len(found) == 1 else None), problems

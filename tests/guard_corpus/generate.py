@@ -364,6 +364,55 @@ def entries():
                  "git -C ../other commit -am 'Update main.go'", "cd ../other && git clean -fdx && git checkout ."]:
         add("occasional", "other-repo", line)
     out.extend(state_lines())
+    out.extend(reach_lines())
+    return out
+
+
+def reach_lines():
+    """Lines that take or destroy work without a git word for it (issue 19): shell writes onto a
+    file, programs that run git, config and history written behind the index. Labelled like every
+    other line, by executing them in each world."""
+    out = []
+
+    def add(frequency, topic, line, cwd="."):
+        out.append({"line": line, "cwd": cwd, "frequency": frequency, "class": topic})
+
+    for frequency, line in [
+            ("routine", "sed -i 's/TODO/DONE/' src/api.py"), ("routine", "sed -i 's/old/new/g' src/app.py"),
+            ("routine", "echo 'x = 1' > src/cache.py"), ("routine", "echo '# note' >> lib/format.py"),
+            ("occasional", "cat > src/util.py <<'EOF'\nprint('hi')\nEOF"),
+            ("occasional", "printf 'a\\n' | tee src/routes.py"), ("occasional", "cp src/app.py src/api.py"),
+            ("routine", "cp src/api.py /tmp/api.py.bak"), ("occasional", "mv src/cache.py src/cache_old.py"),
+            ("occasional", "rm src/cache.py"), ("occasional", "rm -f lib/io_utils.py"),
+            ("rare", "truncate -s 0 src/errors.py"), ("rare", "perl -pi -e 's/foo/bar/' lib/helpers.py"),
+            ("occasional", "find src -name '*.py' -exec sed -i 's/\\t/    /g' {} +"),
+            ("occasional", "find . -name '*.pyc' -delete"), ("rare", "rm -rf services/billing/fixtures"),
+            ("routine", "echo done >> docs/usage.md"), ("routine", "sed -n '1,20p' src/api.py"),
+            ("routine", "cat src/api.py | head -5"), ("occasional", "cp docs/usage.md docs/usage.md.bak"),
+            ("rare", "tee -a docs/tutorial.md < /dev/null"), ("occasional", "rm -rf vendor/newlib"),
+            ("occasional", "echo '[]' > config/peer.yaml && git status --short")]:
+        add(frequency, "shell-writes", line)
+    for frequency, line in [
+            ("occasional", "python3 -c \"import subprocess; subprocess.run(['git', 'add', '--all'])\""),
+            ("occasional", "python3 -c 'import subprocess; subprocess.run([\"git\", \"status\", \"--short\"])'"),
+            ("rare", "node -e \"require('child_process').execSync('git add -A')\""),
+            ("rare", "python3 - <<'EOF'\nimport subprocess\nsubprocess.run(['git', 'stash', '-u'])\nEOF"),
+            ("occasional", "bash scripts/deploy.sh"), ("occasional", "sh -c 'git add -A && git commit -qm wip'"),
+            ("occasional", "make test"),
+            ("rare", "cat > /tmp/c.sh <<'EOF'\ngit add -A\nEOF\nbash /tmp/c.sh"),
+            ("rare", "printf 'git stash -u\\n' | bash")]:
+        add(frequency, "runs-git", line)
+    for frequency, line in [
+            ("rare", "git -c alias.save='!git add -A && git commit -qm save' save"),
+            ("rare", "git -c alias.st=status st"), ("occasional", "git revert -n HEAD"),
+            ("rare", "git -c rebase.autoStash=true pull --rebase"),
+            ("rare", "git reflog expire --expire=now --all && git gc --prune=now -q"),
+            ("occasional", "git ls-files --deleted | xargs git rm -q"),
+            ("rare", "c=$(git commit-tree HEAD^{tree} -p HEAD -m snapshot) && git update-ref refs/heads/main $c"),
+            ("rare", "GIT_INDEX_FILE=/tmp/idx git read-tree HEAD && GIT_INDEX_FILE=/tmp/idx git add src/app.py "
+                     "&& GIT_INDEX_FILE=/tmp/idx git commit -qm mine"),
+            ("rare", "git -c clean.requireForce=false clean -d"), ("rare", "git update-ref refs/heads/main HEAD~1")]:
+        add(frequency, "behind-the-index", line)
     return out
 
 
