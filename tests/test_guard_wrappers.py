@@ -108,6 +108,13 @@ class WrappersBesideAPeer(WrapperTestCase):
         self.assertIn("\ngit add -- own.py && git commit -q -m save -- own.py\n", reason)  # runs as given
         self.assertTrue(self.harms_the_peer("make commit"))
 
+    def test_a_script_whose_message_comes_from_its_arguments_has_no_narrow_form(self):
+        self.peer()
+        decision, reason = self.decision(self.guard("./scripts/commit.sh 'Add the export'"))
+        # `"${1:-wip}"` standing alone in a suggestion would be quoted as its text (or lose the argument)
+        self.assertEqual(decision, "ask")
+        self.assertNotIn("Instead, run:", reason)
+
     def test_a_target_that_runs_only_git_status_runs(self):
         self.peer()
         self.assertEqual(self.decision(self.guard("make status")), (None, None))

@@ -141,6 +141,8 @@ def _kept(op, line):
             texts.append(_text(word, line))
         else:
             texts.append(role[1])
+    if None in texts:
+        return None  # a word only the running shell can give
     if verb_missing:
         texts.insert(0, "push")
         if save_message:
@@ -160,9 +162,11 @@ def _own_text(op, line):
 
 
 def _text(word, line):
+    """A word as the suggestion writes it: as written in the line, else its value quoted; None for
+    an expansion the line does not hold (`"${1:-wip}"` in a script: quoted, it would be its text)."""
     if line is not None and word.span is not None and line[word.span[0]:word.span[1]] and word.heredoc is None:
         return line[word.span[0]:word.span[1]]
-    return g.quote(word.value)
+    return None if word.expanded else g.quote(word.value)
 
 
 def _paths_text(paths, cwd):
@@ -200,7 +204,8 @@ def _standalone(op, line, start_cwd):
     where = ""
     if op.cwd and start_cwd and op.cwd != start_cwd:
         where = " -C " + g.quote(_relative_to(op.cwd, start_cwd))
-    return "git%s %s" % (where, " ".join(_text(w, _own_text(op, line)) for w in op.words))
+    texts = [_text(w, _own_text(op, line)) for w in op.words]
+    return None if None in texts else "git%s %s" % (where, " ".join(texts))
 
 
 def _spliceable(op, line):
@@ -324,7 +329,10 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
             changed_before = changed_before or op.kind not in STAGE_KINDS
             if op.kind in NARROWABLE and paths:
                 made = narrowed(op, paths, line, start_cwd)
-                standalone.append(made[1] if made else _standalone(op, line, start_cwd))
+                alone = made[1] if made else _standalone(op, line, start_cwd)
+                if alone is None:
+                    return Suggestion(None)  # it cannot be written out standing alone
+                standalone.append(alone)
             continue
         later = [verb for step, verb in verbs if op.step is not None and step is not None and step > op.step]
         if paths is None or changed_before or not _keeps_meaning(op, paths, own_states, staged.get(top, ()), later):
@@ -361,6 +369,7 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
         return Suggestion(None, True)
     if not splice and any(_reads_message_from_stdin(op) for op, _top in items):
         return Suggestion(None)  # `git commit -F -` standing alone loses the heredoc its message comes from
+
     if splice:
         text = line
         for start, end, replacement in sorted(edits, reverse=True):

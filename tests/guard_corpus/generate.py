@@ -402,6 +402,13 @@ def reach_lines():
             ("rare", "cat > /tmp/c.sh <<'EOF'\ngit add -A\nEOF\nbash /tmp/c.sh"),
             ("rare", "printf 'git stash -u\\n' | bash")]:
         add(frequency, "runs-git", line)
+    # the base's Makefile, package.json and scripts/commit.sh run git (scenario.TRACKED)
+    for frequency, line in [
+            ("routine", "make commit"), ("occasional", "make -s commit"), ("occasional", "make status"),
+            ("rare", "make -C . commit"), ("routine", "npm run commit"), ("occasional", "npm run clean"),
+            ("occasional", "npm run status"), ("routine", "npm test"), ("occasional", "bash scripts/commit.sh"),
+            ("occasional", "sh scripts/commit.sh 'Add the tutorial'"), ("rare", "make -n commit")]:
+        add(frequency, "wrappers", line)
     for frequency, line in [
             ("rare", "git -c alias.save='!git add -A && git commit -qm save' save"),
             ("rare", "git -c alias.st=status st"), ("occasional", "git revert -n HEAD"),

@@ -49,7 +49,11 @@ HANDLERS = "".join("def handle_%s(request):\n    return request\n%s" % (verb, "\
 TRACKED = {
     "README.md": "# app\n\nA small service.\n",
     "CHANGELOG.md": "# Changelog\n\n## 0.1\n- first release\n",
-    "Makefile": "test:\n\tpython -m pytest\n",
+    "Makefile": (".PHONY: test commit status\ntest:\n\tpython -m pytest\ncommit:\n\tgit add -A && git commit -qm save\n"
+                 "status:\n\tgit status --short\n"),
+    "package.json": ('{"name": "app", "scripts": {"test": "pytest -q", "commit": "git add -A && git commit -qm wip", '
+                     '"clean": "git clean -fdq", "status": "git status --short"}}\n'),
+    "scripts/commit.sh": "#!/bin/sh\ngit add -A\ngit commit -qm \"${1:-wip}\"\n",
     "Dockerfile": "FROM python:3.12-slim\nCOPY . /app\n",
     "setup.cfg": "[metadata]\nname = app\n",
     ".gitignore": "*.log\nbuild/\n__pycache__/\n",
