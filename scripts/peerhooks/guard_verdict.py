@@ -14,7 +14,6 @@ when none does (a branch switch, a pull, `reset --hard`, a stash pop): then the 
 from . import chains, gitfails, gitstate
 from . import gitops as g
 from . import messaging
-from .stash_sequence import PUSHED_HERE
 from .reach import covers, names_paths_only, names_toplevel, reaches, relative
 from .records import record
 
@@ -149,16 +148,21 @@ def _readded(refusal, top, later, states):
     return refusal._replace(held=held) if held else None
 
 
+_NO_STASHES = record("_NoStashes", "taken round_trips")({}, {})  # stash_sequence.Sequence's fields
+
+
 def _stash_sequence(running, states_of, stash_of):
     """The stash_sequence.Sequence of the line's stash operations, each checkout's over its stack,
-    keyed by the operations' indices in the judged list."""
-    from . import stash_sequence
-
+    keyed by the operations' indices in the judged list (a line without one imports nothing more)."""
     taken, round_trips = {}, {}
     by_top = {}
     for index, item in running:
         if item.operation.kind in (g.STASH_ALL, g.STASH_PATHS, g.STASH_STACK, g.STASH_APPLY):
             by_top.setdefault(item.toplevel, []).append((index, item))
+    if not by_top:
+        return _NO_STASHES
+    from . import stash_sequence
+
     for top, items in by_top.items():
         ops = [item.operation for _i, item in items]
         found = stash_sequence.walk(ops, stash_of.get(top), lambda at: _stashes_something(
@@ -203,6 +207,8 @@ def _judge(op, top, peers, own, states, taken, stash_owners=None):
         return _judge_stash_stack(op, top, peers, states, taken, stash_owners or {})
     if kind == g.STASH_APPLY:
         entry = taken[0] if taken else None
+        from .stash_sequence import PUSHED_HERE
+
         if entry is PUSHED_HERE or taken == []:
             return None  # applying what the line itself stashed, or an entry git will not find
         owner = (stash_owners or {}).get(entry.ref) if entry is not None else None
@@ -281,6 +287,8 @@ def _judge_stash_stack(op, top, peers, states, taken, owners):
     if taken is None:
         return Refusal(op, peers, True)
     own = _self()
+    from .stash_sequence import PUSHED_HERE
+
     taken = [e for e in taken if e is not PUSHED_HERE]
     if all(owners.get(e.ref) == own for e in taken):
         here = tuple(p for p in peers if p.checkout == top) if op.moves_branch else ()

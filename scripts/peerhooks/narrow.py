@@ -19,7 +19,6 @@ and what the same line stages.
 import posixpath
 
 from . import gitops as g
-from .feeds import FIELDS
 from .reach import reaches
 from .records import record
 
@@ -215,8 +214,11 @@ def _spliceable(op, line):
     words = op.words
     if op.depth != 0 or op.in_loop or op.runtime or not words or any(w.span is None for w in words):
         return False
-    if any(feed.split != FIELDS for feed, _standing in op.feeds):
-        return False  # `… | xargs git add -- mine` would still add what the pipe feeds it
+    if op.feeds:
+        from .feeds import FIELDS  # only a line with a feed pays for it
+
+        if any(feed.split != FIELDS for feed, _standing in op.feeds):
+            return False  # `… | xargs git add -- mine` would still add what the pipe feeds it
     for before, after in zip(words, words[1:]):
         gap = line[before.span[1]:after.span[0]]
         if not all(c in BLANKS for c in gap.replace("\\\n", "")):
