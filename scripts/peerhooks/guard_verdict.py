@@ -102,7 +102,7 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
     stash_owners_of = stash_owners_of or {}
     inert = _inert(judged, chain, gitfails.Snapshot(states_of, present or {}, stash_of, in_the_way or {}))
     running = [(index, item) for index, item in enumerate(judged) if item.operation.step not in inert]
-    sequence = _stash_sequence(running, states_of, stash_of)
+    taken_of, round_trips = _stash_sequence(running, states_of, stash_of)
     refusals = []
     for index, item in running:
         op, top, peers = item
@@ -110,10 +110,10 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
             continue
         if op.kind == g.COMMIT_PRIVATE:
             refusal = _judge_private_commit(op, top, peers, own, states_of.get(top), private_of)
-        elif index in sequence.round_trips:
-            refusal = None if sequence.round_trips[index] else _judge_round_trip(op, top, peers, own, states_of.get(top))
+        elif index in round_trips:
+            refusal = None if round_trips[index] else _judge_round_trip(op, top, peers, own, states_of.get(top))
         else:
-            refusal = _judge(op, top, peers, own, states_of.get(top), sequence.taken.get(index),
+            refusal = _judge(op, top, peers, own, states_of.get(top), taken_of.get(index),
                              stash_owners_of.get(top, {}))
         if refusal is not None and op.kind == g.REMOVE_PATHS:
             later = [other.operation for at, other in running if at > index and other.toplevel == top]
@@ -127,8 +127,6 @@ def _readded(refusal, top, later, states):
     """`git rm -r --cached . && git add .` (re-reading .gitignore) takes every entry out of the
     index and stages the tree again: a staged file whose tree holds what is staged comes back as it
     was. The refusal without those files (the add is judged by itself), or None."""
-    from .reach import reaches
-
     op = refusal.operation
     if "--cached" not in {w.value for w in op.words} or states is None:
         return refusal
@@ -148,11 +146,8 @@ def _readded(refusal, top, later, states):
     return refusal._replace(held=held) if held else None
 
 
-_NO_STASHES = record("_NoStashes", "taken round_trips")({}, {})  # stash_sequence.Sequence's fields
-
-
 def _stash_sequence(running, states_of, stash_of):
-    """The stash_sequence.Sequence of the line's stash operations, each checkout's over its stack,
+    """(taken, round_trips) of the line's stash operations (stash_sequence), each checkout's over its stack,
     keyed by the operations' indices in the judged list (a line without one imports nothing more)."""
     taken, round_trips = {}, {}
     by_top = {}
@@ -160,7 +155,7 @@ def _stash_sequence(running, states_of, stash_of):
         if item.operation.kind in (g.STASH_ALL, g.STASH_PATHS, g.STASH_STACK, g.STASH_APPLY):
             by_top.setdefault(item.toplevel, []).append((index, item))
     if not by_top:
-        return _NO_STASHES
+        return {}, {}
     from . import stash_sequence
 
     for top, items in by_top.items():
@@ -169,7 +164,7 @@ def _stash_sequence(running, states_of, stash_of):
             ops[at], top, states_of.get(top)))
         taken.update((items[at][0], entries) for at, entries in found.taken.items())
         round_trips.update((items[at][0], index_too) for at, index_too in found.round_trips.items())
-    return stash_sequence.Sequence(taken, round_trips)
+    return taken, round_trips
 
 
 def _inert(judged, chain, snapshot):
