@@ -101,7 +101,11 @@ def worktree_heads(top):
 
 def run_git(top, args, timeout=GIT_TIMEOUT_SECONDS):
     """Run one git command in a checkout; stdout as text, or None when git failed or is missing."""
-    done = run_git_code(top, args, timeout)
+    return output_text(run_git_code(top, args, timeout))
+
+
+def output_text(done):
+    """A finished command's stdout as text, or None when it failed or did not finish."""
     if done is None or done[0] != 0:
         return None
     return done[1].decode("utf-8", errors="replace")
@@ -111,7 +115,17 @@ def run_git_code(top, args, timeout=GIT_TIMEOUT_SECONDS, env=None):
     """(exit code, stdout bytes) of one git command in a checkout, or None when it could not run or
     did not finish in time (then it is killed). stdin and stderr are /dev/null; env: the whole
     environment to run it in (None: this process's)."""
-    argv = ["git", "-C", top] + list(args)
+    return finish_git(start_git(top, args, timeout, env))
+
+
+def start_git(top, args, timeout=GIT_TIMEOUT_SECONDS, env=None):
+    """One git command started in a checkout, to be read by finish_git: the guard starts `git status`
+    as soon as it knows a checkout is at stake and reads the peers' transcripts while git works.
+
+    Every command runs with --no-optional-locks: they all only read, and a plain `git status`
+    refreshes the index and writes it back under index.lock, where a peer's own `git add` at that
+    moment would stop with "Unable to create index.lock"."""
+    argv = ["git", "--no-optional-locks", "-C", top] + list(args)
     env = os.environ if env is None else env
     if hasattr(os, "posix_spawnp"):
         return _spawned(argv, timeout, env)
@@ -122,17 +136,67 @@ def run_git_code(top, args, timeout=GIT_TIMEOUT_SECONDS, env=None):
                                    stderr=subprocess.DEVNULL, timeout=timeout, env=env)
     except (OSError, subprocess.SubprocessError):
         return None
-    return completed.returncode, completed.stdout
+    return Finished(completed.returncode, completed.stdout)
 
 
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # git status of a huge tree; past this the answer is not used
 
 
+class Finished:
+    """A git command already run to its end (where it cannot be started and left to run)."""
+
+    def __init__(self, code, output):
+        self.result = (code, output)
+
+    def finish(self):
+        return self.result
+
+
+class Running:
+    """A git command started through posix_spawn, its stdout a pipe: the guard asks git once or
+    twice per judged line, and `subprocess` alone costs about the interpreter's whole start-up (it
+    imports signal, threading, selectors and locale)."""
+
+    def __init__(self, pid, read_end, deadline):
+        self.pid, self.read_end, self.deadline = pid, read_end, deadline
+
+    def finish(self):
+        import select
+        import time
+
+        chunks, size, finished = [], 0, False
+        try:
+            while True:
+                remaining = self.deadline - time.monotonic()
+                if remaining <= 0 or not select.select([self.read_end], [], [], remaining)[0]:
+                    break
+                data = os.read(self.read_end, 65536)
+                if not data:
+                    finished = True
+                    break
+                size += len(data)
+                if size > MAX_OUTPUT_BYTES:
+                    break
+                chunks.append(data)
+        finally:
+            os.close(self.read_end)
+            if not finished:
+                try:
+                    os.kill(self.pid, 9)
+                except OSError:
+                    pass
+            _pid, status = os.waitpid(self.pid, 0)
+        if not finished:
+            return None
+        return os.waitstatus_to_exitcode(status), b"".join(chunks)
+
+
+def finish_git(started):
+    """(exit code, stdout bytes) of a command start_git started, or None (see run_git_code)."""
+    return None if started is None else started.finish()
+
+
 def _spawned(argv, timeout, env):
-    """run_git_code through posix_spawn and a pipe: the guard asks git once or twice per judged
-    line, and `subprocess` alone costs about the interpreter's whole start-up (it imports signal,
-    threading, selectors and locale)."""
-    import select
     import time
 
     read_end, write_end = os.pipe()
@@ -146,32 +210,7 @@ def _spawned(argv, timeout, env):
     finally:
         os.close(write_end)
         os.close(null)
-    chunks, size, finished = [], 0, False
-    deadline = time.monotonic() + timeout
-    try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([read_end], [], [], remaining)[0]:
-                break
-            data = os.read(read_end, 65536)
-            if not data:
-                finished = True
-                break
-            size += len(data)
-            if size > MAX_OUTPUT_BYTES:
-                break
-            chunks.append(data)
-    finally:
-        os.close(read_end)
-        if not finished:
-            try:
-                os.kill(pid, 9)
-            except OSError:
-                pass
-        _pid, status = os.waitpid(pid, 0)
-    if not finished:
-        return None
-    return os.waitstatus_to_exitcode(status), b"".join(chunks)
+    return Running(pid, read_end, time.monotonic() + timeout)
 
 
 def canonical_root(top):

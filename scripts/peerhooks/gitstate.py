@@ -70,12 +70,21 @@ def _clean(path):
 def read(top, timeout, ignored=False, paths=()):
     """The checkout's changed paths now, or None when git could not tell in time. paths:
     toplevel-relative paths to ask about alone (git then stats only those), taken literally."""
+    return finish_read(start_read(top, timeout, ignored, paths))
+
+
+def start_read(top, timeout, ignored=False, paths=()):
+    """`read` started: git works while the caller reads other files; finish_read gives the answer."""
     args = ["status", "--porcelain=v2", "-z", "--untracked-files=normal", "--no-renames", "--no-ahead-behind"]
     if ignored:
         args.append("--ignored=matching")
     if paths:
         args += ["--"] + [literal(p) for p in paths]
-    out = gitrepo.run_git(top, args, timeout=timeout)
+    return gitrepo.start_git(top, args, timeout=timeout)
+
+
+def finish_read(started):
+    out = gitrepo.output_text(gitrepo.finish_git(started))
     return None if out is None else parse_status(out)
 
 

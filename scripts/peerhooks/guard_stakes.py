@@ -48,6 +48,7 @@ class Stakes:
         self.aliases = {}
         self.changes = None
         self.states = {}
+        self.started = {}  # (top, ignored): git status started, not yet read
 
     def _toplevel(self, path):
         return self.caller.toplevel(path)
@@ -82,7 +83,10 @@ class Stakes:
                     pending.extend(o for o in gitops.expand_alias(op, aliases, top, self.context,
                                                                   self.lookup) if o.kind != gitops.SAFE and o.cwd)
                 continue
-            judged.append(guard_verdict.Judged(_real(op), top, self._peers_at_stake(op, top)))
+            peers = self._peers_at_stake(op, top)
+            if peers:  # git reads the checkout while the peers' transcripts are read (verdict)
+                self._start_states(top, gitops.IGNORED_WORK in gitops.touches_of(op))
+            judged.append(guard_verdict.Judged(_real(op), top, peers))
         return judged
 
     def _peers_at_stake(self, op, top):
@@ -115,13 +119,21 @@ class Stakes:
     def _own_changes(self):
         return self._read_changes().get(OWN, ())
 
+    def _start_states(self, top, ignored=False):
+        key = (top, ignored)
+        if key not in self.states and key not in self.started:
+            from . import gitstate
+
+            self.started[key] = gitstate.start_read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
+
     def _states(self, top, ignored=False):
         """git's state of a checkout now ({path: PathState}, or None when git did not answer in time)."""
         key = (top, ignored)
         if key not in self.states:
             from . import gitstate
 
-            self.states[key] = gitstate.read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
+            self._start_states(top, ignored)
+            self.states[key] = gitstate.finish_read(self.started.pop(key))
         return self.states[key]
 
     def verdict(self, judged, chain=None):
