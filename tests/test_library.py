@@ -265,6 +265,27 @@ class Checkouts(support.HomeTestCase):
         finally:
             os.environ["PATH"] = path
 
+    def test_a_started_git_runs_while_the_caller_works_and_one_nobody_reads_is_reaped(self):
+        repo = self.repo()
+        with open(os.path.join(repo, "new.py"), "w") as handle:
+            handle.write("n\n")
+        started = gitstate.start_read(repo, 5)
+        self.assertEqual(gitstate.describe(gitstate.state_of(gitstate.finish_read(started), "new.py")), "untracked")
+        abandoned = gitrepo.start_git(repo, ["status"])
+        gitrepo.stop_git(abandoned)
+        with self.assertRaises(ChildProcessError):  # reaped: no zombie left behind
+            os.waitpid(abandoned.pid, os.WNOHANG)
+
+    def test_git_reads_take_no_optional_lock_a_peers_git_add_would_meet(self):
+        # A plain `git status` refreshes stale stat data and writes the index back under index.lock;
+        # a peer's `git add` at that moment stops with "Unable to create index.lock".
+        repo = self.repo()
+        index = os.path.join(repo, ".git", "index")
+        os.utime(os.path.join(repo, "README.md"))  # stat data now stale: a refresh would rewrite
+        before = os.stat(index).st_mtime_ns
+        self.assertIsNotNone(gitstate.read(repo, 5))
+        self.assertEqual(os.stat(index).st_mtime_ns, before)
+
 
 class History(support.HomeTestCase):
     def history_path(self):

@@ -151,6 +151,9 @@ class Finished:
     def finish(self):
         return self.result
 
+    def stop(self):
+        pass
+
 
 class Running:
     """A git command started through posix_spawn, its stdout a pipe: the guard asks git once or
@@ -190,10 +193,24 @@ class Running:
             return None
         return os.waitstatus_to_exitcode(status), b"".join(chunks)
 
+    def stop(self):
+        os.close(self.read_end)
+        try:
+            os.kill(self.pid, 9)
+        except OSError:
+            pass
+        os.waitpid(self.pid, 0)
+
 
 def finish_git(started):
     """(exit code, stdout bytes) of a command start_git started, or None (see run_git_code)."""
     return None if started is None else started.finish()
+
+
+def stop_git(started):
+    """A command start_git started and nobody will read: killed and reaped."""
+    if started is not None:
+        started.stop()
 
 
 def _spawned(argv, timeout, env):

@@ -64,6 +64,16 @@ class Stakes:
     def anyone_else(self):
         return self.caller.anyone_else()
 
+    def start_reading(self, operations):
+        """git status started for each checkout an operation runs in where another live session
+        works, before the parties and their transcripts are read: git works meanwhile."""
+        others = {top for _session, top in self.caller.live_others() if top is not None}
+        for op in operations:
+            if others and not gitops.is_unknown(op):
+                top = self._toplevel(platform.current().paths.realpath(op.cwd))
+                if top in others:
+                    self._start_states(top, gitops.IGNORED_WORK in gitops.touches_of(op))
+
     def judged(self, operations):
         """Each operation (aliases expanded) with its toplevel and the parties at stake."""
         judged, pending = [], list(operations)
@@ -125,6 +135,12 @@ class Stakes:
             from . import gitstate
 
             self.started[key] = gitstate.start_read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
+
+    def close(self):
+        """Every git status started and not read, stopped."""
+        for started in self.started.values():
+            gitrepo.stop_git(started)
+        self.started.clear()
 
     def _states(self, top, ignored=False):
         """git's state of a checkout now ({path: PathState}, or None when git did not answer in time)."""

@@ -65,6 +65,17 @@ def run(payload, argv, environ, now):
         return hookio.QUIET
     sessions = registry.read_sessions(claude)
     guard = guard_stakes.Stakes(claude, sessions, payload, cwd, context, lookup, now)
+    guard.start_reading(operations)
+    try:
+        return _judged_line(guard, operations, every, chain, command, host, mode, environ)
+    finally:
+        guard.close()  # a git status started for a line found quiet is not left running
+
+
+def _judged_line(guard, operations, every, chain, command, host, mode, environ):
+    """The outcome of a line that runs git or writes a file where another session may work."""
+    from . import gitops, guard_verdict
+
     if not guard.anyone_else():
         return hookio.QUIET
     judged = guard.judged(operations)
