@@ -12,7 +12,7 @@ import support  # noqa: F401  (puts scripts/ on sys.path)
 from peerhooks import (cold_start_quiet, cold_start_sections, cold_start_state, cmdline, edit_notice, gitops, gitstate,
                        guard_verdict, hook_cold_start, identity, memory_report, peers_report, roster_report)
 from peerhooks.activity import Activity, Ended
-from peerhooks.transcripts import Edit
+from peerhooks.editscan import Edit
 from peerhooks.wrappers.follower import Follower
 
 REPO = "/home/me/work/repo"

@@ -10,8 +10,8 @@ from unittest import mock
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
-from peerhooks import (activity, budget, claude_formats, gitrepo, gitstate, headtailindex, history, home, hookio,
-                       identity, intent, jsonfast, jsonl, names, registry, render, transcripts)
+from peerhooks import (activity, budget, claude_formats, editscan, gitrepo, gitstate, headtailindex, history, home,
+                       hookio, identity, intent, jsonfast, jsonl, names, registry, render, transcripts)
 from peerhooks.timeutil import iso_to_ms
 
 
@@ -602,7 +602,7 @@ class IncrementalEditScans(support.HomeTestCase):
         now = claudehome.now_ms()
         path = self.transcript(["/r/a.py"], now)
         first = transcripts.recent_edits(path)
-        remembered = first._replace(edits=[transcripts.Edit("/r/only-in-memory.py", 1)])
+        remembered = first._replace(edits=[editscan.Edit("/r/only-in-memory.py", 1)])
         self.transcript(["/r/b.py"], now + 10)
         resumed = transcripts.recent_edits(path, known=remembered)
         self.assertEqual([e.path for e in resumed.edits], ["/r/b.py", "/r/only-in-memory.py"])

@@ -13,7 +13,7 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import editindex, peers_report, transcripts
+from peerhooks import editindex, home, peers_report, transcripts
 
 # Modules whose import costs a hook a large share of its start-up under -S; none is needed on a
 # quiet path (jsonfast decodes with json's C scanner; records replace namedtuple and NamedTuple).
@@ -72,6 +72,19 @@ class QuietPathsImportNothingHeavy(support.HomeTestCase):
         self.assertIn(b"rewrite the lexer for heredocs", completed.stdout)
 
 
+    def test_the_guard_beside_idle_peers_refuses_from_their_remembered_scans_without_the_parser(self):
+        peer_file = os.path.join(self.repo_path, "lexer.py")
+        with open(peer_file, "w") as handle:
+            handle.write("tokens = []\n")
+        self.claude.live_session(self.repo_path, name="peer", edits=[peer_file])
+        payload = {"session_id": self.me.session_id, "cwd": self.repo_path, "hook_event_name": "PreToolUse",
+                   "tool_name": "Bash", "tool_input": {"command": "git add -A"}}
+        self.run_hook("git_index_guard.py", payload)  # the first run scans the peer's transcript
+        completed, names = imported_modules("git_index_guard.py", payload, self.claude.env(), self.repo_path)
+        self.assertIn(b"lexer.py", completed.stdout)
+        self.assertNotIn("peerhooks.transcripts", names)  # its scan ends where the transcript ends
+
+
 class EditScanShortcuts(support.HomeTestCase):
     def transcript(self, edited, at_ms):
         path = os.path.join(self.tmp, "t.jsonl")
@@ -115,8 +128,8 @@ class TranscriptLookup(support.HomeTestCase):
         repo = self.repo()
         sessions = [self.claude.live_session(repo, name="p%d" % i) for i in range(3)]
         realpaths = {}
-        found = [transcripts.transcript_path(self.claude.home, s.session_id, repo, realpaths) for s in sessions]
-        self.assertEqual(found, [transcripts.transcript_path(self.claude.home, s.session_id, repo) for s in sessions])
+        found = [home.transcript_path(self.claude.home, s.session_id, repo, realpaths) for s in sessions]
+        self.assertEqual(found, [home.transcript_path(self.claude.home, s.session_id, repo) for s in sessions])
         self.assertEqual(found, [s.transcript for s in sessions])
         self.assertEqual(realpaths, {repo: os.path.realpath(repo)})
 

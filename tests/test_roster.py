@@ -187,7 +187,7 @@ class RosterPure(unittest.TestCase):
             self.assertIsNone(roster.decode(raw), raw)
 
     def test_an_ended_peer_says_how_long_it_ran_and_what_it_left(self):
-        from peerhooks.transcripts import Edit
+        from peerhooks.editscan import Edit
 
         ended = roster_report.Ended("shop-3a", 0, 3 * 3600 * 1000 + 600000, [Edit("/r/a.py", 5)], [Edit("/r/b.py", 6)])
         self.assertEqual(roster_report.ended_line(ended, "/r", 3 * 3600 * 1000 + 720000),

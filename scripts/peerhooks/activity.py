@@ -13,7 +13,7 @@ from .claude_formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLD
 from .intent import one_line
 from .records import record
 from .redact import redact
-from .transcripts import Edit
+from .editscan import Edit, EditScan
 
 ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
 # Transcripts whose tails are read to find the last finished sessions: a transcript's mtime is only
@@ -136,7 +136,7 @@ def latest_intent(summary, transcript):
     return shown_prompt(transcripts.read_tail(transcript).latest) if transcript else None, None
 
 
-NO_EDITS = transcripts.EditScan([], False)
+NO_EDITS = EditScan([], False)
 
 
 def describe_live(session, summaries, top, path, scan, heads=None):
@@ -184,7 +184,7 @@ def merged_scan(scans):
             if known is None or (edit.at_ms or 0) > (known.at_ms or 0):
                 latest[edit.path] = edit
     edits = sorted(latest.values(), key=lambda e: e.at_ms or 0, reverse=True)
-    return transcripts.EditScan(edits, any(scan.truncated for scan in scans))
+    return EditScan(edits, any(scan.truncated for scan in scans))
 
 
 def not_ended_ids(home, live, table=None):

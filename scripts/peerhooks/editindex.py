@@ -8,10 +8,9 @@ bytes it wrote since. Kept in peerhooks' own folder; a lost or stale index only 
 import os
 
 from . import home as homes
-from . import transcripts
 from .statefiles import read_json_object, write_json
 from .claude_formats import DAY_MS
-from .transcripts import Edit, EditScan
+from .editscan import Edit, EditScan, unchanged_since
 
 INDEX_NAME = "edit-index.json"
 INDEX_VERSION = 3  # 2: edits include the files Bash commands wrote; 3: and what `git rm` removed
@@ -98,7 +97,12 @@ def recent_edits_of(home, paths, now_ms):
         if not path or path in scans:
             continue
         known = _decode(rows[path]) if path in rows else None
-        scan = transcripts.recent_edits(path, known=known[0] if known else None)
+        if known is not None and unchanged_since(path, known[0]):
+            scan = known[0]
+        else:
+            from . import transcripts  # the parser, only for a transcript that grew since its scan
+
+            scan = transcripts.recent_edits(path, known=known[0] if known else None)
         scans[path] = scan
         if known is None or scan is not known[0] or now_ms - known[1] > DAY_MS:
             updated[path] = (scan, now_ms)

@@ -159,3 +159,29 @@ def memory_dir(home, repo_root):
     matches = project_dirs(home, repo_root)
     folder = matches[0] if matches else os.path.join(home, PROJECTS_FOLDER, slug(repo_root)[:SLUG_MAX])
     return os.path.join(folder, MEMORY_FOLDER)
+
+
+def transcript_path(home, session_id, cwd, realpaths=None):
+    """The transcript of a session started in cwd; falls back to any project folder holding it.
+    realpaths: a dict the caller keeps across calls, so that peers sharing a cwd (the usual case:
+    one checkout) resolve it once rather than one lstat per path component each."""
+    if not session_id:
+        return None
+    filename = session_id + TRANSCRIPT_SUFFIX
+    realpaths = {} if realpaths is None else realpaths
+    if cwd not in realpaths:
+        realpaths[cwd] = platform.current().paths.realpath(cwd) if cwd else ""
+    for folder in project_dirs(home, realpaths[cwd]):
+        candidate = os.path.join(folder, filename)
+        if os.path.isfile(candidate):
+            return candidate
+    projects = os.path.join(home, PROJECTS_FOLDER)
+    try:
+        names = os.listdir(projects)
+    except OSError:
+        return None
+    for name in names:
+        candidate = os.path.join(projects, name, filename)
+        if os.path.isfile(candidate):
+            return candidate
+    return None

@@ -21,6 +21,7 @@ subagents.
 import os
 
 from . import gitrepo, names, registry
+from . import home as homes
 from .claude_formats import SUBAGENT_PREFIX, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 from .jsonfast import loads
 from .records import record
@@ -96,9 +97,7 @@ def earlier_contexts(table, live):
 def identity(home, session_id, cwd, name, processes, table, realpaths=None):
     """The Identity of a session (I/O: finds its transcripts and subagents)."""
     ids = chain_ids(session_id, processes, table)
-    from . import transcripts  # not on the edit notice's path when nobody else works in the checkout
-
-    paths = [transcripts.transcript_path(home, i, cwd, realpaths) for i in ids]
+    paths = [homes.transcript_path(home, i, cwd, realpaths) for i in ids]
     paths = [p for p in paths if p]
     subagents = []
     for path in paths:

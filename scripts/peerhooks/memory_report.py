@@ -404,13 +404,13 @@ def announced_by_the_client(path, previous, memory_folder):
 
 def notice(seen, where):
     """The text to print for a listing that differs from the stamp ("" when nothing to say)."""
-    from . import registry, transcripts
+    from . import home as homes, registry
 
     sessions = registry.read_sessions(where.home)
     ancestors = registry.ancestor_pids()
     hint = where.transcript_hint
     own_transcript = hint if hint and os.path.isfile(hint) else \
-        transcripts.transcript_path(where.home, where.session_id, where.cwd)
+        homes.transcript_path(where.home, where.session_id, where.cwd)
     since_ms = None
     if seen.previous is None:
         since_ms = session_start_ms(sessions, where.session_id, ancestors, own_transcript)

@@ -16,11 +16,11 @@ this process's spelling (peerhooks/platform).
 import os
 
 from . import home as homes, platform
-from .claude_formats import (BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE,
-                             TRANSCRIPT_SUFFIX, edit_target, tool_uses)
+from .claude_formats import BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, REPEAT_RECORD_TYPE, edit_target, tool_uses
 from .intent import is_substantive
 from .jsonfast import loads
 from .jsonl import line_at, lines_backward, open_map, whole_lines_end
+from .editscan import Edit, EditScan, inode_of, unchanged_since
 from .records import record as _record  # `record` names a transcript record below
 from .safefiles import open_regular
 from .timeutil import iso_to_ms
@@ -55,45 +55,6 @@ def _pattern(source):
 
         compiled = _compiled[source] = re.compile(source)
     return compiled
-
-
-Edit = _record("Edit", [
-    "path",  # str
-    "at_ms",  # int, or None when the record's time could not be read
-])
-
-EditScan = _record("EditScan", [
-    "edits",  # [Edit], newest first, one entry per file
-    "truncated",  # bool: older records exist beyond the scan bound
-    "scanned_to",  # the offset after the last complete line read: where a later scan resumes
-    "inode",  # the file the scan read, so a replaced file is scanned afresh
-], defaults=(0, 0))
-
-
-def transcript_path(home, session_id, cwd, realpaths=None):
-    """The transcript of a session started in cwd; falls back to any project folder holding it.
-    realpaths: a dict the caller keeps across calls, so that peers sharing a cwd (the usual case:
-    one checkout) resolve it once rather than one lstat per path component each."""
-    if not session_id:
-        return None
-    filename = session_id + TRANSCRIPT_SUFFIX
-    realpaths = {} if realpaths is None else realpaths
-    if cwd not in realpaths:
-        realpaths[cwd] = platform.current().paths.realpath(cwd) if cwd else ""
-    for folder in homes.project_dirs(home, realpaths[cwd]):
-        candidate = os.path.join(folder, filename)
-        if os.path.isfile(candidate):
-            return candidate
-    projects = os.path.join(home, PROJECTS_FOLDER)
-    try:
-        names = os.listdir(projects)
-    except OSError:
-        return None
-    for name in names:
-        candidate = os.path.join(projects, name, filename)
-        if os.path.isfile(candidate):
-            return candidate
-    return None
 
 
 def transcripts_in(home, folder, since_ms):
@@ -190,13 +151,13 @@ def recent_edits(path, max_files=MAX_EDITED_FILES, scan_bytes=TAIL_SCAN_BYTES, k
 
     With `known` (an earlier scan of the same file) only the lines appended since are read, and
     the earlier edits fill the list: a transcript only grows, so its old lines say the same."""
-    if path and _unchanged_since(path, known):
+    if path and unchanged_since(path, known):
         return known
     data = open_map(path) if path else None
     if data is None:
         return EditScan([], False)
     try:
-        inode = _inode(path)
+        inode = inode_of(path)
         complete = whole_lines_end(data)
         resume = (known is not None and known.inode == inode and 0 < known.scanned_to <= complete
                   and complete - known.scanned_to <= scan_bytes)
@@ -280,30 +241,6 @@ def tail_contains(path, needle, scan_bytes):
         return data.find(needle, max(0, len(data) - scan_bytes)) >= 0
     finally:
         data.close()
-
-
-def _unchanged_since(path, known):
-    """Whether a transcript ends exactly where an earlier scan of it stopped (same file, that size,
-    a whole last line), which the scan below would find by mapping the file: a quiet peer then
-    costs a stat and a one-byte read."""
-    if known is None or known.scanned_to <= 0:
-        return False
-    try:
-        with open_regular(path, follow_symlinks=False) as handle:
-            info = os.fstat(handle.fileno())
-            if info.st_ino != known.inode or info.st_size != known.scanned_to:
-                return False
-            handle.seek(info.st_size - 1)
-            return handle.read(1) == b"\n"
-    except (OSError, ValueError):
-        return False
-
-
-def _inode(path):
-    try:
-        return os.stat(path).st_ino
-    except OSError:
-        return 0
 
 
 def head_records(path, limit=HEAD_BYTES):
