@@ -8,7 +8,7 @@ HEAD. hook_git_guard asks it after the line is known to run git or write a file.
 import os
 import stat
 
-from . import gitops, gitrepo, guard_verdict, platform, reach, registry
+from . import gitops, gitrepo, platform, reach, registry
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .guard_lookup import GIT_TIMEOUT_SECONDS
 
@@ -76,6 +76,7 @@ class Stakes:
 
     def judged(self, operations):
         """Each operation (aliases expanded) with its toplevel and the parties at stake."""
+        from . import guard_verdict  # loaded while the git status start_reading began runs
         judged, pending = [], list(operations)
         expansions = 0  # alias lookups, bounded: an alias is judged by what it runs, not counted
         while pending:
@@ -100,6 +101,7 @@ class Stakes:
         return judged
 
     def _peers_at_stake(self, op, top):
+        from . import guard_verdict
         chosen = self._parties()[1]
         if op.kind in gitops.REPOSITORY_KINDS:
             common = gitrepo.git_common_dir(top)
@@ -155,7 +157,7 @@ class Stakes:
     def verdict(self, judged, chain=None):
         """The refusals (guard_verdict.verdict) of the judged operations of a line whose commands
         run as `chain` (chains.Chain) says."""
-        from . import gitstate
+        from . import gitstate, guard_verdict
 
         changes = self.changes = self._split_shared(judged, self._read_changes())
         keyed = {p.name or "session %s" % (p.session_id or "")[:8]: p.key for p, _t in self._parties()[1]}
@@ -237,7 +239,7 @@ class Stakes:
     def suggestion(self, judged, refusals, command, verbs=()):
         """The narrow.Suggestion for the refused line (none when a refusal is the human's to decide);
         verbs: (step, git subcommand) of every git command of the line, those that only read too."""
-        from . import gitstate, narrow
+        from . import gitstate, guard_verdict, narrow
 
         if guard_verdict.is_ask(refusals) or any(r.ask for r in refusals):
             return narrow.Suggestion(None)

@@ -50,7 +50,7 @@ def run(payload, argv, environ, now):
     writes = _writes_in_checkouts(runs, context)
     if not writes and not any(run.name == "git" or run.marker for run in runs):
         return hookio.QUIET  # no git and no file written in a checkout, wrappers followed
-    from . import gitops, guard_lookup, guard_stakes, guard_verdict, registry
+    from . import gitops, guard_lookup, guard_stakes, registry
 
     from . import chains
 
