@@ -117,6 +117,14 @@ class StagedWork(unittest.TestCase):
         self.assertEqual([h[1] for h in held(judge("git checkout .", [self.PEER], self.WORLD))], ["src/api.py"])
         self.assertEqual(judge("git add -A", [self.peer_without_api()], self.WORLD, own=["src/api.py"]), [])
 
+    def test_a_move_onto_a_path_whose_deletion_is_staged_undoes_that_deletion(self):
+        for command in ("git mv src/api.py src/old.py", "git mv -f src/api.py src/old.py",
+                        "cd src && git mv api.py old.py"):
+            with self.subTest(command=command):
+                self.assertEqual(held(judge(command, [self.PEER], self.WORLD)),
+                                 [("p", "src/api.py", "unstaged"), ("p", "src/old.py", "staged-deletion")])
+        self.assertEqual(judge("git rm --cached src/old.py", [self.PEER], self.WORLD), [])  # git has no entry to remove
+
     def peer_without_api(self):
         return peer("p", "src/util.py", "src/parser.py", "src/old.py")
 

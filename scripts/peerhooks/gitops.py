@@ -327,7 +327,7 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     alias, alias_args: for ALIAS, the subcommand word to look up and its arguments.
     relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
     clean, which act on the working directory only. message: a commit's message, for advice.
-    target: the worktree path of REMOVE_WORKTREE; for WRITE_REFS the toplevels of the worktrees
+    target: the worktree path of REMOVE_WORKTREE; for a `git mv` (REMOVE_PATHS), the destination's Pathspec; for WRITE_REFS the toplevels of the worktrees
     that have the branch it rewrites checked out (None: any); for STASH_STACK the entry it takes
     (ALL_ENTRIES, OLDER_ENTRIES: all but the newest; None: known only when it runs).
     entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
@@ -484,8 +484,12 @@ def is_unknown(operation):
 
 def relocated(operation, cwd):
     """The operation with its directory replaced (the caller's realpath of it), paths following."""
-    paths = tuple(p._replace(root=cwd) if p.root == operation.cwd else p for p in operation.paths)
-    return operation._replace(cwd=cwd, paths=paths)
+    def moved(spec):
+        return spec._replace(root=cwd) if spec.root == operation.cwd else spec
+
+    target = operation.target
+    target = moved(target) if isinstance(target, Pathspec) else target  # a `git mv` destination
+    return operation._replace(cwd=cwd, paths=tuple(moved(p) for p in operation.paths), target=target)
 
 
 def parse_alias_config(output):
@@ -1464,8 +1468,12 @@ def _classify_mv(rest, run):
     words = args.path_words
     force = bool(args.flags & {"-f", "--force"})
     moved = words if force or len(words) < 2 else words[:-1]
-    return _by_paths(REMOVE_PATHS, moved, run, args, touches=frozenset("SWNDI"),
-                     precheck=None if force else Precheck(MATCH_INDEX, REFUSE_DELETED))
+    op = _by_paths(REMOVE_PATHS, moved, run, args, touches=frozenset("SWNDI"),
+                   precheck=None if force else Precheck(MATCH_INDEX, REFUSE_DELETED))
+    if op.kind == REMOVE_PATHS and len(words) >= 2 and not words[-1].expanded:
+        # the destination gets an index entry again: a peer's staged deletion there is undone
+        op = op._replace(target=_pathspec(words[-1], run.cwd, run.context.paths))
+    return op
 
 
 def _classify_apply(rest, run):
