@@ -70,7 +70,7 @@ def run(payload, argv, environ, now):
     judged = guard.judged(operations)
     if not any(item.peers for item in judged):
         return hookio.QUIET
-    refusals = guard.verdict(judged, chain)
+    refusals = guard.verdict(judged, chain, _round_trips(runs, command, context))
     if not refusals:
         return hookio.QUIET
     verbs = tuple((op.step, op.words[0].value) for op in every if op.words and op.step is not None)
@@ -82,6 +82,16 @@ def run(payload, argv, environ, now):
     text = guard_verdict.reason(refusals, command, suggestion.text, host, guard.can_send(environ),
                                 suggestion.no_own_work, _relative_all(suggestion.shared, judged))
     return _outcome(text, guard_verdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
+
+
+def _round_trips(runs, command, context):
+    """The tree saved as a patch and applied back (peerhooks.patch_roundtrip), read only for a
+    line that runs `git apply`."""
+    if not any(run.name == "git" and run.args and run.args[0].value == "apply" for run in runs):
+        return ()
+    from . import patch_roundtrip
+
+    return patch_roundtrip.round_trips(runs, command, context)
 
 
 def _relative_all(paths, judged):
