@@ -588,7 +588,7 @@ def _git(run, context, lookup):
     classified = _Run(location, render(words), adds_words, run.stdin_fed, context, lookup, private_index,
                       dict(run.variables), words, run.depth, _bound_of(feed, context) if adds_words else None,
                       run.in_loop, None if run.via else _command_span(run), tuple(config), run.via, feed,
-                      _answers_of(run))
+                      _answers_of(run), run.produced)
     operation = git_operation(words, classified)
     if not adds_words:
         return operation
@@ -719,13 +719,14 @@ def _command_span(run):
 # -- classify one git run --------------------------------------------------------------------------
 
 class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables words depth bound "
-                  "in_loop span config via feed answers", (None, (), 0, None, False, None, (), (), None, None))):
+                  "in_loop span config via feed answers produced", (None, (), 0, None, False, None, (), (), None, None, ()))):
     """One git run being classified: where, as what text, and what it may receive at run time:
     adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
     apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
     variables (what the line assigned before this run), words and depth (as Operation's), bound
     (the paths and work a feed gives it through xargs, or None), via (the wrappers that run it),
-    feed (the feeds.Feed of those words), answers (what the line feeds its prompts, when known)."""
+    feed (the feeds.Feed of those words), answers (what the line feeds its prompts, when known),
+    produced (the line's variables set to a `$(…)`: cmdline.Command.produced)."""
     __slots__ = ()
 
     def op(self, kind, paths=(), runtime=False, **extra):
@@ -871,12 +872,18 @@ def _pathspecs(words, run):
 
 
 def _substituted_feed(word, run):
-    """The Feed of a word that is one unquoted `$(…)`, or None."""
+    """The Feed of a word that is one unquoted `$(…)`, or a variable the line set to one (`files=$(git
+    diff --name-only); git add $files`: the same words, split the same way), or None."""
+    cwd = run.cwd
     if not word.substitutions:
-        return None
+        name = word.value[2:-1] if word.value.startswith("${") and word.value.endswith("}") else word.value[1:]
+        produced = dict(run.produced).get(name) if word.value.startswith("$") and word.unquoted else None
+        if produced is None:
+            return None
+        word, cwd = produced[0]._replace(unquoted=word.unquoted), produced[1]
     from . import feed_sources
 
-    return feed_sources.substitution_feed(word, run.cwd, run.context, run.lookup)
+    return feed_sources.substitution_feed(word, cwd, run.context, run.lookup)
 
 
 EVERYTHING = frozenset("SWNDIR")
