@@ -68,9 +68,14 @@ def discards_tree_only(op):
 
 
 def _path(word, run, context):
+    """The file a word names: its absolute path, or, for an absolute word under a root only the
+    running shell knows (Git Bash's /tmp), the word itself (the same word is the same file there)."""
     from .cmdline import resolve
 
-    return resolve(word, run.cwd, context, dict(run.variables)) if run.cwd else None
+    found = resolve(word, run.cwd, context, dict(run.variables)) if run.cwd else None
+    if found is None and not word.expanded and word.value.startswith("/"):
+        return ("as written", word.value)
+    return found
 
 
 def _saved_diff(run, word, line, context):
