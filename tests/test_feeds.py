@@ -84,6 +84,23 @@ class Producers(unittest.TestCase):
         self.assertIsNone(words("git diff --name-only | sed s/x/y/ | xargs git add"))
         self.assertIsNone(words("git status | xargs git add"))  # the long format
 
+    def test_a_variable_the_line_set_to_a_lister_is_fed_like_the_lister(self):
+        def fed(line):
+            op = [o for o in gitops.parse(line, TOP, cmdline.Context(), Lookup()) if o.kind != gitops.SAFE][0]
+            op = gitops.with_fed_paths(op, TOP, STATES)
+            return [p.text for p in op.paths], op.runtime
+
+        expected = (["docs/usage.md", "src/api.py", "src/gone.py"], False)
+        self.assertEqual(fed("files=$(git diff --name-only); git add $files"), expected)
+        self.assertEqual(fed("files=$(git diff --name-only) && git add ${files} && git commit -m x"), expected)
+        self.assertEqual(fed("f=$(git ls-files -d); cd src; git add $f"), (["src/gone.py"], False))  # as listed where set
+        for line in ("files=$(git diff --name-only); files=$(cat x); git add $files",  # set again
+                     "files=$(git diff --name-only; ls); git add $files"):  # two producers one after the other
+            with self.subTest(line=line):
+                self.assertTrue(fed(line)[1])  # known only at run time
+        self.assertEqual(fed("files=$(git diff --name-only); for files in a; do :; done; git add $files"),
+                         (["a"], False))  # the loop's value, not the lister's
+
     def test_find_lists_files_on_disk(self):
         got = words("find src -name '*.py' | xargs git checkout --")
         self.assertEqual(got, (["src/api.py", "src/parser.py", "src/util.py"], True))  # not the deleted one

@@ -156,16 +156,14 @@ class GuardOnCorpus(unittest.TestCase):
     def _stake(self, *kinds):
         return [p.text for r in self.reports.values() for p in r.stake_problems if p.kind in kinds]
 
-    # The contract checks still marked below fail on the final issue-18 guard (one stake line and one
-    # suggestion of the held-out lines: counts per world in README.md, the list from `guardrun.py
-    # --contract`). The lead removes each expectedFailure when its check passes.
-    @unittest.expectedFailure
     def test_stake_lines_name_only_peer_work_in_its_state_and_all_that_is_harmed(self):
         self.assertEqual(self._stake(contract.FALSE, contract.MISSING), [])
 
     def test_stake_lines_name_nothing_the_line_does_not_harm(self):
         self.assertEqual(self._stake(contract.EXTRA), [])
 
+    # Still marked: one held-out suggestion falls short (the count per world in README.md, the list
+    # from `guardrun.py --contract`). The lead removes the expectedFailure when its check passes.
     @unittest.expectedFailure
     def test_every_suggestion_runs_harms_no_peer_and_does_what_the_line_meant_for_self(self):
         # The held-out third's in every world (FULL_WORLD's train lines too would add ~10 s).

@@ -117,6 +117,14 @@ class StagedWork(unittest.TestCase):
         self.assertEqual([h[1] for h in held(judge("git checkout .", [self.PEER], self.WORLD))], ["src/api.py"])
         self.assertEqual(judge("git add -A", [self.peer_without_api()], self.WORLD, own=["src/api.py"]), [])
 
+    def test_a_move_onto_a_path_whose_deletion_is_staged_undoes_that_deletion(self):
+        for command in ("git mv src/api.py src/old.py", "git mv -f src/api.py src/old.py",
+                        "cd src && git mv api.py old.py"):
+            with self.subTest(command=command):
+                self.assertEqual(held(judge(command, [self.PEER], self.WORLD)),
+                                 [("p", "src/api.py", "unstaged"), ("p", "src/old.py", "staged-deletion")])
+        self.assertEqual(judge("git rm --cached src/old.py", [self.PEER], self.WORLD), [])  # git has no entry to remove
+
     def peer_without_api(self):
         return peer("p", "src/util.py", "src/parser.py", "src/old.py")
 
@@ -344,3 +352,24 @@ class Scan(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SharedFileHunks(unittest.TestCase):
+    """A file both sessions changed: this session's patch stages all its hunks, which is the narrow
+    form of staging the file, not of a `git add -p` whose answers pick some hunks."""
+    PATH = os.path.join(TOP, "src/h.py")
+    OWN = {TOP: {PATH: modified("src/h.py")}}
+
+    def suggestion(self, command):
+        ops = [op for op in gitops.parse(command, TOP) if op.kind != gitops.SAFE]
+        ops = [gitops.with_answered_hunks(op, ["src/h.py"], TOP) if op.answers is not None else op for op in ops]
+        return narrow.suggestion(command, TOP, [(op, TOP) for op in ops], {id(op) for op in ops}, self.OWN,
+                                 frozenset([self.PATH]), {self.PATH: "/p/own.patch"})
+
+    def test_staging_the_file_becomes_applying_this_sessions_hunks(self):
+        self.assertEqual(self.suggestion("git add src/h.py").text, "git -C /r apply --cached /p/own.patch")
+
+    def test_answered_hunks_get_no_suggestion_and_the_human_decides(self):
+        for command in ("printf 'n\\ny\\n' | git add -p src/h.py", "yes | git add -p src/h.py"):
+            with self.subTest(command=command):
+                self.assertEqual(self.suggestion(command), narrow.Suggestion(None))

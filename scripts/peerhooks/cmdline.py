@@ -122,8 +122,8 @@ IN_PLACE_EDITORS = frozenset(["sed", "perl"])
 
 
 Command = record("Command", "name args cwd env adds_words stdin_fed writes depth path_word variables fed_by "
-                 "in_loop via marker gate piped_from xargs stdin",
-                 ((), False, False, (), 0, None, (), None, False, (), None, None, None, None, None),
+                 "in_loop via marker gate piped_from xargs stdin produced",
+                 ((), False, False, (), 0, None, (), None, False, (), None, None, None, None, None, ()),
                  """One simple command as it will run.
 
     name: the program's basename ("" when the command word is computed at run time).
@@ -146,7 +146,9 @@ Command = record("Command", "name args cwd env adds_words stdin_fed writes depth
     one (whose output is its input), or None; peerhooks.feeds reads the stages back. xargs: for
     a command xargs runs, how xargs reads its input (an XargsReading), else None. stdin: the text
     the line feeds it (a heredoc, a here-string, what `echo`/`printf`/`cat <<EOF` before it in a
-    pipe prints), or None when only the running line knows it.
+    pipe prints), or None when only the running line knows it. produced: (name, (Word, cwd)) of the
+    variables the line assigned one `$(…)` whose value only running it gives (`files=$(git diff
+    --name-only)`), the substitution and the folder it ran in, for peerhooks.feed_sources to read.
     """)
 
 Via = record("Via", "wrapper runs", (None,), """One wrapper on the way to a command: the wrapper as
@@ -180,19 +182,21 @@ class _Dirs:
     """The shell's current directory while walking a line, with `cd -`'s and pushd's memory and the
     variables the line assigned."""
 
-    def __init__(self, cwd, previous=None, stack=(), variables=None, exported=None):
+    def __init__(self, cwd, previous=None, stack=(), variables=None, exported=None, produced=None):
         self.cwd = cwd
         self.previous = previous
         self.stack = list(stack)
         self.variables = dict(variables or {})
         self.exported = dict(exported or {})  # name -> Word: `export X=…` reaches later commands
+        self.produced = dict(produced or {})  # name -> (Word, cwd): `X=$(…)` (Command.produced)
 
     def copy(self):
-        return _Dirs(self.cwd, self.previous, self.stack, self.variables, self.exported)
+        return _Dirs(self.cwd, self.previous, self.stack, self.variables, self.exported, self.produced)
 
     def restore(self, other):
         self.cwd, self.previous, self.stack = other.cwd, other.previous, list(other.stack)
         self.variables, self.exported = dict(other.variables), dict(other.exported)
+        self.produced = dict(other.produced)
 
 
 def commands(line, cwd, context=Context()):
@@ -483,6 +487,7 @@ class _Walker:
             raise TooLarge("more than %d loop iterations" % MAX_COMMANDS)
         self.loops += 1
         try:
+            dirs.produced.pop(name, None)
             for value in values if values is not None else [None]:
                 dirs.variables[name] = value
                 self.walk(body, dirs, depth)
@@ -551,7 +556,8 @@ class _Walker:
         stdin = "".join(stdin_text) if stdin_text else (piped_text or None)
         command = Command(name, arguments, dirs.cwd, tuple(env), adds_words, piped or bool(stdin_text),
                           tuple(writes), depth, name_word, variables, fed_by if adds_words else None, self.loops > 0,
-                          self.via, gate=gate, piped_from=fed_by, xargs=xargs, stdin=stdin)
+                          self.via, gate=gate, piped_from=fed_by, xargs=xargs, stdin=stdin,
+                          produced=tuple(dirs.produced.items()))
         if len(self.found) >= MAX_COMMANDS:
             raise TooLarge("more than %d commands" % MAX_COMMANDS)
         if name == "find":
@@ -636,6 +642,9 @@ class _Walker:
         presence is what tells fields() that blanks may no longer be where words split."""
         value = assigned_value(word, dirs.cwd, self.context, dirs.variables)
         dirs.variables[name] = "" if value is None and name == IFS else value
+        dirs.produced.pop(name, None)
+        if value is None and len(word.substitutions) == 1 and word.value.startswith("$(") and word.value.endswith(")"):
+            dirs.produced[name] = (word, dirs.cwd)
 
     def _prefix(self, words, index, name, dirs):
         """Skip one prefix command (`sudo -u x`, `env -C dir`, `timeout 5`, `xargs -0`) and its

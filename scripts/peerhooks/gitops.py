@@ -327,7 +327,7 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     alias, alias_args: for ALIAS, the subcommand word to look up and its arguments.
     relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
     clean, which act on the working directory only. message: a commit's message, for advice.
-    target: the worktree path of REMOVE_WORKTREE; for WRITE_REFS the toplevels of the worktrees
+    target: the worktree path of REMOVE_WORKTREE; for a `git mv` (REMOVE_PATHS), the destination's Pathspec; for WRITE_REFS the toplevels of the worktrees
     that have the branch it rewrites checked out (None: any); for STASH_STACK the entry it takes
     (ALL_ENTRIES, OLDER_ENTRIES: all but the newest; None: known only when it runs).
     entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
@@ -484,8 +484,12 @@ def is_unknown(operation):
 
 def relocated(operation, cwd):
     """The operation with its directory replaced (the caller's realpath of it), paths following."""
-    paths = tuple(p._replace(root=cwd) if p.root == operation.cwd else p for p in operation.paths)
-    return operation._replace(cwd=cwd, paths=paths)
+    def moved(spec):
+        return spec._replace(root=cwd) if spec.root == operation.cwd else spec
+
+    target = operation.target
+    target = moved(target) if isinstance(target, Pathspec) else target  # a `git mv` destination
+    return operation._replace(cwd=cwd, paths=tuple(moved(p) for p in operation.paths), target=target)
 
 
 def parse_alias_config(output):
@@ -584,7 +588,7 @@ def _git(run, context, lookup):
     classified = _Run(location, render(words), adds_words, run.stdin_fed, context, lookup, private_index,
                       dict(run.variables), words, run.depth, _bound_of(feed, context) if adds_words else None,
                       run.in_loop, None if run.via else _command_span(run), tuple(config), run.via, feed,
-                      _answers_of(run))
+                      _answers_of(run), run.produced)
     operation = git_operation(words, classified)
     if not adds_words:
         return operation
@@ -715,13 +719,14 @@ def _command_span(run):
 # -- classify one git run --------------------------------------------------------------------------
 
 class _Run(record("_Run", "cwd command adds_words stdin_fed context lookup private_index variables words depth bound "
-                  "in_loop span config via feed answers", (None, (), 0, None, False, None, (), (), None, None))):
+                  "in_loop span config via feed answers produced", (None, (), 0, None, False, None, (), (), None, None, ()))):
     """One git run being classified: where, as what text, and what it may receive at run time:
     adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
     apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),
     variables (what the line assigned before this run), words and depth (as Operation's), bound
     (the paths and work a feed gives it through xargs, or None), via (the wrappers that run it),
-    feed (the feeds.Feed of those words), answers (what the line feeds its prompts, when known)."""
+    feed (the feeds.Feed of those words), answers (what the line feeds its prompts, when known),
+    produced (the line's variables set to a `$(…)`: cmdline.Command.produced)."""
     __slots__ = ()
 
     def op(self, kind, paths=(), runtime=False, **extra):
@@ -867,12 +872,18 @@ def _pathspecs(words, run):
 
 
 def _substituted_feed(word, run):
-    """The Feed of a word that is one unquoted `$(…)`, or None."""
+    """The Feed of a word that is one unquoted `$(…)`, or a variable the line set to one (`files=$(git
+    diff --name-only); git add $files`: the same words, split the same way), or None."""
+    cwd = run.cwd
     if not word.substitutions:
-        return None
+        name = word.value[2:-1] if word.value.startswith("${") and word.value.endswith("}") else word.value[1:]
+        produced = dict(run.produced).get(name) if word.value.startswith("$") and word.unquoted else None
+        if produced is None:
+            return None
+        word, cwd = produced[0]._replace(unquoted=word.unquoted), produced[1]
     from . import feed_sources
 
-    return feed_sources.substitution_feed(word, run.cwd, run.context, run.lookup)
+    return feed_sources.substitution_feed(word, cwd, run.context, run.lookup)
 
 
 EVERYTHING = frozenset("SWNDIR")
@@ -1464,8 +1475,12 @@ def _classify_mv(rest, run):
     words = args.path_words
     force = bool(args.flags & {"-f", "--force"})
     moved = words if force or len(words) < 2 else words[:-1]
-    return _by_paths(REMOVE_PATHS, moved, run, args, touches=frozenset("SWNDI"),
-                     precheck=None if force else Precheck(MATCH_INDEX, REFUSE_DELETED))
+    op = _by_paths(REMOVE_PATHS, moved, run, args, touches=frozenset("SWNDI"),
+                   precheck=None if force else Precheck(MATCH_INDEX, REFUSE_DELETED))
+    if op.kind == REMOVE_PATHS and len(words) >= 2 and not words[-1].expanded:
+        # the destination gets an index entry again: a peer's staged deletion there is undone
+        op = op._replace(target=_pathspec(words[-1], run.cwd, run.context.paths))
+    return op
 
 
 def _classify_apply(rest, run):

@@ -154,9 +154,9 @@ class Stakes:
             self.states[key] = gitstate.finish_read(self.started.pop(key))
         return self.states[key]
 
-    def verdict(self, judged, chain=None):
+    def verdict(self, judged, chain=None, saved_trees=()):
         """The refusals (guard_verdict.verdict) of the judged operations of a line whose commands
-        run as `chain` (chains.Chain) says."""
+        run as `chain` (chains.Chain) says; saved_trees: its patch_roundtrip.RoundTrips."""
         from . import gitstate, guard_verdict
 
         changes = self.changes = self._split_shared(judged, self._read_changes())
@@ -186,8 +186,10 @@ class Stakes:
             if item.peers and item.operation.kind == gitops.COMMIT_PRIVATE and isinstance(index, gitops.PrivateIndex) \
                     and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
                 private_of[index.path] = _private_differs(item.toplevel, index.path)
+        binary_of = {top: _binary(top) for top in states_of} if saved_trees else None
         return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
-                                     owners_of, chain, _present(judged), _in_the_way(judged, states_of))
+                                     owners_of, chain, _present(judged), _in_the_way(judged, states_of),
+                                     saved_trees, binary_of)
 
     def _stash_owners(self, top, entries):
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
@@ -378,3 +380,14 @@ def _private_differs(top, index):
     fields = done[1].decode("utf-8", "replace").split("\0")
     return [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2) if fields[i]]
 
+
+
+def _binary(top):
+    """The toplevel-relative paths whose tree `git diff` shows as binary (a patch without --binary
+    cannot write them back: peerhooks.patch_roundtrip), or None when git did not answer in time."""
+    done = gitrepo.run_git_code(top, ["diff", "--numstat", "-z", "--no-renames", "--no-ext-diff"],
+                                timeout=GIT_TIMEOUT_SECONDS)
+    if done is None or done[0] != 0:
+        return None
+    records = done[1].decode("utf-8", "replace").split("\0")
+    return frozenset(r.split("\t", 2)[2] for r in records if r.startswith("-\t-\t") and r.count("\t") >= 2)

@@ -88,7 +88,7 @@ def unattributed(peers, own, toplevel, states):
 
 
 def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=None, stash_owners_of=None,
-            chain=None, present=None, in_the_way=None):
+            chain=None, present=None, in_the_way=None, saved_trees=(), binary_of=None):
     """Every refusal for the judged operations, in order (empty: let the line run).
 
     own: realpaths this session changed. states_of: {toplevel: {path: PathState}, or None when git
@@ -97,7 +97,9 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
     stash_owners_of: {toplevel: {stash ref: who pushed it (stash_owners.SELF for this session), or
     None}}; each read by the hook only where a verdict needs it (a missing one counts as unknown).
     chain: the line's chains.Chain; present and in_the_way as in gitfails.Snapshot: an operation
-    git refuses as a whole, or one that never runs after it, is not judged (it changes nothing)."""
+    git refuses as a whole, or one that never runs after it, is not judged (it changes nothing).
+    saved_trees: the line's patch_roundtrip.RoundTrips; binary_of: {toplevel: the paths `git diff`
+    shows as binary, or None when unknown}."""
     states_of, stash_of, private_of = states_of or {}, stash_of or {}, private_of or {}
     stash_owners_of = stash_owners_of or {}
     inert = _inert(judged, chain, gitfails.Snapshot(states_of, present or {}, stash_of, in_the_way or {}))
@@ -118,6 +120,9 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
         if refusal is not None and op.kind == g.REMOVE_PATHS:
             later = [other.operation for at, other in running if at > index and other.toplevel == top]
             refusal = _readded(refusal, top, later, states_of.get(top))
+        if refusal is not None and saved_trees:
+            refusal = _put_back(refusal, top, running, chain, saved_trees, states_of.get(top),
+                                (binary_of or {}).get(top))
         if refusal is not None:
             refusals.append(refusal)
     return refusals
@@ -141,6 +146,34 @@ def _readded(refusal, top, later, states):
         return any(reaches(add, prefix + held.path, untracked, top) for add in adds)
 
     held = tuple(h for h in refusal.held if not restored(h))
+    if len(held) == len(refusal.held):
+        return refusal
+    return refusal._replace(held=held) if held else None
+
+
+def _put_back(refusal, top, running, chain, trips, states, binary):
+    """`git diff > F && git checkout . && git apply F` (patch_roundtrip): the discard's refusal
+    without the paths the apply writes back, or None when it writes back all of them. Only while
+    nothing between the save and the apply but readers and such discards may change the tree (an
+    apply that no longer applies writes nothing back)."""
+    from . import patch_roundtrip
+
+    op = refusal.operation
+    if states is None or chain is None or not patch_roundtrip.discards_tree_only(op):
+        return refusal
+    by_step = {}
+    for _at, item in running:
+        by_step.setdefault(item.operation.step, []).append(item.operation)
+    held = refusal.held
+    for trip in trips:
+        if not trip.saved < op.step < trip.applied or (binary is None and not trip.binary):
+            continue
+        between = range(trip.saved + 1, trip.applied)
+        if any(s not in chain.readers and not (by_step.get(s) and all(
+                patch_roundtrip.discards_tree_only(o) for o in by_step[s])) for s in between):
+            continue
+        held = tuple(h for h in held if not patch_roundtrip.restores(trip, h.path, states.get(h.path), top,
+                                                                     binary or frozenset()))
     if len(held) == len(refusal.held):
         return refusal
     return refusal._replace(held=held) if held else None

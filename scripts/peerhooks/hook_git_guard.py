@@ -21,6 +21,7 @@ import os
 
 from . import cmdline, gitrepo, home, hookio, platform, wrappers
 from .claude_formats import BASH_TOOL
+from .records import record
 from .shell import TooLarge
 
 MODE_VARIABLE = hookio.OFF_SWITCH
@@ -67,24 +68,31 @@ def run(payload, argv, environ, now):
     guard = guard_stakes.Stakes(claude, sessions, payload, cwd, context, lookup, now)
     guard.start_reading(operations)
     try:
-        return _judged_line(guard, operations, every, chain, command, host, mode, environ)
+        return _judged_line(guard, _Line(command, runs, context, every, chain), operations, host, mode, environ)
     finally:
         guard.close()  # a git status started for a line found quiet is not left running
 
 
-def _judged_line(guard, operations, every, chain, command, host, mode, environ):
+_Line = record("_Line", "command runs context every chain", (), """A line as read: its text, its shell
+    commands (cmdline), the context they were read in, every git operation of it (safe ones too) and
+    how its commands chain (chains.Chain).""")
+
+
+def _judged_line(guard, line, operations, host, mode, environ):
     """The outcome of a line that runs git or writes a file where another session may work."""
     from . import gitops, guard_verdict
+
+    command = line.command
 
     if not guard.anyone_else():
         return hookio.QUIET
     judged = guard.judged(operations)
     if not any(item.peers for item in judged):
         return hookio.QUIET
-    refusals = guard.verdict(judged, chain)
+    refusals = guard.verdict(judged, line.chain, _round_trips(line.runs, command, line.context))
     if not refusals:
         return hookio.QUIET
-    verbs = tuple((op.step, op.words[0].value) for op in every if op.words and op.step is not None)
+    verbs = tuple((op.step, op.words[0].value) for op in line.every if op.words and op.step is not None)
     suggestion = guard.suggestion(judged, refusals, command, verbs)
     # No narrow form to retry with (a file both changed, a narrowing that would change the meaning):
     # the human decides. Where nothing it would take is this session's, a deny says so instead.
@@ -93,6 +101,16 @@ def _judged_line(guard, operations, every, chain, command, host, mode, environ):
     text = guard_verdict.reason(refusals, command, suggestion.text, host, guard.can_send(environ),
                                 suggestion.no_own_work, _relative_all(suggestion.shared, judged))
     return _outcome(text, guard_verdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
+
+
+def _round_trips(runs, command, context):
+    """The tree saved as a patch and applied back (peerhooks.patch_roundtrip), read only for a
+    line that runs `git apply`."""
+    if not any(run.name == "git" and run.args and run.args[0].value == "apply" for run in runs):
+        return ()
+    from . import patch_roundtrip
+
+    return patch_roundtrip.round_trips(runs, command, context)
 
 
 def _relative_all(paths, judged):

@@ -296,6 +296,13 @@ def _drop_span(op, line):
     return None
 
 
+def _picks_hunks(op):
+    """`git add -p` with its answers: the hunks it stages are the answers' choice, which this
+    session's patch of a shared file (all its hunks) does not follow; whose hunks the answers pick
+    is not read here."""
+    return bool(op.words) and any(w.value in ("-p", "--patch", "-i", "--interactive") for w in op.words[1:])
+
+
 Suggestion = record("Suggestion", "text no_own_work shared", (False, ()), """The line to run instead
     (None: none), whether this session has no work of its own the refused commands would take, and
     the files both sessions changed that no narrow form can take apart (then the human decides).""")
@@ -340,6 +347,8 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
         if paths is None or changed_before or not _keeps_meaning(op, paths, own_states, staged.get(top, ()), later):
             return Suggestion(None)  # what it acts on was changed earlier in the line, or its narrow form means else
         changed_before = changed_before or op.kind not in STAGE_KINDS
+        if shared_reach and _picks_hunks(op):
+            return Suggestion(None)  # the human decides
         if shared_reach and (op.kind not in STAGE_KINDS or any(p not in patches for p in shared_reach)):
             return Suggestion(None, False, tuple(shared_reach))
         applies = " && ".join("git -C %s apply --cached %s" % (g.quote(top), g.quote(patches[p]))

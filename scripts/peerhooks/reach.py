@@ -138,7 +138,16 @@ def reaches(op, path, state, toplevel):
     """Whether the operation takes or destroys the uncommitted work at an absolute path in a state."""
     if state is not None and state.untracked and any(covers(spec, path, toplevel) for spec in op.ignores):
         state = state._replace(untracked=False, ignored=True)  # `clean -X -e <pattern>`: one more ignore rule
+    if state is not None and state.index == "D" and _moved_onto(op, path, toplevel):
+        return True  # `git mv a b` onto b whose deletion is staged puts b in the index again
     return state is not None and in_scope(op, path, toplevel) and acts_on(op, state)
+
+
+def _moved_onto(op, path, toplevel):
+    """Whether the path is the destination a `git mv` names (gitops keeps it as the target)."""
+    spec = op.target
+    return op.kind == g.REMOVE_PATHS and isinstance(spec, g.Pathspec) and spec.known and not spec.pattern \
+        and not spec.shell_glob and resolve(spec, toplevel) == path
 
 
 def names_paths_only(op):
