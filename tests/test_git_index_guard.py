@@ -321,6 +321,16 @@ class PeersChanges(GuardTestCase):
         self.assertRefused(self.guard("git rm --cached -r src"), "busy-peer", "src/app.py")
         self.assertRefused(self.guard("git rm -rf src"), "src/app.py")
 
+    def test_a_diff_of_the_tree_the_line_saves_and_applies_to_the_index_stages_the_peers_change(self):
+        with open(os.path.join(self.main, "src", "app.py"), "a") as handle:
+            handle.write("# the peer's\n")
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "app.py"), next(self.at))])
+        patch = shell_path(os.path.join(self.tmp, "p.patch"))
+        self.assertRefused(self.guard("git diff src/app.py > %s && git apply --cached %s" % (patch, patch)),
+                           "busy-peer", "src/app.py")
+        self.assertAllowed(self.guard("git apply --cached %s" % patch))  # a patch the session wrote itself
+
     def test_a_pathspec_through_a_symlink_to_the_checkout_is_judged_as_the_checkout(self):
         self.claude.append_records(self.peer.session_id, self.main, [
             edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "a.py"), next(self.at))])

@@ -59,5 +59,30 @@ class SavedTreeAppliedBack(unittest.TestCase):
                          everything)  # whether a file is binary is unknown
 
 
+def staged(line, cwd=TOP):
+    """The peers' paths a line's `git apply --cached` of a saved diff is refused for."""
+    runs = cmdline.commands(line, cwd)
+    every = patch_roundtrip.with_staged_patches(gitops.operations(runs), runs, line, cmdline.Context(),
+                                                lambda word, _cwd: "." in word)  # a dotted word names a file
+    judged = [Judged(op, TOP, (PEER,)) for op in every if op.kind != gitops.SAFE and op.cwd]
+    refusals = guard_verdict.verdict(judged, frozenset(), {TOP: WORLD})
+    return sorted(h.path for r in refusals for h in r.held)
+
+
+class SavedTreeStaged(unittest.TestCase):
+    def test_a_saved_diff_applied_to_the_index_stages_the_tree_changes_it_holds(self):
+        self.assertEqual(staged("git diff src/api.py > /tmp/p && git apply --cached /tmp/p"), ["src/api.py"])
+        self.assertEqual(staged("git diff -- src > /tmp/p && git apply --cached /tmp/p"), ["src/api.py", "src/util.py"])
+        self.assertEqual(staged("git diff > /tmp/p; git apply --cached /tmp/p"),
+                         ["lib/format.py", "src/api.py", "src/util.py"])  # never the untracked src/cache.py
+
+    def test_a_patch_the_line_did_not_save_from_the_tree_is_the_sessions_own(self):
+        for line in ("git apply --cached /tmp/mine.patch",
+                     "git diff main > /tmp/p && git apply --cached /tmp/p",  # a revision: not the tree's diff
+                     "git diff > /tmp/p && echo x > /tmp/p && git apply --cached /tmp/p"):
+            with self.subTest(line=line):
+                self.assertEqual(staged(line), [])
+
+
 if __name__ == "__main__":
     unittest.main()

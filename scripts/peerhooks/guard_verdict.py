@@ -453,6 +453,10 @@ EFFECTS = {  # for the model: what git would do, in the states named
                       "than HEAD is deleted or reverted, a peer's just-committed work included, and whatever the line "
                       "added to it is committed",
 }
+TRACKED_ONLY_EFFECTS = {  # a staging that leaves untracked files alone
+    g.STAGE_ALL: "it stages the working-tree changes of tracked files: the peers' with yours",
+    g.STAGE_PATHS: "it stages the working-tree changes of the tracked files under those paths: the peers' with yours",
+}
 WRITE_ADVICE = ("leave the file to the peer, or make your change with the Edit tool, which reads the file as it is "
                 "now and replaces only the text you name")
 RUNTIME_EFFECT = ("its paths are known only when it runs (a substitution, a variable, xargs, a file list, or a "
@@ -653,6 +657,8 @@ def model_lines(refusals, command):
                 effect = EFFECTS[g.RESET_ALL]
         elif op.runtime:
             effect = RUNTIME_EFFECT
+        elif refusal.topic is None and op.kind in TRACKED_ONLY_EFFECTS and not g.touches_of(op) & g.UNTRACKED_ANYWHERE:
+            effect = TRACKED_ONLY_EFFECTS[op.kind]  # `git add -u`, a saved diff applied with --cached
         else:
             effect = EFFECTS.get(refusal.topic or op.kind, "")
         lines.append("- `%s`%s: %s." % (_short(as_written(op, command), 80), run_by(op), effect))

@@ -57,6 +57,7 @@ def run(payload, argv, environ, now):
 
     lookup = guard_lookup.CheckoutLookup()
     every = gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
+    every = _staging_saved_patches(every, runs, command, context, lookup)
     chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
     operations = [op if op.cwd else _somewhere_here(op, cwd) for op in every if op.kind != gitops.SAFE]
     operations = [op for op in operations if op.cwd]
@@ -89,7 +90,7 @@ def _judged_line(guard, line, operations, host, mode, environ):
     judged = guard.judged(operations)
     if not any(item.peers for item in judged):
         return hookio.QUIET
-    refusals = guard.verdict(judged, line.chain, _round_trips(line.runs, command, line.context))
+    refusals = guard.verdict(judged, line.chain, _round_trips(line.runs, command, line.context, guard.lookup))
     if not refusals:
         return hookio.QUIET
     verbs = tuple((op.step, op.words[0].value) for op in line.every if op.words and op.step is not None)
@@ -103,14 +104,33 @@ def _judged_line(guard, line, operations, host, mode, environ):
     return _outcome(text, guard_verdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
 
 
-def _round_trips(runs, command, context):
+def _applies(runs):
+    return any(run.name == "git" and run.args and run.args[0].value == "apply" for run in runs)
+
+
+def _staging_saved_patches(every, runs, command, context, lookup):
+    """The operations, a `git apply --cached F` of a tree diff the line saved in F judged as the
+    staging it is (peerhooks.patch_roundtrip), read only for a line that runs `git apply`."""
+    if not _applies(runs):
+        return every
+    from . import patch_roundtrip
+
+    return patch_roundtrip.with_staged_patches(every, runs, command, context, _is_path(lookup))
+
+
+def _round_trips(runs, command, context, lookup):
     """The tree saved as a patch and applied back (peerhooks.patch_roundtrip), read only for a
     line that runs `git apply`."""
-    if not any(run.name == "git" and run.args and run.args[0].value == "apply" for run in runs):
+    if not _applies(runs):
         return ()
     from . import patch_roundtrip
 
-    return patch_roundtrip.round_trips(runs, command, context)
+    return patch_roundtrip.round_trips(runs, command, context, _is_path(lookup))
+
+
+def _is_path(lookup):
+    """Whether a word git reads before `--` names a path: one that names no revision here."""
+    return lambda word, cwd: not lookup.is_revision(word, cwd)
 
 
 def _relative_all(paths, judged):
