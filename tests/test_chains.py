@@ -43,6 +43,11 @@ class Gates(unittest.TestCase):
         self.assertEqual(inert("echo x > gone.py && git add gone.py && git commit -m x", {1}), [])
         self.assertEqual(inert("make gen && git add gone.py && git commit -m x", {1}), [])
 
+    def test_an_awk_printing_a_field_reads_only(self):
+        self.assertEqual(inert("cat list | awk '{print $2}' | xargs git add && git commit -m x", {2}),
+                         [2, 3])
+        self.assertEqual(inert("awk 'BEGIN{system(\"touch gone.py\")}' && git add gone.py", {1}), [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -29,8 +29,9 @@ class Lookup(gitops.Lookup):
         return path.rstrip("/").endswith(("docs", "src"))
 
 
-def words(line, cwd=TOP, states=STATES):
-    """The words the last command of the line is fed, or None."""
+def words(line, cwd=TOP, states=STATES, renames=None):
+    """The words the last command of the line is fed, or None; renames: {new: old} git finds for
+    the line's lister (None: not asked)."""
     context = cmdline.Context(glob=lambda pattern, folder: ["docs/a.md", "docs/b.md"] if "*" in pattern else None)
     runs = cmdline.commands(line, cwd, context)
     consumer = runs[-1]
@@ -42,8 +43,13 @@ def words(line, cwd=TOP, states=STATES):
         feed = feed_sources.substitution_feed(word, cwd, context, Lookup())
     if feed is None:
         return None
-    got = feeds.fed(feed, TOP, states, lambda spec, path: reach.covers(spec, path, TOP), cwd)
+    renamed = {feed.source: renames} if renames is not None else None
+    got = feeds.fed(feed, TOP, states, lambda spec, path: reach.covers(spec, path, TOP), cwd, renamed)
     return None if got is None else (list(got.words), got.exact)
+
+
+RENAMED = dict(STATES, **{"src/old.py": PathState("src/old.py", "D", "."), "lib/gone.py": PathState("lib/gone.py", "D", "."),
+                          "src/new.py": PathState("src/new.py", "A", ".")})  # `git mv src/old.py src/new.py`
 
 
 class Producers(unittest.TestCase):
@@ -68,9 +74,58 @@ class Producers(unittest.TestCase):
                          (["docs/new.md", "vendor/"], False))  # a new folder's files, one by one: at most those
         self.assertEqual(words("git add $(git ls-files -d)"), (["src/gone.py"], True))
 
-    def test_a_staged_rename_may_be_one_line(self):
+    def test_an_added_file_with_nothing_deleted_is_its_own_line(self):
         self.assertEqual(words("git diff --cached --name-only | xargs git reset --"),
-                         (["src/parser.py", "src/util.py"], False))
+                         (["src/parser.py", "src/util.py"], True))
+
+    def test_a_staged_rename_may_be_one_line_until_git_says(self):
+        line = "git diff --cached --name-only | xargs git reset --"
+        self.assertEqual(words(line, states=RENAMED),
+                         (["lib/gone.py", "src/new.py", "src/old.py", "src/parser.py", "src/util.py"], False))
+        self.assertEqual(words(line, states=RENAMED, renames={"src/new.py": "src/old.py"}),
+                         (["lib/gone.py", "src/new.py", "src/parser.py", "src/util.py"], True))  # the new name only
+        self.assertEqual(words(line, states=RENAMED, renames={}),
+                         (["lib/gone.py", "src/new.py", "src/old.py", "src/parser.py", "src/util.py"], True))
+
+    def test_a_rename_line_of_git_status(self):
+        status = "git status --porcelain | grep '^[ADR]' | awk '{print $%d}' | xargs git add"
+        pairs = {"src/new.py": "src/old.py"}
+        self.assertEqual(words(status % 2, states=RENAMED, renames=pairs),
+                         (["lib/gone.py", "src/old.py", "src/parser.py"], True))  # `R  src/old.py -> src/new.py`
+        self.assertEqual(words(status % 4, states=RENAMED, renames=pairs), (["src/new.py"], True))
+        self.assertEqual(words("git status --short | grep ^R | cut -c4- | xargs git add", cwd="/r/src",
+                               states=RENAMED, renames=pairs), (["old.py", "->", "new.py"], True))
+        self.assertEqual(words("git diff --cached --name-only --diff-filter=D | xargs git add", states=RENAMED,
+                               renames=pairs), (["lib/gone.py"], True))  # a rename is R, not D
+        self.assertEqual(words("git diff --cached --name-only -- src | xargs git add", states=RENAMED,
+                               renames={"src/new.py": "lib/gone.py"})[1], False)  # its other side not listed
+
+    def test_whether_a_lister_folds_renames(self):
+        def renames(line):
+            runs = cmdline.commands(line, TOP, cmdline.Context())
+            return feed_sources.feed_of(runs[-1].fed_by, feeds.XARGS, cmdline.Context(), Lookup()).source.renames
+
+        self.assertIsNone(renames("git diff --cached --name-only | xargs git add"))  # the repository's config
+        self.assertFalse(renames("git diff --cached --name-only --no-renames | xargs git add"))
+        self.assertTrue(renames("git diff --cached --no-renames -M --name-only | xargs git add"))  # the last wins
+        self.assertFalse(renames("git -c diff.renames=false diff --cached --name-only | xargs git add"))
+        self.assertFalse(renames("git -c status.renames=off status --porcelain | xargs git add"))
+        self.assertTrue(renames("git -c status.renames=true -c diff.renames=0 status -s | xargs git add"))
+        self.assertFalse(renames("git status --porcelain --no-renames | xargs git add"))
+        self.assertIsNone(feed_sources.feed_of(cmdline.commands("git -c diff.renames=copies diff --cached --name-only"
+                                                                " | xargs git add", TOP, cmdline.Context())[-1].fed_by,
+                                               feeds.XARGS, cmdline.Context(), Lookup()))  # copies: not read
+
+    def test_no_rename_to_find_without_an_added_and_a_deleted_file(self):
+        listing = feeds.Listing(frozenset(["staged"]), ())
+        self.assertIsNone(feeds.rename_comparison(listing, STATES))
+        self.assertEqual(feeds.rename_comparison(listing, RENAMED), feeds.CACHED)
+        self.assertIsNone(feeds.rename_comparison(listing._replace(renames=False), RENAMED))
+        self.assertIsNone(feeds.rename_comparison(feeds.Listing(frozenset(["unstaged"]), ()), RENAMED))
+        head = feeds.Listing(frozenset(["staged", "unstaged"]), ())
+        gone_from_tree = dict(STATES, **{"src/new.py": PathState("src/new.py", "A", ".")})  # src/gone.py: ` D`
+        self.assertEqual(feeds.rename_comparison(head, gone_from_tree), feeds.HEAD)
+        self.assertIsNone(feeds.rename_comparison(listing, gone_from_tree))  # the index holds src/gone.py
 
     def test_status_lines_through_grep_cut_and_awk(self):
         self.assertEqual(words("git status --porcelain | grep '^??' | cut -c4- | xargs git add"),

@@ -986,6 +986,39 @@ class Feeds(GuardTestCase):
         self.assertAllowed(self.guard("git diff --name-only -- docs | xargs git add"))  # `git add` alone adds nothing
 
 
+class FedRenames(GuardTestCase):
+    """A lister that detects renames prints a peer's staged `git mv` as git does: one line."""
+
+    def setUp(self):
+        super().setUp()
+        with open(os.path.join(self.main, "src", "util.py"), "w") as handle:
+            handle.write("def helper():\n    return 1\n")
+        git(self.main, "add", "src/util.py")
+        git(self.main, "commit", "-q", "-m", "util")
+        git(self.main, "mv", "src/util.py", "src/utils.py")
+        git(self.main, "rm", "-q", "README.md")
+        self.claude.live_session(self.main, name="mover", edits=[os.path.join(self.main, p)
+                                                                 for p in ("src/util.py", "src/utils.py", "README.md")])
+        self.own_change("docs/own.md")
+        git(self.main, "add", "docs/own.md")
+
+    def test_the_old_name_of_a_rename_is_not_at_stake_where_the_lister_prints_only_the_new(self):
+        _decision, reason = self.decision(self.guard("git diff --cached --name-only | xargs git reset --"))
+        stake = next(line for line in reason.splitlines() if line.startswith("At stake:"))
+        self.assertIn("src/utils.py [staged]", stake)
+        self.assertIn("README.md [staged-deletion]", stake)
+        self.assertNotIn("src/util.py ", stake)
+        _decision, reason = self.decision(self.guard("git reset -- $(git -c diff.renames=false diff --cached "
+                                                     "--name-only)"))
+        self.assertIn("src/util.py [staged-deletion]", reason)  # without detection both names are printed
+
+    def test_an_add_git_refuses_for_a_fed_path_that_matches_nothing_is_let_through(self):
+        line = "git status --porcelain | awk '{print $2}' | xargs git add"  # `R  src/util.py -> …`: gone
+        self.assertAllowed(self.guard(line))
+        self.assertNotEqual(subprocess.run(["bash", "-c", line], cwd=self.main, stdout=subprocess.DEVNULL,
+                                           stderr=subprocess.DEVNULL).returncode, 0)  # git refuses it
+
+
 class GitsOwnReadings(GuardTestCase):
     """Forms whose reach is git's own reading of them, not what their words suggest."""
 

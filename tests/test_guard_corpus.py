@@ -162,9 +162,6 @@ class GuardOnCorpus(unittest.TestCase):
     def test_stake_lines_name_nothing_the_line_does_not_harm(self):
         self.assertEqual(self._stake(contract.EXTRA), [])
 
-    # Still marked: one held-out suggestion falls short (the count per world in README.md, the list
-    # from `guardrun.py --contract`). The lead removes the expectedFailure when its check passes.
-    @unittest.expectedFailure
     def test_every_suggestion_runs_harms_no_peer_and_does_what_the_line_meant_for_self(self):
         # The held-out third's in every world (FULL_WORLD's train lines too would add ~10 s).
         self.assertEqual(guardrun.suggestion_failures(self.entries, self.reports, "heldout"), [])

@@ -35,8 +35,17 @@ def chain_of(runs, changing_git_steps):
     gates = {step: run.gate for step, run in enumerate(runs) if run.gate is not None}
     readers = frozenset(step for step, run in enumerate(runs) if not run.writes and not run.via and (
         run.name in READERS or run.name == "git" and step not in changing_git_steps or
-        run.name == "find" and not any(w.value in FIND_ACTIONS for w in run.args)))
+        run.name == "find" and not any(w.value in FIND_ACTIONS for w in run.args) or
+        run.name == "awk" and _prints_fields(run)))
     return Chain(gates, readers, len(runs))
+
+
+def _prints_fields(run):
+    """`awk '{print $N}'`: it prints a field of each line it reads (awk can write files and run
+    commands, so only the program peerhooks.feeds reads counts as reading)."""
+    from . import feeds
+
+    return feeds.stages_of([run]) is not None
 
 
 # What makes `find` more than a reader: it deletes, runs or writes (what it runs is its own command).

@@ -68,7 +68,9 @@ def patch_feed(producer, context, lookup):
         if any(w.value in ("--name-only", "--name-status", "--stat", "--numstat", "-R") for w in kept):
             return None
         listing = _diff((cmdline.Word("--name-only"),) + tuple(kept), producer, context, lookup, gitops)
-        return None if listing is None else feeds.Feed(listing, (), feeds.LINES)
+        if listing is None:
+            return None  # a patch changes both names of a rename: no line folds them
+        return feeds.Feed(listing._replace(renames=False), (), feeds.LINES)
     if verb == "stash" and rest and rest[0].value == "show":
         options = [w.value for w in rest[1:] if w.value.startswith("-")]
         entries = [w for w in rest[1:] if not w.value.startswith("-")]
@@ -148,14 +150,39 @@ def _git_listing(lister, context, lookup):
     args = lister.args
     if not args or lister.cwd is None or any(w.expanded for w in args):
         return None
+    config = {}
+    while len(args) > 2 and args[0].value == "-c":  # `git -c diff.renames=false diff …`
+        key, equals, value = args[1].value.partition("=")
+        config[key.lower()] = value if equals else "true"
+        args = args[2:]
     verb, rest = args[0].value, args[1:]
     if verb == "diff":
-        return _diff(rest, lister, context, lookup, gitops)
-    if verb == "ls-files":
-        return _ls_files(rest, lister, context, gitops)
-    if verb == "status":
-        return _status(rest, lister, context, gitops)
-    return None
+        listing = _diff(rest, lister, context, lookup, gitops)
+        keys = ("diff.renames",)
+    elif verb == "ls-files":
+        return _ls_files(rest, lister, context, gitops) if not config else None
+    elif verb == "status":
+        listing = _status(rest, lister, context, gitops)
+        keys = ("status.renames", "diff.renames")  # status.renames wins, diff.renames stands in
+    else:
+        return None
+    if listing is None or listing.renames is not None:
+        return listing  # an option on the line beats any config
+    if set(config) - set(keys):
+        return None  # other config: not read here
+    value = next((config[k] for k in keys if k in config), None)
+    renames = None if value is None else gitops.config_bool(value)
+    return None if value is not None and renames is None else listing._replace(renames=renames)
+
+
+RENAME_OPTIONS = {"--no-renames": False, "-M": True, "--find-renames": True}
+
+
+def _renames_option(values):
+    """True or False when the options say whether a staged rename is one line (the last one wins,
+    as git reads them), None when they do not say."""
+    said = [RENAME_OPTIONS[v] for v in values if v in RENAME_OPTIONS]
+    return said[-1] if said else None
 
 
 def _specs(words, lister, context, gitops):
@@ -163,11 +190,11 @@ def _specs(words, lister, context, gitops):
 
 
 def _diff(rest, lister, context, lookup, gitops):
-    parsed = gitops.split_arguments(rest, "--name-only --cached --staged --relative --diff-filter --no-renames",
-                                    frozenset(["--diff-filter"]))
+    parsed = gitops.split_arguments(rest, "--name-only --cached --staged --relative --diff-filter --no-renames "
+                                    "--find-renames", frozenset(["--diff-filter"]))
     if "--name-only" not in parsed.flags or parsed.flags - {"--name-only", "--cached", "--staged", "--relative",
-                                                             "--no-renames", "--diff-filter"}:
-        return None  # a patch, --name-status, --stat ...: not file names alone
+                                                             "--no-renames", "--find-renames", "-M", "--diff-filter"}:
+        return None  # a patch, --name-status, --stat, -M50% ...: not file names alone
     operands = [w.value for w in parsed.operands]
     shows = {"staged"} if parsed.flags & {"--cached", "--staged"} else {"unstaged"}
     paths = parsed.after_dashes or ()
@@ -181,8 +208,10 @@ def _diff(rest, lister, context, lookup, gitops):
     if letters is False:
         return None
     relative = "--relative" in parsed.flags
+    options = [w.value for w in rest[:len(rest) - len(parsed.after_dashes or ())]]
     return feeds.Listing(frozenset(shows), _specs(paths, lister, context, gitops), letters,
-                         False, lister.cwd if relative else None, lister.cwd if relative else None)
+                         False, lister.cwd if relative else None, lister.cwd if relative else None,
+                         renames=_renames_option(options))
 
 
 def _diff_filter(value):
@@ -218,7 +247,7 @@ def _status(rest, lister, context, gitops):
     formats = [v for v in values if v in STATUS_FORMATS]
     untracked = [v for v in values if v.startswith(("-u", "--untracked-files"))]
     others = [v for v in values if v.startswith("-") and v not in STATUS_FORMATS and v not in untracked
-              and v != "--"]
+              and v != "--" and v not in RENAME_OPTIONS]
     if not formats or others or any(u not in ("-uno", "--untracked-files=no", "-unormal",
                                               "--untracked-files=normal") for u in untracked):
         return None  # the long format, -b, -z, --ignored, -uall ...: not read line by line here
@@ -226,4 +255,4 @@ def _status(rest, lister, context, gitops):
     paths = [w for w in rest if not w.value.startswith("-")]
     short = not any(v.startswith("--porcelain") for v in formats)  # --porcelain wins, toplevel-relative
     return feeds.Listing(frozenset(shows), _specs(paths, lister, context, gitops), None, True,
-                         lister.cwd if short else None, None)
+                         lister.cwd if short else None, None, renames=_renames_option(values))

@@ -14,9 +14,13 @@ result as an upper bound.
 
 Git listers print only changed paths (`git diff --name-only`, `git ls-files -m/-d/-o`, `git status
 --porcelain`), and the guard's state holds every changed path, so their output is computed in full.
-A listing whose lines the state cannot spell for certain (a staged rename, which `git status` and
-`git diff --cached` print as one line; an untracked folder `git ls-files -o` lists file by file)
-counts as an upper bound once such a line survives the filters.
+The state is read without rename detection, but `git diff --cached`, `git diff HEAD` and `git status`
+detect renames by default (diff.renames, status.renames): a staged `git mv a b` is one line, `b` for
+`--name-only`, `R  a -> b` for `git status --porcelain`, so `awk '{print $2}'` prints `a`. When the
+state could hold such a pair (an added file beside a deleted one) the guard asks git for the pairs
+(gitstate.read_renames) and `fed` prints the lines the lister prints; without them, or for a line
+the state cannot spell for certain (an untracked folder `git ls-files -o` lists file by file), the
+listing counts as an upper bound once such a line survives the filters.
 """
 from .records import record
 
@@ -28,14 +32,19 @@ XARGS, LINES, FIELDS = "xargs", "lines", "fields"
 Words = record("Words", "lines", (), """A producer whose output the line holds: `echo a b`, `printf
     '%s\\n' a b` (its lines).""")
 
-Listing = record("Listing", "shows specs letters status relative_to under ignored", (None, False, None, None, False),
+Listing = record("Listing", "shows specs letters status relative_to under ignored renames",
+                 (None, False, None, None, False, None),
                  """A git lister, printed from git's state. shows: which changes it lists, a set of
     "unstaged", "staged", "deleted", "untracked"; specs: the Pathspecs it is limited to (() for the
     whole tree); letters: --diff-filter as (kept letters, dropped letters) or None; status: lines
     are `XY path` (git status --porcelain / --short); relative_to: the folder paths are printed
     relative to (None: the toplevel); under: the folder it lists only under (ls-files lists its
     working directory), or None; ignored: ls-files -o without --exclude-standard, which lists
-    ignored files too.""")
+    ignored files too; renames: whether it folds a staged rename into one line (True: `-M` or the
+    line's `-c diff.renames=true`; False: `--no-renames`, the line's config saying so, or a lister
+    that never does; None: the repository's config decides, on by default).""")
+
+CACHED, HEAD = "cached", "head"  # the comparisons a lister finds renames in: index or tree against HEAD
 
 Found = record("Found", "specs exact", (True,), """`find <folders> -name P`: the files on disk under its
     folders matching its names (specs: Pathspecs); exact False when other tests (-newer, -mtime)
@@ -251,15 +260,30 @@ def words_source(command):
 
 # -- what a feed yields (when git's state is known) -------------------------------------------------
 
-def fed(feed, top, states, covers, cwd):
+def rename_comparison(source, states):
+    """CACHED or HEAD: the comparison whose renames change what a lister prints in this state
+    ({path: PathState}); None when no rename can show (a lister that does not detect them or lists
+    no staged change, or no added file beside a deleted one it could be paired with)."""
+    if not isinstance(source, Listing) or source.renames is False or "staged" not in source.shows:
+        return None
+    head = "unstaged" in source.shows and not source.status  # `git diff HEAD`: the tree against HEAD
+    tracked = [s for s in states.values() if not (s.untracked or s.ignored)]
+    added = any(s.index == "A" and not (head and s.worktree == "D") for s in tracked)
+    gone = any(s.index == "D" or head and s.worktree == "D" and s.index != "A" for s in tracked)
+    return (HEAD if head else CACHED) if added and gone else None
+
+
+def fed(feed, top, states, covers, cwd, renamed=None):
     """The Fed words a consumer running in `cwd` receives from the feed, given git's state of the
-    checkout `top` ({path: PathState}); covers(spec, absolute path) -> whether a Pathspec covers it.
-    None when the feed cannot be told (a source the state does not say, a line xargs would read
-    with quotes)."""
+    checkout `top` ({path: PathState}); covers(spec, absolute path) -> whether a Pathspec covers it;
+    renamed: {Listing: {new path: old path}} the renames git finds for a listing whose
+    rename_comparison is not None ({} when it detects none), toplevel-relative; a listing missing
+    from it prints an upper bound. None when the feed cannot be told (a source the state does not
+    say, a line xargs would read with quotes)."""
     found = isinstance(feed.source, Found)
     if found and any(stage != SUBSET for stage in feed.stages):
         return None  # find prints paths as its folders are spelled, which a filter may read
-    lines = _source_lines(feed.source, top, states, covers, cwd)
+    lines = _source_lines(feed.source, top, states, covers, cwd, renamed or {})
     if lines is None:
         return None
     exact = not (found and not feed.source.exact)
@@ -304,7 +328,7 @@ def _split(line, how):
     return line.split()
 
 
-def _source_lines(source, top, states, covers, cwd):
+def _source_lines(source, top, states, covers, cwd, renamed):
     """[(line, certain)] a source prints, or None."""
     if isinstance(source, Words):
         return [(line, True) for text in source.lines for line in text.split("\n")]
@@ -314,7 +338,8 @@ def _source_lines(source, top, states, covers, cwd):
     if isinstance(source, Found):
         return [(_relative_to(prefix + rel, cwd), True) for rel, state in sorted(states.items())
                 if not _deleted(state) and any(covers(spec, prefix + rel) for spec in source.specs)]
-    return _listing_lines(source, prefix, states, covers)
+    pairs = renamed.get(source) if rename_comparison(source, states) is not None else {}
+    return _listing_lines(source, prefix, states, covers, pairs)
 
 
 def _deleted(state):
@@ -322,43 +347,57 @@ def _deleted(state):
     return state.worktree == "D" or state.index == "D" and not state.untracked
 
 
-def _listing_lines(listing, prefix, states, covers):
+def _listing_lines(listing, prefix, states, covers, pairs):
+    """[(line, certain)] a git lister prints; pairs: {new: old} of the renames it folds into one line
+    (None: unknown, so a line of an added or deleted file is not certain)."""
     found = []
     base = listing.relative_to.rstrip("/") if listing.relative_to else prefix[:-1]
     under = listing.under.rstrip("/") + "/" if listing.under else None
-    for rel, state in sorted(states.items()):
+
+    def listed(rel):
         path = prefix + rel
-        if listing.specs and not any(covers(spec, path) for spec in listing.specs):
-            continue
-        if under is not None and not path.startswith(under):
-            continue
-        shown = _shown(listing, state)
+        return (not listing.specs or any(covers(spec, path) for spec in listing.specs)) and \
+            (under is None or path.startswith(under))
+
+    if pairs and any(listed(new) != listed(old) for new, old in pairs.items()):
+        pairs = None  # limited to one side, git may pair the other one with another file: unknown
+    old_names = set(pairs.values()) if pairs else set()
+    for rel, state in sorted(states.items()):
+        if not listed(rel) or rel in old_names and not (state.untracked or state.ignored):
+            continue  # a rename's old name is printed on its new name's line
+        old = pairs.get(rel) if pairs else None
+        shown = ("R", True) if old is not None else _shown(listing, state, pairs is not None)
         if shown is None:
             continue
         letter, certain = shown
         if listing.letters is not None and not _kept_letter(listing.letters, letter):
             continue
-        name = _relative_to(path, base) + ("/" if state.folder else "")
+        name = _relative_to(prefix + rel, base) + ("/" if state.folder else "")
         if listing.status:
             index = "?" if state.untracked else "!" if state.ignored else state.index.replace(".", " ")
             tree = "?" if state.untracked else "!" if state.ignored else state.worktree.replace(".", " ")
+            if old is not None:  # `R  old -> new` (porcelain v1, --short)
+                index, name = "R", "%s -> %s" % (_relative_to(prefix + old, base), name)
             name = "%s%s %s" % (index, tree, name)
         found.append((name, certain))
     return found
 
 
-def _shown(listing, state):
+def _shown(listing, state, renames_known):
     """(the letter --diff-filter reads, whether the state spells the line for certain) when the
-    listing shows this path, else None."""
+    listing shows this path, else None. renames_known: which added and deleted files git pairs
+    into renames is known (or none can be)."""
     if state.untracked or state.ignored:
         if "untracked" not in listing.shows or state.ignored and not listing.ignored:
             return None
         return "?", not state.folder or listing.status  # ls-files -o lists a new folder's files one by one
-    renamed = state.index in ("A", "D")  # either side of what git may print as one rename line
+    head = "staged" in listing.shows and "unstaged" in listing.shows and not listing.status  # `git diff HEAD`
+    paired = state.index in ("A", "D") or head and state.worktree == "D"  # either side of a rename line
+    certain = renames_known or not paired
     if listing.status and (state.index != "." or state.worktree != "."):
-        return None, not renamed
+        return None, certain
     if "staged" in listing.shows and state.index != ".":
-        return state.index, not renamed
+        return state.index, certain
     if "unstaged" in listing.shows and state.worktree != ".":
         return state.worktree, True
     if "deleted" in listing.shows and state.worktree == "D":

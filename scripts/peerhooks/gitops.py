@@ -265,6 +265,12 @@ class Lookup:
         """True when one of the revisions names no commit: git then refuses the whole command."""
         return False
 
+    def detects_renames(self, keys, top):
+        """Whether the first of the config keys the repository sets (`status.renames`, then
+        `diff.renames`) turns rename detection on (True, git's default), off (False), or says what
+        the guard does not read (None: `copies`, an included file)."""
+        return True
+
     def same_commit(self, first, second, cwd):
         """True when both revisions name the same commit (`update-ref` to the value it has)."""
         return False
@@ -671,11 +677,12 @@ def _bound_of(feed, context):
     return specs, frozenset(work)
 
 
-def with_fed_paths(op, top, states):
+def with_fed_paths(op, top, states, renamed=None):
     """The operation with what its feeds print in place of the pathspecs that stood for it, given
-    git's state of its checkout ({path: PathState}): exact paths when every feed is read in full
-    (it then reads as if the line named them), the upper bound they are otherwise. Unchanged when
-    a feed cannot be told, or gives nothing (the command then runs as if without the words)."""
+    git's state of its checkout ({path: PathState}) and the renames git finds there (feeds.fed's
+    `renamed`): exact paths when every feed is read in full (it then reads as if the line named
+    them), the upper bound they are otherwise. Unchanged when a feed cannot be told, or gives
+    nothing (the command then runs as if without the words)."""
     if not op.feeds or states is None:
         return op
     from . import feeds, reach
@@ -685,7 +692,7 @@ def with_fed_paths(op, top, states):
     exact = complete = True
     fed = []
     for feed, _specs in op.feeds:
-        got = feeds.fed(feed, top, states, lambda spec, path: reach.covers(spec, path, top), op.cwd)
+        got = feeds.fed(feed, top, states, lambda spec, path: reach.covers(spec, path, top), op.cwd, renamed)
         if got is None:
             return op
         exact, complete = exact and got.exact, complete and got.complete
@@ -705,6 +712,17 @@ def configured(run, key):
 
 def _config_true(value):
     return value is not None and value.strip().lower() not in ("false", "no", "off", "0", "")
+
+
+def config_bool(value):
+    """A git boolean config value as git reads it (True, False), or None for anything else
+    (`diff.renames=copies`, which also finds copies)."""
+    word = value.strip().lower()
+    if word in ("true", "yes", "on", "1"):
+        return True
+    if word in ("false", "no", "off", "0", ""):
+        return False
+    return None
 
 
 def _command_span(run):

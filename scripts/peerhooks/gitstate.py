@@ -8,7 +8,8 @@ committed was still "the peer's").
 One `git status --porcelain=v2 -z --untracked-files=normal --no-renames` gives every changed path
 with its index (X) and working-tree (Y) state, and untracked folders collapsed to `dir/`, which is
 what `git clean` without `-d` tells apart. Ignored files are asked for only when a command can reach
-them (`clean -x/-X`, `add -f`, `stash -a`). Parsing is pure; `read` is the one git call.
+them (`clean -x/-X`, `add -f`, `stash -a`). Parsing is pure; `read` is the one git call of every
+judgement (`read_renames` and `read_stash` only for the lines that need them).
 """
 import posixpath
 
@@ -180,3 +181,28 @@ def read_stash(top, timeout):
     """The repository's stash entries, newest first, or None when git could not tell in time."""
     out = gitrepo.run_git(top, ["stash", "list", "-z", "--format=%gd%x1f%H%x1f%ct%x1f%gs"], timeout=timeout)
     return None if out is None else parse_stash_list(out)
+
+
+def parse_renames(output):
+    """{new path: old path} of the renames in `git diff --name-status -z -M` output. Pure."""
+    fields = output.split("\0")
+    renames, index = {}, 0
+    while index < len(fields):
+        status = fields[index]
+        if status.startswith(("R", "C")) and index + 2 < len(fields):
+            if status.startswith("R"):
+                renames[_clean(fields[index + 2])] = _clean(fields[index + 1])
+            index += 3
+        else:
+            index += 2 if status else 1
+    return renames
+
+
+def read_renames(top, comparison, timeout):
+    """{new: old} the renames git finds in the index (comparison "cached") or the tree ("head")
+    against HEAD, toplevel-relative, or None when git could not tell in time. The state above is
+    read without them; a lister that detects renames prints them (peerhooks.feeds), and only a
+    line fed by one, in a state that could hold one, pays for this call."""
+    against = ["--cached"] if comparison == "cached" else ["HEAD"]
+    out = gitrepo.run_git(top, ["diff"] + against + ["--name-status", "-z", "-M", "--"], timeout=timeout)
+    return None if out is None else parse_renames(out)

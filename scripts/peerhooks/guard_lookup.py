@@ -2,7 +2,8 @@
 where they say it, else asked of git, each call bounded: is `release-1.2` a branch and `Dockerfile`
 a file, what is checked out, does a pull rebase, does a rebase autostash or only fast-forward, does a revision name
 a commit, which index entries `rm`'s paths match, which files a stash entry holds, which worktrees
-have a branch checked out, does the checkout give a commit a message, is a merge or rebase under way.
+have a branch checked out, does the checkout give a commit a message, is a merge or rebase under way,
+does a git lister detect renames here.
 """
 import os
 
@@ -71,6 +72,13 @@ class CheckoutLookup(gitops.Lookup):
         out = gitrepo.run_git(cwd, ["ls-files", "-z", "--full-name", "--"] + list(pathspecs),
                               timeout=GIT_TIMEOUT_SECONDS)
         return None if out is None else [name for name in out.split("\0") if name]
+
+    def detects_renames(self, keys, top):
+        for key in keys:
+            value = _config_value(top, *key.split("."))
+            if value is not _UNSET:
+                return None if value is None else gitops.config_bool(value)
+        return True
 
     def is_folder(self, path):
         if not path or not os.path.lexists(path):
@@ -146,6 +154,44 @@ def _config_set(cwd, section, key):
         if path and _config_file_sets(path, section, key):
             return True
     return False
+
+
+_UNSET = object()  # a config key no file sets
+
+
+def _config_value(top, section, key):
+    """section.key's value as git reads it from the repository's, the user's and the XDG config
+    (the repository's wins; in a file, the last setting), _UNSET when none sets it, None when a
+    file includes others, which are not followed."""
+    common = gitrepo.git_common_dir(top) if top else None
+    for path in (os.path.join(common, "config") if common else None,
+                 os.path.join(os.path.expanduser("~"), ".gitconfig"),
+                 os.path.join(os.path.expanduser("~"), ".config", "git", "config"), "/etc/gitconfig"):
+        value = _config_file_value(path, section, key) if path else _UNSET
+        if value is not _UNSET:
+            return value
+    return _UNSET
+
+
+def _config_file_value(path, section, key):
+    from .safefiles import read_regular
+
+    try:
+        text = read_regular(path, 256 * 1024).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return _UNSET
+    current, value = "", _UNSET
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].split(";", 1)[0].strip()
+        if line.startswith("["):
+            current = line.strip("[]").strip().lower()
+            if current.startswith(("include", "includeif")):
+                return None
+        elif current == section:
+            name, equals, rest = line.partition("=")
+            if name.strip().lower() == key:
+                value = rest.strip().strip('"') if equals else "true"
+    return value
 
 
 def _config_file_sets(path, section, key):

@@ -175,7 +175,9 @@ class Stakes:
             if item.operation.kind in (gitops.STASH_STACK, gitops.STASH_APPLY) and item.toplevel not in stash_of:
                 stash_of[item.toplevel] = gitstate.read_stash(item.toplevel, GIT_TIMEOUT_SECONDS)
         owners_of = {top: self._stash_owners(top, entries) for top, entries in stash_of.items() if entries}
-        judged = [j._replace(operation=gitops.with_fed_paths(j.operation, j.toplevel, states_of.get(j.toplevel)))
+        renamed = self._renamed(judged, states_of)
+        judged = [j._replace(operation=gitops.with_fed_paths(j.operation, j.toplevel, states_of.get(j.toplevel),
+                                                             renamed.get(j.toplevel)))
                   for j in judged]  # what `… | xargs git add` is given, now that git's state is known
         judged = [j._replace(operation=_answered(j.operation, j.toplevel, states_of.get(j.toplevel)))
                   for j in judged]
@@ -190,6 +192,31 @@ class Stakes:
         return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
                                      owners_of, chain, _present(judged), _in_the_way(judged, states_of),
                                      saved_trees, binary_of)
+
+    def _renamed(self, judged, states_of):
+        """{toplevel: {feeds.Listing: {new: old}}}: for each git lister feeding an operation that
+        folds a staged rename into one line (`git diff --cached --name-only` prints only the new
+        name), the renames git finds ({} when it detects none here). git is asked once per
+        comparison, and only when the state could hold a rename (peerhooks.feeds.rename_comparison)."""
+        from . import feeds, gitstate
+
+        renamed, asked = {}, {}
+        for item in judged:
+            states = states_of.get(item.toplevel)
+            for feed, _standing in item.operation.feeds if item.peers and states is not None else ():
+                source = feed.source
+                comparison = feeds.rename_comparison(source, states)
+                if comparison is None:
+                    continue
+                detects = source.renames if source.renames is not None else self.lookup.detects_renames(
+                    ("status.renames", "diff.renames") if source.status else ("diff.renames",), item.toplevel)
+                key = (item.toplevel, comparison)
+                if detects and key not in asked:
+                    asked[key] = gitstate.read_renames(item.toplevel, comparison, GIT_TIMEOUT_SECONDS)
+                pairs = {} if detects is False else asked.get(key) if detects else None
+                if pairs is not None:
+                    renamed.setdefault(item.toplevel, {})[source] = pairs
+        return renamed
 
     def _stash_owners(self, top, entries):
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
