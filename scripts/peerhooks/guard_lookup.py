@@ -145,15 +145,10 @@ def _commit_of(cwd, revision):
 
 
 def _config_set(cwd, section, key):
-    """True when the repository's or the user's git config sets section.key to anything but false."""
-    top = gitrepo.toplevel(cwd) if cwd else None
-    common = gitrepo.git_common_dir(top) if top else None
-    for path in (os.path.join(common, "config") if common else None,
-                 os.path.join(os.path.expanduser("~"), ".gitconfig"),
-                 os.path.join(os.path.expanduser("~"), ".config", "git", "config")):
-        if path and _config_file_sets(path, section, key):
-            return True
-    return False
+    """True when the git config sets section.key to anything but false (the repository's setting
+    winning over the user's, as git reads them)."""
+    value = _config_value(gitrepo.toplevel(cwd) if cwd else None, section, key)
+    return isinstance(value, str) and gitops.config_bool(value) is not False
 
 
 _UNSET = object()  # a config key no file sets
@@ -174,7 +169,7 @@ def _config_value(top, section, key):
 
 
 def _config_file_value(path, section, key):
-    from .safefiles import read_regular
+    from .safefiles import read_regular  # a FIFO in a config file's place is never waited on
 
     try:
         text = read_regular(path, 256 * 1024).decode("utf-8", "replace")
@@ -192,23 +187,6 @@ def _config_file_value(path, section, key):
             if name.strip().lower() == key:
                 value = rest.strip().strip('"') if equals else "true"
     return value
-
-
-def _config_file_sets(path, section, key):
-    from .safefiles import read_regular  # a FIFO in a config file's place is never waited on
-
-    try:
-        text = read_regular(path, 256 * 1024).decode("utf-8", "replace")
-    except (OSError, ValueError):
-        return False
-    current = ""
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("["):
-            current = line.strip("[]").strip().lower()
-        elif current == section and line.replace(" ", "").lower().startswith(key + "="):
-            return line.partition("=")[2].strip().lower() not in ("false", "no", "off", "0")
-    return False
 
 
 def _has_ref(top, name):
