@@ -1121,8 +1121,23 @@ class BehindTheIndex(GuardTestCase):
         self.assertAllowed(self.guard("git clean -d"))  # clean.requireForce: nothing happens without -f
         self.assertRefused(self.guard("git -c clean.requireForce=false clean -d"), "src/peer_new.py")
 
-    def test_revert_without_a_commit_and_expiring_the_stash_reflog_ask(self):
-        self.assertEqual(self.decision(self.guard("git revert -n HEAD"))[0], "ask")
+    def test_revert_without_a_commit_of_a_commit_a_live_peer_may_have_made_asks(self):
+        def commit(name, date):
+            with open(os.path.join(self.main, name), "w") as handle:
+                handle.write("%s\n" % name)
+            git(self.main, "add", name)
+            subprocess.run(["git", "-C", self.main, "commit", "-q", "-m", name], check=True,
+                           env=dict(os.environ, GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date))
+
+        commit("old.md", "@1577836800 +0000")  # 2020: before the live peer started (30 minutes ago)
+        self.assertAllowed(self.guard("git revert -n HEAD"))  # no live session's work: this session's change
+        commit("new.md", "@%d +0000" % (now_ms() // 1000))  # since the peer started: it may be its commit
+        for line in ("git revert -n HEAD", "git cherry-pick -n HEAD~1..HEAD", "git revert -n HEAD~1 HEAD"):
+            with self.subTest(line=line):
+                self.assertEqual(self.decision(self.guard(line))[0], "ask")
+        self.assertAllowed(self.guard("git revert --no-commit HEAD~1"))
+
+    def test_expiring_the_stash_reflog_asks(self):
         with open(os.path.join(self.main, "src", "app.py"), "a") as handle:
             handle.write("stashed\n")
         git(self.main, "stash", "push", "-q", "--", "src/app.py")

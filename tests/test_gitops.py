@@ -565,6 +565,23 @@ class ParseTable(unittest.TestCase):
         self.assertEqual(gitops.parse("git commit -m 'fix: x'", CWD)[0].message, "fix: x")
 
 
+class AppliedCommits(unittest.TestCase):
+    def applied(self, command):
+        return gitops.applied_commits(gitops.parse(command, CWD)[0])
+
+    def test_the_commits_a_revert_or_cherry_pick_without_commit_writes_are_read_as_written(self):
+        self.assertEqual(self.applied("git revert -n HEAD"), ("HEAD",))
+        self.assertEqual(self.applied("git cherry-pick --no-commit -x -m 1 abc123 main~2..main"),
+                         ("abc123", "main~2..main"))
+        self.assertEqual(self.applied("git revert --no-commit --strategy=ort HEAD~1"), ("HEAD~1",))
+
+    def test_anything_else_or_words_not_read_plainly_say_nothing(self):
+        for command in ("git revert HEAD", "git checkout main", "git revert -n $(git rev-parse HEAD)",
+                        "git revert -n --reference HEAD", "git cherry-pick -n"):
+            with self.subTest(command=command):
+                self.assertIsNone(self.applied(command))
+
+
 class Aliases(unittest.TestCase):
     CONFIG = ("alias.co checkout\nalias.aa add --all\nalias.st status -sb\n"
               "alias.wip !git add -A && git commit -m wip\nalias.up !cd /o && git pull --rebase\n"

@@ -184,6 +184,16 @@ class Unattributed(unittest.TestCase):
         self.assertEqual(judge("git commit -m x", [peer("busy")], self.WORLD, own=["c.py"]), [])
 
 
+class CommitsBeforeTheParties(unittest.TestCase):
+    def test_only_commits_made_before_every_party_started_are_nobodys_live_work(self):
+        started = [1_700_000_000_000, 1_700_000_500_000]
+        self.assertTrue(guard_verdict.predates_every_party([1_699_999_000, 1_699_999_999], started))
+        self.assertFalse(guard_verdict.predates_every_party([1_699_999_000, 1_700_000_100], started))
+        self.assertFalse(guard_verdict.predates_every_party([1_600_000_000], started + [None]))  # a subagent
+        self.assertFalse(guard_verdict.predates_every_party(None, started))  # git could not tell
+        self.assertFalse(guard_verdict.predates_every_party([], started))
+
+
 class AskKinds(unittest.TestCase):
     WORLD = states(modified("a.py"))
 

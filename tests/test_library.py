@@ -276,6 +276,16 @@ class Checkouts(support.HomeTestCase):
         with self.assertRaises(ChildProcessError):  # reaped: no zombie left behind
             os.waitpid(abandoned.pid, os.WNOHANG)
 
+    def test_the_commits_a_revert_applies_are_timed_one_by_one_and_a_range_whole(self):
+        repo = self.repo()
+        for second in (1577836800, 1577836900):
+            date = "@%d +0000" % second
+            subprocess.run(["git", "-C", repo, "commit", "-q", "--allow-empty", "-m", date], check=True,
+                           env=dict(os.environ, GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date))
+        self.assertEqual(gitstate.commit_times(repo, ["HEAD"], 5), [1577836900])  # not its history
+        self.assertEqual(sorted(gitstate.commit_times(repo, ["HEAD~2..HEAD"], 5)), [1577836800, 1577836900])
+        self.assertIsNone(gitstate.commit_times(repo, ["no-such-commit"], 5))
+
     def test_git_reads_take_no_optional_lock_a_peers_git_add_would_meet(self):
         # A plain `git status` refreshes stale stat data and writes the index back under index.lock;
         # a peer's `git add` at that moment stops with "Unable to create index.lock".

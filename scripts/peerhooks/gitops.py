@@ -1048,6 +1048,36 @@ def git_operation(words, run):
                      via=run.via)
 
 
+# What `revert` / `cherry-pick` may say beside the commits they apply for those to be read plainly.
+APPLY_COMMIT_FLAGS = frozenset(["-n", "--no-commit", "-x", "-s", "--signoff", "--no-edit", "-e", "--edit",
+                                "--allow-empty", "--keep-redundant-commits", "--rerere-autoupdate",
+                                "--no-rerere-autoupdate"])
+APPLY_COMMIT_VALUES = frozenset(["-m", "--mainline", "--strategy", "-X", "--strategy-option"])
+
+
+def applied_commits(op):
+    """The revisions (ranges included, as written) a `revert -n` or `cherry-pick -n` writes into the
+    index and tree, or None when it is not one or its words do not say them plainly."""
+    if op.kind != MOVE_HEAD or not op.words or op.words[0].value not in ("revert", "cherry-pick"):
+        return None
+    revisions, words = [], op.words[1:]
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word.expanded:
+            return None
+        if word.value in APPLY_COMMIT_VALUES:
+            index += 2
+            continue
+        if word.value.startswith("-") and word.value not in APPLY_COMMIT_FLAGS and \
+                word.value.partition("=")[0] not in APPLY_COMMIT_VALUES:
+            return None
+        if not word.value.startswith("-"):
+            revisions.append(word.value)
+        index += 1
+    return tuple(revisions) or None
+
+
 REWRITING_REBASE_OPTIONS = frozenset(["-i", "--interactive", "--onto", "--root", "-x", "--exec", "--keep-base",
                                       "--no-ff", "-f", "--force-rebase"])
 

@@ -183,6 +183,20 @@ def read_stash(top, timeout):
     return None if out is None else parse_stash_list(out)
 
 
+MAX_APPLIED_COMMITS = 256  # a revert of a longer range is judged without the commits' times
+
+
+def commit_times(top, revisions, timeout):
+    """The committer times (epoch seconds) of the commits a `revert` or `cherry-pick` of these
+    revisions applies (each one, a range's every commit), in one `git log`; None when git could not
+    tell in time, a revision names no commit, or there are more than MAX_APPLIED_COMMITS."""
+    # no -n: with it git walks each revision's history, not the commits alone (git 2.39)
+    out = gitrepo.run_git(top, ["log", "--no-walk=unsorted", "--format=%ct"] + list(revisions) + ["--"],
+                          timeout=timeout)
+    times = [int(t) for t in out.split()] if out is not None and all(t.isdigit() for t in out.split()) else None
+    return times if times and len(times) <= MAX_APPLIED_COMMITS else None
+
+
 def parse_renames(output):
     """{new path: old path} of the renames in `git diff --name-status -z -M` output. Pure."""
     fields = output.split("\0")

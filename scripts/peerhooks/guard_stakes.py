@@ -48,7 +48,8 @@ class Stakes:
         self.aliases = {}
         self.changes = None
         self.states = {}
-        self.started = {}  # (top, ignored): git status started, not yet read
+        self.reading = {}  # (top, ignored): git status started, not yet read
+        self.started = {}  # a party's name: when its process started (ms; None for a subagent)
 
     def _toplevel(self, path):
         return self.caller.toplevel(path)
@@ -102,14 +103,19 @@ class Stakes:
 
     def _peers_at_stake(self, op, top):
         from . import guard_verdict
+
         chosen = self._parties()[1]
         if op.kind in gitops.REPOSITORY_KINDS:
             common = gitrepo.git_common_dir(top)
             chosen = [(p, t) for p, t in chosen if t is not None and gitrepo.git_common_dir(t) == common]
         else:
             chosen = [(p, t) for p, t in chosen if t == top]
-        return tuple(guard_verdict.Peer(p.name or "session %s" % (p.session_id or "")[:8], (), p.can_message,
-                                        p.busy, t, p.kind) for p, t in chosen)
+        peers = tuple(guard_verdict.Peer(p.name or "session %s" % (p.session_id or "")[:8], (), p.can_message,
+                                         p.busy, t, p.kind) for p, t in chosen)
+        started = {s.session_id: s.started_at_ms for s in self.sessions}
+        self.started.update((peer.name, started.get(p.session_id) if p.kind == "session" else None)
+                            for peer, (p, _t) in zip(peers, chosen))
+        return peers
 
     def _aliases(self, top):
         if top not in self.aliases:
@@ -133,16 +139,16 @@ class Stakes:
 
     def _start_states(self, top, ignored=False):
         key = (top, ignored)
-        if key not in self.states and key not in self.started:
+        if key not in self.states and key not in self.reading:
             from . import gitstate
 
-            self.started[key] = gitstate.start_read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
+            self.reading[key] = gitstate.start_read(top, GIT_TIMEOUT_SECONDS, ignored=ignored)
 
     def close(self):
         """Every git status started and not read, stopped."""
-        for started in self.started.values():
+        for started in self.reading.values():
             gitrepo.stop_git(started)
-        self.started.clear()
+        self.reading.clear()
 
     def _states(self, top, ignored=False):
         """git's state of a checkout now ({path: PathState}, or None when git did not answer in time)."""
@@ -151,7 +157,7 @@ class Stakes:
             from . import gitstate
 
             self._start_states(top, ignored)
-            self.states[key] = gitstate.finish_read(self.started.pop(key))
+            self.states[key] = gitstate.finish_read(self.reading.pop(key))
         return self.states[key]
 
     def verdict(self, judged, chain=None, saved_trees=()):
@@ -181,6 +187,7 @@ class Stakes:
                   for j in judged]  # what `… | xargs git add` is given, now that git's state is known
         judged = [j._replace(operation=_answered(j.operation, j.toplevel, states_of.get(j.toplevel)))
                   for j in judged]
+        judged = [j for j in judged if not self._applies_only_older_commits(j)]
         self.states_of, self.with_changes = states_of, judged
         private_of = {}
         for item in judged:
@@ -217,6 +224,20 @@ class Stakes:
                 if pairs is not None:
                     renamed.setdefault(item.toplevel, {})[source] = pairs
         return renamed
+
+    def _applies_only_older_commits(self, item):
+        """A `revert -n` / `cherry-pick -n` of commits made before every party at stake started
+        (issue 19 asks about a peer's commit undone or swept up, not about older history)."""
+        from . import gitstate, guard_verdict
+
+        revisions = gitops.applied_commits(item.operation)
+        if revisions is None or not item.peers:
+            return False
+        started = [self.started.get(peer.name) for peer in item.peers]
+        if any(s is None for s in started):
+            return False
+        times = gitstate.commit_times(item.toplevel, revisions, GIT_TIMEOUT_SECONDS)
+        return guard_verdict.predates_every_party(times, started)
 
     def _stash_owners(self, top, entries):
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live

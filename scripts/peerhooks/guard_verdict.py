@@ -179,6 +179,16 @@ def _put_back(refusal, top, running, chain, trips, states, binary):
     return refusal._replace(held=held) if held else None
 
 
+def predates_every_party(commit_times_s, started_ms):
+    """Whether every commit (committer times, epoch seconds) was made before each party at stake
+    started (process start, ms; None: not known): then none of them is a live session's work, and
+    writing them (or their reverse) into the shared tree is this session's own change, which git
+    refuses over a file with local changes. Pure."""
+    if not commit_times_s or not started_ms or any(s is None for s in started_ms):
+        return False
+    return max(commit_times_s) * 1000 < min(started_ms)
+
+
 def _stash_sequence(running, states_of, stash_of):
     """(taken, round_trips) of the line's stash operations (stash_sequence), each checkout's over its stack,
     keyed by the operations' indices in the judged list (a line without one imports nothing more)."""
