@@ -605,6 +605,21 @@ class Subagents(GuardTestCase):
         self.assertIn("part of this same session", reason)
         self.assertNotIn("SendMessage", reason)
 
+    def test_a_subagents_revert_of_history_older_than_its_session_runs_but_not_of_a_newer_commit(self):
+        self.subagent("a1111111111111111", "src/first.py", {"agentType": "general-purpose", "toolUseId": "toolu_1"})
+        self.subagent("b2222222222222222", "src/second.py", {"agentType": "general-purpose", "toolUseId": "toolu_2"})
+        for message, date in (("old", "@1577836800 +0000"), ("new", "@%d +0000" % (now_ms() // 1000))):
+            with open(os.path.join(self.main, message + ".md"), "w") as handle:
+                handle.write(message + "\n")
+            git(self.main, "add", message + ".md")
+            subprocess.run(["git", "-C", self.main, "commit", "-q", "-m", message], check=True,
+                           env=dict(os.environ, GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date))
+            result = self.call("git revert -n HEAD", "a1111111111111111")
+            if message == "old":  # its main thread and sibling began after the session did: none of theirs
+                self.assertAllowed(result)
+            else:
+                self.assertEqual(self.decision(result)[0], "ask")
+
     def test_a_sibling_that_has_ended_left_its_files_to_the_main_thread(self):
         self.subagent("a1111111111111111", "src/first.py", {"toolUseId": "toolu_1"})
         self.subagent("b2222222222222222", "src/second.py", {"toolUseId": "toolu_2"})

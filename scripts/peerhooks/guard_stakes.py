@@ -49,7 +49,7 @@ class Stakes:
         self.changes = None
         self.states = {}
         self.reading = {}  # (top, ignored): git status started, not yet read
-        self.started = {}  # a party's name: when its process started (ms; None for a subagent)
+        self.started = {}  # a party's name: when its process started (ms; a subagent: its session's start)
 
     def _toplevel(self, path):
         return self.caller.toplevel(path)
@@ -113,8 +113,9 @@ class Stakes:
         peers = tuple(guard_verdict.Peer(p.name or "session %s" % (p.session_id or "")[:8], (), p.can_message,
                                          p.busy, t, p.kind) for p, t in chosen)
         started = {s.session_id: s.started_at_ms for s in self.sessions}
-        self.started.update((peer.name, started.get(p.session_id) if p.kind == "session" else None)
-                            for peer, (p, _t) in zip(peers, chosen))
+        own = self.caller.own_entry()  # this session's main thread and subagents began after it did
+        self.started.update((peer.name, started.get(p.session_id) if p.kind == "session" else
+                             own.started_at_ms if own is not None else None) for peer, (p, _t) in zip(peers, chosen))
         return peers
 
     def _aliases(self, top):
