@@ -187,9 +187,13 @@ class Stakes:
                     and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
                 private_of[index.path] = _private_differs(item.toplevel, index.path)
         binary_of = {top: _binary(top) for top in states_of} if saved_trees else None
-        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
-                                     owners_of, chain, _present(judged), _in_the_way(judged, states_of),
-                                     saved_trees, binary_of)
+        refusals = guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
+                                         owners_of, chain, _present(judged), _in_the_way(judged, states_of),
+                                         saved_trees, binary_of)
+        rewrites = guard_verdict.judged_by_their_files(refusals, [j.operation for j in judged], chain)
+        if rewrites:
+            refusals = guard_verdict.without_unchanged(refusals, _unchanged(rewrites, judged))
+        return refusals
 
     def _stash_owners(self, top, entries):
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
@@ -337,6 +341,43 @@ def _answered(op, top, states):
     hunks = patch_answers.hunks_of(done[1].decode("utf-8", "replace"))
     files = patch_answers.staged_files(op.answers, hunks) if hunks is not None else None
     return op if files is None else gitops.with_answered_hunks(op, files, top)
+
+
+MAX_REWRITTEN_FILES = 16  # a peer's files read for one line's `sed -i`s; past it, the rest may change
+MAX_REWRITTEN_BYTES = 1 << 20  # a larger file may change: it is not read
+
+
+def _unchanged(refusals, judged):
+    """{(id of the refused operation, toplevel-relative path)} of the peers' files a refused rewrite
+    leaves byte for byte, as they are now (peerhooks.rewrites): each read at most once, bounded,
+    only a regular file in its checkout (never a link, which `sed -i` replaces by a file, nor a FIFO)."""
+    from . import rewrites
+    from .safefiles import read_regular
+
+    tops = {id(j.operation): j.toplevel for j in judged}
+    found, contents = set(), {}
+    for refusal in refusals:
+        top = tops.get(id(refusal.operation))
+        for held in refusal.held if top else ():
+            path = top.rstrip("/") + "/" + held.path
+            if path not in contents:
+                if len(contents) >= MAX_REWRITTEN_FILES:
+                    return found
+                contents[path] = _rewritten_file(path, top, read_regular)
+            data = contents[path]
+            if data is not None and not rewrites.may_change(refusal.operation.rewrite, data):
+                found.add((id(refusal.operation), held.path))
+    return found
+
+
+def _rewritten_file(path, top, read_regular):
+    if os.path.islink(path):
+        return None
+    try:
+        data = read_regular(path, MAX_REWRITTEN_BYTES + 1, inside=(top,))
+    except (OSError, ValueError):
+        return None
+    return data if data is not None and len(data) <= MAX_REWRITTEN_BYTES else None
 
 
 MAX_PATHS_IN_THE_WAY = 256  # local changes asked about for one switch; past it, git is taken to go ahead
