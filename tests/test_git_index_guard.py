@@ -688,6 +688,17 @@ class SharedFiles(GuardTestCase):
         self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
         self.assertIn("nothing of yours to run it on", reason)
 
+    def test_answers_to_add_p_that_stage_only_own_hunks_run_and_a_peers_hunk_is_put_to_the_human(self):
+        self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 18\n",
+                                     content="line 18 (own)\n"))
+        # the peer's hunk (line 2) is asked about first, this session's (line 18) second
+        self.assertAllowed(self.guard("printf 'n\\ny\\n' | git add -p src/shared.py", session_id=self.OWN_ID))
+        decision, reason = self.decision(self.guard("printf 'y\\nn\\n' | git add -p src/shared.py",
+                                                    session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+        self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
+        self.assertRefused(self.guard("yes | git add -p src/shared.py", session_id=self.OWN_ID), "src/shared.py")
+
     def test_a_whole_file_write_cannot_be_told_apart_so_the_human_decides(self):
         with open(self.shared) as handle:
             self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), tool="Write",
