@@ -363,6 +363,43 @@ def _own_hunks_only(hunks, split):
     return all(hunk is not None and hunk in own for hunk in hunks)
 
 
+MAX_REWRITTEN_FILES = 16  # a peer's files read for one line's `sed -i`s; past it, the rest may change
+MAX_REWRITTEN_BYTES = 1 << 20  # a larger file may change: it is not read
+
+
+def _unchanged(refusals, judged):
+    """{(id of the refused operation, toplevel-relative path)} of the peers' files a refused rewrite
+    leaves byte for byte, as they are now (peerhooks.rewrites): each read at most once, bounded,
+    only a regular file in its checkout (never a link, which `sed -i` replaces by a file, nor a FIFO)."""
+    from . import rewrites
+    from .safefiles import read_regular
+
+    tops = {id(j.operation): j.toplevel for j in judged}
+    found, contents = set(), {}
+    for refusal in refusals:
+        top = tops.get(id(refusal.operation))
+        for held in refusal.held if top else ():
+            path = top.rstrip("/") + "/" + held.path
+            if path not in contents:
+                if len(contents) >= MAX_REWRITTEN_FILES:
+                    return found
+                contents[path] = _rewritten_file(path, top, read_regular)
+            data = contents[path]
+            if data is not None and not rewrites.may_change(refusal.operation.rewrite, data):
+                found.add((id(refusal.operation), held.path))
+    return found
+
+
+def _rewritten_file(path, top, read_regular):
+    if os.path.islink(path):
+        return None
+    try:
+        data = read_regular(path, MAX_REWRITTEN_BYTES + 1, inside=(top,))
+    except (OSError, ValueError):
+        return None
+    return data if data is not None and len(data) <= MAX_REWRITTEN_BYTES else None
+
+
 MAX_PATHS_IN_THE_WAY = 256  # local changes asked about for one switch; past it, git is taken to go ahead
 
 
