@@ -713,6 +713,17 @@ class SharedFiles(GuardTestCase):
         self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
         self.assertIn("nothing of yours to run it on", reason)
 
+    def test_answers_to_add_p_that_stage_only_own_hunks_run_and_a_peers_hunk_is_put_to_the_human(self):
+        self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 18\n",
+                                     content="line 18 (own)\n"))
+        # the peer's hunk (line 2) is asked about first, this session's (line 18) second
+        self.assertAllowed(self.guard("printf 'n\\ny\\n' | git add -p src/shared.py", session_id=self.OWN_ID))
+        decision, reason = self.decision(self.guard("printf 'y\\nn\\n' | git add -p src/shared.py",
+                                                    session_id=self.OWN_ID))
+        self.assertEqual(decision, "ask")
+        self.assertIn("At stake: peer-9d: src/shared.py [unstaged]", reason)
+        self.assertRefused(self.guard("yes | git add -p src/shared.py", session_id=self.OWN_ID), "src/shared.py")
+
     def test_a_whole_file_write_cannot_be_told_apart_so_the_human_decides(self):
         with open(self.shared) as handle:
             self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), tool="Write",
@@ -771,6 +782,31 @@ class ShellWrites(GuardTestCase):
                         "sed s/x/y/ src/app.py"):
             with self.subTest(command=command):
                 self.assertAllowed(self.guard(command, session_id=self.own_id))
+
+    def test_a_rewrite_whose_pattern_matches_nothing_in_the_peers_file_runs(self):
+        # src/app.py holds "x = 1" and the peer's comment: "nowhere" is in neither, so it stays byte for byte
+        for command in ("sed -i s/nowhere/y/ src/app.py", "perl -pi -e 's/nowhere/y/g' src/app.py",
+                        "sed -i -e 's/nowhere/y/' -e 's/absent/z/' src/app.py src/own.py",
+                        "find src -name '*.py' -exec sed -i 's/nowhere/y/' {} +",
+                        "cat src/app.py && sed -i 's/nowhere/y/' src/app.py"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command, session_id=self.own_id))
+
+    def test_a_rewrite_the_file_cannot_decide_is_refused(self):
+        for command in ("sed -i 's/x/y/' src/app.py",  # it matches
+                        "sed -i 's/nowhere/y/;d' src/app.py", "sed -n -i 's/nowhere/y/p' src/app.py",
+                        "sed -i.bak 's/nowhere/y/' src/app.py", "sed -i '1s/nowhere/y/' src/app.py",
+                        "sed -i 's/nowhere/y/' src/app.py > src/out.txt",
+                        "echo 'nowhere' >> src/own.py && sed -i 's/nowhere/y/' src/app.py",
+                        "touch src/new.py && sed -i 's/nowhere/y/' src/app.py",  # not only readers before it
+                        "for f in src/*.py; do sed -i 's/nowhere/y/' src/app.py; done"):
+            with self.subTest(command=command):
+                self.assertRefused(self.guard(command, session_id=self.own_id), "src/app.py")
+
+    def test_a_rewrite_of_a_peers_file_that_is_a_link_is_refused(self):
+        os.remove(os.path.join(self.main, "src", "peer_new.py"))
+        os.symlink("app.py", os.path.join(self.main, "src", "peer_new.py"))  # sed -i makes it a file
+        self.assertRefused(self.guard("sed -i s/nowhere/y/ src/peer_new.py", session_id=self.own_id), "src/app.py")
 
     def test_a_file_the_peer_committed_is_nobodys_stake(self):
         git(self.main, "add", "src/app.py", "src/peer_new.py")

@@ -667,3 +667,22 @@ class Fuzz(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RewriteOfAnInPlaceEditor(unittest.TestCase):
+    """A `sed -i`/`perl -pi` write carries its script's model (peerhooks.rewrites); any other write, or
+    the editor's output redirected, carries none: those write the file whatever it holds."""
+
+    def writes(self, line):
+        from peerhooks import cmdline
+
+        runs = cmdline.commands(line, "/r")
+        return [gitops.write_operation(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs)]
+
+    def test_the_editors_script_is_read_and_other_writes_have_none(self):
+        (sed,) = self.writes("sed -i 's/old/new/' src/a.py")
+        self.assertEqual([p.source for p in sed.rewrite.patterns], ["old"])
+        self.assertIsNotNone(self.writes("perl -pi -e 's/x/y/' a.py")[0].rewrite)
+        for line in ("echo x > a.py", "sed -i 's/old/new/' a.py > b.py", "sed -i.bak 's/a/b/' a.py", "rm a.py"):
+            with self.subTest(line=line):
+                self.assertTrue(all(op.rewrite is None for op in self.writes(line)))

@@ -1,5 +1,5 @@
 """The git guard judged on the labelled corpus (tests/guard_corpus/) in every world: the goals of
-issues 13 and 18 on the held-out lines, silence with no live peer, no traceback, no slow run, refusal
+issues 13 and 18 on the held-out lines, silence with no live peer, no error, no slow run, refusal
 texts that say only what is so, every suggestion run, and labels that still match execution.
 
 The labels come from executing each line in each world (tests/guard_corpus/oracle.py); this test
@@ -42,15 +42,16 @@ PROCESS_SAMPLE = 8  # lines per world also run as the process Claude Code starts
 # which exits 1 when any check below fails on any line).
 FULL_WORLD = "mixed"
 # The held-out goals the guard on this branch misses, one per (world, goal): the guard refuses 0%
-# (worktree, committed, shared-file) to 2.2% (mixed: 4 of 179; subfolder: 5 of 239) of harmless
-# held-out lines, the goal is 2%; it meets the harmful goals everywhere. Among what it refuses by
-# design: a rewrite of a peer's file whose pattern happens to match nothing (`sed -i`, `perl -pi`:
-# only running it tells), and a `revert -n` or a branch move beside a peer, which the oracle does not
-# count as harm (it protects uncommitted work and stash entries, not a commit undone in the tree).
-# The guard before issue 18 (5b3da2d) missed the harmless goal in most worlds and the harmful goals
-# of shared-file and cleared (README.md). The lead removes an entry when the guard meets that goal
-# (an unexpected success fails the run).
-GOALS_MISSED = {(world, "harmless_lines_refused") for world in ("mixed", "subfolder")}
+# (worktree, committed, shared-file) to 2.1% (subfolder: 5 of 239) of harmless held-out lines, the
+# goal is 2%; it meets the harmful goals everywhere. Among what it refuses by design:
+# `commit-tree` + `update-ref` or a branch move beside a peer, which the oracle does not count as
+# harm (it protects uncommitted work and stash entries, not a branch moved under a peer), and a
+# stash apply of a peer's entry (a `revert -n` asks only of a commit made since a party started). (A `sed -i`/`perl -pi` whose pattern matches nothing in the peer's
+# file, and answers to `git add -p` that stage only this session's hunks of a shared file, are let
+# through since: mixed meets the goal, 3 of 179.) The guard before issue 18 (5b3da2d) missed the
+# harmless goal in most worlds and the harmful goals of shared-file and cleared (README.md). The
+# lead removes an entry when the guard meets that goal (an unexpected success fails the run).
+GOALS_MISSED = {("subfolder", "harmless_lines_refused")}
 MIN_HELD_OUT_PER_LABEL = 10  # the stash world has the fewest harmful lines: only its entries can be harmed
 
 
@@ -136,10 +137,10 @@ class GuardOnCorpus(unittest.TestCase):
                 for run in self.runs.values() for i, d in run.alone if not d.silent]
         self.assertEqual(loud, [])
 
-    def test_no_run_ends_in_a_traceback(self):
+    def test_no_run_writes_an_error(self):
         crashed = ["%s %s: %s" % (run.world, self.entries[i]["line"], d.stderr[-200:])
                    for run in self.runs.values() for i, d in list(enumerate(run.live)) + run.alone + run.processes
-                   if d is not None and d.traceback]
+                   if d is not None and d.errored]
         self.assertEqual(crashed, [])
 
     def test_a_sample_run_as_processes_decides_as_in_this_process(self):

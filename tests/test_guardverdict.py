@@ -383,3 +383,35 @@ class SharedFileHunks(unittest.TestCase):
         for command in ("printf 'n\\ny\\n' | git add -p src/h.py", "yes | git add -p src/h.py"):
             with self.subTest(command=command):
                 self.assertEqual(self.suggestion(command), narrow.Suggestion(None))
+
+
+class RewritesThatChangeNothing(unittest.TestCase):
+    """A `sed -i`/`perl -pi` refusal is decided by the file as it is only while nothing before the
+    rewrite may have changed it; the files it leaves byte for byte leave the refusal."""
+
+    def refusals(self, writes, readers=()):
+        ops = []
+        for step, (path, rewrite) in enumerate(writes):
+            ops.append(gitops.Operation(gitops.SHELL_WRITE, TOP, "sed", (gitops.Pathspec(path, path, ""),), False,
+                                        step=step, rewrite=rewrite))
+        held = [guard_verdict.Held("peer", os.path.relpath(path, TOP), "unstaged") for path, _r in writes]
+        refusals = [guard_verdict.Refusal(op, (Peer("peer"),), False, (h,)) for op, h in zip(ops, held)]
+        chain = guard_verdict.chains.Chain({}, frozenset(readers), len(writes))
+        return ops, refusals, chain
+
+    def test_only_rewrites_with_nothing_but_readers_and_rewrites_before_them(self):
+        model = object()  # a rewrites.Rewrite: only whether there is one counts here
+        ops, refusals, chain = self.refusals([("/r/a.py", model), ("/r/b.py", model)])
+        self.assertEqual(guard_verdict.judged_by_their_files(refusals, ops, chain), refusals)
+        ops, refusals, chain = self.refusals([("/r/a.py", None), ("/r/b.py", model)])  # `> a.py`, then sed
+        self.assertEqual(guard_verdict.judged_by_their_files(refusals, ops, chain), [])
+        ops, refusals, chain = self.refusals([("/r/a.py", None), ("/r/b.py", model)], readers=[0])
+        self.assertEqual(guard_verdict.judged_by_their_files(refusals, ops, chain), refusals[1:])
+        looped = [r._replace(operation=r.operation._replace(in_loop=True)) for r in refusals]
+        self.assertEqual(guard_verdict.judged_by_their_files(looped, ops, chain), [])
+
+    def test_the_files_left_unchanged_leave_the_refusal(self):
+        ops, refusals, _chain = self.refusals([("/r/a.py", object()), ("/r/b.py", object())])
+        kept = guard_verdict.without_unchanged(refusals, {(id(ops[0]), "a.py")})
+        self.assertEqual(kept, refusals[1:])
+        self.assertEqual(guard_verdict.without_unchanged(refusals, set()), refusals)

@@ -5,7 +5,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.patch_answers import answers_of, hunks_of, staged_files  # noqa: E402
+from peerhooks.patch_answers import answers_of, file_hunks, hunks_of, staged_files, staged_hunks  # noqa: E402
 
 HUNKS = [("a.py", 2), ("b.py", 1), ("c.py", 3)]
 
@@ -38,3 +38,16 @@ class Hunks(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WhichHunks(unittest.TestCase):
+    def test_the_prompts_each_answer_stages_are_told_file_by_file(self):
+        self.assertEqual(staged_hunks(answers_of("n\ny\nd\na\n"), HUNKS), [("a.py", [1]), ("b.py", []), ("c.py", [0, 1, 2])])
+        self.assertEqual(staged_hunks(answers_of("y\n"), HUNKS), [("a.py", [0])])  # then EOF: it quits
+        self.assertIsNone(staged_hunks(answers_of("s\n"), HUNKS))
+
+    def test_a_hunk_is_its_old_range_and_lines(self):
+        diff = ("diff --git a/x.py b/x.py\nindex 1..2 100644\n--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n"
+                "@@ -9 +9 @@ def f():\n-y\n+z\n")
+        self.assertEqual(file_hunks(diff), [("x.py", [("-1,2", ("-a", "+b", " c")), ("-9", ("-y", "+z"))])])
+        self.assertEqual(hunks_of(diff), [("x.py", 2)])

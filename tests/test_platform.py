@@ -416,13 +416,13 @@ class GuardCorpusWithWindowsPaths(unittest.TestCase):
     @staticmethod
     def summary(decision):
         """(refused, exit code, deny/ask, the reason but its lines naming the scenario's folders, which
-        echo the `cd` as it was written, traceback)."""
+        echo the `cd` as it was written, whether it wrote an error)."""
         try:
             output = json.loads(decision.stdout)["hookSpecificOutput"] if decision.stdout.strip() else {}
         except (ValueError, KeyError):
             output = {"unreadable": decision.stdout}
         reason = [line for line in output.get("permissionDecisionReason", "").split("\n") if "guard-corpus-" not in line]
-        return decision.refused, decision.exit, output.get("permissionDecision"), reason, decision.traceback
+        return decision.refused, decision.exit, output.get("permissionDecision"), reason, decision.errored
 
     # One harmful line in two and one harmless line in four of the world's 1,047: ~800 guard runs in
     # all (the whole corpus runs in every world, with Windows paths, in CI's win32 pass).

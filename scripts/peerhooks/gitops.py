@@ -322,9 +322,9 @@ READ_MAGIC = frozenset(["top", "glob", "icase", "literal", "exclude"])
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
                    "entries touches excludes moves_branch words depth bound in_loop span config private via step "
-                   "precheck feeds alone answers ignores",
+                   "precheck feeds alone answers ignores rewrite",
                    ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
-                    None, (), None, None, (), None, None, ()),
+                    None, (), None, None, (), None, None, (), None),
                    """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
@@ -361,7 +361,9 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     alone: the operation the command is when its feeds give nothing (`git commit -m x $(…)` with an
     empty `$(…)` is a plain commit). answers: for `git add -p`, the patch_answers.Answers the line
     feeds its prompts (with_answered_hunks then names the files it stages a hunk of). ignores: for
-    `git clean -X -e <pattern>`, pathspecs whose untracked files git takes as ignored, and removes.""")
+    `git clean -X -e <pattern>`, pathspecs whose untracked files git takes as ignored, and removes.
+    rewrite: for a SHELL_WRITE of `sed -i`/`perl -pi`, the rewrites.Rewrite its script is (None:
+    not a form modelled), which leaves a file its patterns match nowhere unchanged.""")
 
 # What every literal pathspec must match, or git refuses the whole command and changes nothing
 # (git 2.39, "pathspec 'x' did not match any file(s) known to git"): a file in the tree or an index
@@ -401,7 +403,7 @@ def write_operation(path, pattern, command):
     text = " ".join([command.name] + [w.value for w in command.args])
     where = command.cwd if pattern else posixpath.dirname(path)  # judged in the checkout of the file
     return Operation(SHELL_WRITE, where, text, (spec,), False, depth=command.depth, in_loop=command.in_loop,
-                     span=span, via=command.via)
+                     span=span, via=command.via, rewrite=_rewrite(command))
 
 
 def found_write_operation(run, context=cmdline.Context()):
@@ -420,7 +422,17 @@ def found_write_operation(run, context=cmdline.Context()):
         return None
     text = " ".join([find.name] + [w.value for w in find.args])
     return Operation(SHELL_WRITE, find.cwd, text, tuple(bound[0]), False, depth=find.depth, in_loop=find.in_loop,
-                     via=find.via)
+                     via=find.via, rewrite=_rewrite(run) if run is not find else None)
+
+
+def _rewrite(command):
+    """The rewrites.Rewrite of an in-place editor, or None: any other command writes what it is
+    given, and so does a redirection of the editor's output (`sed -i … f > f`)."""
+    if command.name not in cmdline.IN_PLACE_EDITORS or any(w.value != "/dev/null" for w in command.writes):
+        return None
+    from . import rewrites  # only a line running sed or perl loads the model
+
+    return rewrites.rewrite_of(command.name, command.args, command.adds_words)
 
 
 PrivateIndex = record("PrivateIndex", "path fresh adds", (), """A private index a commit is made from: its

@@ -18,10 +18,11 @@ MAX_FILE_BYTES = 1024 * 1024  # a file shared hunk by hunk is source, not data
 KEEP_PATCHES = 32  # the newest are kept: a suggestion is retried within minutes
 
 
-Split = record("Split", "all_own none_own patch", (None,), """What this session's edit records say of a file
+Split = record("Split", "all_own none_own patch own", (None, None), """What this session's edit records say of a file
     both sessions changed: all_own, every uncommitted change in it is this session's (the peer's
     were committed or undone); none_own, none is (this session's were committed); patch, the path of
-    a patch holding only this session's hunks; all None/False when they cannot be told apart.""")
+    a patch holding only this session's hunks, and own, its text (which hunks of `git add -p` are
+    this session's); all None/False when they cannot be told apart.""")
 CANNOT_TELL = Split(False, False, None)
 
 
@@ -51,7 +52,7 @@ def split(claude, top, path, own_transcripts, timeout):
         return Split(False, True)
     text = hunks.patch(rel, base, own, new_file)
     saved = _saved(claude, text) if text else None
-    return Split(False, False, saved) if saved else CANNOT_TELL
+    return Split(False, False, saved, text) if saved else CANNOT_TELL
 
 
 def _own_edits(tool, tool_input):

@@ -186,7 +186,7 @@ class Stakes:
         judged = [j._replace(operation=gitops.with_fed_paths(j.operation, j.toplevel, states_of.get(j.toplevel),
                                                              renamed.get(j.toplevel)))
                   for j in judged]  # what `… | xargs git add` is given, now that git's state is known
-        judged = [j._replace(operation=_answered(j.operation, j.toplevel, states_of.get(j.toplevel)))
+        judged = [j._replace(operation=_answered(j.operation, j.toplevel, states_of.get(j.toplevel), self.splits))
                   for j in judged]
         judged = [j for j in judged if not self._applies_only_older_commits(j)]
         self.states_of, self.with_changes = states_of, judged
@@ -197,9 +197,13 @@ class Stakes:
                     and isinstance(index.path, str) and not index.fresh and index.path not in private_of:
                 private_of[index.path] = _private_differs(item.toplevel, index.path)
         binary_of = {top: _binary(top) for top in states_of} if saved_trees else None
-        return guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
-                                     owners_of, chain, _present(judged), _in_the_way(judged, states_of),
-                                     saved_trees, binary_of)
+        refusals = guard_verdict.verdict(judged, frozenset(self._own_changes()), states_of, stash_of, private_of,
+                                         owners_of, chain, _present(judged), _in_the_way(judged, states_of),
+                                         saved_trees, binary_of)
+        rewrites = guard_verdict.judged_by_their_files(refusals, [j.operation for j in judged], chain)
+        if rewrites:
+            refusals = guard_verdict.without_unchanged(refusals, _unchanged(rewrites, judged))
+        return refusals
 
     def _renamed(self, judged, states_of):
         """{toplevel: {feeds.Listing: {new: old}}}: for each git lister feeding an operation that
@@ -371,9 +375,11 @@ def _present(judged):
 MAX_DIFF_BYTES = 1 << 20  # a `git add -p` whose hunks take more than this to show is judged without its answers
 
 
-def _answered(op, top, states):
+def _answered(op, top, states, splits):
     """A `git add -p` fed its answers, as the files it stages a hunk of: the hunks counted in the
-    `git diff` it would walk (one git call, bounded), the answers followed (patch_answers)."""
+    `git diff` it would walk (one git call, bounded), the answers followed (patch_answers). A file
+    both sessions changed (splits: {realpath: guard_shared.Split}) counts only when a hunk it stages
+    is not one of this session's own, hunk for hunk as its edit records make them."""
     if op.answers is None or states is None or op.runtime or op.cwd is None:
         return op
     from . import patch_answers
@@ -383,9 +389,64 @@ def _answered(op, top, states):
                                 timeout=GIT_TIMEOUT_SECONDS)
     if done is None or done[0] != 0 or len(done[1]) > MAX_DIFF_BYTES:
         return op
-    hunks = patch_answers.hunks_of(done[1].decode("utf-8", "replace"))
-    files = patch_answers.staged_files(op.answers, hunks) if hunks is not None else None
-    return op if files is None else gitops.with_answered_hunks(op, files, top)
+    found = patch_answers.file_hunks(done[1].decode("utf-8", "replace"))
+    found = [(path, prompts) for path, prompts in found if prompts] if found is not None else None
+    taken = patch_answers.staged_hunks(op.answers, [(p, len(h)) for p, h in found]) if found is not None else None
+    if taken is None:
+        return op
+    prompts_of = dict(found)
+    files = [path for path, indices in taken
+             if indices and not _own_hunks_only([prompts_of[path][i] for i in indices], splits.get(top.rstrip("/") + "/" + path))]
+    return gitops.with_answered_hunks(op, files, top)
+
+
+def _own_hunks_only(hunks, split):
+    """Whether every hunk `git add -p` stages of a file is one of this session's own: the same old
+    range and lines as a hunk of the patch its edit records make (a hunk merged with the peer's, or
+    drawn otherwise, is not)."""
+    if split is None or not split.own:
+        return False
+    from . import patch_answers
+
+    own = {hunk for _path, prompts in patch_answers.file_hunks(split.own) or () for hunk in prompts if hunk}
+    return all(hunk is not None and hunk in own for hunk in hunks)
+
+
+MAX_REWRITTEN_FILES = 16  # a peer's files read for one line's `sed -i`s; past it, the rest may change
+MAX_REWRITTEN_BYTES = 1 << 20  # a larger file may change: it is not read
+
+
+def _unchanged(refusals, judged):
+    """{(id of the refused operation, toplevel-relative path)} of the peers' files a refused rewrite
+    leaves byte for byte, as they are now (peerhooks.rewrites): each read at most once, bounded,
+    only a regular file in its checkout (never a link, which `sed -i` replaces by a file, nor a FIFO)."""
+    from . import rewrites
+    from .safefiles import read_regular
+
+    tops = {id(j.operation): j.toplevel for j in judged}
+    found, contents = set(), {}
+    for refusal in refusals:
+        top = tops.get(id(refusal.operation))
+        for held in refusal.held if top else ():
+            path = top.rstrip("/") + "/" + held.path
+            if path not in contents:
+                if len(contents) >= MAX_REWRITTEN_FILES:
+                    return found
+                contents[path] = _rewritten_file(path, top, read_regular)
+            data = contents[path]
+            if data is not None and not rewrites.may_change(refusal.operation.rewrite, data):
+                found.add((id(refusal.operation), held.path))
+    return found
+
+
+def _rewritten_file(path, top, read_regular):
+    if os.path.islink(path):
+        return None
+    try:
+        data = read_regular(path, MAX_REWRITTEN_BYTES + 1, inside=(top,))
+    except (OSError, ValueError):
+        return None
+    return data if data is not None and len(data) <= MAX_REWRITTEN_BYTES else None
 
 
 MAX_PATHS_IN_THE_WAY = 256  # local changes asked about for one switch; past it, git is taken to go ahead

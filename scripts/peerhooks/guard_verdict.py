@@ -128,6 +128,42 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
     return refusals
 
 
+def judged_by_their_files(refusals, operations, chain):
+    """The refusals of rewrites (`sed -i`, `perl -pi`: Operation.rewrite) that the files as they are
+    now can decide: a rewrite whose patterns match nowhere in a file leaves it byte for byte
+    (peerhooks.rewrites). Only while nothing before it in the line may have changed its files: each
+    earlier command only reads, or is such a rewrite (one that changes a peer's file is refused by
+    itself); not in a loop, nor run by another program."""
+    readers = chain.readers if chain is not None else frozenset()
+    plain = {op.step for op in operations if op.rewrite is not None} - {
+        op.step for op in operations if op.rewrite is None}
+    found = []
+    for refusal in refusals:
+        op = refusal.operation
+        if op.kind != g.SHELL_WRITE or op.rewrite is None or op.in_loop or op.depth or op.via or op.step is None:
+            continue
+        if all(step in readers or step in plain for step in range(op.step)):
+            found.append(refusal)
+    return found
+
+
+def without_unchanged(refusals, unchanged):
+    """The refusals without the files a rewrite leaves as they are (unchanged: {(id of the
+    refused operation, toplevel-relative path)}); a refusal left with none is dropped."""
+    if not unchanged:
+        return refusals
+    kept = []
+    for refusal in refusals:
+        held = tuple(h for h in refusal.held if (id(refusal.operation), h.path) not in unchanged)
+        if len(held) == len(refusal.held):
+            kept.append(refusal)
+        elif held:
+            names = {h.peer for h in held}
+            kept.append(refusal._replace(held=held, peers=tuple(p for p in refusal.peers if p.name in names)
+                                         or refusal.peers))
+    return kept
+
+
 def _readded(refusal, top, later, states):
     """`git rm -r --cached . && git add .` (re-reading .gitignore) takes every entry out of the
     index and stages the tree again: a staged file whose tree holds what is staged comes back as it

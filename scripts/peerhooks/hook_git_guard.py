@@ -189,6 +189,8 @@ def _write_operations(writes, runs, context):
     for path, pattern, run in writes:
         operation = gitops.write_operation(path, pattern, run) if path is not None else \
             gitops.found_write_operation(run, context)
+        if operation is not None and operation.rewrite is not None and path is not None and os.path.islink(path):
+            operation = operation._replace(rewrite=None)  # `sed -i` puts a file in the link's place
         if operation is not None:
             found.append(operation._replace(step=steps.get(id(run))))
     return found

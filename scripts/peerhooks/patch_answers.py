@@ -22,32 +22,38 @@ def answers_of(text=None, repeat=None):
 def staged_files(answers, hunks):
     """The files of `hunks` ([(path, number of prompts)], in the order git asks) that get at least
     one hunk staged, or None when an answer is one this module does not follow."""
+    taken = staged_hunks(answers, hunks)
+    return None if taken is None else [path for path, indices in taken if indices]
+
+
+def staged_hunks(answers, hunks):
+    """[(path, [index of each prompt answered to stage])] for the files of `hunks`, as
+    staged_files reads the answers; None when an answer is one not followed here."""
     staged, index = [], 0
     for path, count in hunks:
-        taken = rest = None  # rest: "a" or "d" for the file's remaining hunks
-        for _ in range(count):
+        taken, rest = [], None  # rest: "a" or "d" for the file's remaining hunks
+        staged.append((path, taken))
+        for prompt in range(count):
             if rest is not None:
-                taken = taken or rest == "a"
+                if rest == "a":
+                    taken.append(prompt)
                 continue
             if index < len(answers.lines):
                 answer = answers.lines[index].strip()
             elif answers.repeat is not None:
                 answer = answers.repeat
             else:
-                return staged + ([path] if taken else [])  # end of input: it quits
+                return staged  # end of input: it quits
             index += 1
             letter = answer[:1].lower()
             if letter == "q":
-                return staged + ([path] if taken else [])
+                return staged
             if letter in ("a", "d"):
                 rest = letter
-                taken = taken or letter == "a"
-            elif letter == "y":
-                taken = True
-            elif letter != "n":
+            if letter in ("a", "y"):
+                taken.append(prompt)
+            elif letter not in ("n", "d"):
                 return None
-        if taken:
-            staged.append(path)
     return staged
 
 
@@ -55,19 +61,29 @@ def hunks_of(diff_text):
     """[(toplevel-relative path, prompts)] of `git diff --no-color` output, in its order: one
     prompt a hunk, one more for a mode change. None when a file is binary or its name quoted (both
     asked about in ways not followed here)."""
+    found = file_hunks(diff_text)
+    return None if found is None else [(path, len(prompts)) for path, prompts in found if prompts]
+
+
+def file_hunks(diff_text):
+    """[(toplevel-relative path, [prompt])] of `git diff --no-color` output, in the order git asks:
+    a hunk as its old range and its lines (`("-12,3", (" a", "-b", "+c", ...))`), a mode change as
+    None; None as hunks_of says."""
     found = []
     for line in diff_text.split("\n"):
         if line.startswith("diff --git "):
             names = line[len("diff --git "):]
             if names.startswith('"') or " b/" not in names:
                 return None
-            found.append([names.rsplit(" b/", 1)[1], 0])
+            found.append((names.rsplit(" b/", 1)[1], []))
         elif not found:
             continue
         elif line.startswith("@@ "):
-            found[-1][1] += 1
+            found[-1][1].append((line.split(" ", 2)[1], []))
         elif line.startswith("old mode "):
-            found[-1][1] += 1
+            found[-1][1].append(None)
         elif line.startswith("Binary files ") or line.startswith("GIT binary patch"):
             return None
-    return [(path, count) for path, count in found if count]
+        elif found[-1][1] and found[-1][1][-1] is not None and line[:1] in (" ", "-", "+", "\\"):
+            found[-1][1][-1][1].append(line)
+    return [(path, [p if p is None else (p[0], tuple(p[1])) for p in prompts]) for path, prompts in found]

@@ -73,8 +73,11 @@ class Decision(NamedTuple):
         return self.exit == 0 and not self.stdout.strip()
 
     @property
-    def traceback(self):
-        return "Traceback (most recent call last)" in self.stderr
+    def errored(self):
+        """Whether the guard wrote anything on stderr: hookio turns an error into one stderr line
+        and silence, which would otherwise read as a line let through (a refused rewrite once
+        failed open so, with a NameError)."""
+        return bool(self.stderr.strip())
 
 
 def hook_input(scn, line, cwd):
@@ -452,8 +455,8 @@ def main(argv):
     print("goals missed on held-out: " + ("; ".join(failures) if failures else "none"))
     decisions = [d for run in runs.values() for d in run.live + [a for _i, a in run.alone] if d is not None]
     loud = sum(not d.silent for run in runs.values() for _i, d in run.alone)
-    slow, crashed = sum(len(r.slow) for r in runs.values()), sum(d.traceback for d in decisions)
-    print("%d lines x %d worlds in %.0f s; slowest run %.2f s (%d over %.0f s twice); tracebacks: %d; "
+    slow, crashed = sum(len(r.slow) for r in runs.values()), sum(d.errored for d in decisions)
+    print("%d lines x %d worlds in %.0f s; slowest run %.2f s (%d over %.0f s twice); runs with an error on stderr: %d; "
           "loud with no live peer: %d" % (len(entries), len(names), seconds, max(d.seconds for d in decisions),
                                           slow, MAX_SECONDS, crashed, loud))
     wrong = len(failures) + slow + crashed + loud
