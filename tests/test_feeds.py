@@ -155,6 +155,25 @@ class Producers(unittest.TestCase):
                 self.assertTrue(fed(line)[1])  # known only at run time
         self.assertEqual(fed("files=$(git diff --name-only); for files in a; do :; done; git add $files"),
                          (["a"], False))  # the loop's value, not the lister's
+        self.assertTrue(fed('files=$(git diff --name-only); git add "$files"')[1])  # one word of every line
+
+    def test_a_loop_over_a_lister_gives_its_body_every_field_the_lister_prints(self):
+        def fed(line):
+            ops = [o for o in gitops.parse(line, TOP, cmdline.Context(), Lookup()) if o.kind != gitops.SAFE]
+            return [([p.text for p in o.paths], o.runtime) for o in (gitops.with_fed_paths(o, TOP, STATES) for o in ops)]
+
+        expected = [(["docs/usage.md", "src/api.py", "src/gone.py"], False)]
+        self.assertEqual(fed('for f in $(git diff --name-only); do git add "$f"; done'), expected)
+        self.assertEqual(fed("for f in $(git diff --name-only); do git add $f; done"), expected)
+        self.assertTrue(fed('for f in "$(git diff --name-only)"; do git add "$f"; done')[0][1])  # one iteration, one word
+
+    def test_a_loop_over_a_lister_runs_its_command_once_a_field_so_no_run_fails_for_another(self):
+        def precheck(line):
+            op, = [o for o in gitops.parse(line, TOP, cmdline.Context(), Lookup()) if o.kind != gitops.SAFE]
+            return op.precheck
+
+        self.assertIsNone(precheck('for f in $(git status --porcelain | cut -c4-); do git add "$f"; done'))
+        self.assertIsNotNone(precheck("git add $(git status --porcelain | cut -c4-)"))  # one run: git refuses it whole
 
     def test_find_lists_files_on_disk(self):
         got = words("find src -name '*.py' | xargs git checkout --")

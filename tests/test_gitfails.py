@@ -61,6 +61,12 @@ class Pathspecs(unittest.TestCase):
         self.assertFalse(fails("git add ':(icase)NOPE.PY'"))  # magic: matched as git matches it
         self.assertFalse(fails("git add $F src/app.py"))
 
+    def test_a_reset_of_a_mode_that_takes_no_paths_is_refused_whatever_the_state(self):
+        for line in ("git reset --hard HEAD -- src", "git reset --soft HEAD~1 src/app.py", "git reset --keep -- src"):
+            with self.subTest(line=line):
+                self.assertTrue(fails(line, states=None))  # "Cannot do hard reset with paths"
+        self.assertFalse(fails("git reset --hard HEAD --"))  # no path after `--`: it resets
+
     def test_unknown_states_mean_git_may_go_ahead(self):
         self.assertFalse(fails("git add nope.py", states=None))
 

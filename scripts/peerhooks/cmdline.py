@@ -146,9 +146,10 @@ Command = record("Command", "name args cwd env adds_words stdin_fed writes depth
     one (whose output is its input), or None; peerhooks.feeds reads the stages back. xargs: for
     a command xargs runs, how xargs reads its input (an XargsReading), else None. stdin: the text
     the line feeds it (a heredoc, a here-string, what `echo`/`printf`/`cat <<EOF` before it in a
-    pipe prints), or None when only the running line knows it. produced: (name, (Word, cwd)) of the
-    variables the line assigned one `$(…)` whose value only running it gives (`files=$(git diff
-    --name-only)`), the substitution and the folder it ran in, for peerhooks.feed_sources to read.
+    pipe prints), or None when only the running line knows it. produced: (name, (Word, cwd, by field))
+    of the variables the line assigned one `$(…)` whose value only running it gives (`files=$(git
+    diff --name-only)`), or a `for` loop runs over one (`for f in $(…)`: by field, each iteration
+    one of its fields), the substitution and the folder it ran in, for peerhooks.feed_sources to read.
     """)
 
 Via = record("Via", "wrapper runs", (None,), """One wrapper on the way to a command: the wrapper as
@@ -188,7 +189,7 @@ class _Dirs:
         self.stack = list(stack)
         self.variables = dict(variables or {})
         self.exported = dict(exported or {})  # name -> Word: `export X=…` reaches later commands
-        self.produced = dict(produced or {})  # name -> (Word, cwd): `X=$(…)` (Command.produced)
+        self.produced = dict(produced or {})  # name -> (Word, cwd, by field): `X=$(…)` (Command.produced)
 
     def copy(self):
         return _Dirs(self.cwd, self.previous, self.stack, self.variables, self.exported, self.produced)
@@ -488,6 +489,10 @@ class _Walker:
         self.loops += 1
         try:
             dirs.produced.pop(name, None)
+            if values is None and len(words) == 1 and words[0].unquoted and _one_substitution(words[0]):
+                # `for f in $(git ls-files -o -- docs); do git add "$f"; done`: each field of its
+                # output in turn, all of them in all, as the substitution itself would give them
+                dirs.produced[name] = (words[0], dirs.cwd, True)
             for value in values if values is not None else [None]:
                 dirs.variables[name] = value
                 self.walk(body, dirs, depth)
@@ -643,8 +648,8 @@ class _Walker:
         value = assigned_value(word, dirs.cwd, self.context, dirs.variables)
         dirs.variables[name] = "" if value is None and name == IFS else value
         dirs.produced.pop(name, None)
-        if value is None and len(word.substitutions) == 1 and word.value.startswith("$(") and word.value.endswith(")"):
-            dirs.produced[name] = (word, dirs.cwd)
+        if value is None and _one_substitution(word):
+            dirs.produced[name] = (word, dirs.cwd, False)
 
     def _prefix(self, words, index, name, dirs):
         """Skip one prefix command (`sudo -u x`, `env -C dir`, `timeout 5`, `xargs -0`) and its
@@ -701,6 +706,11 @@ class _Walker:
             dirs.previous, dirs.cwd = dirs.cwd, dirs.previous
         else:
             dirs.previous, dirs.cwd = dirs.cwd, resolve(operands[0], dirs.cwd, self.context, dirs.variables)
+
+
+def _one_substitution(word):
+    """Whether a word is one `$(…)` and nothing else, whose value only running it gives."""
+    return len(word.substitutions) == 1 and word.value.startswith("$(") and word.value.endswith(")")
 
 
 def _for_loop(tokens, index):

@@ -3,7 +3,8 @@
 Some of git's checks come before it changes anything, and when one fails nothing changes: every
 pathspec must lie inside the repository, every literal one must match something (`git add src/a.py gone.py` stages neither), `git rm` keeps
 a file with staged or unstaged changes and then removes nothing, `git mv` of a folder holding a
-deleted file moves nothing, a pop, drop, apply or `stash branch` needs the entry it names, a
+deleted file moves nothing, `git reset --hard` (or --soft, --merge, --keep) takes no paths at
+all, a pop, drop, apply or `stash branch` needs the entry it names, a
 rebase (or a rebasing pull) without autostash starts only over a tree with no tracked change, a
 branch switch stops when a file it would rewrite has local changes, and `git worktree remove`
 keeps a worktree that has any. A line the guard refused for such a command would be refused for
@@ -39,6 +40,8 @@ def fails(op, top, snapshot):
             spec.known and not _inside(resolve(spec, top), top) for spec in op.paths + op.excludes):
         return True  # "'..' is outside repository": every path form parses its pathspecs first
     check, states, present = op.precheck, snapshot.states_of.get(top), snapshot.present
+    if check is not None and check.always:
+        return True
     if check is not None and check.clean_target:  # "contains modified or untracked files, use --force"
         there = snapshot.states_of.get(op.target) if op.target else None
         return there is not None and any(not s.ignored for s in there.values())

@@ -378,15 +378,16 @@ REFUSE_CHANGED, REFUSE_DIFFERING_FROM_BOTH = "changed", "both"
 # `git mv` without -f refuses a folder holding a tracked file deleted from the tree.
 REFUSE_DELETED = "deleted"
 
-Precheck = record("Precheck", "match changed recursive clean_tree switch_to clean_target",
-                  (None, None, True, False, None, False),
+Precheck = record("Precheck", "match changed recursive clean_tree switch_to clean_target always",
+                  (None, None, True, False, None, False, False),
                   """What git checks before a form changes anything: match (MATCH_*: what each literal
     pathspec must match, or None), changed (REFUSE_*: `git rm`'s or `git mv`'s check of the files it
     matches, or None), recursive (False for `git rm` without -r, which refuses a folder), clean_tree
     (a rebase, or a rebasing pull, without autostash: refused while a tracked file differs from
     HEAD), switch_to (a branch switch to this revision: refused when a file that differs between
     HEAD and it has local changes, or is an untracked file it would overwrite), clean_target (`git
-    worktree remove` without --force: refused while that worktree has changes or untracked files).""")
+    worktree remove` without --force: refused while that worktree has changes or untracked files),
+    always (a form git refuses whatever the state: `git reset --hard -- <paths>`).""")
 
 
 def write_operation(path, pattern, command):
@@ -608,6 +609,9 @@ def _git(run, context, lookup):
                       run.in_loop, None if run.via else _command_span(run), tuple(config), run.via, feed,
                       _answers_of(run), run.produced)
     operation = git_operation(words, classified)
+    if operation.feeds and any(by_field for _name, (_word, _cwd, by_field) in run.produced):
+        # `for f in $(…); do git add "$f"; done` runs it once per field: each may fail alone
+        operation = operation._replace(precheck=None)
     if not adds_words:
         return operation
     if run.xargs is None or not run.xargs.once:
@@ -907,10 +911,10 @@ def _substituted_feed(word, run):
     cwd = run.cwd
     if not word.substitutions:
         name = word.value[2:-1] if word.value.startswith("${") and word.value.endswith("}") else word.value[1:]
-        produced = dict(run.produced).get(name) if word.value.startswith("$") and word.unquoted else None
-        if produced is None:
-            return None
-        word, cwd = produced[0]._replace(unquoted=word.unquoted), produced[1]
+        produced = dict(run.produced).get(name) if word.value.startswith("$") else None
+        if produced is None or not (word.unquoted or produced[2]):
+            return None  # `"$files"` is one word holding every line; `"$f"` of a loop, one field
+        word, cwd = produced[0]._replace(unquoted=word.unquoted or produced[2]), produced[1]
     from . import feed_sources
 
     return feed_sources.substitution_feed(word, cwd, run.context, run.lookup)
@@ -1322,7 +1326,11 @@ def _classify_reset(rest, run):
         touches = frozenset("SW") if "--hard" in modes else frozenset() if modes == {"--soft"} else frozenset("S")
         if not moves and not touches:
             return run.op(SAFE)  # `git reset --soft HEAD` changes nothing
-        return run.op(RESET_ALL, touches=touches, moves_branch=moves)
+        # "fatal: Cannot do hard reset with paths" (and soft, merge, keep): nothing changes, and what
+        # follows `||` runs
+        with_paths = bool(args.after_dashes) or len(args.operands) > 1
+        return run.op(RESET_ALL, touches=touches, moves_branch=moves,
+                      precheck=Precheck(always=True) if with_paths else None)
     moves_branch = False
     if args.after_dashes is None and args.operands and args.operands[0].expanded and \
             cmdline.expand(args.operands[0], run.cwd, run.context, run.variables) is None:

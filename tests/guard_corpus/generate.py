@@ -365,6 +365,7 @@ def entries():
         add("occasional", "other-repo", line)
     out.extend(state_lines())
     out.extend(reach_lines())
+    out.extend(variant_lines())
     return out
 
 
@@ -637,6 +638,58 @@ def state_lines():
                  "git -C ~/work/app-feature add -A && git -C ~/work/app-feature commit -m wip", "cd ~/work/app-feature && git stash",
                  "cd ../app-feature && git status && git diff --stat", "git -C ../app-feature log --oneline -3"]:
         add("rare", "peer-worktree", line)
+    return out
+
+
+def variant_lines():
+    """Lines written after the guard's issue-18 work, to test it on forms it was not built from: the
+    same kinds spelled otherwise (loops, listers, folders, quoting, history commands), each labelled
+    by executing it in every world like the rest."""
+    out = []
+
+    def add(topic, line, cwd=".", frequency="occasional"):
+        out.append({"line": line, "cwd": cwd, "frequency": frequency, "class": topic})
+
+    for line in ['for f in src/app.py tests/test_feature.py; do git add -- "$f"; done',
+                 'for f in docs/*.md; do git add "$f"; done && git commit -m docs -- docs',
+                 "git add $(ls docs/*.md)", "ls tests/*.py | xargs git add",
+                 "find docs -type f -name '*.md' | xargs git add", "find tests -name 'test_*.py' -print0 | xargs -0 git add",
+                 "git ls-files -m -- src | xargs -r git add", "git diff --name-only HEAD -- docs | xargs git add",
+                 "git add $(git diff --name-only -- src/app.py docs/usage.md)",
+                 "printf '%s\\n' src/app.py docs/usage.md | xargs git add",
+                 "git status --short -- docs | cut -c4- | xargs git add",
+                 'for f in $(git ls-files -o --exclude-standard -- docs); do git add "$f"; done',
+                 "git ls-files --modified -- services | xargs git add", "find services -name '*.py' -exec git add {} \\;",
+                 "find lib -name '*.py' -newer README.md | xargs git add"]:
+        add("known-expansion", line)
+    for line in ["FILES=$(git diff --name-only -- docs); git add $FILES", "changed=$(git ls-files -m); git add $changed",
+                 'git add "$(git rev-parse --show-toplevel)/docs/usage.md"',
+                 'top=$(git rev-parse --show-toplevel); git add "$top/src/app.py"',
+                 'git -C "$(git rev-parse --show-toplevel)" add docs/usage.md',
+                 "git add $(git ls-files -o --exclude-standard | grep -v '^services/')",
+                 "git commit -m wip -- $(git diff --cached --name-only -- docs)"]:
+        add("runtime-paths", line)
+    for line in ["git stash push -- docs", "git clean -fd -- tests docs", "git checkout -- docs/usage.md",
+                 "git restore --staged -- docs", "git reset -q -- src/app.py docs/usage.md",
+                 "git stash push -u -- docs/tutorial.md", "git clean -fdn", "git add -u -- docs src/app.py",
+                 "git commit -a -m wip", "git restore -- services", "git stash push -- src lib",
+                 "git checkout HEAD -- docs", "git reset --hard HEAD -- docs 2>/dev/null || git checkout HEAD -- docs",
+                 "git clean -f -- '*.tmp'", "git rm -r --cached -q docs && git add docs"]:
+        add("state-reach", line)
+    for line in ['git add -- src/app.py && git commit -m "$(printf \'Add greeting\\n\\nDetails\')" -- src/app.py',
+                 "git -c color.ui=never add docs/usage.md", "command git add docs/usage.md",
+                 "git add docs/usage.md;git commit -m x -- docs/usage.md", "(cd docs && git add tutorial.md usage.md)",
+                 "git add 'docs/usage.md' \"docs/tutorial.md\"", "git --no-pager add docs/usage.md",
+                 "GIT_TRACE=0 git add docs/usage.md", "git add ./docs/../docs/usage.md", "git add docs/ 2>&1 && git status -s",
+                 "cd services && git add . && cd ..", "pushd docs >/dev/null && git add -A . && popd >/dev/null"]:
+        add("parsing", line)
+    for line in ["git mv docs/usage.md docs/using.md", "git update-index --assume-unchanged docs/usage.md",
+                 "git worktree add -q ../app-hotfix -b hotfix", "git tag v1.0", "git branch backup-main",
+                 "git stash branch tmp-branch", "git notes append -m y HEAD", "git gc --auto",
+                 "git commit --fixup HEAD -- docs/usage.md", "git rm --cached -q tests/test_feature.py",
+                 "git restore --source=HEAD~1 -- docs/usage.md", "git checkout HEAD~1 -- services",
+                 "git format-patch -1 HEAD -o /tmp/patches", "git archive HEAD -o /tmp/app.tar"]:
+        add("outside-model", line, frequency="rare")
     return out
 
 
