@@ -331,6 +331,21 @@ class PeersChanges(GuardTestCase):
                            "busy-peer", "src/app.py")
         self.assertAllowed(self.guard("git apply --cached %s" % patch))  # a patch the session wrote itself
 
+    def test_a_commit_including_a_path_takes_its_change_and_what_is_staged(self):
+        with open(os.path.join(self.main, "src", "app.py"), "a") as handle:
+            handle.write("# the peer's\n")
+        self.claude.append_records(self.peer.session_id, self.main, [
+            edit_record(self.peer.session_id, self.main, os.path.join(self.main, "src", "app.py"), next(self.at))])
+        self.assertRefused(self.guard("git commit -i -m x src/app.py"), "src/app.py [unstaged]")
+        self.own_change("docs/mine.md")
+        git(self.main, "add", "docs/mine.md")
+        self.own_change("README.md")
+        self.assertAllowed(self.guard("git commit -i -m x README.md"))  # the peer's unstaged file stays out
+        git(self.main, "add", "src/app.py")  # now the peer's change is staged: the commit takes it
+        _decision, reason = self.decision(self.guard("git commit -i -m x README.md"))
+        self.assertIn("src/app.py [staged]", reason)
+        self.assertEqual(self.suggestion(reason), "git commit -m x -- README.md docs/mine.md")
+
     def test_a_pathspec_through_a_symlink_to_the_checkout_is_judged_as_the_checkout(self):
         self.claude.append_records(self.peer.session_id, self.main, [
             edit_record(self.peer.session_id, self.main, os.path.join(self.main, "lib", "a.py"), next(self.at))])

@@ -75,7 +75,7 @@ TABLE = [
     ("git commit -m x -- b.py", "commit-paths"),
     ("git commit -m x b.py", "commit-paths"),
     ("git commit -o -m x", "commit-index"),
-    ("git commit -i -m x a.py", "commit-index"),
+    ("git commit -i -m x a.py", "commit-index commit-paths"),  # the index, and a.py staged first
     ("git commit -m \"then git add .\"", "commit-index"),
     ("git commit -m 'git add -A && git reset --hard'", "commit-index"),
     ("git commit -uno -m x", "commit-index"),
@@ -563,6 +563,15 @@ class ParseTable(unittest.TestCase):
 
     def test_the_commit_message_is_kept_for_the_advice(self):
         self.assertEqual(gitops.parse("git commit -m 'fix: x'", CWD)[0].message, "fix: x")
+
+
+class CommitInclude(unittest.TestCase):
+    def test_a_commit_including_paths_is_the_index_and_those_paths(self):
+        ops = gitops.parse("git commit -i -m x docs/usage.md", CWD)
+        self.assertEqual([op.kind for op in ops], ["commit-index", "commit-paths"])
+        self.assertEqual([p.text for p in ops[1].paths], ["docs/usage.md"])
+        self.assertEqual(ops[0].step, ops[1].step)
+        self.assertEqual([op.kind for op in gitops.parse("git commit -i -m x", CWD)], ["commit-index"])
 
 
 class AppliedCommits(unittest.TestCase):

@@ -322,9 +322,9 @@ READ_MAGIC = frozenset(["top", "glob", "icase", "literal", "exclude"])
 
 Operation = record("Operation", "kind cwd command paths runtime alias alias_args relative message target "
                    "entries touches excludes moves_branch words depth bound in_loop span config private via step "
-                   "precheck feeds alone answers ignores rewrite",
+                   "precheck feeds alone answers ignores rewrite included",
                    ((), False, None, (), False, None, None, None, None, (), False, (), 0, None, False, None, (),
-                    None, (), None, None, (), None, None, (), None),
+                    None, (), None, None, (), None, None, (), None, None),
                    """One git run and what it does. `cwd` is the
     directory git works in (after `cd`, `-C`, `--work-tree`); None when the command line does not
     say, in which case it is not judged.
@@ -363,7 +363,8 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     feeds its prompts (with_answered_hunks then names the files it stages a hunk of). ignores: for
     `git clean -X -e <pattern>`, pathspecs whose untracked files git takes as ignored, and removes.
     rewrite: for a SHELL_WRITE of `sed -i`/`perl -pi`, the rewrites.Rewrite its script is (None:
-    not a form modelled), which leaves a file its patterns match nowhere unchanged.""")
+    not a form modelled), which leaves a file its patterns match nowhere unchanged. included: for
+    `git commit -i <paths>`, the commit of those paths it also makes (operations() lists it after).""")
 
 # What every literal pathspec must match, or git refuses the whole command and changes nothing
 # (git 2.39, "pathspec 'x' did not match any file(s) known to git"): a file in the tree or an index
@@ -488,6 +489,8 @@ def operations(runs, context=cmdline.Context(), lookup=None):
             operation = _git(run, context, lookup)
             if operation is not None:
                 found.append(operation._replace(step=step))
+                if operation.included is not None:  # `commit -i <paths>`: the index, and those paths too
+                    found.append(operation.included._replace(step=step))
         elif run.marker is not None:  # what a wrapper does, in the follower's words (a kind here)
             found.append(Operation(run.marker, run.cwd, run.via[-1].wrapper, depth=run.depth, in_loop=run.in_loop,
                                    via=run.via, moves_branch=run.marker == RESET_ALL,  # `gh pr checkout --force`
@@ -1198,6 +1201,12 @@ def _classify_commit(rest, run):
     if args.path_words and not include or only or args.from_file or run.adds_words:
         return _by_paths(COMMIT_PATHS, args.path_words, run, args, empty_kind=COMMIT_INDEX,
                          precheck=Precheck(MATCH_INDEX_OR_HEAD))._replace(message=message)
+    if include and args.path_words:
+        # `git commit -i -m x <paths>` stages those paths' tracked changes, then commits the whole
+        # index: judged as both, a commit of the paths and of what is staged elsewhere
+        paths = _by_paths(COMMIT_PATHS, args.path_words, run, args, empty_kind=COMMIT_INDEX,
+                          precheck=Precheck(MATCH_INDEX_OR_HEAD))._replace(message=message)
+        return run.op(COMMIT_INDEX, message=message, included=paths)
     return run.op(COMMIT_INDEX, message=message)
 
 

@@ -57,6 +57,11 @@ def own_reach(op, toplevel, own_states, staged_in_line=()):
         from .reach import in_scope
 
         found |= {p for p in staged_in_line if in_scope(op, p, toplevel)}
+    if op.included is not None:  # `commit -i <paths>` commits those paths' changes too
+        included = own_reach(op.included, toplevel, own_states, staged_in_line)
+        if included is None:
+            return None
+        found |= set(included)
     return sorted(found)
 
 
@@ -233,7 +238,7 @@ CLEARING_FOR = frozenset(["pull", "rebase", "merge", "switch", "checkout", "cher
 SAVED_FOR = frozenset(["apply"])
 
 
-def _keeps_meaning(op, paths, own_states, staged_in_line, later_verbs):
+def _keeps_meaning(op, paths, toplevel, own_states, staged_in_line, later_verbs):
     """Whether narrowing the operation to this session's paths still does what the line meant: not
     for a plain commit of a file with unstaged changes too that the line does not stage (`git commit
     -- <file>` would commit them as well), a commit with -p (its paths do not keep it to them), a
@@ -243,7 +248,10 @@ def _keeps_meaning(op, paths, own_states, staged_in_line, later_verbs):
     words = {w.value for w in op.words}
     if op.kind in COMMIT_KINDS and words & {"-p", "--patch", "--interactive"}:
         return False
-    if op.kind == g.COMMIT_INDEX and any(p not in staged_in_line and own_states.get(p) is not None
+    # what `commit -i <paths>` stages itself before it commits is committed whole, as the line means
+    staged_by_it = set(staged_in_line) | set(own_reach(op.included, toplevel, own_states) or ()
+                                             if op.included is not None else ())
+    if op.kind == g.COMMIT_INDEX and any(p not in staged_by_it and own_states.get(p) is not None
                                          and own_states[p].worktree != "." and not own_states[p].untracked
                                          for p in paths):
         return False
@@ -344,7 +352,7 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
                 standalone.append(alone)
             continue
         later = [verb for step, verb in verbs if op.step is not None and step is not None and step > op.step]
-        if paths is None or changed_before or not _keeps_meaning(op, paths, own_states, staged.get(top, ()), later):
+        if paths is None or changed_before or not _keeps_meaning(op, paths, top, own_states, staged.get(top, ()), later):
             return Suggestion(None)  # what it acts on was changed earlier in the line, or its narrow form means else
         changed_before = changed_before or op.kind not in STAGE_KINDS
         if shared_reach and _picks_hunks(op):

@@ -690,6 +690,41 @@ def variant_lines():
                  "git restore --source=HEAD~1 -- docs/usage.md", "git checkout HEAD~1 -- services",
                  "git format-patch -1 HEAD -o /tmp/patches", "git archive HEAD -o /tmp/app.tar"]:
         add("outside-model", line, frequency="rare")
+    for line in ["git add --all :/", "git add -A -- . ':!docs'", "git add . && git status --short",
+                 "git add -A && git diff --cached --stat", "git add --update :/", "git add -A docs tests src", "git add *",
+                 "git add .gitignore && git add -A", "git commit -a --no-edit --amend"]:
+        add("whole-tree", line, frequency="routine")
+    for line in ["git stash push --message 'wip' -- docs/usage.md", "git stash save 'before refactor'",
+                 "git stash create", "git stash && git pull --rebase && git stash pop",
+                 "git stash list | head -3 && git stash show -p stash@{0}", "git stash pop stash@{1}",
+                 "git stash drop stash@{0}", "git stash apply stash@{0} && git stash drop stash@{0}"]:
+        add("stash-forms", line)
+    for line in ["cd docs && git add .", "cd docs && git add -A .", "cd services/billing && git status && git add -u .",
+                 "cd src && git checkout -- .", "cd tests && git add test_feature.py && cd .. && git commit -m t -- tests/test_feature.py",
+                 "git -C docs add .", "(cd services && git stash push -- .)", "cd lib && git restore ."]:
+        add("subfolder-cd", line)
+    for line in ["git add -N tests/test_feature.py && git add -p tests/test_feature.py </dev/null",
+                 "git add -f build/peer-report.txt", "git add docs/tutorial.md tests/test_feature.py && git commit -am 'Tutorial and test'",
+                 "git commit -m wip -a -- docs", "git commit --only -m x docs/usage.md", "git commit -i -m x docs/usage.md",
+                 "git commit --allow-empty -m 'trigger CI'", "git commit -m x --dry-run", "git commit -qm 'docs' docs/",
+                 "git commit -m 'fix' -- src/app.py docs/usage.md", "git commit --amend -m 'better message'",
+                 "git commit -C HEAD --reset-author", "git commit -F /tmp/no-such-msg.txt -- docs/usage.md",
+                 "echo 'msg' | git commit -F - -- docs/usage.md"]:
+        add("new-file-commit", line, frequency="routine")
+    for line in ["git -C ../app-self status", "git -C ../app-self add -A && git -C ../app-self commit -m wip",
+                 "git worktree add ../app-tmp main", "git checkout feature", "git branch -f main HEAD~1",
+                 "git push . HEAD:feature", "git fetch origin && git merge --ff-only origin/main", "git rebase origin/main",
+                 "git pull", "git pull --ff-only"]:
+        add("cross-worktree", line, frequency="rare")
+    for line in ["git rm --cached -r . -q && git add .", "git clean -xdf -e .env", "git checkout -p -- docs/usage.md < /dev/null",
+                 "git restore -p < /dev/null", "git ls-files -z -m | xargs -0 git add --",
+                 "git ls-files --others --exclude-standard -z | xargs -0 -r git add",
+                 "git diff --name-only --diff-filter=D | xargs -r git rm --",
+                 "git status --porcelain | grep '^ D' | awk '{print $2}' | xargs git rm",
+                 "git add $(git ls-files -m -- docs tests)", "git reset --mixed HEAD~1",
+                 "git reset --soft HEAD~1 && git commit -m squashed", "git restore --staged :/",
+                 "git rm -r --cached services/billing"]:
+        add("state-reach", line)
     return out
 
 
