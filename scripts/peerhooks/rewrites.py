@@ -78,29 +78,16 @@ def _sed(values, fed):
                 separator = "\0"
             continue
         if value.startswith("-") and value != "-":
-            letters = value[1:]
-            position = 0
-            while position < len(letters):
-                letter = letters[position]
-                position += 1
-                if letter == "i":
-                    if letters[position:]:
-                        return None  # a backup suffix: another file is written
-                    in_place = True
-                elif letter == "e":
-                    script = letters[position:]
-                    if not script:
-                        if index >= len(values):
-                            return None
-                        script, index = values[index], index + 1
-                    scripts.append(script)
-                    break
-                elif letter in "Er":
-                    extended = True
-                elif letter == "z":
-                    separator = "\0"
-                elif letter not in "su":
-                    return None  # -n writes only what is printed; -f, -l, --posix, ... are not modelled
+            # -n writes only what is printed; -f, -l, --posix, ... are not modelled
+            cluster = _switches(value[1:], values, index, "Erzsu")
+            if cluster is None:
+                return None
+            letters, script, index = cluster
+            in_place = in_place or "i" in letters
+            extended = extended or bool(letters & {"E", "r"})
+            separator = "\0" if "z" in letters else separator
+            if script is not None:
+                scripts.append(script)
             continue
         operands.append(value)
     if not scripts:
@@ -116,6 +103,33 @@ def _sed(values, fed):
             return None
         patterns.extend(found)
     return Rewrite(SED, tuple(patterns), separator) if patterns else None
+
+
+def _switches(letters, values, index, plain):
+    """One cluster of single-letter switches (`-pi`, `-Ei`, `-e 's/a/b/'`): (the letters seen, the
+    script `e` gives or None, the index of the next word), or None for a letter outside `plain`,
+    `i` and `e`, or an `i` with a backup suffix (`-i.bak`; perl's `-ip`, where `p` is the suffix):
+    another file is written then."""
+    seen, position = set(), 0
+    while position < len(letters):
+        letter = letters[position]
+        position += 1
+        if letter == "i":
+            if letters[position:]:
+                return None
+            seen.add("i")
+        elif letter == "e":
+            script = letters[position:]
+            if not script:
+                if index >= len(values):
+                    return None
+                script, index = values[index], index + 1
+            return seen, script, index
+        elif letter in plain:
+            seen.add(letter)
+        else:
+            return None
+    return seen, None, index
 
 
 def _sed_script(script, dialect):
@@ -184,25 +198,11 @@ def _perl(values, fed):
         value = values[index]
         index += 1
         if script is None and value.startswith("-") and len(value) > 1 and not value.startswith("--"):
-            letters, position = value[1:], 0
-            while position < len(letters):
-                letter = letters[position]
-                position += 1
-                if letter == "i":
-                    if letters[position:]:
-                        return None  # `-i.bak`, and `-ip` (`p` is the suffix, so nothing is printed)
-                    switches.add("i")
-                elif letter == "e":
-                    script = letters[position:]
-                    if not script:
-                        if index >= len(values):
-                            return None
-                        script, index = values[index], index + 1
-                    break
-                elif letter in "pw":
-                    switches.add(letter)
-                else:
-                    return None  # -n, -l (changes line ends), -0, -a, -M, ...
+            cluster = _switches(value[1:], values, index, "pw")  # -n, -l (line ends), -0, -a, -M, ...: not modelled
+            if cluster is None:
+                return None
+            letters, script, index = cluster
+            switches |= letters
             continue
         if value == "--" and script is not None:
             operands.extend(values[index:])
