@@ -216,6 +216,16 @@ class StagedByAPeer(GuardTestCase):
         self.claude.write_session_files(self.own_id, self.main, edits=[os.path.join(self.main, "b.py")])
         git(self.main, "add", "b.py")
 
+    def test_a_nested_shells_stash_round_trip_is_narrowed_with_its_pop_kept(self):
+        git(self.main, "commit", "-q", "-m", "both")
+        for name in ("a.py", "b.py"):  # each changed and staged again: a pop brings a change back unstaged
+            with open(os.path.join(self.main, name), "a") as handle:
+                handle.write("print(2)\n")
+            git(self.main, "add", name)
+        _decision, reason = self.decision(self.guard("sh -c 'git stash && git stash pop'", session_id=self.own_id))
+        self.assertIn("a.py [staged]", reason)
+        self.assertEqual(self.suggestion(reason), "git stash push -- b.py && git stash pop")  # not the push alone
+
     def test_plain_commit_is_refused_naming_the_file_and_the_peer(self):
         result = self.guard("git commit -m x", session_id=self.own_id)
         self.assertRefused(result, "a.py", "stager", "git commit -m x -- b.py")
@@ -790,6 +800,20 @@ class ShellWrites(GuardTestCase):
                 self.assertIn("main-peer has src/", reason)
                 self.assertIn("would write over", reason)
                 self.assertIn("Edit tool", reason)
+
+    def test_removing_an_ignored_file_a_peer_wrote_is_refused_but_not_other_ignored_files(self):
+        with open(os.path.join(self.main, ".gitignore"), "w") as handle:
+            handle.write("build/\n*.pyc\n")
+        os.makedirs(os.path.join(self.main, "build"))
+        report = os.path.join(self.main, "build", "report.txt")
+        with open(report, "w") as handle:
+            handle.write("the peer's report\n")
+        with open(os.path.join(self.main, "src", "x.pyc"), "w") as handle:
+            handle.write("compiled\n")
+        peer = self.claude.live_session(self.main, name="builder", edits=[report])  # no commit holds it
+        self.assertRefused(self.guard("rm -rf build/", session_id=self.own_id), "builder", "build/report.txt [ignored]")
+        self.assertAllowed(self.guard("find . -name '*.pyc' -delete", session_id=self.own_id))  # nobody's
+        self.assertIsNotNone(peer)
 
     def test_writes_that_touch_no_peers_uncommitted_work_run(self):
         for command in ("echo x > src/own.py", "echo x > /tmp/peerhooks-test-out.txt", "echo x > README.md",

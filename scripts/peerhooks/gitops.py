@@ -69,8 +69,9 @@ DEFAULT_TOUCHES = {
     "clean-all": frozenset("N"), "clean-paths": frozenset("N"),
     "unstage-all": frozenset("S"), "unstage-paths": frozenset("S"),
     "remove-paths": frozenset("SW"), "reset-all": frozenset("SW"), "commit-amend": frozenset("S"),
-    # a write over a file loses whatever of it is not committed: its working-tree change, a new file
-    "shell-write": frozenset("SWND"),
+    # a write over a file loses whatever of it is not committed: its working-tree change, a new file,
+    # an ignored one a peer wrote (a build report, a `.env`: in no commit either)
+    "shell-write": frozenset("SWNDIG"),
 }
 
 # Kinds whose paths are judged against the peers' changes (and the whole tree when they reach it).

@@ -74,14 +74,16 @@ def stake_of(peer, toplevel, states):
 
 
 def unattributed(peers, own, toplevel, states):
-    """Changed paths no peer's transcript and not this session's shows, as {path: state}."""
+    """Changed paths no peer's transcript and not this session's shows, as {path: state}. An ignored
+    file is never one: build output, caches and dependencies are what .gitignore holds, and only a
+    file a party's transcript shows it wrote there is anyone's work."""
     if not states:
         return {}
     claimed = {relative(p, toplevel) for peer in peers for p in peer.changes}
     claimed |= {relative(p, toplevel) for p in own}
     found = {}
     for rel, state in states.items():
-        if rel in claimed or state.folder and any(c.startswith(rel + "/") for c in claimed):
+        if state.ignored or rel in claimed or state.folder and any(c.startswith(rel + "/") for c in claimed):
             continue
         found[rel] = state
     return found
@@ -467,7 +469,7 @@ VERB_PHRASES = {
     g.UNSTAGE_ALL: "would unstage {them}", g.UNSTAGE_PATHS: "would unstage {them}",
     g.REMOVE_PATHS: "would remove or move {them}", g.RESET_ALL: "would throw {them} away",
     g.STASH_APPLY: "would merge a stash entry into {them}",
-    g.SHELL_WRITE: "would write over {them}",
+    g.SHELL_WRITE: "would write over or delete {them}",
     g.SPARSE: "would take {them} out of the working tree, leaving the staged change against a missing file",
     ROUND_TRIP: "and the pop after it would leave {them} unstaged",
     g.COMMIT_PRIVATE: "would delete, revert or commit {them} in the commit it makes from a private index",

@@ -350,6 +350,11 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
                 if alone is None:
                     return Suggestion(None)  # it cannot be written out standing alone
                 standalone.append(alone)
+            elif op.kind not in NARROWABLE:  # `git stash pop` after the refused push: kept, as written
+                alone = _standalone(op, line, start_cwd)
+                if alone is None:
+                    return Suggestion(None)
+                standalone.append(alone)
             continue
         later = [verb for step, verb in verbs if op.step is not None and step is not None and step > op.step]
         if paths is None or changed_before or not _keeps_meaning(op, paths, top, own_states, staged.get(top, ()), later):

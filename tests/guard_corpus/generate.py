@@ -725,6 +725,27 @@ def variant_lines():
                  "git reset --soft HEAD~1 && git commit -m squashed", "git restore --staged :/",
                  "git rm -r --cached services/billing"]:
         add("state-reach", line)
+    for line in ["echo '# note' >> src/app.py", "echo x > lib/helpers.py", "cat > docs/usage.md <<'EOF'\n# Usage\nEOF",
+                 "tee -a src/api.py < /dev/null", "cp src/app.py src/api.py", "mv docs/tutorial.md docs/guide-2.md",
+                 "rm -f src/cache.py", "rm -rf build/", "truncate -s 0 src/debug.log", "sed -i.bak 's/TODO/DONE/' src/api.py",
+                 "perl -i -pe 's/\\s+$//' src/api.py", "find . -name '*.pyc' -delete", "printf 'x' > /tmp/scratch.txt",
+                 ": > src/errors.py", "dd if=/dev/null of=src/schema.py", "touch src/api.py",
+                 "sed -i 's/zzz-not-there/x/' lib/format.py lib/helpers.py", "sed -n 's/x/y/p' src/api.py > /tmp/out.txt"]:
+        add("shell-writes", line)
+    for line in ["make test", "npm run commit", "bash scripts/commit.sh 'msg'", "sh -c 'git stash && git stash pop'",
+                 "python3 -c \"import subprocess; subprocess.run(['git', 'add', '-A'])\"", "xargs -a /dev/null git add",
+                 "env -i PATH=$PATH git add -A", "timeout 5 git stash"]:
+        add("runs-git", line, frequency="rare")
+    for line in ["git update-index --skip-worktree docs/usage.md", "git read-tree HEAD", "git read-tree -m -u HEAD",
+                 "git checkout-index -a -f", "git write-tree", "git hash-object -w docs/usage.md",
+                 "GIT_INDEX_FILE=/tmp/idx git read-tree HEAD && GIT_INDEX_FILE=/tmp/idx git add docs/usage.md && "
+                 "GIT_INDEX_FILE=/tmp/idx git commit -m doc"]:
+        add("behind-the-index", line, frequency="rare")
+    for line in ["git add -p src/handlers.py < /dev/null",
+                 "git diff src/handlers.py > /tmp/mine.patch; git checkout -- src/handlers.py; git apply /tmp/mine.patch",
+                 "git stash push -- src/handlers.py && git stash pop", "git restore -p src/handlers.py < /dev/null",
+                 "git add src/handlers.py && git commit -m 'Handlers' -- src/handlers.py"]:
+        add("shared-hunks", line)
     return out
 
 
