@@ -746,6 +746,17 @@ def variant_lines():
                  "git stash push -- src/handlers.py && git stash pop", "git restore -p src/handlers.py < /dev/null",
                  "git add src/handlers.py && git commit -m 'Handlers' -- src/handlers.py"]:
         add("shared-hunks", line)
+    for line in ["git add :/src", "git add ':(glob)src/**/*.py'", "git add -- '*.md'", "git checkout -- '*.py'",
+                 "git restore -s HEAD~1 -- src", "git stash push -- ':!docs'", "git clean -fd :/",
+                 "git add ':(icase)DOCS'", "git reset -- ':(exclude)docs'", "git add -A ':(top)'",
+                 "git rm --cached ':(glob)lib/*.py'", "git commit -m x -- ':/docs'", "git add ./*.md docs/*.md",
+                 "git stash push -m x -- ':(top)src'", "git checkout -- :/"]:
+        add("pathspec-magic", line)
+    for line in ["cd .. && cd app && git add -A", "cd ~/work/app && git stash", "cd $HOME/work/app/docs && git add .",
+                 "git -C ./src add .", "git -C src/../docs add -A", "cd src; cd -; git add -A",
+                 "pushd src && git add . && popd", "cd /tmp && git -C ~/work/app add docs",
+                 "cd docs && git add ../src/app.py", "cd docs && git commit -m x -- ../src/app.py"]:
+        add("subfolder-cd", line)
     return out
 
 
