@@ -210,9 +210,11 @@ class Stakes:
         folds a staged rename into one line (`git diff --cached --name-only` prints only the new
         name), the renames git finds ({} when it detects none here). git is asked once per
         comparison, and only when the state could hold a rename (peerhooks.feeds.rename_comparison)."""
+        renamed, asked = {}, {}
+        if not any(item.operation.feeds for item in judged):
+            return renamed  # a line without a feed loads no feed module
         from . import feeds, gitstate
 
-        renamed, asked = {}, {}
         for item in judged:
             states = states_of.get(item.toplevel)
             for feed, _standing in item.operation.feeds if item.peers and states is not None else ():
