@@ -83,6 +83,9 @@ class QuietPathsImportNothingHeavy(support.HomeTestCase):
         completed, names = imported_modules("git_index_guard.py", payload, self.claude.env(), self.repo_path)
         self.assertIn(b"lexer.py", completed.stdout)
         self.assertNotIn("peerhooks.transcripts", names)  # its scan ends where the transcript ends
+        # nor what only other lines need: feeds and stash sequences, the rewrite model, select's library
+        self.assertEqual(sorted(names & {"peerhooks.feeds", "peerhooks.stash_sequence", "peerhooks.rewrites",
+                                         "peerhooks.patch_roundtrip", "select", "re"}), [])
 
 
 class EditScanShortcuts(support.HomeTestCase):
