@@ -701,6 +701,14 @@ class SharedFiles(GuardTestCase):
     def own_records(self, *records):
         self.claude.append_records(self.OWN_ID, self.main, list(records))
 
+    def test_a_shell_write_over_a_shared_file_is_sent_to_the_edit_tool_not_told_of_staging(self):
+        self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 18\n",
+                                     content="line 18 (own)\n"))
+        decision, reason = self.decision(self.guard("echo x > src/shared.py", session_id=self.OWN_ID))
+        self.assertEqual(decision, "deny")
+        self.assertIn("Edit tool", reason)
+        self.assertNotIn("staging it would take", reason)  # a write is no staging
+
     def test_own_hunks_are_staged_from_a_patch_and_the_peers_stay_unstaged(self):
         self.own_records(edit_record(self.OWN_ID, self.main, self.shared, now_ms(), old="line 18\n",
                                      content="line 18 (own)\n"))

@@ -356,6 +356,8 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
                     return Suggestion(None)
                 standalone.append(alone)
             continue
+        if op.kind == g.SHELL_WRITE:
+            return Suggestion(None)  # no narrow form: the refusal sends the model to the Edit tool
         later = [verb for step, verb in verbs if op.step is not None and step is not None and step > op.step]
         if paths is None or changed_before or not _keeps_meaning(op, paths, top, own_states, staged.get(top, ()), later):
             return Suggestion(None)  # what it acts on was changed earlier in the line, or its narrow form means else

@@ -100,7 +100,8 @@ class GuardOnTheRealClient:
         self.sandbox.print_session(self.repo, "overwrite it [[bash: echo x > peer.py]]")
         [(command, is_error, text)] = [r for r in tool_results(self.sandbox) if r[0] == "echo x > peer.py"]
         self.assertTrue(is_error, text)
-        self.assertIn("%s has peer.py untracked; `echo x > peer.py` would write over it" % PEER_NAME, text)
+        self.assertIn("%s has peer.py untracked; `echo x > peer.py` would write over or delete it" % PEER_NAME, text)
+        self.assertNotIn("staging it would take", text)  # a write is no staging: the Edit tool's advice alone
         with open(os.path.join(self.repo, "peer.py")) as handle:
             self.assertEqual(handle.read(), "PEER = 1\n")
 
