@@ -95,6 +95,14 @@ class StagedWork(unittest.TestCase):
                    deleted("src/old.py"), modified("src/api.py"))
     PEER = peer("p", "src/util.py", "src/parser.py", "src/old.py", "src/api.py")
 
+    def test_a_checkout_from_head_leaves_a_file_head_lacks_and_one_from_elsewhere_may_not(self):
+        def paths(command):
+            return [path for _peer, path, _state in held(judge(command, [self.PEER], self.WORLD))]
+
+        self.assertEqual(paths("git checkout HEAD -- src"), ["src/api.py", "src/old.py", "src/util.py"])  # overlay
+        self.assertIn("src/parser.py", paths("git checkout main~1 -- src"))  # main~1 may hold it
+        self.assertIn("src/parser.py", paths("git restore --source=HEAD --staged --worktree src"))  # no overlay
+
     def test_clean_never_deletes_a_staged_file(self):
         self.assertEqual(judge("git clean -fd", [self.PEER], self.WORLD), [])
 

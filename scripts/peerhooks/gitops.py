@@ -59,6 +59,7 @@ NEW_FOLDER_WORK = "D"  # untracked files in folders none of whose files git trac
 IGNORED_WORK = "I"  # files .gitignore matches
 IGNORED_FOLDER_WORK = "G"  # ignored files in an ignored folder, for a form that reaches no untracked folder
 DELETION_WORK = "R"  # tracked files deleted from the working tree, not yet staged (git rm without -f)
+HEAD_ONLY = "H"  # only paths HEAD holds: `git checkout HEAD -- <paths>` leaves a file added to the index alone
 UNTRACKED_ANYWHERE = frozenset([UNTRACKED_WORK, NEW_FOLDER_WORK])
 # What each kind reaches unless its classifier says otherwise.
 DEFAULT_TOUCHES = {
@@ -1413,7 +1414,10 @@ def _classify_checkout(rest, run):
         source = True
     else:
         path_words = args.operands
-    return _by_paths(DISCARD_PATHS, path_words, run, args, touches=frozenset("SW") if source else None,
+    # from HEAD itself, in checkout's overlay mode, a file HEAD lacks is left as it is (`git restore`
+    # removes it: no overlay by default)
+    touches = None if not source else frozenset("SWH") if _is_current(args.operands[0], run) else frozenset("SW")
+    return _by_paths(DISCARD_PATHS, path_words, run, args, touches=touches,
                      precheck=None if source else Precheck(MATCH_INDEX))
 
 

@@ -122,6 +122,8 @@ def acts_on(op, state):
     touches = g.touches_of(op)
     if op.kind == g.REMOVE_PATHS and state.index == "D":
         return False  # neither `git rm` nor `git mv` acts on a path the index no longer holds
+    if g.HEAD_ONLY in touches and state.index == "A":
+        return False  # a file HEAD lacks: checked out from HEAD, it is left staged as it is
     if state.ignored:  # an ignored folder only for what enters folders (`git clean -x` needs -d for it)
         return g.IGNORED_WORK in touches and (not state.folder or bool(touches & {g.NEW_FOLDER_WORK,
                                                                                   g.IGNORED_FOLDER_WORK}))

@@ -757,6 +757,15 @@ def variant_lines():
                  "pushd src && git add . && popd", "cd /tmp && git -C ~/work/app add docs",
                  "cd docs && git add ../src/app.py", "cd docs && git commit -m x -- ../src/app.py"]:
         add("subfolder-cd", line)
+    for line in ["git add -u docs && git commit -m 'Docs'", "git add -A && git reset -q -- src lib services && git commit -m docs",
+                 "git commit -am wip && git push", "git stash -u && git checkout -b wip && git stash pop",
+                 "git add --ignore-removal .", "git add -n -A", "git rm -r -q --cached . && git reset -q",
+                 "git clean -fdX -- build", "git checkout HEAD -- . ':!docs'", "git restore --staged --worktree src/app.py",
+                 "git update-index --really-refresh", "git stash show -p stash@{0} | git apply --cached",
+                 "git add -A; git stash; git stash drop", "git commit --amend --no-edit -- docs/usage.md",
+                 "git reset --hard origin/main", "git reset HEAD .", "git switch -c wip-branch",
+                 "git checkout -B main", "git add -p < /dev/null", "git rm -q --cached -- src/cache.py"]:
+        add("whole-tree", line, frequency="occasional")
     return out
 
 
