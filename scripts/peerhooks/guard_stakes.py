@@ -18,6 +18,11 @@ PRINT_MODE_ENTRYPOINTS = frozenset((PRINT_ENTRYPOINT,) + SDK_ENTRYPOINTS)  # no 
 MAX_ALIAS_EXPANSIONS = 64
 
 
+def _name(party):
+    """How a refusal names a party."""
+    return party.name or "session %s" % (party.session_id or "")[:8]
+
+
 def _real(op):
     """The operation with its literal paths and target resolved through symlinks, as the peers'
     changes are (`git add ~/app-link/src` names the checkout's src)."""
@@ -49,7 +54,6 @@ class Stakes:
         self.changes = None
         self.states = {}
         self.reading = {}  # (top, ignored): git status started, not yet read
-        self.started = {}  # a party's name: when its process started (ms; a subagent: its session's start)
 
     def _toplevel(self, path):
         return self.caller.toplevel(path)
@@ -110,13 +114,7 @@ class Stakes:
             chosen = [(p, t) for p, t in chosen if t is not None and gitrepo.git_common_dir(t) == common]
         else:
             chosen = [(p, t) for p, t in chosen if t == top]
-        peers = tuple(guard_verdict.Peer(p.name or "session %s" % (p.session_id or "")[:8], (), p.can_message,
-                                         p.busy, t, p.kind) for p, t in chosen)
-        started = {s.session_id: s.started_at_ms for s in self.sessions}
-        own = self.caller.own_entry()  # this session's main thread and subagents began after it did
-        self.started.update((peer.name, started.get(p.session_id) if p.kind == "session" else
-                             own.started_at_ms if own is not None else None) for peer, (p, _t) in zip(peers, chosen))
-        return peers
+        return tuple(guard_verdict.Peer(_name(p), (), p.can_message, p.busy, t, p.kind) for p, t in chosen)
 
     def _aliases(self, top):
         if top not in self.aliases:
@@ -167,7 +165,7 @@ class Stakes:
         from . import gitstate, guard_verdict
 
         changes = self.changes = self._split_shared(judged, self._read_changes())
-        keyed = {p.name or "session %s" % (p.session_id or "")[:8]: p.key for p, _t in self._parties()[1]}
+        keyed = {_name(p): p.key for p, _t in self._parties()[1]}
         judged = [j._replace(peers=tuple(p._replace(changes=tuple(changes.get(keyed.get(p.name), ())))
                                          for p in j.peers)) for j in judged]
         states_of, stash_of = {}, {}
@@ -240,11 +238,20 @@ class Stakes:
         revisions = gitops.applied_commits(item.operation)
         if revisions is None or not item.peers:
             return False
-        started = [self.started.get(peer.name) for peer in item.peers]
+        started_of = self._started_of()
+        started = [started_of.get(peer.name) for peer in item.peers]
         if any(s is None for s in started):
             return False
         times = gitstate.commit_times(item.toplevel, revisions, GIT_TIMEOUT_SECONDS)
         return guard_verdict.predates_every_party(times, started)
+
+    def _started_of(self):
+        """{party name: when it started (ms), or None}: a session's process start; this session's
+        main thread and subagents began after it did, so its start stands for theirs."""
+        started = {s.session_id: s.started_at_ms for s in self.sessions}
+        own = self.caller.own_entry()
+        return {_name(p): started.get(p.session_id) if p.kind == "session" else
+                own.started_at_ms if own is not None else None for p, _t in self._parties()[1]}
 
     def _stash_owners(self, top, entries):
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
