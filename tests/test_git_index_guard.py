@@ -970,6 +970,37 @@ class ReadingGitignoreAgain(GuardTestCase):
         self.assertRefused(self.guard("git rm -r -f --cached . && git add ."), "src/peer.py")
 
 
+class AResetAfterAStaging(GuardTestCase):
+    """`git add -A && git reset -q -- src && git commit -m docs` stages everything, then puts the index of
+    src back as HEAD holds it: a peer's untracked or unstaged file there is as it was before the line."""
+
+    def setUp(self):
+        super().setUp()
+        self.working_peer(modified=("src/app.py",), new=("src/peer_new.py",))
+        self.own_change("README.md")
+
+    def test_what_the_reset_puts_back_is_not_at_stake_and_the_line_runs(self):
+        line = "git add -A && git reset -q -- src && git commit -qm docs"
+        self.assertAllowed(self.guard(line))
+        subprocess.run(["bash", "-c", line], cwd=self.main, check=True)
+
+        def output(*args):
+            return subprocess.run(["git", "-C", self.main] + list(args), check=True, stdout=subprocess.PIPE,
+                                  universal_newlines=True).stdout
+
+        self.assertEqual(output("show", "--name-only", "--format=", "HEAD").split(), ["README.md"])
+        self.assertEqual(output("status", "--porcelain").splitlines(), [" M src/app.py", "?? src/peer_new.py"])
+
+    def test_a_file_outside_what_the_reset_puts_back_is_still_at_stake(self):
+        with open(os.path.join(self.main, "NOTES.md"), "w") as handle:
+            handle.write("the peer's\n")
+        self.working_peer(name="notes-peer", modified=(), new=("NOTES.md",))
+        decision, reason = self.decision(self.guard("git add -A && git reset -q -- src && git commit -m docs"))
+        stake = [line for line in reason.splitlines() if line.startswith("At stake:")][0]
+        self.assertIn("NOTES.md [untracked]", stake)
+        self.assertNotIn("src/", stake)
+
+
 class BranchesCheckedOut(GuardTestCase):
     """A branch ref is rewritten under whoever has it checked out, and no one else."""
 

@@ -159,17 +159,9 @@ class GuardOnCorpus(unittest.TestCase):
     def test_stake_lines_name_only_peer_work_in_its_state_and_all_that_is_harmed(self):
         self.assertEqual(self._stake(contract.FALSE, contract.MISSING), [])
 
-    # Two held-out lines of the last variants written this stop show two gaps, left unfixed so that
-    # they stay unseen: `git add -A && git reset -q -- src lib services && git commit -m docs` names
-    # the untracked files the reset puts back as they were (a later unstaging is not read against an
-    # earlier staging), and `git add -A; git stash; git stash drop` is narrowed to a stash that
-    # leaves out the files the narrowed add just staged. The lead removes each expectedFailure when
-    # its check passes.
-    @unittest.expectedFailure
     def test_stake_lines_name_nothing_the_line_does_not_harm(self):
         self.assertEqual(self._stake(contract.EXTRA), [])
 
-    @unittest.expectedFailure
     def test_every_suggestion_runs_harms_no_peer_and_does_what_the_line_meant_for_self(self):
         # The held-out third's in every world (FULL_WORLD's train lines too would add ~10 s).
         self.assertEqual(guardrun.suggestion_failures(self.entries, self.reports, "heldout"), [])

@@ -343,6 +343,20 @@ class Suggestions(unittest.TestCase):
         self.assertEqual(suggest("cd /r && bash -c 'git commit -am x'", [peer("p", "src/util.py")], self.WORLD,
                                  self.OWN), "git commit -m x -- docs/usage.md")
 
+    def test_a_later_command_reaches_what_the_narrowed_staging_before_it_staged(self):
+        # `git stash` takes no untracked file, but the add before it staged docs/tutorial.md
+        self.assertEqual(suggest("git add -A; git stash", [self.PEER], self.WORLD, self.OWN),
+                         "git add -- docs/tutorial.md docs/usage.md; git stash push -- docs/tutorial.md docs/usage.md")
+        self.assertEqual(suggest("git stash", [self.PEER], self.WORLD, self.OWN), "git stash push -- docs/usage.md")
+
+    def test_a_staged_state_holds_the_tree_in_the_index(self):
+        self.assertEqual(narrow.staged_state(untracked("a")), added("a"))
+        self.assertEqual(narrow.staged_state(modified("a", staged=True)), modified("a", staged=True, unstaged=False))
+        self.assertEqual(narrow.staged_state(deleted("a", staged=False)), deleted("a"))
+        self.assertEqual(narrow.staged_state(PathState("a", "A", "M")), added("a"))
+        self.assertIsNone(narrow.staged_state(PathState("a", "A", "D")))  # nothing left to stage
+        self.assertEqual(narrow.staged_state(added("a")), added("a"))
+
     def test_a_loop_is_replaced_by_the_narrowed_commands(self):
         self.assertEqual(suggest('for f in src docs; do git add "$f"; done', [self.PEER], self.WORLD, self.OWN),
                          "git add -- docs/tutorial.md docs/usage.md")

@@ -335,7 +335,7 @@ Operation = record("Operation", "kind cwd command paths runtime alias alias_args
     alias, alias_args: for ALIAS, the subcommand word to look up and its arguments.
     relative: a whole-tree kind that came from a cwd-relative pathspec (`.`, `*`) or a pathless
     clean, which act on the working directory only. message: a commit's message, for advice.
-    target: the worktree path of REMOVE_WORKTREE; for a `git mv` (REMOVE_PATHS), the destination's Pathspec; for WRITE_REFS the toplevels of the worktrees
+    target: the worktree path of REMOVE_WORKTREE; for a `git mv` (REMOVE_PATHS), the destination's Pathspec; for an index reset (UNSTAGE_*) the commit it copies from when not HEAD; for WRITE_REFS the toplevels of the worktrees
     that have the branch it rewrites checked out (None: any); for STASH_STACK the entry it takes
     (ALL_ENTRIES, OLDER_ENTRIES: all but the newest; None: known only when it runs).
     entries: the only files it can act on, toplevel-relative, when the checkout was asked (else None):
@@ -1347,10 +1347,13 @@ def _classify_reset(rest, run):
             cmdline.expand(args.operands[0], run.cwd, run.context, run.variables) is None:
         # `git reset $(git rev-parse HEAD~1)`: a revision (the branch moves) or a path, known only at run time
         return run.op(RESET_ALL, touches=frozenset("S"), moves_branch=True)
+    source = None  # the commit the index is reset from (None: HEAD)
     if args.after_dashes is not None:
         path_words = args.after_dashes
+        source = args.operands[0] if args.operands else None
     elif args.operands and _is_revision(args.operands[0], run):
         path_words = args.operands[1:]
+        source = args.operands[0]
         moves_branch = not path_words and args.operands[0].value not in ("HEAD", "@")
     else:
         path_words = args.operands
@@ -1361,7 +1364,16 @@ def _classify_reset(rest, run):
         return run.op(RESET_ALL, touches=frozenset("S"), moves_branch=True)
     if run.private_index and "--soft" not in args.flags:
         return run.op(SAFE)
-    return _by_paths(UNSTAGE_PATHS, path_words, run, args, empty_whole=True)
+    return _from_source(_by_paths(UNSTAGE_PATHS, path_words, run, args, empty_whole=True), source, run)
+
+
+def _from_source(op, source, run):
+    """An index reset (`reset <commit> -- <paths>`, `restore --staged --source=<commit>`) with the
+    commit it copies from as its target, where that is not HEAD: its paths do not come back as HEAD
+    holds them."""
+    if source is None or op.kind not in (UNSTAGE_ALL, UNSTAGE_PATHS) or _is_current(source, run):
+        return op
+    return op._replace(target=source.value, alone=op.alone._replace(target=source.value) if op.alone else None)
 
 
 def _is_current(word, run):
@@ -1481,7 +1493,9 @@ def _classify_restore(rest, run):
     if only_index:
         if run.private_index:
             return run.op(SAFE)
-        return _by_paths(UNSTAGE_PATHS, args.path_words, run, args, precheck=_restore_precheck(args))
+        source = args.values.get("--source", args.values.get("-s"))
+        return _from_source(_by_paths(UNSTAGE_PATHS, args.path_words, run, args, precheck=_restore_precheck(args)),
+                            None if source is None else Word(source), run)
     # from a source (-s), or the index and the tree together (-SW), both are rewritten
     both = "-s" in args.values or "--source" in args.values or args.flags & {"-S", "--staged"}
     touches = frozenset("SW") if both else frozenset("W")

@@ -119,9 +119,8 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
         else:
             refusal = _judge(op, top, peers, own, states_of.get(top), taken_of.get(index),
                              stash_owners_of.get(top, {}))
-        if refusal is not None and op.kind == g.REMOVE_PATHS:
-            later = [other.operation for at, other in running if at > index and other.toplevel == top]
-            refusal = _readded(refusal, top, later, states_of.get(top))
+        if refusal is not None and op.kind in UNDONE_KINDS:
+            refusal = _undone(refusal, index, top, running, chain, states_of.get(top))
         if refusal is not None and saved_trees:
             refusal = _put_back(refusal, top, running, chain, saved_trees, states_of.get(top),
                                 (binary_of or {}).get(top))
@@ -166,27 +165,25 @@ def without_unchanged(refusals, unchanged):
     return kept
 
 
-def _readded(refusal, top, later, states):
-    """`git rm -r --cached . && git add .` (re-reading .gitignore) takes every entry out of the
-    index and stages the tree again: a staged file whose tree holds what is staged comes back as it
-    was. The refusal without those files (the add is judged by itself), or None."""
+UNDONE_KINDS = frozenset([g.REMOVE_PATHS, g.STAGE_ALL, g.STAGE_PATHS])  # what a later command may put back
+
+
+def _undone(refusal, index, top, running, chain, states):
+    """The refusal without the paths a later command of the line puts back as they are now
+    (peerhooks.guard_undone, loaded only for a line that has such a command)."""
+    later = [other.operation for at, other in running if at > index and other.toplevel == top]
     op = refusal.operation
-    if "--cached" not in {w.value for w in op.words} or states is None:
-        return refusal
-    adds = [o for o in later if o.kind in (g.STAGE_ALL, g.STAGE_PATHS)]
-    prefix = top.rstrip("/") + "/"
+    if op.kind == g.REMOVE_PATHS:
+        if "--cached" not in {w.value for w in op.words}:
+            return refusal
+        from . import guard_undone
 
-    def restored(held):
-        state = states.get(held.path)
-        if state is None or state.worktree != gitstate.UNCHANGED:
-            return False
-        untracked = state._replace(index=gitstate.UNCHANGED, untracked=True)  # what rm --cached leaves
-        return any(reaches(add, prefix + held.path, untracked, top) for add in adds)
+        return guard_undone.readded(refusal, top, later, states)
+    if not any(o.kind in (g.UNSTAGE_ALL, g.UNSTAGE_PATHS) for o in later):
+        return refusal  # the refused `git add -A` alone: nothing more is loaded
+    from . import guard_undone
 
-    held = tuple(h for h in refusal.held if not restored(h))
-    if len(held) == len(refusal.held):
-        return refusal
-    return refusal._replace(held=held) if held else None
+    return guard_undone.unstaged_again(refusal, top, later, chain, states)
 
 
 def _put_back(refusal, top, running, chain, trips, states, binary):
@@ -505,6 +502,10 @@ TRACKED_ONLY_EFFECTS = {  # a staging that leaves untracked files alone
     g.STAGE_ALL: "it stages the working-tree changes of tracked files: the peers' with yours",
     g.STAGE_PATHS: "it stages the working-tree changes of the tracked files under those paths: the peers' with yours",
 }
+FROM_SOURCE_EFFECTS = {  # an index reset from another commit than HEAD (gitops._from_source)
+    g.UNSTAGE_ALL: "it resets the index to %s, unstaging what the peers staged",
+    g.UNSTAGE_PATHS: "it resets those paths in the index to %s, unstaging what the peers staged",
+}
 WRITE_ADVICE = ("leave the file to the peer, or make your change with the Edit tool, which reads the file as it is "
                 "now and replaces only the text you name")
 RUNTIME_EFFECT = ("its paths are known only when it runs (a substitution, a variable, xargs, a file list, or a "
@@ -707,6 +708,8 @@ def model_lines(refusals, command):
             effect = RUNTIME_EFFECT
         elif refusal.topic is None and op.kind in TRACKED_ONLY_EFFECTS and not g.touches_of(op) & g.UNTRACKED_ANYWHERE:
             effect = TRACKED_ONLY_EFFECTS[op.kind]  # `git add -u`, a saved diff applied with --cached
+        elif op.kind in FROM_SOURCE_EFFECTS and op.target is not None:  # `git reset HEAD~1 -- <paths>`
+            effect = FROM_SOURCE_EFFECTS[op.kind] % _short(op.target, 40)
         else:
             effect = EFFECTS.get(refusal.topic or op.kind, "")
         lines.append("- `%s`%s: %s." % (_short(as_written(op, command), 80), run_by(op), effect))

@@ -19,6 +19,7 @@ and what the same line stages.
 import posixpath
 
 from . import gitops as g
+from . import gitstate
 from .reach import reaches
 from .records import record
 
@@ -63,6 +64,17 @@ def own_reach(op, toplevel, own_states, staged_in_line=()):
             return None
         found |= set(included)
     return sorted(found)
+
+
+def staged_state(state):
+    """A path's state once `git add` has staged it: the index holds the working tree (None: a file
+    added and then deleted leaves nothing to stage or stash)."""
+    if state.worktree == gitstate.UNCHANGED and not state.untracked and not state.ignored:
+        return state  # staged already, or only in the index
+    if state.index == "A" and state.worktree == "D":
+        return None
+    index = "A" if state.untracked or state.ignored or state.index == "A" else state.worktree
+    return state._replace(index=index, worktree=gitstate.UNCHANGED, untracked=False, ignored=False)
 
 
 def _scan(words, table):
@@ -328,6 +340,7 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
     chain), the rest of the line as written. Standing alone (a loop, a nested shell): every command
     that acts on files narrowed to this session's files."""
     patches = patches or {}
+    own_states_of = {top: dict(states) for top, states in own_states_of.items()}  # as the line leaves them
     edits, standalone, staged = [], [], {}
     splice, own_left, changed_before = True, False, False
     nested_refusal = any(id(op) in refused and op.depth > 0 for op, _top in items)
@@ -339,6 +352,8 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
                                               staged.get(top, ())) or () if p in shared]
         if op.kind in STAGE_KINDS:
             staged.setdefault(top, set()).update((paths or []) + [p for p in shared_reach if p in patches])
+            # what it stages is staged when a later command runs: `git add -A; git stash` stashes it
+            every_own.update((p, staged_state(every_own[p])) for p in paths or () if every_own.get(p) is not None)
         if id(op) not in refused:
             if nested_refusal and any(w.substitutions for w in op.words):
                 return Suggestion(None)  # a refused command runs inside its words: kept as written, it runs again
