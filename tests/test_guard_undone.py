@@ -39,6 +39,17 @@ class AResetAfterAStaging(unittest.TestCase):
         self.assertEqual(held("git add -A && git reset -q -- src && git reset -q -- config"),
                          {"add -A": ["src/both.py"], "reset -q -- src": ["src/both.py", "src/util.py"]})
 
+    def test_a_restore_of_the_whole_tree_puts_back_and_a_new_folder_counts_as_its_files(self):
+        self.assertEqual(held("git add -A && git restore --staged . && git add docs")["add -A"], ["src/both.py"])
+        world = dict(WORLD, vendor=PathState("vendor", ".", ".", True, False, True))
+        peer = Peer("p", PEER.changes + ("/r/vendor/lib/core.py",), busy=False)
+        runs = cmdline.commands("git add -A && git reset -q -- vendor config && git commit -m x", TOP)
+        every = gitops.operations(runs)
+        chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
+        refusals = guard_verdict.verdict([Judged(op, TOP, (peer,)) for op in every if op.kind != gitops.SAFE],
+                                         frozenset(), {TOP: world}, chain=chain)
+        self.assertNotIn("vendor/lib/core.py", [h.path for r in refusals for h in r.held])
+
     def test_a_file_staged_before_stays_on_the_stagings_refusal(self):
         # `git add -A` stages both.py's tree over its staged version: the reset cannot give that back
         self.assertIn("src/both.py", held("git add -A && git reset -q -- src/api.py")["add -A"])
@@ -49,7 +60,7 @@ class AResetAfterAStaging(unittest.TestCase):
                      "git add -A && make && git reset -q -- src",  # make may fail, and the reset not run
                      "git add -A && git commit -m x && git reset -q -- src",  # the commit took them first
                      "git add -A && git reset -q -- src ../outside",  # git refuses the whole reset
-                     "git add -A && git restore --staged src nothing-here",  # restore may refuse a pathspec
+                     "git add -A && git restore --staged src nothing-here",  # restore refuses a whole list
                      "git add -A && git reset -q HEAD~1 -- src",  # the index of HEAD~1, not as it was
                      "git add -A && git reset -q -- $DIR"):  # paths known only at run time
             with self.subTest(line=line):

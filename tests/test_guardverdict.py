@@ -349,6 +349,20 @@ class Suggestions(unittest.TestCase):
                          "git add -- docs/tutorial.md docs/usage.md; git stash push -- docs/tutorial.md docs/usage.md")
         self.assertEqual(suggest("git stash", [self.PEER], self.WORLD, self.OWN), "git stash push -- docs/usage.md")
 
+    def test_a_staging_an_index_reset_puts_back_is_narrowed_with_the_reset(self):
+        # the add alone is let through (the reset puts back what it takes); narrowed, the reset would
+        # leave the peer's files staged, so the add is narrowed too
+        world = dict(self.WORLD, **states(untracked("src/new.py")))
+        who = peer("p", "src/util.py", "src/cache.py", "src/new.py")
+        self.assertEqual(suggest("git add -A && git reset -q -- . && git add docs/usage.md", [who], world, self.OWN),
+                         "git add -- docs/tutorial.md docs/usage.md && git reset -q -- docs/tutorial.md docs/usage.md "
+                         "&& git add docs/usage.md")
+
+    def test_a_push_left_with_nothing_is_not_dropped_before_a_drop_that_would_take_another_entry(self):
+        world = states(untracked("src/cache.py"), modified("src/util.py"), untracked("docs/tutorial.md"))
+        self.assertIsNone(suggest("git stash && git stash drop", [peer("p", "src/util.py")], world,
+                                  ["docs/tutorial.md"]))
+
     def test_a_staged_state_holds_the_tree_in_the_index(self):
         self.assertEqual(narrow.staged_state(untracked("a")), added("a"))
         self.assertEqual(narrow.staged_state(modified("a", staged=True)), modified("a", staged=True, unstaged=False))

@@ -30,6 +30,10 @@ class Sequence(unittest.TestCase):
         self.assertEqual(found.round_trips, {0: False})
         self.assertEqual(walk("git stash && git stash pop --index").round_trips, {0: True})
         self.assertEqual(walk("git stash && git stash drop").round_trips, {})  # dropped: nothing comes back
+        # an apply gives the files back as a pop does; the drop after it takes the same entry
+        found = walk("git stash && git stash apply && git stash drop")
+        self.assertEqual(found.round_trips, {0: False})
+        self.assertEqual(walk("git stash && git stash apply --index").round_trips, {0: True})
 
     def test_a_push_that_saves_nothing_leaves_the_top_entry_to_the_pop(self):
         found = walk("git stash push -- a.py && git stash pop", saves=False)

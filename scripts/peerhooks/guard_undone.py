@@ -28,7 +28,7 @@ def readded(refusal, top, later, states):
     prefix = top.rstrip("/") + "/"
 
     def restored(held):
-        state = states.get(held.path)
+        state = gitstate.state_of(states, held.path)
         if state is None or state.worktree != gitstate.UNCHANGED:
             return False
         untracked = state._replace(index=gitstate.UNCHANGED, untracked=True)  # what rm --cached leaves
@@ -44,7 +44,8 @@ def unstaged_again(refusal, top, after, chain, states):
     operations of the line after the staging, in order. Only while the reset runs whenever the
     staging did (nothing but other such resets of the checkout between them, each after `;` or
     the one before it with `&&`: `git reset` refuses no pathspec inside the checkout), so that
-    nothing reads the index in between."""
+    nothing reads the index in between. When the reset is refused too, the suggestion narrows the
+    staging with it (peerhooks.narrow): narrowed, the reset no longer puts back what it staged."""
     op = refusal.operation
     if states is None or chain is None or op.step is None or op.depth or op.in_loop or op.via:
         return refusal
@@ -54,7 +55,7 @@ def unstaged_again(refusal, top, after, chain, states):
     prefix = top.rstrip("/") + "/"
 
     def put_back(held):
-        state = states.get(held.path)
+        state = gitstate.state_of(states, held.path)
         if state is None or gitstate.is_staged(state) or state.index == "U":
             return False  # what was staged before loses its staging: the reset's own refusal says so
         staged = state._replace(index="A" if state.untracked or state.ignored else state.worktree,
@@ -81,11 +82,16 @@ def _resets_run_after(step, top, after, chain):
 
 
 def _is_plain_reset(op, top):
-    """`git reset [-q] [HEAD] [--] <paths inside the checkout>` of this checkout's own index."""
+    """`git reset [-q] [HEAD] [--] <paths inside the checkout>` of this checkout's own index, or
+    `git restore --staged .` (restore refuses a whole list for one pathspec that matches nothing;
+    the tree or folder just staged always matches)."""
     if op.kind not in INDEX_RESETS or op.target is not None or op.runtime or op.depth or op.in_loop or op.via \
-            or op.private or not op.words or op.words[0].value != "reset" or op.cwd is None:
+            or op.private or not op.words or op.cwd is None:
         return False
-    return all(spec.known and _inside(resolve(spec, top), top) for spec in op.paths + op.excludes)
+    if op.words[0].value == "restore":
+        return op.kind == g.UNSTAGE_ALL and not op.excludes
+    return op.words[0].value == "reset" and all(spec.known and _inside(resolve(spec, top), top)
+                                                for spec in op.paths + op.excludes)
 
 
 def _inside(path, top):

@@ -323,6 +323,29 @@ def _picks_hunks(op):
     return bool(op.words) and any(w.value in ("-p", "--patch", "-i", "--interactive") for w in op.words[1:])
 
 
+def _stagings_reset_after(items, refused):
+    """The ids of the stagings let through because an index reset after them puts back what they
+    take (peerhooks.guard_undone) where that reset is refused: narrowed, it no longer would, so
+    they are narrowed with it (`git add -A && git reset -q -- . && git add docs/x.md`)."""
+    found = set()
+    for at, (op, top) in enumerate(items):
+        if id(op) in refused and op.kind in (g.UNSTAGE_ALL, g.UNSTAGE_PATHS):
+            found.update(id(before) for before, where in items[:at]
+                         if where == top and before.kind in STAGE_KINDS and id(before) not in refused)
+    return found
+
+
+def _stack_taken_after(push, top, items):
+    """Whether a pop, drop or apply of the stash follows the push in the line."""
+    after = False
+    for op, where in items:
+        if op is push:
+            after = True
+        elif after and where == top and op.kind in (g.STASH_STACK, g.STASH_APPLY):
+            return True
+    return False
+
+
 Suggestion = record("Suggestion", "text no_own_work shared", (False, ()), """The line to run instead
     (None: none), whether this session has no work of its own the refused commands would take, and
     the files both sessions changed that no narrow form can take apart (then the human decides).""")
@@ -341,6 +364,7 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
     that acts on files narrowed to this session's files."""
     patches = patches or {}
     own_states_of = {top: dict(states) for top, states in own_states_of.items()}  # as the line leaves them
+    refused = set(refused) | _stagings_reset_after(items, refused)
     edits, standalone, staged = [], [], {}
     splice, own_left, changed_before = True, False, False
     nested_refusal = any(id(op) in refused and op.depth > 0 for op, _top in items)
@@ -386,6 +410,8 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
         if not _spliceable(op, line):
             splice = False
         if not paths and not applies:
+            if op.kind in (g.STASH_ALL, g.STASH_PATHS) and _stack_taken_after(op, top, items):
+                return Suggestion(None)  # without the push, `git stash drop` after it takes another entry
             drop = _drop_span(op, line) if splice else None
             if drop is None:
                 splice = False

@@ -4,8 +4,8 @@ The stack changes under the line itself: `git stash && git stash pop` pops the e
 made, `git stash pop && git stash pop` pops this session's entry and then the one below it (a
 peer's), and a push with nothing to stash makes no entry, so a pop after it takes whatever was on
 top. Walking the line's pushes, pops, drops and applies in order over the stack as git lists it
-tells each operation's entry; a push whose own entry the line pops again is a round trip, which
-puts the files back but not what was staged (git stash pop without --index).
+tells each operation's entry; a push whose own entry the line pops (or applies) again is a round
+trip, which puts the files back but not what was staged (without --index).
 """
 from . import gitops as g
 from .gitstate import StashEntry
@@ -17,7 +17,7 @@ PUSHED_HERE = StashEntry("(pushed by this line)", None, None, "")
 Sequence = record("Sequence", "taken round_trips", (), """What a line's stash operations act on: taken
     {index of the operation: [StashEntry] it pops, drops or applies (PUSHED_HERE for an entry the
     line pushed)}, for the operations whose stack is known; round_trips {index of a push: True when
-    the pop that takes its entry back restores the index too (--index)}.""")
+    the pop or apply that gives its entry back restores the index too (--index)}.""")
 
 
 def walk(ops, stack, stashes_something):
@@ -51,12 +51,12 @@ def walk(ops, stack, stashes_something):
             continue
         entry = stack[position]
         taken[index] = [entry]
+        mine = _pushes_before(stack, position, pushed_at) if entry is PUSHED_HERE else None
+        if mine is not None and (op.kind == g.STASH_APPLY or _is_pop(op)):
+            round_trips[mine] = _restores_index(op)  # an apply puts the files back as a pop does
         if op.kind == g.STASH_APPLY:
             continue
-        if entry is PUSHED_HERE:
-            mine = _pushes_before(stack, position, pushed_at)
-            if _is_pop(op):
-                round_trips[mine] = _restores_index(op)
+        if mine is not None:
             pushed_at.remove(mine)
         del stack[position]
     return Sequence(taken, round_trips)

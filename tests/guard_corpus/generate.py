@@ -366,6 +366,7 @@ def entries():
     out.extend(state_lines())
     out.extend(reach_lines())
     out.extend(variant_lines())
+    out.extend(sequence_lines())
     return out
 
 
@@ -766,6 +767,49 @@ def variant_lines():
                  "git reset --hard origin/main", "git reset HEAD .", "git switch -c wip-branch",
                  "git checkout -B main", "git add -p < /dev/null", "git rm -q --cached -- src/cache.py"]:
         add("whole-tree", line, frequency="occasional")
+    return out
+
+
+def sequence_lines():
+    """Lines written at the start of issue 18's third stop, before any was run, where several commands
+    change the index in turn (a staging undone or narrowed by what follows, a reset, a commit, a
+    stash), and other forms agents type: the later commands are judged against the state the earlier
+    ones leave."""
+    out = []
+
+    def add(topic, line, cwd=".", frequency="occasional"):
+        out.append({"line": line, "cwd": cwd, "frequency": frequency, "class": topic})
+
+    for line in ["git add . && git reset -- services", "git add -A && git reset HEAD -- lib && git commit -m 'Update docs'",
+                 "git add -A && git restore --staged src && git commit -m x",
+                 "git add . ; git reset -q HEAD -- src/cache.py; git commit -m wip",
+                 "git add -A && git reset && git add docs/usage.md && git commit -m docs",
+                 "git add -A && git reset -q && git add -- src/app.py docs && git commit -m x",
+                 "git add docs src && git reset -q -- src && git commit -m docs",
+                 "git add -A && git reset -q HEAD~1 -- src", "git add -A && git reset -q -- src lib && git status",
+                 "git add -u && git reset -q -- lib", "git add -A && git reset -q -- . && git add docs/usage.md",
+                 "git add -A && git rm -r -q --cached src && git commit -m x",
+                 "git add -A; git reset -q; git add tests docs; git commit -m tests",
+                 "cd src && git add . && git reset -q -- . && cd .. && git add docs",
+                 "git add -A && git reset -q -- src/cache.py lib/io_utils.py vendor && git commit -m x",
+                 "git add -A && git reset -q -- config scripts && git reset -q -- src && git commit -m docs"]:
+        add("undone-later", line)
+    for line in ["git add . && git stash push -m 'save' && git stash drop", "git add docs && git stash && git stash drop",
+                 "git add tests/test_feature.py && git stash && git stash drop", "git add -A && git checkout -- .",
+                 "git add -A && git diff --cached --stat && git commit -m x", "git add -A && git restore --staged . && git add docs",
+                 "git add docs tests && git stash -k && git stash drop", "git add -A && git commit -m x || git reset",
+                 "git add . && git diff --cached > /tmp/x.patch && git reset -q",
+                 "git add -A && git commit -m x && git reset --soft HEAD~1", "git add -A -- docs tests && git commit -m x",
+                 "git add docs/tutorial.md tests/test_feature.py && git stash push -- docs tests && git stash drop"]:
+        add("staged-then", line)
+    for line in ["git add -N src/cache.py", "git add -N docs/tutorial.md && git diff --stat",
+                 "git update-index --add docs/tutorial.md", "git rm -r --cached src && git add src",
+                 "git rm --cached -r -q . && git add -A && git commit -m 'Apply gitignore'",
+                 "git add --all :/docs", "git reset --mixed", "git reset -- .", "git commit -a -m x --dry-run",
+                 "git add -A && git commit --dry-run", "git checkout -p < /dev/null", "git stash push --include-untracked -- src/app.py docs",
+                 "git restore --staged --source=HEAD~1 -- src", "git add docs/ && git commit -m 'docs' && git push origin HEAD",
+                 "git stash && git stash apply && git stash drop", "git reset -q -- src && git checkout -- src"]:
+        add("index-forms", line)
     return out
 
 
