@@ -496,6 +496,35 @@ class ParseTable(unittest.TestCase):
             with self.subTest(command=command):
                 self.assertEqual([op.kind for op in gitops.parse(command, CWD, context, OnMain())], [kind])
 
+    def test_paths_from_a_commit_that_does_not_exist_are_not_written(self):
+        class NoStash(gitops.Lookup):
+            def names_no_commit(self, revisions, cwd):
+                return "stash@{0}" in revisions or "v9" in revisions
+        context = gitops.cmdline.Context()
+        for command, kind in (("git checkout stash@{0} -- src/util.py", "safe"),
+                              ("git checkout stash@{1} -- src/util.py", "discard-paths"),
+                              ("git restore -s v9 -- src", "safe"), ("git restore --source=v9 --staged src", "safe"),
+                              ("git restore -s v1 -- src", "discard-paths"), ("git restore -s $REV -- src", "discard-paths")):
+            with self.subTest(command=command):
+                self.assertEqual([op.kind for op in gitops.parse(command, CWD, context, NoStash())], [kind])
+
+    def test_a_reset_to_head_1_right_after_the_lines_one_commit_goes_back_to_where_it_started(self):
+        def kinds(line):
+            runs = gitops.cmdline.commands(line, CWD)
+            every = gitops.operations(runs)
+            gates = {step: run.gate for step, run in enumerate(runs) if run.gate is not None}
+            return [(op.kind, op.moves_branch) for op in gitops.back_to_the_start(every, gates)]
+        self.assertEqual(kinds("git commit -m x && git push && git reset --hard HEAD~1"),
+                         [("commit-index", False), ("safe", False), ("reset-all", False)])
+        self.assertEqual(kinds("git commit -m x && git reset --soft HEAD^"), [("safe", False), ("safe", False)])
+        self.assertEqual(kinds("git commit -am x && git reset --soft HEAD~1"), [("commit-all", False), ("safe", False)])
+        for line in ("git commit -m x; git reset --hard HEAD~1",  # the commit may have failed
+                     "git commit -m x && git commit -m y && git reset --hard HEAD~1",  # HEAD~1 is the first commit
+                     "git reset --hard HEAD~1", "git commit -m x && git reset --hard HEAD~2",
+                     "git commit -m x || git reset --hard HEAD~1", "git pull && git commit -m x && git reset --hard HEAD~1"):
+            with self.subTest(line=line):
+                self.assertIn(("reset-all", True), kinds(line))
+
     def test_checkout_index_all_acts_on_the_working_directory_and_its_prefix_is_read_from_the_toplevel(self):
         self.assertTrue(gitops.parse("cd docs && git checkout-index -a -f", CWD)[-1].relative)
         context = gitops.cmdline.Context(toplevel=lambda path: TOP)

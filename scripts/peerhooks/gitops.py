@@ -15,6 +15,7 @@ The verdict on the operations is peerhooks.guard_verdict.
 import posixpath
 
 from . import cmdline
+from .chains import AND
 from .records import record
 from .shell import Word, quote, tokenize
 
@@ -461,6 +462,58 @@ def fold_private_indexes(operations):
         else:
             adds.setdefault(key, []).append(op)
     return folded
+
+
+PARENT_OF_HEAD = frozenset(["HEAD~", "HEAD~1", "HEAD^", "HEAD^1", "@~", "@~1", "@^", "@^1"])
+MAKES_A_COMMIT = frozenset([COMMIT_INDEX, COMMIT_ALL, COMMIT_PATHS, COMMIT_PRIVATE])
+MOVES_HEAD = frozenset([MOVE_HEAD, AMEND, WRITE_REFS, ALIAS, UNFOLLOWED])
+MAY_MOVE_HEAD = frozenset(["checkout", "switch", "reset", "update-ref", "symbolic-ref", "bisect", "stash"])
+
+
+def back_to_the_start(operations, gates):
+    """The operations with a reset to HEAD~1 that certainly runs right after the line's one commit
+    (`git commit -m x && git push && git reset --hard HEAD~1`) judged as a reset to where the line
+    started: when it runs, every command of its `&&` chain back to that commit succeeded, so HEAD~1
+    is the commit every session stood on, and the branch ends where it began. `--hard` still
+    rewrites the tracked files; `--soft` changes nothing, and a plain commit it takes back leaves
+    the index as it found it, so neither is judged. gates: chains.Chain.gates. Pure."""
+    undone = {}  # id of an operation -> what it is judged as
+    for op in operations:
+        commit = _one_commit_before(op, operations, gates) if op.kind == RESET_ALL and op.moves_branch \
+            and _names_parent_of_head(op) else None
+        if commit is None:
+            continue
+        if op.touches:
+            undone[id(op)] = op._replace(moves_branch=False)
+        else:
+            undone[id(op)] = op._replace(kind=SAFE, moves_branch=False)
+            if commit.kind == COMMIT_INDEX:
+                undone[id(commit)] = commit._replace(kind=SAFE)
+    return [undone.get(id(op), op) for op in operations]
+
+
+def _names_parent_of_head(op):
+    operands = [w for w in op.words[1:] if not w.value.startswith("-")]
+    return len(operands) == 1 and not operands[0].expanded and operands[0].value in PARENT_OF_HEAD
+
+
+def _one_commit_before(reset, operations, gates):
+    """The line's one commit when the reset runs only once it succeeded, nothing else having moved
+    HEAD; else None."""
+    if reset.step is None or reset.depth or reset.in_loop or reset.via:
+        return None
+    before = [op for op in operations if op.step is not None and op.step < reset.step]
+    commits = [op for op in before if op.kind in MAKES_A_COMMIT]
+    if len(commits) != 1 or any(op.kind in MOVES_HEAD or op.kind == RESET_ALL or op.words and op.words[0].value in
+                                (HEAD_MOVERS | MAY_MOVE_HEAD) for op in before):
+        return None  # (a pull judged safe may still have moved HEAD forward)
+    commit = commits[0]
+    step = reset.step
+    while step > commit.step:  # an unbroken `&&` chain, command by command, back to the commit
+        if gates.get(step) != (step - 1, AND):
+            return None
+        step -= 1
+    return None if commit.depth or commit.in_loop or commit.via else commit
 
 
 def _reads_a_tree(op):
@@ -1428,7 +1481,10 @@ def _classify_checkout(rest, run):
         path_words = args.operands
     # from HEAD itself, in checkout's overlay mode, a file HEAD lacks is left as it is (`git restore`
     # removes it: no overlay by default)
-    touches = None if not source else frozenset("SWH") if _is_current(args.operands[0], run) else frozenset("SW")
+    current = source and _is_current(args.operands[0], run)
+    if source and not current and not args.operands[0].expanded and _moves_to_nothing(run, [args.operands[0].value]):
+        return run.op(SAFE)  # `git checkout stash@{0} -- x` with no such entry: "invalid reference", nothing written
+    touches = None if not source else frozenset("SWH") if current else frozenset("SW")
     return _by_paths(DISCARD_PATHS, path_words, run, args, touches=touches,
                      precheck=None if source else Precheck(MATCH_INDEX))
 
@@ -1489,15 +1545,18 @@ def _classify_restore(rest, run):
     args = split_arguments(rest, RESTORE_LONG, RESTORE_VALUES)
     if _patch_mode(args, run):
         return run.op(SAFE)
+    source = args.values.get("--source", args.values.get("-s"))
+    if source is not None and not set("$`") & set(source) and not run.lookup.is_current(source, run.cwd) \
+            and _moves_to_nothing(run, [source]):
+        return run.op(SAFE)  # `git restore -s v9 -- x` with no such commit: git stops before writing
     only_index = args.flags & {"-S", "--staged"} and not args.flags & {"-W", "--worktree"}
     if only_index:
         if run.private_index:
             return run.op(SAFE)
-        source = args.values.get("--source", args.values.get("-s"))
         return _from_source(_by_paths(UNSTAGE_PATHS, args.path_words, run, args, precheck=_restore_precheck(args)),
                             None if source is None else Word(source), run)
     # from a source (-s), or the index and the tree together (-SW), both are rewritten
-    both = "-s" in args.values or "--source" in args.values or args.flags & {"-S", "--staged"}
+    both = source is not None or args.flags & {"-S", "--staged"}
     touches = frozenset("SW") if both else frozenset("W")
     if args.flags & PATCH_OPTIONS and not args.path_words:
         return run.op(DISCARD_ALL, relative=True, touches=touches)

@@ -59,6 +59,7 @@ def run(payload, argv, environ, now):
     every = gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
     every = _staging_saved_patches(every, runs, command, context, lookup)
     chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
+    every = gitops.back_to_the_start(every, chain.gates)
     operations = [op if op.cwd else _somewhere_here(op, cwd) for op in every if op.kind != gitops.SAFE]
     operations = [op for op in operations if op.cwd]
     operations = _launched_with_a_private_index(operations, environ)

@@ -367,6 +367,7 @@ def entries():
     out.extend(reach_lines())
     out.extend(variant_lines())
     out.extend(sequence_lines())
+    out.extend(incident_lines())
     return out
 
 
@@ -810,6 +811,38 @@ def sequence_lines():
                  "git restore --staged --source=HEAD~1 -- src", "git add docs/ && git commit -m 'docs' && git push origin HEAD",
                  "git stash && git stash apply && git stash drop", "git reset -q -- src && git checkout -- src"]:
         add("index-forms", line)
+    return out
+
+
+def incident_lines():
+    """Lines after the shapes of public incidents of sessions and subagents sharing a checkout
+    (claude-code #95355, kendex #2602, ethical #53, AL.Runner #2196, intent #671 and the stash
+    threads), written in the worlds' paths before any was run."""
+    out = []
+
+    def add(line, frequency="occasional"):
+        out.append({"line": line, "cwd": ".", "frequency": frequency, "class": "incidents"})
+
+    for line in ["git stash pop && git stash pop && git reset --hard HEAD", "git stash pop; git reset --hard HEAD",
+                 "git checkout HEAD~1 -- src/api.py && git checkout HEAD -- src/api.py",
+                 "git checkout HEAD~1 -- src/app.py; python -m pytest -q; git checkout HEAD -- src/app.py",
+                 "git add services", "git stash create", "git stash store -m snapshot $(git stash create)",
+                 "git reset --hard origin/main && git clean -fd", "git stash push --keep-index && make test && git stash pop",
+                 "git stash -k -u && make test; git stash pop",
+                 "git worktree add -q ../app-review HEAD && git -C ../app-review checkout -- .",
+                 "git add $(git diff --name-only --cached)", "git commit --only -m x docs/usage.md",
+                 "git add -A && git commit -m wip && git push && git reset --hard HEAD~1", "git merge --ff-only origin/main",
+                 "git switch -", "git checkout --theirs src/api.py", "git restore --worktree --staged .",
+                 "git mv src/app.py src/main_app.py && git commit -m rename", "git clean -ndX", "git clean -fdx -e .env",
+                 "git checkout stash@{0} -- src/util.py", "git stash show -p | git apply -R",
+                 "git update-index --assume-unchanged src/api.py", "git add -A && git stash push --staged -m staged",
+                 "git commit --fixup HEAD -a", "git reset --keep HEAD~1", "git checkout -f main",
+                 "git stash branch tmp-branch", "git diff HEAD > /tmp/all.patch && git reset --hard && git apply /tmp/all.patch",
+                 "git add -u && git commit -m 'Fix tests' && git push origin HEAD:main",
+                 "git status --porcelain | awk '{print $2}' | xargs git add", "git ls-files -z -o --exclude-standard | xargs -0 git add",
+                 "git add -- $(git ls-files -m)", "git commit -m 'docs: usage' docs/usage.md docs/tutorial.md",
+                 "git restore src/api.py", "git restore --staged src/util.py && git restore src/util.py"]:
+        add(line)
     return out
 
 
