@@ -284,10 +284,10 @@ class Reason(unittest.TestCase):
         self.assertLess(max(len(line) for line in self.reason(command).splitlines()[2:3]), 260)
 
 
-def suggest(command, peers, world, own, cwd=TOP):
+def suggest(command, peers, world, own, cwd=TOP, stash=None):
     judged = [Judged(op, TOP, tuple(peers)) for op in gitops.parse(command, cwd) if op.kind != gitops.SAFE and op.cwd]
     own_paths = frozenset(os.path.join(TOP, p) for p in own)
-    refusals = guard_verdict.verdict(judged, own_paths, {TOP: world}, {TOP: None})
+    refusals = guard_verdict.verdict(judged, own_paths, {TOP: world}, {TOP: stash})
     own_states = {p: world[p[len(TOP) + 1:]] for p in own_paths if p[len(TOP) + 1:] in world}
     return narrow.suggestion(command, cwd, [(j.operation, j.toplevel) for j in judged],
                              {id(r.operation) for r in refusals}, {TOP: own_states}).text
@@ -358,10 +358,14 @@ class Suggestions(unittest.TestCase):
                          "git add -- docs/tutorial.md docs/usage.md && git reset -q -- docs/tutorial.md docs/usage.md "
                          "&& git add docs/usage.md")
 
-    def test_a_push_left_with_nothing_is_not_dropped_before_a_drop_that_would_take_another_entry(self):
+    def test_a_push_left_with_nothing_goes_with_the_drop_that_would_take_another_entry(self):
         world = states(untracked("src/cache.py"), modified("src/util.py"), untracked("docs/tutorial.md"))
-        self.assertIsNone(suggest("git stash && git stash drop", [peer("p", "src/util.py")], world,
-                                  ["docs/tutorial.md"]))
+        who, own = [peer("p", "src/util.py")], ["docs/tutorial.md"]
+        self.assertIsNone(suggest("git stash && git stash drop", who, world, own))  # nothing of this session's
+        self.assertEqual(suggest("git stash && git stash drop && git add docs/tutorial.md", who, world, own,
+                                 stash=[]), "git add docs/tutorial.md")
+        self.assertEqual(suggest("git add docs/tutorial.md && git stash -k && git stash drop", who, world, own,
+                                 stash=[]), "git add docs/tutorial.md")
 
     def test_a_staged_state_holds_the_tree_in_the_index(self):
         self.assertEqual(narrow.staged_state(untracked("a")), added("a"))

@@ -335,15 +335,19 @@ def _stagings_reset_after(items, refused):
     return found
 
 
-def _stack_taken_after(push, top, items):
-    """Whether a pop, drop or apply of the stash follows the push in the line."""
-    after = False
-    for op, where in items:
-        if op is push:
-            after = True
-        elif after and where == top and op.kind in (g.STASH_STACK, g.STASH_APPLY):
-            return True
-    return False
+def _merged(edits):
+    """The edits in order with overlapping removals joined (the last command of a chain takes the
+    separator before it, which the command before it, also taken out, took after it); None where a
+    replacement overlaps another edit."""
+    merged = []
+    for start, end, replacement in sorted(edits):
+        if merged and start < merged[-1][1]:
+            if replacement or merged[-1][2]:
+                return None
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]), "")
+        else:
+            merged.append((start, end, replacement))
+    return merged
 
 
 Suggestion = record("Suggestion", "text no_own_work shared", (False, ()), """The line to run instead
@@ -366,6 +370,7 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
     own_states_of = {top: dict(states) for top, states in own_states_of.items()}  # as the line leaves them
     refused = set(refused) | _stagings_reset_after(items, refused)
     edits, standalone, staged = [], [], {}
+    unpushed = set()  # checkouts where a stash push was taken out of the line
     splice, own_left, changed_before = True, False, False
     nested_refusal = any(id(op) in refused and op.depth > 0 for op, _top in items)
     for op, top in items:
@@ -378,6 +383,13 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
             staged.setdefault(top, set()).update((paths or []) + [p for p in shared_reach if p in patches])
             # what it stages is staged when a later command runs: `git add -A; git stash` stashes it
             every_own.update((p, staged_state(every_own[p])) for p in paths or () if every_own.get(p) is not None)
+        if id(op) not in refused and op.kind in (g.STASH_STACK, g.STASH_APPLY) and top in unpushed:
+            drop = _drop_span(op, line) if splice else None  # it goes with the push taken out before it
+            if drop is None and splice:
+                return Suggestion(None)
+            if drop is not None:
+                edits.append((drop[0], drop[1], ""))
+            continue
         if id(op) not in refused:
             if nested_refusal and any(w.substitutions for w in op.words):
                 return Suggestion(None)  # a refused command runs inside its words: kept as written, it runs again
@@ -410,8 +422,8 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
         if not _spliceable(op, line):
             splice = False
         if not paths and not applies:
-            if op.kind in (g.STASH_ALL, g.STASH_PATHS) and _stack_taken_after(op, top, items):
-                return Suggestion(None)  # without the push, `git stash drop` after it takes another entry
+            if op.kind in (g.STASH_ALL, g.STASH_PATHS):
+                unpushed.add(top)  # without the push, a `git stash pop` after it would take another entry
             drop = _drop_span(op, line) if splice else None
             if drop is None:
                 splice = False
@@ -438,9 +450,15 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
         return Suggestion(None)  # `git commit -F -` standing alone loses the heredoc its message comes from
 
     if splice:
+        merged = _merged(edits)
+        if merged is None:
+            return Suggestion(None)
         text = line
-        for start, end, replacement in sorted(edits, reverse=True):
+        for start, end, replacement in reversed(merged):
             text = text[:start] + replacement + text[end:]
-        return Suggestion(text.strip() or None)
+        text = text.strip()
+        while text.endswith(("&&", ";")):  # the last commands taken out together leave the one before them last
+            text = text[:-2 if text.endswith("&&") else -1].rstrip()
+        return Suggestion(text or None)
     parts = [p for p in standalone if p]
     return Suggestion(" && ".join(parts) or None, not parts)
