@@ -149,6 +149,45 @@ class WriteTargets(unittest.TestCase):
         self.assertEqual(self.targets("mkdir -p s && cat > s/gen.sh <<'EOF'\necho\nEOF"), [("/repo/s/gen.sh", False)])
         self.assertEqual(self.targets("echo x > /dev/null"), [])
 
+    def test_an_in_place_edit_in_any_cluster_writes_its_files_and_their_backups(self):
+        self.assertEqual(self.targets("sed -Ei 's/a+/b/' x.py"), [("/repo/x.py", False)])
+        self.assertEqual(self.targets("sed -i.bak 's/a/b/' x.py"), [("/repo/x.py", False), ("/repo/x.py.bak", False)])
+        self.assertEqual(self.targets("sed -ie 's/a/b/' x.py"), [("/repo/x.py", False), ("/repo/x.pye", False)])
+        self.assertEqual(self.targets("perl -pi.orig -e 's/a/b/' x.py"),
+                         [("/repo/x.py", False), ("/repo/x.py.orig", False)])
+        self.assertEqual(self.targets("sed -n -e 's/i/j/p' x.py"), [])  # an `i` in the script is no switch
+
+    def test_an_inline_program_that_may_write_writes_the_paths_it_names(self):
+        self.assertEqual(self.targets("python3 -c \"p='src/util.py'; s=open(p).read(); open(p,'w').write(s)\""),
+                         [("/repo/src/util.py", False)])
+        self.assertEqual(self.targets("python3 - <<'EOF'\nimport pathlib\npathlib.Path('a.py').write_text('')\nEOF"),
+                         [("/repo/a.py", False)])
+        self.assertEqual(self.targets("node -e \"require('fs').unlinkSync('lib/x.js')\""),
+                         [("/repo/fs", False), ("/repo/lib/x.js", False)])
+        self.assertEqual(self.targets("perl -e 'unlink \"old.log\"'"), [("/repo/old.log", False)])
+        for line in ("python3 -c \"print(open('src/util.py').read())\"", "python3 script.py 'out.txt'",
+                     "python3 -m json.tool data.json", "perl -ne 'print' x.py"):
+            with self.subTest(line=line):
+                self.assertEqual(self.targets(line), [])  # it only reads, or its program is in a file
+
+    def test_sort_writes_its_output_file(self):
+        for line in ("sort -o x.txt x.txt", "sort -ox.txt x.txt", "sort --output=x.txt x.txt", "sort -u -o x.txt y"):
+            with self.subTest(line=line):
+                self.assertEqual(self.targets(line), [("/repo/x.txt", False)])
+
+    def test_a_missing_path_is_not_removed_edited_copied_or_moved(self):
+        def targets(line):
+            return [p for p, _g, _c in cmdline.targets_of(cmdline.commands(line, "/repo", cmdline.Context()),
+                                                           cmdline.Context(), gone=lambda path, _run: "gone" in path)]
+        self.assertEqual(targets("rm -f gone.py kept.py"), ["/repo/kept.py"])
+        self.assertEqual(targets("sed -i s/a/b/ gone.py"), [])
+        self.assertEqual(targets("sed -i.bak s/a/b/ gone.py kept.py"), ["/repo/kept.py", "/repo/kept.py.bak"])
+        self.assertEqual(targets("cp /tmp/gone.py src/api.py"), [])
+        self.assertEqual(targets("mv gone.py src/api.py"), [])
+        self.assertEqual(targets("cp /tmp/gone.py /tmp/kept.py src/"), ["/repo/src/gone.py", "/repo/src/kept.py"])
+        self.assertEqual(targets("touch gone.py"), ["/repo/gone.py"])  # creating a file changes a missing one
+        self.assertEqual(targets("cat x > gone.py"), ["/repo/gone.py"])
+
     def test_git_rm_changes_what_it_removes_even_from_the_index_alone(self):
         self.assertEqual(self.targets("git rm -q src/routes.py lib/format.py"),
                          [("/repo/src/routes.py", False), ("/repo/lib/format.py", False)])

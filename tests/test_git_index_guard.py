@@ -835,14 +835,22 @@ class ShellWrites(GuardTestCase):
         for command in ("sed -i s/nowhere/y/ src/app.py", "perl -pi -e 's/nowhere/y/g' src/app.py",
                         "sed -i -e 's/nowhere/y/' -e 's/absent/z/' src/app.py src/own.py",
                         "find src -name '*.py' -exec sed -i 's/nowhere/y/' {} +",
-                        "cat src/app.py && sed -i 's/nowhere/y/' src/app.py"):
+                        "cat src/app.py && sed -i 's/nowhere/y/' src/app.py",
+                        "sed -i.bak 's/nowhere/y/' src/app.py"):  # the backup, src/app.py.bak, is nobody's
             with self.subTest(command=command):
                 self.assertAllowed(self.guard(command, session_id=self.own_id))
+        # a backup that lands on a peer's file writes over it whatever the patterns match; none is
+        # written when sed cannot open the file
+        self.assertAllowed(self.guard("sed -i_new.py 's/nowhere/y/' src/peer", session_id=self.own_id))
+        with open(os.path.join(self.main, "src", "peer"), "w") as handle:
+            handle.write("x = 1\n")
+        self.assertRefused(self.guard("sed -i_new.py 's/nowhere/y/' src/peer", session_id=self.own_id),
+                           "src/peer_new.py")
 
     def test_a_rewrite_the_file_cannot_decide_is_refused(self):
         for command in ("sed -i 's/x/y/' src/app.py",  # it matches
                         "sed -i 's/nowhere/y/;d' src/app.py", "sed -n -i 's/nowhere/y/p' src/app.py",
-                        "sed -i.bak 's/nowhere/y/' src/app.py", "sed -i '1s/nowhere/y/' src/app.py",
+                        "sed -i '1s/nowhere/y/' src/app.py",
                         "sed -i 's/nowhere/y/' src/app.py > src/out.txt",
                         "echo 'nowhere' >> src/own.py && sed -i 's/nowhere/y/' src/app.py",
                         "touch src/new.py && sed -i 's/nowhere/y/' src/app.py",  # not only readers before it

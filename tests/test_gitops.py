@@ -496,6 +496,17 @@ class ParseTable(unittest.TestCase):
             with self.subTest(command=command):
                 self.assertEqual([op.kind for op in gitops.parse(command, CWD, context, OnMain())], [kind])
 
+    def test_a_work_tree_other_than_the_repositorys_is_judged_as_such(self):
+        context = gitops.cmdline.Context(toplevel=lambda path: TOP)
+        def kind(line, cwd=TOP):
+            return [op.kind for op in gitops.parse(line, cwd, context)]
+        self.assertEqual(kind("git --work-tree=src add -A"), ["foreign-tree"])
+        self.assertEqual(kind("GIT_WORK_TREE=src git commit -am x"), ["foreign-tree"])
+        self.assertEqual(kind("git --work-tree=src status"), ["safe"])
+        self.assertEqual(kind("git --work-tree=. add -A"), ["stage-all"])  # the repository's own
+        self.assertEqual(kind("git --git-dir=/r/.git --work-tree=/r add -A", "/tmp"), ["stage-all"])
+        self.assertEqual(kind("git --git-dir=/r/.git --work-tree=/r/src add -A", "/tmp"), ["foreign-tree"])
+
     def test_paths_from_a_commit_that_does_not_exist_are_not_written(self):
         class NoStash(gitops.Lookup):
             def names_no_commit(self, revisions, cwd):
@@ -721,6 +732,11 @@ class RewriteOfAnInPlaceEditor(unittest.TestCase):
         (sed,) = self.writes("sed -i 's/old/new/' src/a.py")
         self.assertEqual([p.source for p in sed.rewrite.patterns], ["old"])
         self.assertIsNotNone(self.writes("perl -pi -e 's/x/y/' a.py")[0].rewrite)
-        for line in ("echo x > a.py", "sed -i 's/old/new/' a.py > b.py", "sed -i.bak 's/a/b/' a.py", "rm a.py"):
+        for line in ("echo x > a.py", "sed -i 's/old/new/' a.py > b.py", "rm a.py"):
             with self.subTest(line=line):
                 self.assertTrue(all(op.rewrite is None for op in self.writes(line)))
+        # the file keeps its model; its backup is a copy, written whatever the patterns match
+        edited, backup = self.writes("sed -i.bak 's/a/b/' a.py")
+        self.assertEqual((edited.paths[0].text, backup.paths[0].text), ("/r/a.py", "/r/a.py.bak"))
+        self.assertIsNotNone(edited.rewrite)
+        self.assertIsNone(backup.rewrite)

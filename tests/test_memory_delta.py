@@ -403,7 +403,7 @@ class BashTargets(unittest.TestCase):
     def test_tee_touch_rm_sed_in_place_and_dd(self):
         self.assertEqual(self.targets("tee -a /m/a.md"), [("/m/a.md", False)])
         self.assertEqual(self.targets("touch b.md && rm -f -- c.md"), [("/repo/b.md", False), ("/repo/c.md", False)])
-        self.assertEqual(self.targets("sed -i.bak -e 's/a/b/' /m/d.md"), [("/m/d.md", False)])
+        self.assertEqual(self.targets("sed -i.bak -e 's/a/b/' /m/d.md"), [("/m/d.md", False), ("/m/d.md.bak", False)])
         self.assertEqual(self.targets("sed 's/a/b/' /m/d.md"), [])
         self.assertEqual(self.targets("perl -pi -e 's/a/b/' /m/e.md"), [("/m/e.md", False)])
         self.assertEqual(self.targets("dd if=/dev/zero of=/m/f.md"), [("/m/f.md", False)])

@@ -28,17 +28,24 @@ class WhatIsModelled(unittest.TestCase):
                       ["sed", "-i", "1s/a/b/", "f"], ["sed", "-i", "/x/s/a/b/", "f"],  # addresses
                       ["sed", "-i", "s/a/b/;d", "f"], ["sed", "-i", "y/ab/cd/", "f"],
                       ["sed", "-i", "s/a/b/w out", "f"], ["sed", "-i", "s/a/b/e", "f"],
-                      ["sed", "-i.bak", "s/a/b/", "f"], ["sed", "-ie", "s/a/b/", "f"],  # a backup suffix `e`
+                      ["sed", "-i'bak/*'", "s/a/b/", "f"], ["sed", "--in-place=*.orig", "s/a/b/", "f"],
                       ["sed", "-i", "s//b/", "f"], ["sed", "--posix", "-i", "s/a/b/", "f"],
                       ["sed", "-i", "-f", "script.sed", "f"], ["sed", "s/a/b/", "f"],
                       ["sed", "-i", "s|a\\|c|b|", "f"],  # `\|` with `|` as delimiter
                       ["perl", "-ip", "-e", "s/a/b/", "f"],  # `p` is -i's suffix: nothing printed
-                      ["perl", "-pie", "s/a/b/", "f"], ["perl", "-pi.bak", "-e", "s/a/b/", "f"],
+                      ["perl", "-pie", "s/a/b/", "f"],  # -i with the suffix `e`: 's/a/b/' is a program file
                       ["perl", "-ni", "-e", "s/a/b/", "f"], ["perl", "-pli", "-e", "s/a/b/", "f"],
                       ["perl", "-pi", "-e", "s/a/b/; unlink 'x'", "f"], ["perl", "-pi", "-e", "s{a}{b}", "f"],
                       ["perl", "-pi", "-e", "s/a/b/x", "f"], ["perl", "-pi", "-e", "tr/a/b/", "f"]):
             with self.subTest(words=words):
                 self.assertIsNone(rewrites.rewrite_of(words[0], words[1:]))
+
+    def test_a_backup_suffix_leaves_the_rewrite_of_the_file_itself_as_without_it(self):
+        # the backup is a file of its own, which cmdline names as written whatever the patterns match
+        for words in (["sed", "-i.bak", "s/a/b/", "f"], ["sed", "-ie", "s/a/b/", "f"], ["sed", "-Ei.orig", "s/a+/b/", "f"],
+                      ["sed", "--in-place=.bak", "s/a/b/", "f"], ["perl", "-pi.bak", "-e", "s/a/b/", "f"]):
+            with self.subTest(words=words):
+                self.assertIsNotNone(rewrites.rewrite_of(words[0], words[1:]))
 
     def test_patterns_not_translated_exactly_may_change(self):
         for pattern in ("\\(a\\)\\1", "\\<word\\>", "\\w+", "[[:alpha:]]", "[a-z]", "[\\n]", "a^b", "a$b",

@@ -876,16 +876,49 @@ def _copy(name, args):
 
 
 def _edits_in_place(name, option):
-    """`-i`, `-i.bak`, `--in-place`; perl also takes it among bundled flags (`-pi`, `-pie`)."""
-    if option.startswith("-i") or option.startswith("--in-place"):
-        return True
-    return name == "perl" and option.startswith("-") and not option.startswith("--") and "i" in option
+    """`-i`, `-i.bak`, `--in-place`, `-Ei`; perl also takes it among bundled flags (`-pi`, `-pie`)."""
+    return _in_place_cluster(name, option) is not None
+
+
+def _in_place_cluster(name, option):
+    """The backup suffix ("" for none) when an option word makes sed or perl edit in place, else
+    None. In a cluster of single letters, `i` takes the rest of it as the suffix (`-i.bak`; `-ie`
+    is -i with the suffix "e"), and a letter that takes a value (`-e`, `-f`) ends the cluster."""
+    if option == "--in-place" or option.startswith("--in-place="):
+        return option.partition("=")[2]
+    if not option.startswith("-") or option.startswith("--") or len(option) < 2:
+        return None
+    takes_value = "efl0CIMmx" if name == "perl" else "efl"
+    for position, letter in enumerate(option[1:], start=1):
+        if letter == "i":
+            return option[position + 1:]
+        if letter in takes_value:
+            return None
+    return None
+
+
+def backup_suffix(name, args):
+    """The backup suffix of `sed -i.bak` / `--in-place=.bak` / perl's `-pi.bak`, or "" for none."""
+    for word in args:
+        suffix = _in_place_cluster(name, word.value)
+        if suffix is not None:
+            return suffix
+    return ""
 
 
 def _edited_in_place(name, args):
-    """The file operands of `sed -i`/`perl -i` (the first operand is the script unless -e/-f gave it)."""
+    """The file operands of `sed -i`/`perl -i` (the first operand is the script unless -e/-f gave
+    it), and their backups where a suffix names them (`sed -i.bak f` writes f.bak too)."""
     if not any(_edits_in_place(name, word.value) for word in args):
         return []
+    files = _in_place_operands(args)
+    suffix = backup_suffix(name, args)
+    if suffix and "*" not in suffix:
+        files += [word._replace(value=word.value + suffix) for word in files]
+    return files
+
+
+def _in_place_operands(args):
     files, script_given, skip_next = [], False, False
     for word in args:
         if skip_next:
@@ -917,15 +950,99 @@ def _written_by(command):
         return _operands(args), None
     if name in COPIES:
         return _copy(name, args)
-    if name in IN_PLACE_EDITORS:
+    if name in IN_PLACE_EDITORS and any(_edits_in_place(name, w.value) for w in args):
         return _edited_in_place(name, args), None
     if name == "dd":
         return [w._replace(value=w.value[3:]) for w in args if w.value.startswith("of=")], None
+    if name == "sort":  # `sort -o FILE`: the output file, which may be one of its inputs
+        return _output_option(args, "-o", "--output"), None
+    if _interpreter(name) is not None:
+        return _inline_program_writes(command), None
     if name == "git" and args and args[0].value == "mv":
         return _copy("mv", args[1:])
     if name == "git" and args and args[0].value == "rm":  # a staged deletion is a change too
         return _operands(args[1:]), None
     return [], None
+
+
+# Interpreters whose program a line may hold (`python3 -c …`, `node -e …`, `python3 - <<EOF`), with
+# the option that gives it; a program that may write a file (an open for writing, an unlink, a
+# rename) writes, for the guard, every path its string literals name in a checkout: agents rewrite
+# files this way (`python3 -c "p='x.py'; s=open(p).read(); open(p,'w').write(s.replace(…))"`).
+INLINE_PROGRAM_OPTIONS = {"python": ("-c",), "node": ("-e", "--eval", "-p", "--print"), "ruby": ("-e",),
+                          "perl": ("-e", "-E")}
+WRITE_MARKERS = ("'w", '"w', "'a'", '"a"', "'a+", '"a+', "'x'", '"x"', "'r+", '"r+', "write_text", "write_bytes",
+                 "unlink", "remove(", "rmtree", "rename(", "os.replace", "shutil.", "truncate", "writeFile",
+                 "appendFile", "rmSync", "renameSync", "copyFile", "createWriteStream", "File.write",
+                 "File.delete", "FileUtils", "open(my", "open my", "'>", '">')
+MAX_PROGRAM_CHARS = 64 * 1024  # a program longer than this is read up to here
+MAX_PROGRAM_PATHS = 64  # string literals taken as paths from one program
+
+
+def _interpreter(name):
+    """The interpreter family of a program name (`python3.11` is python), or None."""
+    base = name.rstrip("0123456789.") if name.startswith("python") else name
+    return base if base in INLINE_PROGRAM_OPTIONS else "node" if name == "nodejs" else None
+
+
+def _inline_program_writes(command):
+    """The words naming the files an inline program may write: its string literals, when it holds a
+    write marker (WRITE_MARKERS); none for a program in a file, which the guard does not read."""
+    family, args = _interpreter(command.name), list(command.args)
+    program = None
+    options = INLINE_PROGRAM_OPTIONS[family]
+    for position, word in enumerate(args):
+        if word.value in options and position + 1 < len(args):
+            program = args[position + 1]
+            break
+        if not word.value.startswith("-") or word.value == "-":
+            break  # a script file (or `-`: the program on stdin)
+    if program is None:
+        if command.stdin is None or any(not w.value.startswith("-") and w.value != "-" for w in args):
+            return []
+        program = Word(command.stdin)  # `python3 - <<'EOF' … EOF`
+    code = program.value[:MAX_PROGRAM_CHARS]
+    if not any(marker in code for marker in WRITE_MARKERS):
+        return []
+    return [program._replace(value=literal, glob=False, expanded=False) for literal in _string_literals(code)]
+
+
+def _string_literals(code):
+    """The single- or double-quoted literals of a program that may name a path: one line, no
+    spaces, no escapes (at most MAX_PROGRAM_PATHS), in order."""
+    found, at = [], 0
+    while at < len(code) and len(found) < MAX_PROGRAM_PATHS:
+        quote_at = min((i for i in (code.find("'", at), code.find('"', at)) if i >= 0), default=-1)
+        if quote_at < 0:
+            break
+        end = code.find(code[quote_at], quote_at + 1)
+        if end < 0:
+            break
+        literal = code[quote_at + 1:end]
+        if literal and len(literal) <= 4096 and not any(c in literal for c in " \t\n\\$`{}") \
+                and literal not in ("w", "a", "x", "r", "wb", "ab", "rb", "w+", "a+", "r+", "utf-8", "utf8", "."):
+            found.append(literal)
+        at = end + 1
+    return found
+
+
+def _output_option(args, short, long):
+    """The words an output option names: `-o F`, `-oF`, `--output F`, `--output=F`."""
+    found = []
+    for position, word in enumerate(args):
+        value = word.value
+        if value in (short, long) and position + 1 < len(args):
+            found.append(args[position + 1])
+        elif value.startswith(long + "="):
+            found.append(word._replace(value=value[len(long) + 1:]))
+        elif value.startswith(short) and len(value) > len(short) and not value.startswith("--"):
+            found.append(word._replace(value=value[len(short):]))
+    return found
+
+
+# Commands that change a file only where it exists (`rm` of a missing file, `sed -i` of one, change
+# nothing); those that create one (`touch`, `tee`, `>`) change a path that is missing too.
+CHANGE_ONLY_WHAT_EXISTS = frozenset(["rm", "unlink", "shred"]) | IN_PLACE_EDITORS
 
 
 def write_targets(line, cwd, home=None, isdir=None, paths=POSIX):
@@ -942,17 +1059,27 @@ def write_targets(line, cwd, home=None, isdir=None, paths=POSIX):
     return [(path, pattern) for path, pattern, _command in targets_of(found, context, isdir)]
 
 
-def targets_of(found, context=Context(), isdir=None):
+def targets_of(found, context=Context(), isdir=None, gone=None):
     """[(path, is_pattern, command)] of the files the commands write, each with the command that
-    writes it (write_targets, for commands already read)."""
+    writes it (write_targets, for commands already read). gone(path, command): the caller's look at
+    the filesystem, True when a path is certainly missing when the command runs; then `rm` or `sed -i`
+    of it, and a copy or move whose every source is missing, write nothing there (git sees no change)."""
     targets = []
     for command in found:
         mine = []
         for word in command.writes:
             _add(mine, word, command.cwd, context)
         written, destination = _written_by(command)
+        if gone is not None and (command.name in CHANGE_ONLY_WHAT_EXISTS or command.name == "mv"):
+            missing = {w.value for w in written if _missing(w, command, context, gone)}
+            suffix = backup_suffix(command.name, command.args) if command.name in IN_PLACE_EDITORS else ""
+            written = [w for w in written if w.value not in missing  # and no backup of a file sed cannot open
+                       and not (suffix and w.value.endswith(suffix) and w.value[:-len(suffix)] in missing)]
         for word in written:
             _add(mine, word, command.cwd, context)
+        if destination is not None and gone is not None and destination[1] and \
+                all(_missing(source, command, context, gone) for source in destination[1]):
+            destination = None  # "cannot stat": nothing is copied or moved
         if destination is not None:
             target, sources, into_folder = destination
             resolved = resolve(target, command.cwd, context)
@@ -966,6 +1093,14 @@ def targets_of(found, context=Context(), isdir=None):
                 mine.append((resolved, target.glob))
         targets.extend((path, pattern, command) for path, pattern in mine)
     return targets
+
+
+def _missing(word, command, context, gone):
+    """Whether a literal path word names a path certainly missing when the command runs."""
+    if word.glob or word.expanded or word.brace:
+        return False
+    resolved = resolve(word, command.cwd, context)
+    return resolved is not None and gone(resolved, command)
 
 
 def _add(targets, word, cwd, context):

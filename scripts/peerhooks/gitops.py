@@ -47,6 +47,7 @@ UNFOLLOWED = "unfollowed"        # a wrapper runs code that mentions git which c
 SPARSE = "sparse-checkout"       # sparse-checkout set/init/reapply: files outside its folders leave the tree
 ALIAS = "alias"                  # not a git command: resolve with expand_alias, then judge
 SAFE = "safe"                    # reads, or touches only this session's refs and remotes
+FOREIGN_TREE = "foreign-tree"    # a command run with a work tree other than its repository's (--work-tree=src)
 
 # What of the uncommitted work an operation reaches: peerhooks.reach matches these against each
 # path's state as git holds it now (peerhooks.gitstate). git 2.39: `add -u` stages only tracked
@@ -74,6 +75,8 @@ DEFAULT_TOUCHES = {
     # a write over a file loses whatever of it is not committed: its working-tree change, a new file,
     # an ignored one a peer wrote (a build report, a `.env`: in no commit either)
     "shell-write": frozenset("SWNDIG"),
+    # every index entry is read against another folder: what is staged may come out of the index
+    "foreign-tree": frozenset("SWND"),
 }
 
 # Kinds whose paths are judged against the peers' changes (and the whole tree when they reach it).
@@ -408,7 +411,7 @@ def write_operation(path, pattern, command):
     text = " ".join([command.name] + [w.value for w in command.args])
     where = command.cwd if pattern else posixpath.dirname(path)  # judged in the checkout of the file
     return Operation(SHELL_WRITE, where, text, (spec,), False, depth=command.depth, in_loop=command.in_loop,
-                     span=span, via=command.via, rewrite=_rewrite(command))
+                     span=span, via=command.via, rewrite=_rewrite(command, path))
 
 
 def found_write_operation(run, context=cmdline.Context()):
@@ -430,10 +433,15 @@ def found_write_operation(run, context=cmdline.Context()):
                      via=find.via, rewrite=_rewrite(run) if run is not find else None)
 
 
-def _rewrite(command):
-    """The rewrites.Rewrite of an in-place editor, or None: any other command writes what it is
-    given, and so does a redirection of the editor's output (`sed -i … f > f`)."""
+def _rewrite(command, path=None):
+    """The rewrites.Rewrite of an in-place editor writing `path` (None: the files a find feeds it),
+    or None: any other command writes what it is given, and so do a redirection of the editor's
+    output (`sed -i … f > f`) and the backup a suffix names (`sed -i.bak`: f.bak is a copy of f,
+    written whatever the patterns match)."""
     if command.name not in cmdline.IN_PLACE_EDITORS or any(w.value != "/dev/null" for w in command.writes):
+        return None
+    suffix = cmdline.backup_suffix(command.name, command.args)
+    if suffix and (path is None or path.endswith(suffix)):
         return None
     from . import rewrites  # only a line running sed or perl loads the model
 
@@ -638,8 +646,11 @@ def _git(run, context, lookup):
         index += 2 if flag in GIT_VALUE_OPTIONS and not has_value else 1
     if index >= len(arguments):
         return None
+    foreign = False
     if work_tree is not None:
+        repository_top = _repository_top(git_dir, location, context, run)
         location = cmdline.resolve(work_tree, location, context, dict(run.variables))
+        foreign = repository_top is not None and location is not None and location != repository_top
     elif git_dir is not None:
         directory = cmdline.resolve(git_dir, location, context, dict(run.variables))
         paths = context.paths
@@ -667,6 +678,11 @@ def _git(run, context, lookup):
                       run.in_loop, None if run.via else _command_span(run), tuple(config), run.via, feed,
                       _answers_of(run), run.produced)
     operation = git_operation(words, classified)
+    if foreign and operation.kind not in (SAFE, ALIAS):
+        # `git --work-tree=src add -A`: git reads every index entry against src, so entries outside it
+        # look deleted and the peers' staged files may leave the index
+        return operation._replace(kind=FOREIGN_TREE, paths=(), runtime=False, relative=False, feeds=(),
+                                  alone=None, precheck=None, touches=None)
     if operation.feeds and any(by_field for _name, (_word, _cwd, by_field) in run.produced):
         # `for f in $(…); do git add "$f"; done` runs it once per field: each may fail alone
         operation = operation._replace(precheck=None)
@@ -679,6 +695,16 @@ def _git(run, context, lookup):
             if run.xargs is not None and run.xargs.runs_empty else classified.op(SAFE)
         operation = operation._replace(alone=alone)
     return operation
+
+
+def _repository_top(git_dir, location, context, run):
+    """The toplevel of the repository a git command with `--work-tree` uses: the folder holding the
+    `.git` it names, or the checkout git finds from where it runs; None when the line cannot tell."""
+    if git_dir is not None:
+        directory = cmdline.resolve(git_dir, location, context, dict(run.variables))
+        paths = context.paths
+        return paths.dirname(directory) if directory and paths.basename(directory) == ".git" else None
+    return context.toplevel(location) if context.toplevel is not None and location else None
 
 
 def _patch_feed(run, words, context, lookup):

@@ -29,11 +29,11 @@ UNATTRIBUTED = "unattributed"  # changes no transcript shows: held against a lin
 
 # Kinds with no narrow form: the human decides.
 ASK_KINDS = frozenset([g.MOVE_HEAD, g.RESET_ALL, g.STASH_STACK, g.STASH_APPLY, g.WRITE_REFS,
-                       g.REMOVE_WORKTREE, g.AMEND, g.COMMIT_PRIVATE, g.UNFOLLOWED, g.SPARSE])
+                       g.REMOVE_WORKTREE, g.AMEND, g.COMMIT_PRIVATE, g.UNFOLLOWED, g.SPARSE, g.FOREIGN_TREE])
 # Kinds asked about whenever a live peer works where they act, whatever its files' states: they
 # move what every session stands on (HEAD, the branch, the refs, a worktree), or run git the guard
 # cannot read (a wrapper it cannot follow).
-ALWAYS_ASK = frozenset([g.MOVE_HEAD, g.WRITE_REFS, g.REMOVE_WORKTREE, g.AMEND, g.UNFOLLOWED])
+ALWAYS_ASK = frozenset([g.MOVE_HEAD, g.WRITE_REFS, g.REMOVE_WORKTREE, g.AMEND, g.UNFOLLOWED, g.FOREIGN_TREE])
 
 Peer = record("Peer", "name changes can_message busy checkout kind", ((), False, True, None, "session"),
               """Someone whose work is at stake: a live session, this session's main thread (when a
@@ -527,6 +527,8 @@ ASK_EFFECTS = {
     g.STASH_STACK: "the stash stack is shared by every worktree: this takes an entry off it, which may be a peer's",
     g.STASH_APPLY: "it merges a stash entry, which may be a peer's, into the shared tree",
     g.UNFOLLOWED: "it runs code that mentions git, and the guard cannot tell which git commands it runs",
+    g.FOREIGN_TREE: "its work tree is not its repository's: git reads every index entry against another folder, "
+                    "where the files outside it look deleted, so what the peers staged may leave the index",
 }
 ASK_HUMAN = {
     "switch": "would switch the checkout {they} work{s} in", "new-branch": "would move the checkout {they} "
@@ -538,6 +540,7 @@ ASK_HUMAN = {
     g.STASH_STACK: "would take {entry} off the shared stash, and it may be {theirs}",
     g.STASH_APPLY: "would merge a stash entry, which may be {theirs}, into the shared tree",
     g.UNFOLLOWED: "runs git the guard cannot read, in the checkout {they} work{s} in",
+    g.FOREIGN_TREE: "would run git on the index {they} share{s} against another folder",
 }
 ASK_ADVICE = {
     "switch": "work on another branch in a linked worktree: git worktree add -b <new-branch> ../<dir> "
@@ -556,6 +559,7 @@ ASK_ADVICE = {
     g.STASH_APPLY: "check whose entry it is with git stash show -p stash@{n}; apply it in a linked worktree",
     g.COMMIT_PRIVATE: "commit your own files from the shared index instead: git commit -m <message> -- <your files>",
     g.UNFOLLOWED: "run the git commands it would run yourself, by name, so that each can be judged",
+    g.FOREIGN_TREE: "run git from the checkout without --work-tree (git -C <folder> keeps paths relative to it)",
 }
 PULL_ADVICE = ("git fetch first (it touches no working tree), then merge or rebase in a linked worktree, "
                "or ask the user to pull when the peers are done")

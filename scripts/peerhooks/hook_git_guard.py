@@ -173,12 +173,31 @@ def _writes_in_checkouts(runs, context):
     """[(path, is_pattern, command)] the line's shell commands write over or remove inside a
     checkout (issue 19: `echo x > <a peer's uncommitted file>` destroyed work no index or commit
     held), and the commands that write what a `find` finds."""
-    found = [(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs, context, os.path.isdir)
+    settled = _after_readers_only(runs)
+
+    def gone(path, run):  # only where nothing before the command in the line may have made the path
+        return id(run) in settled and not os.path.lexists(path)
+
+    found = [(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs, context, os.path.isdir, gone)
              if run.name != "git" and run.cwd
              and gitrepo.toplevel(os.path.dirname(path) if not pattern else run.cwd)]
     found.extend((None, False, run) for run in runs
                  if run.name == "find" or run.fed_by is not None and run.fed_by.name == "find")
     return found
+
+
+def _after_readers_only(runs):
+    """The ids of the commands before which the line runs only readers (chains.READERS, no redirection)."""
+    from .chains import READERS
+
+    settled = set()
+    for run in runs:
+        if run.depth or run.via or run.in_loop or run.fed_by is not None:
+            break  # nested, wrapped, looped or fed commands run when only the running shell knows
+        settled.add(id(run))
+        if run.name not in READERS or run.writes:
+            break
+    return settled
 
 
 def _write_operations(writes, runs, context):

@@ -4,10 +4,11 @@ Why: `sed -i 's/old/new/' f` whose pattern matches nothing in f writes f back by
 beside a peer's uncommitted f it harms no one (the corpus labels it harmless), yet a guard that
 reads only the line must refuse it. Only the forms modelled exactly are judged; anything else may
 change the file:
-- sed: `-i` (no backup suffix), `-e`, `-E`/`-r`, `-s`, `-u`, `-z`; a script of `s` commands
+- sed: `-i` (a backup suffix writes the backup, a file of its own), `-e`, `-E`/`-r`, `-s`, `-u`,
+  `-z`; a script of `s` commands
   without addresses, separated by `;` or newlines, flags `g`, `p`, `i`/`I` and a number (none of
   them acts without a match; `w`, `e` and `m` do, or change what matches);
-- perl: one switch cluster of `p`, `w` and `i` (no backup) then `-e` with one `s/…/…/` and flags
+- perl: one switch cluster of `p`, `w` and `i` (its backup as sed's) then `-e` with one `s/…/…/` and flags
   `g`, `i`, `e` (the replacement runs only on a match);
 - patterns of literal characters, `.`, bracket lists without ranges (but digit ranges), POSIX
   classes or backslashes, `^` first, `$` last, groups (not quantified), alternation and the
@@ -62,8 +63,10 @@ def _sed(values, fed):
             operands.extend(values[index:])
             break
         if value in ("--in-place", "--expression", "--regexp-extended", "--separate", "--unbuffered",
-                     "--null-data") or value.startswith("--expression="):
-            if value == "--in-place":
+                     "--null-data") or value.startswith(("--expression=", "--in-place=")):
+            if value.startswith("--in-place"):
+                if "*" in value:
+                    return None
                 in_place = True
             elif value == "--expression":
                 if index >= len(values):
@@ -108,16 +111,18 @@ def _sed(values, fed):
 def _switches(letters, values, index, plain):
     """One cluster of single-letter switches (`-pi`, `-Ei`, `-e 's/a/b/'`): (the letters seen, the
     script `e` gives or None, the index of the next word), or None for a letter outside `plain`,
-    `i` and `e`, or an `i` with a backup suffix (`-i.bak`; perl's `-ip`, where `p` is the suffix):
-    another file is written then."""
+    `i` and `e`. What follows `i` is a backup suffix (`-i.bak`; perl's `-ip`, where `p` is the
+    suffix): the file itself is rewritten as without it, and the backup, another file, is written
+    whatever the patterns match (cmdline names it as a write of its own)."""
     seen, position = set(), 0
     while position < len(letters):
         letter = letters[position]
         position += 1
         if letter == "i":
-            if letters[position:]:
-                return None
+            if "*" in letters[position:]:
+                return None  # a backup named by a pattern (`-i'bak/*'`): not modelled
             seen.add("i")
+            return seen, None, index  # the rest is the backup suffix, a file of its own (cmdline)
         elif letter == "e":
             script = letters[position:]
             if not script:

@@ -368,6 +368,7 @@ def entries():
     out.extend(variant_lines())
     out.extend(sequence_lines())
     out.extend(incident_lines())
+    out.extend(prefix_and_write_lines())
     return out
 
 
@@ -843,6 +844,35 @@ def incident_lines():
                  "git add -- $(git ls-files -m)", "git commit -m 'docs: usage' docs/usage.md docs/tutorial.md",
                  "git restore src/api.py", "git restore --staged src/util.py && git restore src/util.py"]:
         add(line)
+    return out
+
+
+def prefix_and_write_lines():
+    """Lines written before any was run: git behind prefixes and environment (`nohup`, `env
+    GIT_DIR=…`, `--git-dir`/`--work-tree`, `command`, `exec`), and shell commands that write files
+    the peers hold (`cp`, `rsync`, `ln -sf`, `install`, `tee`, redirections in a subfolder)."""
+    out = []
+
+    def add(topic, line, cwd=".", frequency="occasional"):
+        out.append({"line": line, "cwd": cwd, "frequency": frequency, "class": topic})
+
+    for line in ["nohup git add -A >/dev/null 2>&1", "env GIT_DIR=.git GIT_WORK_TREE=. git add -A",
+                 "git --git-dir=.git --work-tree=. add .", "command git add -A", "exec git commit -am wip",
+                 "GIT_TRACE=1 git stash", "git -c core.autocrlf=false add -A", "git --no-pager add -u",
+                 "LC_ALL=C git add -A && git commit -qm x", "time git commit -am 'Quick fix'",
+                 "git -C ~/work/app add -A", "cd ~/work/app-feature && git add -A", "git -C ../app-feature stash",
+                 "git --work-tree=src add -A", "git -C src add -u .", "(cd src && git add .)",
+                 "{ git add -A; git commit -m x; }", "if git diff --quiet; then echo clean; else git add -A; fi",
+                 "git add -A 2>/dev/null || true", "watch -n 1 git status"]:
+        add("prefixes", line)
+    for line in ["cp /tmp/api.py src/api.py", "cp -r /tmp/backup/src .", "rsync -a /tmp/backup/src/ src/",
+                 "ln -sf ../lib/format.py src/format.py", "install -m 644 /tmp/util.py src/util.py",
+                 "echo 'x = 1' | tee src/cache.py", "cd src && echo '# note' >> api.py", "cat /dev/null > lib/format.py",
+                 "printf '' > src/routes.py", "mv src/api.py src/api_old.py", "cp src/api.py /tmp/api.py.bak",
+                 "cp docs/usage.md docs/usage.md.bak", "echo done > /tmp/status.txt", "sort -o lib/helpers.py lib/helpers.py",
+                 "rm -f build/peer-report.txt", "find src -name '*.pyc' -delete", "dd if=/dev/zero of=src/cache.py count=0",
+                 "touch src/api.py", "sed -n '1,5p' src/api.py > /tmp/head.txt", "python -c \"open('src/util.py','w').write('')\""]:
+        add("shell-writes", line)
     return out
 
 
