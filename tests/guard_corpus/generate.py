@@ -369,6 +369,7 @@ def entries():
     out.extend(sequence_lines())
     out.extend(incident_lines())
     out.extend(prefix_and_write_lines())
+    out.extend(wrapper_and_commit_lines())
     return out
 
 
@@ -873,6 +874,33 @@ def prefix_and_write_lines():
                  "rm -f build/peer-report.txt", "find src -name '*.pyc' -delete", "dd if=/dev/zero of=src/cache.py count=0",
                  "touch src/api.py", "sed -n '1,5p' src/api.py > /tmp/head.txt", "python -c \"open('src/util.py','w').write('')\""]:
         add("shell-writes", line)
+    return out
+
+
+def wrapper_and_commit_lines():
+    """Lines written before any was run: the base's wrappers (Makefile, package.json,
+    scripts/commit.sh) called other ways, git run through a nested shell or an alias, and commit
+    forms agents type."""
+    out = []
+
+    def add(topic, line, cwd=".", frequency="occasional"):
+        out.append({"line": line, "cwd": cwd, "frequency": frequency, "class": topic})
+
+    for line in ["npm run commit", "make commit MSG=x", "bash scripts/commit.sh", "sh scripts/commit.sh 'msg'",
+                 "./scripts/commit.sh", "make -C . commit", "npm run commit -- -m x", "make -n commit",
+                 "make --dry-run commit", "npm run test", "cd docs && make -C .. commit", "bash -x scripts/commit.sh"]:
+        add("wrappers", line)
+    for line in ['eval "git add -A"', 'sh -c "git add -A"', "bash -lc 'cd src && git add .'",
+                 "xargs -I{} sh -c 'git add {}' <<< 'docs/usage.md'", "echo docs/usage.md | xargs -I{} git add {}",
+                 "git -c alias.sweep='add -A' sweep", "git -c alias.ci='commit -am' ci 'x'",
+                 "bash -c 'git stash && git pull --rebase && git stash pop'"]:
+        add("runs-git", line)
+    for line in ["git commit -m 'x' --no-verify -a", "git add . && git commit -m wip --no-verify",
+                 "git commit -am 'fix' && git push --force-with-lease", "git add -A -- ':!*.lock'",
+                 "git add -A ':!src'", "git commit --amend -m 'better message'", "git add docs && git commit --amend --no-edit",
+                 "git commit -m x -- docs/", "git commit -m x -- .", "git commit -m x -o docs/usage.md",
+                 "git commit -a --allow-empty -m x", "git commit -m x docs tests"]:
+        add("plain-commit", line)
     return out
 
 
