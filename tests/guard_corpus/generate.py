@@ -370,6 +370,7 @@ def entries():
     out.extend(incident_lines())
     out.extend(prefix_and_write_lines())
     out.extend(wrapper_and_commit_lines())
+    out.extend(everyday_lines())
     return out
 
 
@@ -901,6 +902,35 @@ def wrapper_and_commit_lines():
                  "git commit -m x -- docs/", "git commit -m x -- .", "git commit -m x -o docs/usage.md",
                  "git commit -a --allow-empty -m x", "git commit -m x docs tests"]:
         add("plain-commit", line)
+    return out
+
+
+def everyday_lines():
+    """Lines written before any was run, of the kinds agents type every day: deletions, branches,
+    the stash, other worktrees."""
+    out = []
+
+    def add(topic, line, cwd=".", frequency="occasional"):
+        out.append({"line": line, "cwd": cwd, "frequency": frequency, "class": topic})
+
+    for line in ["git rm src/api.py", "git rm -r --cached lib", "git rm -f src/routes.py", "rm -rf lib && git add -A",
+                 "git ls-files -d | xargs git rm", "git ls-files --deleted -z | xargs -0 git rm --cached",
+                 "git checkout -- $(git ls-files -d)", "git restore $(git ls-files -d)", "git add -u -- src && git commit -m 'Remove dead code'"]:
+        add("deletions", line)
+    for line in ["git checkout -b fix/typo", "git switch -c feature/x origin/main", "git branch -f main HEAD~1",
+                 "git branch -D release-1.2", "git checkout release-1.2 -- docs", "git worktree add ../app-hotfix -b hotfix",
+                 "git worktree remove ../app-feature", "git rebase origin/main", "git merge release-1.2",
+                 "git pull --ff-only", "git fetch && git reset --hard origin/main"]:
+        add("branch-ops", line)
+    for line in ["git stash list && git stash show -p", "git stash push -p < /dev/null", "git stash save 'wip'",
+                 "git stash push -m 'x' -- src/app.py && git stash pop", "git stash drop stash@{1}", "git stash clear",
+                 "git stash pop --index", "git stash apply stash@{0} && git stash drop stash@{0}", "git stash -a",
+                 "git stash push --all -- build"]:
+        add("stash-forms", line)
+    for line in ["git -C ../app-feature add -A", "git -C ~/work/app-feature commit -am x",
+                 "cd ../app-self && git add -A && git commit -m x", "git -C ../app-self stash pop",
+                 "git worktree list && git -C ../app-feature status", "cd ../app-feature && git checkout -- ."]:
+        add("cross-worktree", line)
     return out
 
 
