@@ -187,6 +187,7 @@ class WriteTargets(unittest.TestCase):
         self.assertEqual(targets("cp /tmp/gone.py /tmp/kept.py src/"), ["/repo/src/gone.py", "/repo/src/kept.py"])
         self.assertEqual(targets("touch gone.py"), ["/repo/gone.py"])  # creating a file changes a missing one
         self.assertEqual(targets("cat x > gone.py"), ["/repo/gone.py"])
+        self.assertEqual(targets("perl -e 'open(F, \">gone.txt\")'"), ["/repo/gone.txt"])  # a program creates
 
     def test_git_rm_changes_what_it_removes_even_from_the_index_alone(self):
         self.assertEqual(self.targets("git rm -q src/routes.py lib/format.py"),

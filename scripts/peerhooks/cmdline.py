@@ -1009,7 +1009,7 @@ def _inline_program_writes(command):
 
 def _string_literals(code):
     """The single- or double-quoted literals of a program that may name a path: one line, no
-    spaces, no escapes (at most MAX_PROGRAM_PATHS), in order."""
+    spaces, no escapes (at most MAX_PROGRAM_PATHS), in order, without a perl open mode in front."""
     found, at = [], 0
     while at < len(code) and len(found) < MAX_PROGRAM_PATHS:
         quote_at = min((i for i in (code.find("'", at), code.find('"', at)) if i >= 0), default=-1)
@@ -1018,7 +1018,7 @@ def _string_literals(code):
         end = code.find(code[quote_at], quote_at + 1)
         if end < 0:
             break
-        literal = code[quote_at + 1:end]
+        literal = code[quote_at + 1:end].lstrip("+<>|")  # perl's open modes: `">out.txt"`
         if literal and len(literal) <= 4096 and not any(c in literal for c in " \t\n\\$`{}") \
                 and literal not in ("w", "a", "x", "r", "wb", "ab", "rb", "w+", "a+", "r+", "utf-8", "utf8", "."):
             found.append(literal)
@@ -1040,9 +1040,13 @@ def _output_option(args, short, long):
     return found
 
 
-# Commands that change a file only where it exists (`rm` of a missing file, `sed -i` of one, change
-# nothing); those that create one (`touch`, `tee`, `>`) change a path that is missing too.
-CHANGE_ONLY_WHAT_EXISTS = frozenset(["rm", "unlink", "shred"]) | IN_PLACE_EDITORS
+# Commands that change a file only where it exists (`rm` of a missing file changes nothing, and so
+# does `sed -i` of one); those that create one (`touch`, `tee`, `>`, a program) change a missing path too.
+REMOVERS = frozenset(["rm", "unlink", "shred"])
+
+
+def _changes_only_what_exists(command):
+    return command.name in REMOVERS or command.name in IN_PLACE_EDITORS and writes_its_operands(command)
 
 
 def write_targets(line, cwd, home=None, isdir=None, paths=POSIX):
@@ -1070,7 +1074,7 @@ def targets_of(found, context=Context(), isdir=None, gone=None):
         for word in command.writes:
             _add(mine, word, command.cwd, context)
         written, destination = _written_by(command)
-        if gone is not None and (command.name in CHANGE_ONLY_WHAT_EXISTS or command.name == "mv"):
+        if gone is not None and (_changes_only_what_exists(command) or command.name == "mv"):
             missing = {w.value for w in written if _missing(w, command, context, gone)}
             suffix = backup_suffix(command.name, command.args) if command.name in IN_PLACE_EDITORS else ""
             written = [w for w in written if w.value not in missing  # and no backup of a file sed cannot open

@@ -324,9 +324,10 @@ def _picks_hunks(op):
 
 
 def _stagings_reset_after(items, refused):
-    """The ids of the stagings let through because an index reset after them puts back what they
-    take (peerhooks.guard_undone) where that reset is refused: narrowed, it no longer would, so
-    they are narrowed with it (`git add -A && git reset -q -- . && git add docs/x.md`)."""
+    """The ids of the stagings before a refused index reset of the same checkout, narrowed with it:
+    one let through because the reset puts back what it takes (peerhooks.guard_undone) would,
+    beside the narrowed reset, keep taking it (`git add -A && git reset -q -- . && git add docs/x.md`);
+    one of this session's files alone is narrowed to the same files."""
     found = set()
     for at, (op, top) in enumerate(items):
         if id(op) in refused and op.kind in (g.UNSTAGE_ALL, g.UNSTAGE_PATHS):
