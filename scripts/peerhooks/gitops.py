@@ -1392,7 +1392,9 @@ def _stash_apply(rest, run):
     before writing when one of them has unstaged changes or is an untracked file in the way, so the
     only uncommitted work it can reach is work staged in a file the entry holds: it merges into it,
     conflicts in it, or (with --index) unstages it. The entry's files come from the checkout; with
-    --index (which also replays the entry's index) they are not asked and it is judged as before."""
+    --index (which also replays the entry's index) they are not asked and it is judged as before:
+    git 2.39 then unstages a staged file the entry does not hold when it stops ("Index was not
+    unstashed"), so every staged file is at stake."""
     args = split_arguments(rest, STASH_LONG, STASH_VALUES)
     operands = args.path_words
     if "--index" in args.flags or len(operands) > 1 or any(w.expanded for w in operands):
