@@ -371,6 +371,7 @@ def entries():
     out.extend(prefix_and_write_lines())
     out.extend(wrapper_and_commit_lines())
     out.extend(everyday_lines())
+    out.extend(tracked_and_stash_lines())
     return out
 
 
@@ -931,6 +932,28 @@ def everyday_lines():
                  "cd ../app-self && git add -A && git commit -m x", "git -C ../app-self stash pop",
                  "git worktree list && git -C ../app-feature status", "cd ../app-feature && git checkout -- ."]:
         add("cross-worktree", line)
+    return out
+
+
+def tracked_and_stash_lines():
+    """Lines written before any was run that act on tracked files or the stash only: harmless beside a
+    peer whose work is untracked files or stash entries, harmful beside one with tracked changes."""
+    out = []
+
+    def add(topic, line, cwd=".", frequency="occasional"):
+        out.append({"line": line, "cwd": cwd, "frequency": frequency, "class": topic})
+
+    for line in ["git commit -a -m x --quiet", "git add -u . && git commit -m x", "git checkout -- src", "git restore -W src",
+                 "git reset --hard HEAD", "git stash push --keep-index", "git stash push -m wip", "git clean -n",
+                 "git add -u :/", "git restore --staged --worktree -- docs/usage.md", "git checkout HEAD -- src",
+                 "git reset --merge", "git reset -q HEAD", "git rm -q --cached docs/usage.md && git add docs/usage.md",
+                 "git mv docs/usage.md docs/guide-usage.md", "git cherry-pick --abort", "git merge --abort",
+                 "git rebase --abort", "cd src && git checkout -- .", "cd lib && git stash push -- ."]:
+        add("state-reach", line)
+    for line in ["git stash push -- docs/usage.md && git stash pop", "git stash show stash@{1}", "git stash list | wc -l",
+                 "git stash drop stash@{2}", "git stash pop stash@{0}", "git stash apply 0", "git stash branch wip stash@{0}",
+                 "git stash show -p stash@{0} > /tmp/mine.patch"]:
+        add("stash-forms", line)
     return out
 
 
