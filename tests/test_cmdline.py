@@ -175,17 +175,18 @@ class WriteTargets(unittest.TestCase):
             with self.subTest(line=line):
                 self.assertEqual(self.targets(line), [("/repo/x.txt", False)])
 
-    def test_a_missing_path_is_not_removed_edited_copied_or_moved(self):
+    def test_a_missing_path_is_not_removed_edited_copied_or_moved_and_a_file_there_not_touched(self):
         def targets(line):
             return [p for p, _g, _c in cmdline.targets_of(cmdline.commands(line, "/repo", cmdline.Context()),
-                                                           cmdline.Context(), gone=lambda path, _run: "gone" in path)]
+                                                           cmdline.Context(), exists=lambda path, _run: "gone" not in path)]
         self.assertEqual(targets("rm -f gone.py kept.py"), ["/repo/kept.py"])
         self.assertEqual(targets("sed -i s/a/b/ gone.py"), [])
         self.assertEqual(targets("sed -i.bak s/a/b/ gone.py kept.py"), ["/repo/kept.py", "/repo/kept.py.bak"])
         self.assertEqual(targets("cp /tmp/gone.py src/api.py"), [])
         self.assertEqual(targets("mv gone.py src/api.py"), [])
         self.assertEqual(targets("cp /tmp/gone.py /tmp/kept.py src/"), ["/repo/src/gone.py", "/repo/src/kept.py"])
-        self.assertEqual(targets("touch gone.py"), ["/repo/gone.py"])  # creating a file changes a missing one
+        self.assertEqual(targets("touch gone.py kept.py"), ["/repo/gone.py"])  # it creates; a file there gets times only
+        self.assertEqual(targets("touch -c gone.py kept.py"), [])
         self.assertEqual(targets("cat x > gone.py"), ["/repo/gone.py"])
         self.assertEqual(targets("perl -e 'open(F, \">gone.txt\")'"), ["/repo/gone.txt"])  # a program creates
 

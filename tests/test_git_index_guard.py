@@ -801,7 +801,11 @@ class ShellWrites(GuardTestCase):
                         "perl -pi -e s/x/y/ src/app.py", "rm src/peer_new.py", "rm -f src/*.py",
                         "cp README.md src/peer_new.py", "mv src/peer_new.py /tmp/elsewhere.py",
                         "truncate -s 0 src/app.py", "echo x | tee src/app.py", "cat > src/app.py <<'EOF'\nx\nEOF",
-                        "cd src && printf x > app.py", "find src -name '*.py' -exec sed -i s/x/y/ {} +"):
+                        "cd src && printf x > app.py", "find src -name '*.py' -exec sed -i s/x/y/ {} +",
+                        "sort -o src/app.py src/app.py", "sed -Ei 's/x+/y/' src/app.py",
+                        "python3 -c \"p='src/app.py'; s=open(p).read(); open(p,'w').write(s.upper())\"",
+                        "python3 - <<'EOF'\nimport os\nos.remove('src/peer_new.py')\nEOF",
+                        "node -e \"require('fs').writeFileSync('src/app.py', '')\""):
             with self.subTest(command=command):
                 decision, reason = self.decision(self.guard(command, session_id=self.own_id))
                 self.assertEqual(decision, "deny")
@@ -857,6 +861,14 @@ class ShellWrites(GuardTestCase):
                         "for f in src/*.py; do sed -i 's/nowhere/y/' src/app.py; done"):
             with self.subTest(command=command):
                 self.assertRefused(self.guard(command, session_id=self.own_id), "src/app.py")
+
+    def test_what_leaves_a_peers_file_as_it_is_runs(self):
+        for command in ("touch src/app.py", "rm -f src/gone.py", "cp build/no-such-file.py src/app.py",
+                        "python3 -c \"print(open('src/app.py').read())\"", "sort src/app.py"):
+            with self.subTest(command=command):
+                self.assertAllowed(self.guard(command, session_id=self.own_id))
+        self.assertRefused(self.guard("touch src/new-peer.py && rm -f src/gone.py src/app.py",
+                                      session_id=self.own_id), "src/app.py")
 
     def test_a_rewrite_of_a_peers_file_that_is_a_link_is_refused(self):
         os.remove(os.path.join(self.main, "src", "peer_new.py"))

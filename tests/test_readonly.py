@@ -6,7 +6,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import guard_readonly  # noqa: E402
+from peerhooks import cmdline, guard_readonly  # noqa: E402
 
 
 def raw(command):
@@ -30,15 +30,24 @@ class OnlyReads(unittest.TestCase):
 class MayWrite(unittest.TestCase):
     def test_lines_that_cannot_write_a_file_are_told_apart_on_the_raw_bytes(self):
         for line in (b"ls -la && npm test 2>&1 | tail -20", b"make 2>/dev/null", b"cat a | grep b",
-                     b"python3 -m pytest -q >&2", b"git status"):
+                     b"python3 -m pytest -q >&2", b"git status", b"sort names.txt | uniq -c",
+                     b"python3 -c \\\"print(open('a.py').read())\\\""):
             with self.subTest(line=line):
                 self.assertFalse(guard_readonly.may_write(line))
 
     def test_a_redirection_to_a_file_or_a_writing_command_may_write(self):
         for line in (b"echo x > a.py", b"echo x >>a.py", b"x &> log", b"sed -i s/a/b/ f", b"rm -rf build",
-                     b"/bin/cp a b", b"a;mv x y", b"(tee out)", b'bash -c \\"rm x\\"', b"find . -delete"):
+                     b"/bin/cp a b", b"a;mv x y", b"(tee out)", b'bash -c \\"rm x\\"', b"find . -delete",
+                     b"sort -o names.txt names.txt", b"python3 -c \\\"open('a.py','w').write('')\\\"",
+                     b"node -e \\\"require('fs').unlinkSync('a.js')\\\""):
             with self.subTest(line=line):
                 self.assertTrue(guard_readonly.may_write(line))
+
+    def test_the_write_markers_are_the_inline_code_readers(self):
+        from peerhooks.wrappers import inline_code
+
+        self.assertEqual([m.decode() for m in guard_readonly.WRITE_MARKERS], list(inline_code.WRITE_MARKERS))
+        self.assertEqual(tuple(i.decode() for i in guard_readonly.INTERPRETERS), cmdline.INTERPRETER_PREFIXES)
 
 
 if __name__ == "__main__":

@@ -956,7 +956,7 @@ def _written_by(command):
         return [w._replace(value=w.value[3:]) for w in args if w.value.startswith("of=")], None
     if name == "sort":  # `sort -o FILE`: the output file, which may be one of its inputs
         return _output_option(args, "-o", "--output"), None
-    if _interpreter(name) is not None:
+    if name.startswith(INTERPRETER_PREFIXES):
         return _inline_program_writes(command), None
     if name == "git" and args and args[0].value == "mv":
         return _copy("mv", args[1:])
@@ -965,65 +965,26 @@ def _written_by(command):
     return [], None
 
 
-# Interpreters whose program a line may hold (`python3 -c …`, `node -e …`, `python3 - <<EOF`), with
-# the option that gives it; a program that may write a file (an open for writing, an unlink, a
-# rename) writes, for the guard, every path its string literals name in a checkout: agents rewrite
-# files this way (`python3 -c "p='x.py'; s=open(p).read(); open(p,'w').write(s.replace(…))"`).
-INLINE_PROGRAM_OPTIONS = {"python": ("-c",), "node": ("-e", "--eval", "-p", "--print"), "ruby": ("-e",),
-                          "perl": ("-e", "-E")}
-WRITE_MARKERS = ("'w", '"w', "'a'", '"a"', "'a+", '"a+', "'x'", '"x"', "'r+", '"r+', "write_text", "write_bytes",
-                 "unlink", "remove(", "rmtree", "rename(", "os.replace", "shutil.", "truncate", "writeFile",
-                 "appendFile", "rmSync", "renameSync", "copyFile", "createWriteStream", "File.write",
-                 "File.delete", "FileUtils", "open(my", "open my", "'>", '">')
-MAX_PROGRAM_CHARS = 64 * 1024  # a program longer than this is read up to here
-MAX_PROGRAM_PATHS = 64  # string literals taken as paths from one program
-
-
-def _interpreter(name):
-    """The interpreter family of a program name (`python3.11` is python), or None."""
-    base = name.rstrip("0123456789.") if name.startswith("python") else name
-    return base if base in INLINE_PROGRAM_OPTIONS else "node" if name == "nodejs" else None
+# Programs whose code a line may hand them (`python3 -c …`, `node -e …`, `python3 - <<EOF`): the
+# code is read for the files it may write (peerhooks.wrappers.inline_code), loaded only for them.
+INTERPRETER_PREFIXES = ("python", "pypy", "node", "perl", "ruby")
 
 
 def _inline_program_writes(command):
-    """The words naming the files an inline program may write: its string literals, when it holds a
-    write marker (WRITE_MARKERS); none for a program in a file, which the guard does not read."""
-    family, args = _interpreter(command.name), list(command.args)
-    program = None
-    options = INLINE_PROGRAM_OPTIONS[family]
-    for position, word in enumerate(args):
-        if word.value in options and position + 1 < len(args):
-            program = args[position + 1]
-            break
-        if not word.value.startswith("-") or word.value == "-":
-            break  # a script file (or `-`: the program on stdin)
-    if program is None:
-        if command.stdin is None or any(not w.value.startswith("-") and w.value != "-" for w in args):
-            return []
-        program = Word(command.stdin)  # `python3 - <<'EOF' … EOF`
-    code = program.value[:MAX_PROGRAM_CHARS]
-    if not any(marker in code for marker in WRITE_MARKERS):
+    """The words naming the files an inline program may write: the string literals of code that may
+    write (inline_code.paths_it_may_write); none for a program in a file, which is not read."""
+    from .wrappers import inline_code
+
+    language = inline_code.language_of(command.name)
+    if language is None:
         return []
-    return [program._replace(value=literal, glob=False, expanded=False) for literal in _string_literals(code)]
+    code = inline_code.code_given(language, [w.value for w in command.args], command.stdin)
+    if code is None:
+        return []
+    return [Word(value) for value in inline_code.paths_it_may_write(code[:MAX_PROGRAM_CHARS], language)]
 
 
-def _string_literals(code):
-    """The single- or double-quoted literals of a program that may name a path: one line, no
-    spaces, no escapes (at most MAX_PROGRAM_PATHS), in order, without a perl open mode in front."""
-    found, at = [], 0
-    while at < len(code) and len(found) < MAX_PROGRAM_PATHS:
-        quote_at = min((i for i in (code.find("'", at), code.find('"', at)) if i >= 0), default=-1)
-        if quote_at < 0:
-            break
-        end = code.find(code[quote_at], quote_at + 1)
-        if end < 0:
-            break
-        literal = code[quote_at + 1:end].lstrip("+<>|")  # perl's open modes: `">out.txt"`
-        if literal and len(literal) <= 4096 and not any(c in literal for c in " \t\n\\$`{}") \
-                and literal not in ("w", "a", "x", "r", "wb", "ab", "rb", "w+", "a+", "r+", "utf-8", "utf8", "."):
-            found.append(literal)
-        at = end + 1
-    return found
+MAX_PROGRAM_CHARS = 64 * 1024  # code longer than this is read up to here
 
 
 def _output_option(args, short, long):
@@ -1063,26 +1024,30 @@ def write_targets(line, cwd, home=None, isdir=None, paths=POSIX):
     return [(path, pattern) for path, pattern, _command in targets_of(found, context, isdir)]
 
 
-def targets_of(found, context=Context(), isdir=None, gone=None):
+def targets_of(found, context=Context(), isdir=None, exists=None):
     """[(path, is_pattern, command)] of the files the commands write, each with the command that
-    writes it (write_targets, for commands already read). gone(path, command): the caller's look at
-    the filesystem, True when a path is certainly missing when the command runs; then `rm` or `sed -i`
-    of it, and a copy or move whose every source is missing, write nothing there (git sees no change)."""
+    writes it (write_targets, for commands already read). exists(path, command): the caller's look
+    at the filesystem, whether a path is there when the command runs (None: not known). `rm` or
+    `sed -i` of a missing path, a copy or move whose every source is missing, and `touch` of a file
+    that is there (it sets times only) write nothing (git sees no change)."""
     targets = []
     for command in found:
         mine = []
         for word in command.writes:
             _add(mine, word, command.cwd, context)
         written, destination = _written_by(command)
-        if gone is not None and (_changes_only_what_exists(command) or command.name == "mv"):
-            missing = {w.value for w in written if _missing(w, command, context, gone)}
+        if exists is not None and (_changes_only_what_exists(command) or command.name == "mv"):
+            missing = {w.value for w in written if _there(w, command, context, exists) is False}
             suffix = backup_suffix(command.name, command.args) if command.name in IN_PLACE_EDITORS else ""
             written = [w for w in written if w.value not in missing  # and no backup of a file sed cannot open
                        and not (suffix and w.value.endswith(suffix) and w.value[:-len(suffix)] in missing)]
+        if exists is not None and command.name == "touch":  # it sets times: it changes a file only by creating it
+            creates = not any(w.value in ("-c", "--no-create") for w in command.args)
+            written = [w for w in written if _there(w, command, context, exists) in ((None, False) if creates else (None,))]
         for word in written:
             _add(mine, word, command.cwd, context)
-        if destination is not None and gone is not None and destination[1] and \
-                all(_missing(source, command, context, gone) for source in destination[1]):
+        if destination is not None and exists is not None and destination[1] and \
+                all(_there(source, command, context, exists) is False for source in destination[1]):
             destination = None  # "cannot stat": nothing is copied or moved
         if destination is not None:
             target, sources, into_folder = destination
@@ -1099,12 +1064,13 @@ def targets_of(found, context=Context(), isdir=None, gone=None):
     return targets
 
 
-def _missing(word, command, context, gone):
-    """Whether a literal path word names a path certainly missing when the command runs."""
+def _there(word, command, context, exists):
+    """Whether the path a literal word names is there when the command runs: True, False, or None
+    (not known: a pattern, an expansion, or the caller cannot tell)."""
     if word.glob or word.expanded or word.brace:
-        return False
+        return None
     resolved = resolve(word, command.cwd, context)
-    return resolved is not None and gone(resolved, command)
+    return exists(resolved, command) if resolved is not None else None
 
 
 def _add(targets, word, cwd, context):

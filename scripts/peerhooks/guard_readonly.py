@@ -52,9 +52,21 @@ WRITERS = frozenset(b"tee touch truncate rm unlink shred cp mv install ln rsync 
 HARMLESS_AFTER_REDIRECT = (b"&", b"/dev/null")
 
 
+# The interpreters whose code a line may hand them (cmdline.INTERPRETER_PREFIXES) and the markers of
+# code that may write a file (peerhooks.wrappers.inline_code.WRITE_MARKERS, as bytes; a test holds
+# them equal): a line holding both may write one (`python3 -c "…open(p,'w')…"`); `python3 -m
+# pytest` holds no marker and stays on the quiet path. `sort` writes only with -o.
+INTERPRETERS = (b"python", b"pypy", b"node", b"perl", b"ruby")
+WRITE_MARKERS = (b"'w", b'"w', b"'a'", b'"a"', b"'a+", b'"a+', b"'x'", b'"x"', b"'r+", b'"r+', b"write_text",
+                 b"write_bytes", b"unlink", b"remove(", b"rmtree", b"rename(", b"os.replace", b"shutil.", b"truncate",
+                 b"writeFile", b"appendFile", b"rmSync", b"renameSync", b"copyFile", b"createWriteStream",
+                 b"File.write", b"File.delete", b"FileUtils", b"open(my", b"open my", b"'>", b'">')
+
+
 def may_write(raw):
-    """False when the payload's bytes hold no redirection to a file and no word of a command that
-    writes its operands: such a line cannot overwrite anyone's file."""
+    """False when the payload's bytes hold no redirection to a file, no word of a command that
+    writes its operands, no `sort -o` and no interpreter with code that may write: such a line
+    cannot overwrite anyone's file."""
     start = raw.find(b">")
     while start >= 0:
         rest = raw[start + 1:start + 16].lstrip(b">").lstrip(b"|").lstrip()
@@ -64,7 +76,10 @@ def may_write(raw):
     for word in raw.replace(b"\\n", b" ").replace(b"\\t", b" ").split():
         for piece in word.replace(b";", b" ").replace(b"&", b" ").replace(b"|", b" ").replace(b"(", b" ") \
                 .replace(b'"', b" ").replace(b"`", b" ").split():
-            if piece.rsplit(b"/", 1)[-1] in WRITERS:
+            name = piece.rsplit(b"/", 1)[-1]
+            if name in WRITERS or name == b"sort" and (b" -o" in raw or b"--output" in raw):
+                return True
+            if name.startswith(INTERPRETERS) and any(marker in raw for marker in WRITE_MARKERS):
                 return True
     return False
 

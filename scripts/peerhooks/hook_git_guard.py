@@ -175,10 +175,10 @@ def _writes_in_checkouts(runs, context):
     held), and the commands that write what a `find` finds."""
     settled = _after_readers_only(runs)
 
-    def gone(path, run):  # only where nothing before the command in the line may have made the path
-        return id(run) in settled and not os.path.lexists(path)
+    def exists(path, run):  # known only where nothing before the command in the line may have changed it
+        return os.path.lexists(path) if id(run) in settled else None
 
-    found = [(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs, context, os.path.isdir, gone)
+    found = [(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs, context, os.path.isdir, exists)
              if run.name != "git" and run.cwd
              and gitrepo.toplevel(os.path.dirname(path) if not pattern else run.cwd)]
     found.extend((None, False, run) for run in runs

@@ -224,6 +224,37 @@ def _interpolates(body, language):
     return False
 
 
+# -- files written -----------------------------------------------------------------------------------
+
+# What makes code one that may write a file: an open for writing or appending, an unlink, a rename, a
+# copy (python, node, perl, ruby). peerhooks.guard_readonly holds the same markers as bytes.
+WRITE_MARKERS = ("'w", '"w', "'a'", '"a"', "'a+", '"a+', "'x'", '"x"', "'r+", '"r+', "write_text", "write_bytes",
+                 "unlink", "remove(", "rmtree", "rename(", "os.replace", "shutil.", "truncate", "writeFile",
+                 "appendFile", "rmSync", "renameSync", "copyFile", "createWriteStream", "File.write",
+                 "File.delete", "FileUtils", "open(my", "open my", "'>", '">')
+MAX_WRITTEN_PATHS = 64  # string literals taken as paths from one program
+OPEN_MODES = frozenset(["w", "a", "x", "r", "wb", "ab", "rb", "w+", "a+", "r+", "wt", "at", "utf-8", "utf8", "."])
+
+
+def paths_it_may_write(code, language):
+    """The string literals of code that may write a file (it holds a WRITE_MARKER), each of which may
+    name a path the program writes: agents rewrite files this way (`python3 -c "p='x.py';
+    s=open(p).read(); open(p,'w').write(s.replace(…))"`). () for code that only reads. A literal is
+    taken as it is written (one line, no blank), perl's open mode off its front (`">out.txt"`)."""
+    if not any(marker in code for marker in WRITE_MARKERS):
+        return ()
+    found = []
+    for token in tokens_of(code, language)[0]:
+        if token.kind != STRING or not token.plain:
+            continue
+        value = token.value.lstrip("+<>|") if language == "perl" else token.value
+        if value and value not in OPEN_MODES and len(value) <= 4096 and not any(c in value for c in " \t\n"):
+            found.append(value)
+            if len(found) >= MAX_WRITTEN_PATHS:
+                break
+    return tuple(found)
+
+
 # -- git lines ---------------------------------------------------------------------------------------
 
 def git_lines(code, language):
