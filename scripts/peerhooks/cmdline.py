@@ -968,6 +968,7 @@ def _written_by(command):
 # Programs whose code a line may hand them (`python3 -c …`, `node -e …`, `python3 - <<EOF`): the
 # code is read for the files it may write (peerhooks.wrappers.inline_code), loaded only for them.
 INTERPRETER_PREFIXES = ("python", "pypy", "node", "perl", "ruby")
+MAX_PROGRAM_CHARS = 64 * 1024  # code longer than this is read up to here
 
 
 def _inline_program_writes(command):
@@ -982,9 +983,6 @@ def _inline_program_writes(command):
     if code is None:
         return []
     return [Word(value) for value in inline_code.paths_it_may_write(code[:MAX_PROGRAM_CHARS], language)]
-
-
-MAX_PROGRAM_CHARS = 64 * 1024  # code longer than this is read up to here
 
 
 def _output_option(args, short, long):

@@ -652,9 +652,7 @@ def _git(run, context, lookup):
         location = cmdline.resolve(work_tree, location, context, dict(run.variables))
         foreign = repository_top is not None and location is not None and location != repository_top
     elif git_dir is not None:
-        directory = cmdline.resolve(git_dir, location, context, dict(run.variables))
-        paths = context.paths
-        location = paths.dirname(directory) if directory and paths.basename(directory) == ".git" else None
+        location = _repository_top(git_dir, location, context, run)
     words = tuple(arguments[index:])
     if run.via:  # a wrapper's line (a recipe, a script): its words' places are in that text, not the line's
         words = tuple(w._replace(span=None) for w in words)

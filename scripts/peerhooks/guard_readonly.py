@@ -80,7 +80,7 @@ def may_write(raw):
             if name in WRITERS or name == b"sort" and (b" -o" in raw or b"--output" in raw):
                 return True
             if name.startswith(INTERPRETERS) and any(marker in raw for marker in WRITE_MARKERS):
-                return True
+                return True  # (looked for only once an interpreter is seen: the quiet path pays nothing)
     return False
 
 

@@ -173,16 +173,14 @@ def _undone(refusal, index, top, running, chain, states):
     (peerhooks.guard_undone, loaded only for a line that has such a command)."""
     later = [other.operation for at, other in running if at > index and other.toplevel == top]
     op = refusal.operation
-    if op.kind == g.REMOVE_PATHS:
-        if "--cached" not in {w.value for w in op.words}:
-            return refusal
-        from . import guard_undone
-
-        return guard_undone.readded(refusal, top, later, states)
-    if not any(o.kind in (g.UNSTAGE_ALL, g.UNSTAGE_PATHS) for o in later):
+    removes = op.kind == g.REMOVE_PATHS
+    if removes and "--cached" not in {w.value for w in op.words} or \
+            not removes and not any(o.kind in (g.UNSTAGE_ALL, g.UNSTAGE_PATHS) for o in later):
         return refusal  # the refused `git add -A` alone: nothing more is loaded
     from . import guard_undone
 
+    if removes:
+        return guard_undone.readded(refusal, top, later, states)
     return guard_undone.unstaged_again(refusal, top, later, chain, states)
 
 
