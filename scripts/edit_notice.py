@@ -30,6 +30,9 @@ def main(argv=None):
         from peerhooks import edit_alone
         if edit_alone.alone(raw):  # nobody else is live: decided before any other import or read
             return edit_alone.done(end_process=__name__ == "__main__")
+        from peerhooks import pycache
+
+        pycache.install()  # our modules from their bytecode, at half the import system's cost
         from peerhooks import hook_edit_notice, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))

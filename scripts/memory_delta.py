@@ -17,6 +17,9 @@ NAME = "memory_delta"
 def main(argv=None):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
+        from peerhooks import pycache
+
+        pycache.install()  # our modules from their bytecode, at half the import system's cost
         from peerhooks import hook_memory_delta, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
         sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))

@@ -1,0 +1,101 @@
+"""peerhooks' own modules load straight from their cached bytecode, past most of the import system.
+
+A judged guard line imports ~33 of our modules, and the standard path finder and source loader
+spend ~60 µs on each before a byte of ours runs (on the benchmark's machine: spec, loader and module
+objects, the source path stat'd twice, the cache path worked out and the pyc read and checked in
+pure Python): ~2 ms, a fifth of the interpreter's own start-up. This finder answers only for
+modules of the package that installs it, in the folder the parent package says: it stats the
+source once, reads the pyc in one call and checks it exactly as importlib does (magic number,
+timestamp form, source mtime and size); the module is then made and run by the import system as
+usual, so its spec, `__file__`, `__cached__` and loader are those of a source file. Anything else,
+a stale or missing pyc included, is left to the standard finder, which compiles and writes it.
+Measured: ~28 µs a module instead of ~58.
+
+Not installed where the cache lives elsewhere or has another name (`-O`, PYTHONPYCACHEPREFIX), or
+when this interpreter's import internals are not the ones it knows.
+"""
+import sys
+
+_external = sys.modules.get("_frozen_importlib_external")  # importlib's own, loaded at start-up
+TIMESTAMP_FLAGS = b"\0\0\0\0"  # PEP 552: a pyc checked against its source's mtime and size
+HEADER_BYTES = 16
+
+
+def valid_for(header, mtime, size, magic):
+    """Whether a pyc's header says it was compiled from a source of this mtime and size (pure: the
+    check importlib's _validate_timestamp_pyc makes, for the timestamp form only)."""
+    return len(header) >= HEADER_BYTES and header[:4] == magic and header[4:8] == TIMESTAMP_FLAGS \
+        and int.from_bytes(header[8:12], "little") == int(mtime) & 0xFFFFFFFF \
+        and int.from_bytes(header[12:16], "little") == size & 0xFFFFFFFF
+
+
+if _external is not None:
+    import _imp
+    import _io
+    import marshal
+
+    class _Loader(_external.SourceFileLoader):
+        """A source file's loader that already holds the module's code, read from its pyc."""
+
+        def __init__(self, fullname, path, code):
+            super().__init__(fullname, path)
+            self._code = code
+
+        def get_code(self, fullname):
+            code, self._code = self._code, None  # once: a reload reads the files again
+            if code is None or fullname != self.name:
+                return super().get_code(fullname)
+            return code
+
+    class Finder:
+        """A meta path finder for the submodules of one package, from their cached bytecode."""
+
+        def __init__(self, package):
+            self.prefix = package + "."
+            self.suffix = "." + sys.implementation.cache_tag + ".pyc"
+
+        def find_spec(self, fullname, path=None, target=None):
+            if not fullname.startswith(self.prefix) or not path or len(path) != 1:
+                return None
+            try:
+                return self._spec(fullname, path[0])
+            except Exception:  # noqa: BLE001 - whatever went wrong, the standard finder decides
+                return None
+
+        def _spec(self, fullname, folder):
+            name = fullname.rpartition(".")[2]
+            source, package = _external._path_join(folder, name + ".py"), False
+            try:
+                stat = _external._path_stat(source)
+            except OSError:
+                folder = _external._path_join(folder, name)
+                source, name, package = _external._path_join(folder, "__init__.py"), "__init__", True
+                stat = _external._path_stat(source)  # neither: OSError, for the standard finder
+            if stat.st_mode & 0o170000 != 0o100000:
+                return None
+            cached = _external._path_join(folder, "__pycache__", name + self.suffix)
+            with _io.FileIO(cached, "r") as file:
+                data = file.readall()
+            if not valid_for(data, stat.st_mtime, stat.st_size, _external.MAGIC_NUMBER):
+                return None
+            code = marshal.loads(memoryview(data)[HEADER_BYTES:])
+            _imp._fix_co_filename(code, source)  # as importlib does for a pyc moved with its source
+            spec = _external.spec_from_file_location(
+                fullname, source, loader=_Loader(fullname, source, code),
+                submodule_search_locations=[folder] if package else None)
+            spec.cached = cached
+            return spec
+
+
+def install(package=__name__.rpartition(".")[0]):
+    """Puts the finder first for `package`'s submodules (peerhooks'), once; a no-op where it cannot
+    apply. A front door calls it before its hook's imports, past its quiet path: the guard's quiet
+    path loads one module, where the finder would cost more than it saves."""
+    if _external is None or sys.flags.optimize or getattr(sys, "pycache_prefix", None):
+        return
+    for finder in sys.meta_path:
+        if getattr(finder, "prefix", None) == package + "." and type(finder).__name__ == "Finder":
+            return
+    required = ("SourceFileLoader", "spec_from_file_location", "_path_join", "_path_stat", "MAGIC_NUMBER")
+    if all(hasattr(_external, name) for name in required):
+        sys.meta_path.insert(0, Finder(package))

@@ -1,0 +1,188 @@
+"""peerhooks.pycache: our modules load from their cached bytecode exactly when importlib would use
+it, and from their source through the standard loader whenever it would not."""
+import compileall
+import json
+import os
+import py_compile
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+import support
+from peerhooks import pycache
+
+MAGIC = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
+
+
+def header(mtime, size, flags=b"\0\0\0\0", magic=MAGIC):
+    return magic + flags + (int(mtime) & 0xFFFFFFFF).to_bytes(4, "little") + (size & 0xFFFFFFFF).to_bytes(4, "little")
+
+
+class TheHeaderCheck(unittest.TestCase):
+    def test_a_header_matching_the_source_is_valid(self):
+        self.assertTrue(pycache.valid_for(header(1700000000.9, 42), 1700000000.9, 42, MAGIC))
+
+    def test_another_mtime_size_magic_or_the_hash_form_is_not(self):
+        for data in (header(1700000001, 42), header(1700000000, 43), header(1700000000, 42, magic=b"abcd"),
+                     header(1700000000, 42, flags=b"\3\0\0\0"), header(1700000000, 42)[:12]):
+            self.assertFalse(pycache.valid_for(data, 1700000000, 42, MAGIC), data)
+
+    def test_it_agrees_with_the_header_py_compile_writes(self):
+        with tempfile.TemporaryDirectory() as folder:
+            source = os.path.join(folder, "m.py")
+            with open(source, "w") as file:
+                file.write("X = 1\n")
+            cached = py_compile.compile(source, doraise=True,
+                                        invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP)
+            with open(cached, "rb") as file:
+                data = file.read()
+            stat = os.stat(source)
+            self.assertTrue(pycache.valid_for(data, stat.st_mtime, stat.st_size, MAGIC))
+
+
+PROBE = textwrap.dedent("""
+    import importlib, json, sys
+    import pkg.mod, pkg.sub.leaf
+    def seen(module):
+        return {"loader": type(module.__loader__).__name__, "file": module.__file__,
+                "cached": module.__cached__, "origin": module.__spec__.origin,
+                "path": getattr(module, "__path__", None), "value": getattr(module, "VALUE", None)}
+    found = {"mod": seen(pkg.mod), "sub": seen(pkg.sub), "leaf": seen(pkg.sub.leaf)}
+    if len(sys.argv) > 1:
+        with open(pkg.mod.__file__, "a") as file:
+            file.write("VALUE = 'reloaded'\\n")
+        found["reloaded"] = seen(importlib.reload(pkg.mod))
+    print(json.dumps(found))
+""")
+
+
+class ImportingAPackageThatInstallsIt(unittest.TestCase):
+    """A package laid out as peerhooks is (a module, a subpackage with a module), installing the
+    finder as peerhooks/__init__.py does, imported by a fresh `python3 -S`."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        package = os.path.join(self.folder, "pkg")
+        os.makedirs(os.path.join(package, "sub"))
+        shutil.copy(pycache.__file__, os.path.join(package, "pycache.py"))
+        files = {"__init__.py": "from . import pycache\npycache.install(__name__)\n",
+                 "mod.py": "VALUE = 'mod'\n", "sub/__init__.py": "VALUE = 'sub'\n", "sub/leaf.py": "VALUE = 'leaf'\n"}
+        for name, text in files.items():
+            with open(os.path.join(package, name), "w") as file:
+                file.write(text)
+        self.package = package
+
+    def compile(self, *names, mode=py_compile.PycInvalidationMode.TIMESTAMP):
+        for name in names or ("__init__.py", "pycache.py", "mod.py", "sub/__init__.py", "sub/leaf.py"):
+            py_compile.compile(os.path.join(self.package, name), doraise=True, invalidation_mode=mode)
+
+    def probe(self, *args, flags=()):
+        completed = subprocess.run([sys.executable, "-S"] + list(flags) + ["-c", PROBE] + list(args),
+                                   cwd=self.folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"), timeout=support.SCRIPT_TIMEOUT)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return json.loads(completed.stdout)
+
+    def test_fresh_bytecode_is_loaded_by_the_finder_with_a_source_files_attributes(self):
+        self.compile()
+        found = self.probe()
+        for key, relative in (("mod", "mod.py"), ("sub", "sub/__init__.py"), ("leaf", "sub/leaf.py")):
+            module = found[key]
+            source = os.path.join(self.package, relative)
+            self.assertEqual(module["loader"], "_Loader", key)
+            self.assertEqual((module["file"], module["origin"]), (source, source))
+            folder, name = os.path.split(source)
+            self.assertEqual(module["cached"], os.path.join(folder, "__pycache__", name[:-3] + "."
+                                                            + sys.implementation.cache_tag + ".pyc"))
+            self.assertEqual(module["value"], key)
+        self.assertEqual(found["sub"]["path"], [os.path.join(self.package, "sub")])
+
+    def test_a_stale_pyc_is_left_to_the_standard_loader_which_reads_the_source(self):
+        self.compile()
+        source = os.path.join(self.package, "mod.py")
+        with open(source, "w") as file:
+            file.write("VALUE = 'edited since'\n")
+        found = self.probe()
+        self.assertEqual((found["mod"]["loader"], found["mod"]["value"]), ("SourceFileLoader", "edited since"))
+        self.assertEqual(found["leaf"]["loader"], "_Loader")
+
+    def test_no_pyc_a_hash_based_pyc_or_a_damaged_header_is_left_to_the_standard_loader(self):
+        self.compile("__init__.py", "pycache.py", "sub/__init__.py")
+        self.compile("sub/leaf.py", mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+        found = self.probe()
+        self.assertEqual((found["mod"]["loader"], found["mod"]["value"]), ("SourceFileLoader", "mod"))
+        self.assertEqual((found["leaf"]["loader"], found["leaf"]["value"]), ("SourceFileLoader", "leaf"))
+        self.assertEqual(found["sub"]["loader"], "_Loader")
+        self.compile("mod.py")
+        cached = found["mod"]["cached"]
+        with open(cached, "r+b") as file:
+            file.write(b"junk")
+        self.assertEqual(self.probe()["mod"]["loader"], "SourceFileLoader")
+
+    def test_a_reload_reads_the_source_again(self):
+        self.compile()
+        found = self.probe("reload")
+        self.assertEqual(found["reloaded"]["value"], "reloaded")
+
+    def test_under_optimisation_the_finder_stays_out(self):
+        self.compile()
+        found = self.probe(flags=["-O"])
+        self.assertEqual((found["mod"]["loader"], found["mod"]["value"]), ("SourceFileLoader", "mod"))
+
+
+FRONT_DOOR_PROBE = textwrap.dedent("""
+    import io, json, runpy, sys
+    script, payload = sys.argv[1], sys.argv[2]
+    sys.stdin = io.TextIOWrapper(io.BytesIO(payload.encode() + b"\\n"))
+    sys.stdout = io.StringIO()
+    runpy.run_path(script, run_name="front_door")["main"]([])
+    ours = {n: type(m.__loader__).__name__ for n, m in sys.modules.items() if n.startswith("peerhooks.")}
+    sys.__stdout__.write(json.dumps(ours))
+""")
+
+
+class InstalledByTheFrontDoors(unittest.TestCase):
+    """The guard installs the finder past its quiet path, and the modules of a judged line then
+    load through it."""
+
+    def setUp(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder, True)
+        self.scripts = os.path.join(folder, "scripts")
+        shutil.copytree(support.SCRIPTS, self.scripts, ignore=shutil.ignore_patterns("__pycache__"))
+        compileall.compile_dir(self.scripts, quiet=1)
+        self.cwd = folder
+
+    def loaders(self, command):
+        payload = json.dumps({"session_id": "s", "cwd": self.cwd, "hook_event_name": "PreToolUse",
+                              "tool_name": "Bash", "tool_input": {"command": command}})
+        completed = subprocess.run(
+            [sys.executable, "-S", "-c", FRONT_DOOR_PROBE, os.path.join(self.scripts, "git_index_guard.py"), payload],
+            cwd=self.cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=support.SCRIPT_TIMEOUT,
+            env=dict(os.environ, HOME=self.cwd, CLAUDE_CONFIG_DIR=os.path.join(self.cwd, ".claude"),
+                     PYTHONDONTWRITEBYTECODE="1"))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return json.loads(completed.stdout)
+
+    def test_a_line_without_git_is_answered_without_it(self):
+        self.assertEqual(self.loaders("ls -la"), {"peerhooks.guard_readonly": "SourceFileLoader"})
+
+    def test_a_judged_lines_modules_load_through_it(self):
+        loaders = self.loaders("git add -A")
+        self.assertEqual(loaders.pop("peerhooks.pycache"), "SourceFileLoader")
+        self.assertEqual(loaders.pop("peerhooks.guard_readonly"), "SourceFileLoader")
+        self.assertIn("peerhooks.hook_git_guard", loaders)
+        self.assertEqual(set(loaders.values()), {"_Loader"})
+
+    def test_installing_again_adds_no_second_finder(self):
+        pycache.install()
+        pycache.install()
+        self.assertEqual(len([f for f in sys.meta_path if isinstance(f, pycache.Finder)]), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
