@@ -257,7 +257,7 @@ class Stakes:
         """{stash ref: who pushed it} from the `git stash` commands in this session's, the live
         parties' and the recently ended sessions' transcripts (bounded: a few transcripts, each
         read from its tail back to the oldest entry's time)."""
-        from . import stash_owners, transcripts
+        from . import gitops_stash, stash_owners, transcripts
 
         stamps = [e.created_s for e in entries if e.created_s is not None]
         since_ms = max(min(stamps) * 1000 - STASH_LEAD_MS if stamps else 0, self.now_ms - STASH_OWNER_DAYS * DAY_MS)
@@ -275,7 +275,7 @@ class Stakes:
             for call in transcripts.tool_calls_since(path, since_ms).calls:
                 if call.name == BASH_TOOL and call.command and "stash" in call.command:
                     pushes.extend(stash_owners.Push(owner, call.at_ms, message)
-                                  for message in gitops.stash_pushes(call.command, call.cwd))
+                                  for message in gitops_stash.stash_pushes(call.command, call.cwd))
         return stash_owners.owners(entries, pushes)
 
     def _split_shared(self, judged, changes):

@@ -436,7 +436,7 @@ def _judge_private_commit(op, top, peers, own, states, private_of):
 
 def _judge_stash_apply(op, top, peers, states):
     """A stash apply whose files are known reaches uncommitted work only where a file it holds is
-    staged (gitops._stash_apply says why): refused (ask) then, whoever staged it."""
+    staged (gitops_stash._stash_apply says why): refused (ask) then, whoever staged it."""
     if op.entries is None or states is None:
         return Refusal(op, peers, True, tuple(_everything_held(top, peers, states)))
     staged = [rel for rel, state in states.items() if gitstate.is_staged(state) and rel in op.entries]
@@ -500,7 +500,7 @@ TRACKED_ONLY_EFFECTS = {  # a staging that leaves untracked files alone
     g.STAGE_ALL: "it stages the working-tree changes of tracked files: the peers' with yours",
     g.STAGE_PATHS: "it stages the working-tree changes of the tracked files under those paths: the peers' with yours",
 }
-FROM_SOURCE_EFFECTS = {  # an index reset from another commit than HEAD (gitops._from_source)
+FROM_SOURCE_EFFECTS = {  # an index reset from another commit than HEAD (gitops_tree._from_source)
     g.UNSTAGE_ALL: "it resets the index to %s, unstaging what the peers staged",
     g.UNSTAGE_PATHS: "it resets those paths in the index to %s, unstaging what the peers staged",
 }

@@ -201,7 +201,7 @@ def narrowed(op, paths, line, start_cwd):
     if op.kind not in NARROWABLE:
         return None
     if op.kind in (g.STASH_ALL, g.STASH_PATHS) and any(w.value in ("-S", "--staged") for w in op.words):
-        return None  # git stashes every staged change whatever the paths (gitops._classify_stash)
+        return None  # git stashes every staged change whatever the paths (gitops_stash._classify_stash)
     kept = _kept(op, line)
     if kept is None:
         return None
