@@ -10,7 +10,8 @@ Pure: the command line is read by peerhooks.cmdline; what only the checkout can 
 a branch? is `Makefile` a file?) is asked of a Lookup the caller passes.
   parse(command, cwd, context, lookup) -> [Operation]
   expand_alias(op, aliases, toplevel)  -> [Operation]   (the caller reads `git config` once)
-The verdict on the operations is peerhooks.guard_verdict.
+The verdict on the operations is peerhooks.guard_verdict. The rarer subcommands' forms are classified
+in gitops_tree, gitops_stash and gitops_refs, loaded for a line that has one.
 """
 import posixpath
 
