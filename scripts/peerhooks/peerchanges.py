@@ -23,7 +23,7 @@ def latest_changes_of(claude, transcripts_of, now_ms, only=None):
     scans = editindex.recent_edits_of(claude, wanted, now_ms)
     # a file's name after either separator: a transcript may spell a Windows path with either
     names = tuple({sep + os.path.basename(p) for p in only for sep in "/\\"}) if only is not None else None
-    changes, folders = {}, {}
+    changes, folders, real_of = {}, {}, {}  # real_of: peers of one checkout name the same files
     flavour = platform.current().paths  # `/`-joined on every platform, as the checkout's paths are
     for key, paths in transcripts_of.items():
         latest = {}
@@ -31,7 +31,9 @@ def latest_changes_of(claude, transcripts_of, now_ms, only=None):
             for edit in scans[path].edits if path in scans else ():
                 if names is not None and not edit.path.endswith(names):
                     continue
-                real = resolved(edit.path, folders, flavour)
+                real = real_of.get(edit.path)
+                if real is None:
+                    real = real_of[edit.path] = resolved(edit.path, folders, flavour)
                 if only is not None and real not in only:
                     continue
                 if real not in latest:
