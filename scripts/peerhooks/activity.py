@@ -398,8 +398,8 @@ def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=T
     all_live: every live registry session (never shown as ended, even when not listed here)."""
     from . import identity  # a live peer is its chain of ids across /clear, with its subagents
 
-    realpaths, table = {}, names.load_table(home)
-    identities = [identity.of_registry(home, s, table, realpaths) for s in live]
+    folders_of, table = {}, names.load_table(home)
+    identities = [identity.of_registry(home, s, table, folders_of) for s in live]
     scans = editindex.recent_edits_of(home, [p for i in identities for p in identity.all_transcripts(i)], now_ms)
     heads = headtailindex.HeadTails(home, now_ms)
     summaries.prefetch([s.session_id for s in live])

@@ -161,17 +161,18 @@ def memory_dir(home, repo_root):
     return os.path.join(folder, MEMORY_FOLDER)
 
 
-def transcript_path(home, session_id, cwd, realpaths=None):
+def transcript_path(home, session_id, cwd, folders_of=None):
     """The transcript of a session started in cwd; falls back to any project folder holding it.
-    realpaths: a dict the caller keeps across calls, so that peers sharing a cwd (the usual case:
-    one checkout) resolve it once rather than one lstat per path component each."""
+    folders_of: a dict the caller keeps across calls ({cwd: its project folders}), so that peers
+    sharing a cwd (the usual case: one checkout) resolve it and look for its folders once, rather
+    than one lstat per path component and two stats each."""
     if not session_id:
         return None
     filename = session_id + TRANSCRIPT_SUFFIX
-    realpaths = {} if realpaths is None else realpaths
-    if cwd not in realpaths:
-        realpaths[cwd] = platform.current().paths.realpath(cwd) if cwd else ""
-    for folder in project_dirs(home, realpaths[cwd]):
+    folders_of = {} if folders_of is None else folders_of
+    if cwd not in folders_of:
+        folders_of[cwd] = project_dirs(home, platform.current().paths.realpath(cwd) if cwd else "")
+    for folder in folders_of[cwd]:
         candidate = os.path.join(folder, filename)
         if os.path.isfile(candidate):
             return candidate

@@ -94,10 +94,11 @@ def earlier_contexts(table, live):
     return found - live_ids
 
 
-def identity(home, session_id, cwd, name, processes, table, realpaths=None):
-    """The Identity of a session (I/O: finds its transcripts and subagents)."""
+def identity(home, session_id, cwd, name, processes, table, folders_of=None):
+    """The Identity of a session (I/O: finds its transcripts and subagents). folders_of: the cache
+    home.transcript_path keeps across calls."""
     ids = chain_ids(session_id, processes, table)
-    paths = [homes.transcript_path(home, i, cwd, realpaths) for i in ids]
+    paths = [homes.transcript_path(home, i, cwd, folders_of) for i in ids]
     paths = [p for p in paths if p]
     subagents = []
     for path in paths:
@@ -106,9 +107,9 @@ def identity(home, session_id, cwd, name, processes, table, realpaths=None):
     return Identity(ids, name, process, tuple(paths), tuple(subagents))
 
 
-def of_registry(home, session, table, realpaths=None):
+def of_registry(home, session, table, folders_of=None):
     """The Identity of a live registry session."""
-    return identity(home, session.session_id, session.cwd, session.name, [process_of(session)], table, realpaths)
+    return identity(home, session.session_id, session.cwd, session.name, [process_of(session)], table, folders_of)
 
 
 def own(home, sessions, session_id, cwd, ancestors, table, own_entry, ancestor_processes=()):
@@ -334,8 +335,8 @@ class Caller:
 
     def _parties_of(self, live):
         """parties() for these live others [(session, checkout)]."""
-        realpaths = {}  # peers mostly share one cwd: resolved once
-        others = [(of_registry(self.claude, s, self.table(), realpaths), s, t) for s, t in live]
+        folders_of = {}  # peers mostly share one cwd: its project folders found once
+        others = [(of_registry(self.claude, s, self.table(), folders_of), s, t) for s, t in live]
         mine = self.own()
         caller_is_subagent = self.agent_id is not None
 
