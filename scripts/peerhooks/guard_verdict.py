@@ -55,11 +55,13 @@ Refusal = record("Refusal", "operation peers ask held advice entries topic", (Fa
 ROUND_TRIP = "round-trip"
 
 
-def stake_of(peer, toplevel, states):
+def stake_of(peer, toplevel, states, state_at=None):
     """{toplevel-relative path: state word} of a peer's changed files that git still holds changed;
-    with states None (git not read in time), every changed file under the toplevel, state unknown."""
+    with states None (git not read in time), every changed file under the toplevel, state unknown.
+    state_at: {path: state} a caller keeps across the peers of one checkout, who share files."""
     held = {}
     prefix = toplevel.rstrip("/") + "/"
+    state_at = {} if state_at is None else state_at
     for path in peer.changes:
         if not path.startswith(prefix):
             continue
@@ -67,9 +69,10 @@ def stake_of(peer, toplevel, states):
         if states is None:
             held[rel] = None
             continue
-        state = gitstate.state_of(states, rel)
-        if state is not None:
-            held[rel] = state
+        if rel not in state_at:
+            state_at[rel] = gitstate.state_of(states, rel)
+        if state_at[rel] is not None:
+            held[rel] = state_at[rel]
     return held
 
 
@@ -314,11 +317,15 @@ def _reached(op, top, peers, own, states):
     else:
         probe = op
     prefix = top.rstrip("/") + "/"
+    state_at, reached_at = {}, {}  # peers of one checkout share files: each is judged once
     for peer in peers:
         mine = []
-        for rel, state in sorted(stake_of(peer, top, states).items()):
-            if state is None and probe.kind != g.COMMIT_INDEX and _in_scope_unknown(probe, prefix + rel, top) \
-                    or state is not None and reaches(probe, prefix + rel, state, top):
+        for rel, state in sorted(stake_of(peer, top, states, state_at).items()):
+            if rel not in reached_at:
+                path = prefix + rel
+                reached_at[rel] = reaches(probe, path, state, top) if state is not None else \
+                    probe.kind != g.COMMIT_INDEX and _in_scope_unknown(probe, path, top)
+            if reached_at[rel]:
                 mine.append(Held(peer.name, rel, gitstate.describe(state)))
         if mine:
             held.extend(mine)
