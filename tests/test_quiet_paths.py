@@ -127,14 +127,15 @@ class EditScanShortcuts(support.HomeTestCase):
 
 
 class TranscriptLookup(support.HomeTestCase):
-    def test_a_shared_cwd_is_resolved_once_and_found_alike(self):
+    def test_a_shared_cwd_is_resolved_and_its_folders_found_once_and_found_alike(self):
         repo = self.repo()
         sessions = [self.claude.live_session(repo, name="p%d" % i) for i in range(3)]
-        realpaths = {}
-        found = [home.transcript_path(self.claude.home, s.session_id, repo, realpaths) for s in sessions]
+        folders_of = {}
+        found = [home.transcript_path(self.claude.home, s.session_id, repo, folders_of) for s in sessions]
         self.assertEqual(found, [home.transcript_path(self.claude.home, s.session_id, repo) for s in sessions])
         self.assertEqual(found, [s.transcript for s in sessions])
-        self.assertEqual(realpaths, {repo: os.path.realpath(repo)})
+        self.assertEqual(folders_of, {repo: home.project_dirs(self.claude.home, os.path.realpath(repo))})
+        self.assertEqual(folders_of[repo], [os.path.dirname(sessions[0].transcript)])
 
 
 class EndingTheProcess(unittest.TestCase):
