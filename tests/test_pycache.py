@@ -169,12 +169,13 @@ class InstalledByTheFrontDoors(unittest.TestCase):
         return json.loads(completed.stdout)
 
     def test_a_line_without_git_is_answered_without_it(self):
-        self.assertEqual(self.loaders("ls -la"), {"peerhooks.guard_readonly": "SourceFileLoader"})
+        self.assertEqual(self.loaders("ls -la"), {"peerhooks.doors": "SourceFileLoader",
+                                                  "peerhooks.guard_readonly": "SourceFileLoader"})
 
     def test_a_judged_lines_modules_load_through_it(self):
         loaders = self.loaders("git add -A")
-        self.assertEqual(loaders.pop("peerhooks.pycache"), "SourceFileLoader")
-        self.assertEqual(loaders.pop("peerhooks.guard_readonly"), "SourceFileLoader")
+        for before in ("peerhooks.doors", "peerhooks.guard_readonly", "peerhooks.pycache"):
+            self.assertEqual(loaders.pop(before), "SourceFileLoader", before)
         self.assertIn("peerhooks.hook_git_guard", loaders)
         self.assertEqual(set(loaders.values()), {"_Loader"})
 

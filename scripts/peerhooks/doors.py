@@ -1,0 +1,116 @@
+"""What each hook script does once Claude Code starts it: read the payload, answer the quiet cases
+first, load its hook and serve it under hookio's fail-open rule.
+
+It lives here rather than in the scripts because a script is compiled from source on every run and
+a module is not: the guard's 2.8 KB script cost 0.34 ms of every run (4% of the interpreter's own
+start-up) before a line of it ran; a script that only calls in here costs ~0.02 ms. Nothing is
+imported at the top, not even `os`: the guard's and the edit notice's quiet paths return before it.
+"""
+import sys
+
+MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # one payload line, never gigabytes (as hookio)
+
+
+def guard(argv=None, end_process=False):
+    """git_index_guard.py, PreToolUse on Bash: no session sweeps up or wipes out a live peer's work
+    through git (peerhooks.hook_git_guard; docs/guard.md says what it refuses and how to turn it off).
+
+    It runs before every shell command, so it decides from the payload's raw bytes, before json or
+    any file read, when the line can touch no peer's work: no git (or only git that reads, `git
+    status`), no file written, and no word that may start a wrapper (`make`, `npm`, `./x.sh`: what
+    they run is read from the checkout)."""
+    try:
+        raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
+    except (OSError, ValueError, AttributeError):
+        return 0
+    try:
+        from . import guard_readonly
+
+        if b"\\u" not in raw and not guard_readonly.may_write(raw) and not guard_readonly.may_wrap(raw) and (
+                b"git" not in raw or guard_readonly.only_reads(raw)):
+            return 0  # no file written, no wrapper and no git, or git that only reads: before json or a file read
+        import gc
+
+        gc.disable()  # the imports below make no cycles worth collecting (hookio.serve says why)
+        from . import pycache
+
+        pycache.install()  # the ~30 modules a judged line loads, from their bytecode at half the cost
+        from . import hook_git_guard, hookio
+    except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
+        return cannot_load(error)
+    try:
+        return hookio.serve("git_index_guard", hook_git_guard.run, argv, raw=raw, end_process=end_process)
+    finally:
+        gc.enable()  # for a caller that lives on (tests run main() in their own process)
+
+
+def edit_notice(argv=None, end_process=False):
+    """edit_notice.py, PreToolUse on Edit, Write, MultiEdit, NotebookEdit (Codex: apply_patch): the
+    model is told when a file it is about to write holds a live peer's uncommitted change
+    (peerhooks.hook_edit_notice). It runs before every file edit, and most are made alone:
+    peerhooks.edit_alone decides that from the payload's bytes and a listing of the registry before
+    `os` or anything else is imported."""
+    try:
+        raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
+    except (OSError, ValueError, AttributeError):
+        return 0
+    try:
+        from . import edit_alone
+
+        if edit_alone.alone(raw):  # nobody else is live: decided before any other import or read
+            return edit_alone.done(end_process=end_process)
+        from . import pycache
+
+        pycache.install()
+        from . import hook_edit_notice, hookio
+    except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
+        return cannot_load(error)
+    return hookio.serve("edit_notice", hook_edit_notice.run, argv, raw=raw, end_process=end_process)
+
+
+def peers(argv=None, end_process=False):
+    """peers.py, SessionStart (`--hook`) and by hand: who else is live in this checkout, what each
+    works on and edits, and what the last session did (peerhooks.hook_peers)."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        from . import pycache
+
+        pycache.install()
+        from . import hook_peers, hookio
+    except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
+        return cannot_load(error)
+    return hookio.serve("peers", hook_peers.run, argv, read_stdin=hook_peers.reads_payload(argv),
+                        end_process=end_process)
+
+
+def memory_delta(argv=None, end_process=False):
+    """memory_delta.py, UserPromptSubmit: what peers wrote to memory and rule files since this
+    session started (peerhooks.hook_memory_delta)."""
+    try:
+        from . import pycache
+
+        pycache.install()
+        from . import hook_memory_delta, hookio
+    except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
+        return cannot_load(error)
+    return hookio.serve("memory_delta", hook_memory_delta.run, argv, end_process=end_process)
+
+
+def cold_start(argv=None):
+    """cold_start.py, SessionStart: what changed in this workspace since this agent last started
+    here, and nothing it has already seen (peerhooks.hook_cold_start)."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        from . import pycache
+
+        pycache.install()
+        from . import hook_cold_start, hookio
+    except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
+        return cannot_load(error)
+    return hookio.serve("cold_start", hook_cold_start.run, argv, read_stdin=hook_cold_start.reads_payload(argv))
+
+
+def cannot_load(error):
+    """The one line a hook whose library cannot load says (exit 0: the session goes on)."""
+    sys.stderr.write("peerhooks: cannot load its library: %s\n" % " ".join(str(error).split()))
+    return 0
