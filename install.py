@@ -311,8 +311,8 @@ def precompile(scripts_dir):
     (about 0.3x of the interpreter's start-up). Best effort: a read-only checkout still works."""
     import compileall
 
-    try:
-        compileall.compile_dir(scripts_dir, quiet=1)
+    try:  # the plain bytecode and -OO's, which the hooks prefer (peerhooks.pycache says why)
+        compileall.compile_dir(scripts_dir, quiet=1, optimize=[0, 2])
     except OSError:
         pass
 

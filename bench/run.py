@@ -58,7 +58,7 @@ def main(argv=None):
     if scripts:
         benchlib.SCRIPTS = scripts  # before the cases modules are imported: they name their script
     # As install.py does: the hooks start from cached bytecode even under PYTHONDONTWRITEBYTECODE.
-    compileall.compile_dir(benchlib.SCRIPTS, quiet=1)
+    compileall.compile_dir(benchlib.SCRIPTS, quiet=1, optimize=[0, 2])
     homes = bench_homes.Homes()
     try:
         modules = [importlib.import_module(os.path.basename(p)[:-3])

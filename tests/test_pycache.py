@@ -49,7 +49,8 @@ PROBE = textwrap.dedent("""
     def seen(module):
         return {"loader": type(module.__loader__).__name__, "file": module.__file__,
                 "cached": module.__cached__, "origin": module.__spec__.origin,
-                "path": getattr(module, "__path__", None), "value": getattr(module, "VALUE", None)}
+                "path": getattr(module, "__path__", None), "value": getattr(module, "VALUE", None),
+                "doc": module.__doc__}
     found = {"mod": seen(pkg.mod), "sub": seen(pkg.sub), "leaf": seen(pkg.sub.leaf)}
     if len(sys.argv) > 1:
         with open(pkg.mod.__file__, "a") as file:
@@ -70,15 +71,16 @@ class ImportingAPackageThatInstallsIt(unittest.TestCase):
         os.makedirs(os.path.join(package, "sub"))
         shutil.copy(pycache.__file__, os.path.join(package, "pycache.py"))
         files = {"__init__.py": "from . import pycache\npycache.install(__name__)\n",
-                 "mod.py": "VALUE = 'mod'\n", "sub/__init__.py": "VALUE = 'sub'\n", "sub/leaf.py": "VALUE = 'leaf'\n"}
+                 "mod.py": "'''the mod'''\nVALUE = 'mod'\n", "sub/__init__.py": "VALUE = 'sub'\n", "sub/leaf.py": "VALUE = 'leaf'\n"}
         for name, text in files.items():
             with open(os.path.join(package, name), "w") as file:
                 file.write(text)
         self.package = package
 
-    def compile(self, *names, mode=py_compile.PycInvalidationMode.TIMESTAMP):
+    def compile(self, *names, mode=py_compile.PycInvalidationMode.TIMESTAMP, optimize=0):
         for name in names or ("__init__.py", "pycache.py", "mod.py", "sub/__init__.py", "sub/leaf.py"):
-            py_compile.compile(os.path.join(self.package, name), doraise=True, invalidation_mode=mode)
+            py_compile.compile(os.path.join(self.package, name), doraise=True, invalidation_mode=mode,
+                               optimize=optimize)
 
     def probe(self, *args, flags=()):
         completed = subprocess.run([sys.executable, "-S"] + list(flags) + ["-c", PROBE] + list(args),
@@ -123,6 +125,20 @@ class ImportingAPackageThatInstallsIt(unittest.TestCase):
             file.write(b"junk")
         self.assertEqual(self.probe()["mod"]["loader"], "SourceFileLoader")
 
+    def test_the_docstringless_bytecode_is_preferred_while_it_is_fresh(self):
+        self.compile()
+        self.compile("mod.py", optimize=2)
+        found = self.probe()["mod"]
+        self.assertEqual((found["loader"], found["value"], found["doc"]), ("_Loader", "mod", None))
+        self.assertTrue(found["cached"].endswith(".opt-2.pyc"), found["cached"])
+        source = os.path.join(self.package, "mod.py")
+        with open(source, "a") as file:
+            file.write("# edited since\n")
+        self.compile("mod.py")  # the plain pyc follows the edit; the -OO one is now stale
+        found = self.probe()["mod"]
+        self.assertEqual((found["loader"], found["doc"]), ("_Loader", "the mod"))
+        self.assertFalse(found["cached"].endswith(".opt-2.pyc"), found["cached"])
+
     def test_a_reload_reads_the_source_again(self):
         self.compile()
         found = self.probe("reload")
@@ -154,7 +170,7 @@ class InstalledByTheFrontDoors(unittest.TestCase):
         self.addCleanup(shutil.rmtree, folder, True)
         self.scripts = os.path.join(folder, "scripts")
         shutil.copytree(support.SCRIPTS, self.scripts, ignore=shutil.ignore_patterns("__pycache__"))
-        compileall.compile_dir(self.scripts, quiet=1)
+        compileall.compile_dir(self.scripts, quiet=1, optimize=[0, 2])  # as install.py does
         self.cwd = folder
 
     def loaders(self, command):

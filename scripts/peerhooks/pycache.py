@@ -11,14 +11,24 @@ usual, so its spec, `__file__`, `__cached__` and loader are those of a source fi
 a stale or missing pyc included, is left to the standard finder, which compiles and writes it.
 Measured: ~28 µs a module instead of ~58.
 
+Where both are cached it takes the bytecode `-OO` compiles (`<name>.<tag>.opt-2.pyc`, which
+install.py writes beside the plain one): the same code without docstrings and asserts, 11% less to
+read and unmarshal (~0.35 ms of a judged guard line). Nothing of ours reads a docstring at run time
+or asserts (records keep their documentation as an argument, not a docstring); the plain pyc is the
+fallback, then the standard finder.
+
 Not installed where the cache lives elsewhere or has another name (`-O`, PYTHONPYCACHEPREFIX), or
 when this interpreter's import internals are not the ones it knows.
 """
+import _imp
+import _io
+import marshal
 import sys
 
 _external = sys.modules.get("_frozen_importlib_external")  # importlib's own, loaded at start-up
 TIMESTAMP_FLAGS = b"\0\0\0\0"  # PEP 552: a pyc checked against its source's mtime and size
 HEADER_BYTES = 16
+DOCSTRINGLESS = ".opt-2"  # the cache name `-OO` gives: docstrings and asserts left out
 
 
 def valid_for(header, mtime, size, magic):
@@ -30,10 +40,6 @@ def valid_for(header, mtime, size, magic):
 
 
 if _external is not None:
-    import _imp
-    import _io
-    import marshal
-
     class _Loader(_external.SourceFileLoader):
         """A source file's loader that already holds the module's code, read from its pyc."""
 
@@ -52,7 +58,8 @@ if _external is not None:
 
         def __init__(self, package):
             self.prefix = package + "."
-            self.suffix = "." + sys.implementation.cache_tag + ".pyc"
+            tag = "." + sys.implementation.cache_tag
+            self.suffixes = (tag + DOCSTRINGLESS + ".pyc", tag + ".pyc")
 
         def find_spec(self, fullname, path=None, target=None):
             if not fullname.startswith(self.prefix) or not path or len(path) != 1:
@@ -73,10 +80,12 @@ if _external is not None:
                 stat = _external._path_stat(source)  # neither: OSError, for the standard finder
             if stat.st_mode & 0o170000 != 0o100000:
                 return None
-            cached = _external._path_join(folder, "__pycache__", name + self.suffix)
-            with _io.FileIO(cached, "r") as file:
-                data = file.readall()
-            if not valid_for(data, stat.st_mtime, stat.st_size, _external.MAGIC_NUMBER):
+            for suffix in self.suffixes:
+                cached = _external._path_join(folder, "__pycache__", name + suffix)
+                data = _read(cached)
+                if data is not None and valid_for(data, stat.st_mtime, stat.st_size, _external.MAGIC_NUMBER):
+                    break
+            else:
                 return None
             code = marshal.loads(memoryview(data)[HEADER_BYTES:])
             _imp._fix_co_filename(code, source)  # as importlib does for a pyc moved with its source
@@ -85,6 +94,14 @@ if _external is not None:
                 submodule_search_locations=[folder] if package else None)
             spec.cached = cached
             return spec
+
+
+def _read(path):
+    try:
+        with _io.FileIO(path, "r") as file:
+            return file.readall()
+    except OSError:
+        return None
 
 
 def install(package=__name__.rpartition(".")[0]):
