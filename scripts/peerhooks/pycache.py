@@ -60,6 +60,7 @@ if _external is not None:
             self.prefix = package + "."
             tag = "." + sys.implementation.cache_tag
             self.suffixes = (tag + DOCSTRINGLESS + ".pyc", tag + ".pyc")
+            self.listed = {}  # {__pycache__ folder: its file names}, listed once: no open of a missing pyc
 
         def find_spec(self, fullname, path=None, target=None):
             if not fullname.startswith(self.prefix) or not path or len(path) != 1:
@@ -80,8 +81,13 @@ if _external is not None:
                 stat = _external._path_stat(source)  # neither: OSError, for the standard finder
             if stat.st_mode & 0o170000 != 0o100000:
                 return None
+            caches = _external._path_join(folder, "__pycache__")
+            if caches not in self.listed:
+                self.listed[caches] = frozenset(_listing(caches))
             for suffix in self.suffixes:
-                cached = _external._path_join(folder, "__pycache__", name + suffix)
+                if name + suffix not in self.listed[caches]:
+                    continue
+                cached = _external._path_join(caches, name + suffix)
                 data = _read(cached)
                 if data is not None and valid_for(data, stat.st_mtime, stat.st_size, _external.MAGIC_NUMBER):
                     break
@@ -94,6 +100,13 @@ if _external is not None:
                 submodule_search_locations=[folder] if package else None)
             spec.cached = cached
             return spec
+
+
+def _listing(folder):
+    try:
+        return _external._os.listdir(folder)
+    except OSError:
+        return ()
 
 
 def _read(path):
@@ -113,6 +126,6 @@ def install(package=__name__.rpartition(".")[0]):
     for finder in sys.meta_path:
         if getattr(finder, "prefix", None) == package + "." and type(finder).__name__ == "Finder":
             return
-    required = ("SourceFileLoader", "spec_from_file_location", "_path_join", "_path_stat", "MAGIC_NUMBER")
+    required = ("SourceFileLoader", "spec_from_file_location", "_path_join", "_path_stat", "_os", "MAGIC_NUMBER")
     if all(hasattr(_external, name) for name in required):
         sys.meta_path.insert(0, Finder(package))
