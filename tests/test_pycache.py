@@ -201,5 +201,39 @@ class InstalledByTheFrontDoors(unittest.TestCase):
         self.assertEqual(len([f for f in sys.meta_path if isinstance(f, pycache.Finder)]), 1)
 
 
+class AStandardExtension(unittest.TestCase):
+    """standard_extension loads the very file `import` would, or leaves the import to `import`."""
+
+    def where(self, code, cwd=None, extra_path=None):
+        setup = "import sys; sys.path.insert(0, %r); " % support.SCRIPTS
+        if extra_path:
+            setup += "sys.path.insert(0, %r); " % extra_path
+        completed = subprocess.run([sys.executable, "-S", "-c", setup + code], cwd=cwd, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, timeout=support.SCRIPT_TIMEOUT)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return completed.stdout.decode().strip()
+
+    def test_it_is_the_file_import_finds(self):
+        loaded = self.where("from peerhooks import pycache; m = pycache.standard_extension('_json'); "
+                            "import _json; print(m is _json, m.__file__)")
+        imported = self.where("import _json; print(True, _json.__file__)")
+        self.assertEqual(loaded, imported)
+
+    def test_a_module_of_that_name_earlier_on_the_path_is_left_to_import(self):
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, "_json.py"), "w") as file:
+                file.write("SHADOW = True\n")
+            found = self.where("from peerhooks import pycache; print(pycache.standard_extension('_json'))",
+                               extra_path=folder)
+        self.assertEqual(found, "None")
+
+    def test_a_builtin_or_missing_module_is_left_to_import(self):
+        found = self.where("from peerhooks import pycache; "
+                           "unloaded = [n for n in sys.builtin_module_names if n not in sys.modules]; "
+                           "print(pycache.standard_extension('sys') is sys, "
+                           "pycache.standard_extension(unloaded[0]), pycache.standard_extension('no_such_thing'))")
+        self.assertEqual(found, "True None None")
+
+
 if __name__ == "__main__":
     unittest.main()

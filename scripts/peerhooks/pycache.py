@@ -117,6 +117,37 @@ def _read(path):
         return None
 
 
+def standard_extension(name):
+    """A C extension module of the standard library (`_json`), loaded from the first sys.path folder
+    that holds it, or None (then it is imported as usual). The path finder would find the same
+    file, but only after listing each folder before it (~0.2 ms for the standard library's 200
+    files and its extension folder), for a hook that imports nothing else from either."""
+    if name in sys.modules:
+        return sys.modules[name]
+    needed = ("ExtensionFileLoader", "EXTENSION_SUFFIXES", "_path_isfile", "_path_isdir")
+    if name in sys.builtin_module_names or _external is None or not all(hasattr(_external, n) for n in needed):
+        return None  # built in (some Windows builds), or internals not the ones known here
+    bootstrap = sys.modules.get("_frozen_importlib")
+    for folder in sys.path:
+        if _external._path_isfile(_external._path_join(folder or ".", name + ".py")) or \
+                _external._path_isdir(_external._path_join(folder or ".", name)):
+            return None  # a module or package of that name comes first: the import system's to load
+        for suffix in _external.EXTENSION_SUFFIXES:
+            path = _external._path_join(folder or ".", name + suffix)
+            if not _external._path_isfile(path):
+                continue
+            try:
+                spec = _external.spec_from_file_location(name, path, loader=_external.ExtensionFileLoader(name, path))
+                module = bootstrap.module_from_spec(spec)
+                sys.modules[name] = module
+                spec.loader.exec_module(module)
+            except Exception:  # noqa: BLE001 - not loadable here: the import system says why
+                sys.modules.pop(name, None)
+                return None
+            return module
+    return None
+
+
 def install(package=__name__.rpartition(".")[0]):
     """Puts the finder first for `package`'s submodules (peerhooks'), once; a no-op where it cannot
     apply. A front door calls it before its hook's imports, past its quiet path: the guard's quiet
