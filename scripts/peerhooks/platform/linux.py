@@ -15,16 +15,22 @@ MACHINE_ID = "/etc/machine-id"
 START_FIELD = 19  # field 22 of stat, counted from field 3 (the first after the command's parenthesis)
 PARENT_FIELD = 1  # field 4
 DEAD_STATES = ("Z", "X")  # exited, not yet reaped: the pid is not a session any more
+STAT_BYTES = 4096  # /proc/<pid>/stat is a few hundred bytes, even with a 64-character command name
 
 
 def stat_fields(pid):
     """Fields 3.. of /proc/<pid>/stat (after the parenthesised command name, which may hold blanks
     and parentheses itself), or None when the process is gone."""
-    try:
-        with open("%s/%d/stat" % (PROC, pid), "rb") as handle:
-            raw = handle.read().decode("ascii", errors="replace")
+    try:  # one read of the raw descriptor: a hook reads a dozen of these, and a file object costs twice
+        descriptor = os.open("%s/%d/stat" % (PROC, pid), os.O_RDONLY)
     except (OSError, ValueError):
         return None
+    try:
+        raw = os.read(descriptor, STAT_BYTES).decode("ascii", errors="replace")
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
     close = raw.rfind(")")
     return raw[close + 2:].split() if close >= 0 else None
 
