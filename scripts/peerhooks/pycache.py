@@ -128,7 +128,7 @@ def standard_extension(name):
     if name in sys.builtin_module_names or _external is None or not all(hasattr(_external, n) for n in needed):
         return None  # built in (some Windows builds), or internals not the ones known here
     bootstrap = sys.modules.get("_frozen_importlib")
-    for folder in sys.path:
+    for folder in sys.path:  # (a zip on the path is not looked into: it holds no extension module)
         if _external._path_isfile(_external._path_join(folder or ".", name + ".py")) or \
                 _external._path_isdir(_external._path_join(folder or ".", name)):
             return None  # a module or package of that name comes first: the import system's to load
@@ -151,7 +151,7 @@ def standard_extension(name):
 def install(package=__name__.rpartition(".")[0]):
     """Puts the finder first for `package`'s submodules (peerhooks'), once; a no-op where it cannot
     apply. A front door calls it before its hook's imports, past its quiet path: the guard's quiet
-    path loads one module, where the finder would cost more than it saves."""
+    path loads two small modules, where the finder would cost more than it saves."""
     if _external is None or sys.flags.optimize or getattr(sys, "pycache_prefix", None):
         return
     for finder in sys.meta_path:
