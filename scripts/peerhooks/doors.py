@@ -34,17 +34,13 @@ def guard(argv=None, end_process=False):
         if b"\\u" not in raw and not guard_readonly.may_write(raw) and not guard_readonly.may_wrap(raw) and (
                 b"git" not in raw or guard_readonly.only_reads(raw)):
             return 0  # no file written, no wrapper and no git, or git that only reads: before json or a file read
-        import gc
-
-        gc.disable()  # the imports below make no cycles worth collecting (hookio.serve says why)
-        from . import pycache
-
-        pycache.install()  # the ~30 modules a judged line loads, from their bytecode at half the cost
-        from . import hook_git_guard, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         return cannot_load(error)
+    import gc
+
+    gc.disable()  # the ~30 modules a judged line loads make no cycles worth collecting (hookio.serve says why)
     try:
-        return hookio.serve("git_index_guard", hook_git_guard.run, argv, raw=raw, end_process=end_process)
+        return _serve("git_index_guard", "hook_git_guard", argv, end_process, raw=raw)
     finally:
         gc.enable()  # for a caller that lives on (tests run main() in their own process)
 
@@ -71,13 +67,9 @@ def edit_notice(argv=None, end_process=False):
 
         if edit_alone.alone(raw):  # nobody else is live: decided before any other import or read
             return edit_alone.done(end_process=end_process)
-        from . import pycache
-
-        pycache.install()
-        from . import hook_edit_notice, hookio
     except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
         return cannot_load(error)
-    return hookio.serve("edit_notice", hook_edit_notice.run, argv, raw=raw, end_process=end_process)
+    return _serve("edit_notice", "hook_edit_notice", argv, end_process, raw=raw)
 
 
 def peers(argv=None, end_process=False):
@@ -89,16 +81,7 @@ def peers(argv=None, end_process=False):
     SessionStart (`--hook`) or by hand (`--help` lists the modes), each live peer's intent (its
     substantive prompts), the files it is editing (its transcript tail), and the last finished
     session in this checkout. The work is in peerhooks.hook_peers."""
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        from . import pycache
-
-        pycache.install()
-        from . import hook_peers, hookio
-    except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
-        return cannot_load(error)
-    return hookio.serve("peers", hook_peers.run, argv, read_stdin=hook_peers.reads_payload(argv),
-                        end_process=end_process)
+    return _serve("peers", "hook_peers", sys.argv[1:] if argv is None else argv, end_process, by_hand=True)
 
 
 def memory_delta(argv=None, end_process=False):
@@ -111,14 +94,7 @@ def memory_delta(argv=None, end_process=False):
     once, with who wrote it and what it is about; deletions of memory notes too. On most prompts it
     prints nothing, and then it costs a stat of each watched file and one small read of its stamp.
     The work is in peerhooks.hook_memory_delta."""
-    try:
-        from . import pycache
-
-        pycache.install()
-        from . import hook_memory_delta, hookio
-    except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
-        return cannot_load(error)
-    return hookio.serve("memory_delta", hook_memory_delta.run, argv, end_process=end_process)
+    return _serve("memory_delta", "hook_memory_delta", argv, end_process)
 
 
 def cold_start(argv=None):
@@ -133,15 +109,26 @@ def cold_start(argv=None):
     instead of splitting them. `--host codex` keeps the state under `.codex/state/` and watches the
     rule files Codex loads (AGENTS.md, not CLAUDE.md); `--full [folder]` prints everything by hand
     and reads no payload. The work is in peerhooks.hook_cold_start."""
-    argv = sys.argv[1:] if argv is None else argv
+    return _serve("cold_start", "hook_cold_start", sys.argv[1:] if argv is None else argv, by_hand=True)
+
+
+def _serve(name, hook_name, argv, end_process=False, by_hand=False, **options):
+    """hookio.serve of the hook module `hook_name`, with peerhooks.pycache installed first so that
+    the modules it loads come from their bytecode at half the import system's cost; exit 0 after one
+    line on stderr when the library cannot load: a broken install must not break the session.
+    by_hand: the hook has modes run by hand, which read no payload (stdin is a terminal then)."""
     try:
         from . import pycache
 
         pycache.install()
-        from . import hook_cold_start, hookio
-    except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
+        from . import hookio
+
+        hook = getattr(__import__(__package__, fromlist=[hook_name]), hook_name)
+    except Exception as error:  # noqa: BLE001 - whatever it is, the one line and exit 0
         return cannot_load(error)
-    return hookio.serve("cold_start", hook_cold_start.run, argv, read_stdin=hook_cold_start.reads_payload(argv))
+    if by_hand:
+        options["read_stdin"] = hook.reads_payload(argv)
+    return hookio.serve(name, hook.run, argv, end_process=end_process, **options)
 
 
 def cannot_load(error):
