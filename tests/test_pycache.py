@@ -139,6 +139,14 @@ class ImportingAPackageThatInstallsIt(unittest.TestCase):
         self.assertEqual((found["loader"], found["doc"]), ("_Loader", "the mod"))
         self.assertFalse(found["cached"].endswith(".opt-2.pyc"), found["cached"])
 
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "a FIFO needs a POSIX system")
+    def test_a_fifo_in_the_cache_folder_is_passed_over_without_blocking(self):
+        self.compile()
+        os.mkfifo(os.path.join(self.package, "__pycache__", "mod.%s.opt-2.pyc" % sys.implementation.cache_tag))
+        found = self.probe()["mod"]
+        self.assertEqual((found["loader"], found["value"]), ("_Loader", "mod"))
+        self.assertFalse(found["cached"].endswith(".opt-2.pyc"), found["cached"])
+
     def test_a_reload_reads_the_source_again(self):
         self.compile()
         found = self.probe("reload")

@@ -110,11 +110,22 @@ def _listing(folder):
 
 
 def _read(path):
+    """The bytes of a regular file, or None: opened without blocking, so that a FIFO left in the
+    cache folder cannot hang the hook (the standard loader then decides)."""
+    system = _external._os
     try:
-        with _io.FileIO(path, "r") as file:
+        descriptor = system.open(path, system.O_RDONLY | getattr(system, "O_NONBLOCK", 0) | getattr(system, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        if system.fstat(descriptor).st_mode & 0o170000 != 0o100000:
+            return None
+        with _io.FileIO(descriptor, "r", closefd=False) as file:
             return file.readall()
     except OSError:
         return None
+    finally:
+        system.close(descriptor)
 
 
 def standard_extension(name):
