@@ -24,9 +24,8 @@ def guard(argv=None, end_process=False):
     any file read, when the line can touch no peer's work: no git (or only git that reads, `git
     status`), no file written, and no word that may start a wrapper (`make`, `npm`, `./x.sh`: what
     they run is read from the checkout)."""
-    try:
-        raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
-    except (OSError, ValueError, AttributeError):
+    raw = _payload_line()
+    if raw is None:
         return 0
     try:
         from . import guard_readonly
@@ -58,9 +57,8 @@ def edit_notice(argv=None, end_process=False):
 
     It runs before every file edit, and most are made alone: peerhooks.edit_alone decides that from
     the payload's bytes and a listing of the registry before `os` or anything else is imported."""
-    try:
-        raw = sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
-    except (OSError, ValueError, AttributeError):
+    raw = _payload_line()
+    if raw is None:
         return 0
     try:
         from . import edit_alone
@@ -123,12 +121,20 @@ def _serve(name, hook_name, argv, end_process=False, by_hand=False, **options):
         pycache.install()
         from . import hookio
 
-        hook = getattr(__import__(__package__, fromlist=[hook_name]), hook_name)
+        hook = getattr(__import__(__package__, fromlist=[hook_name]), hook_name)  # `from . import <hook_name>`
     except Exception as error:  # noqa: BLE001 - whatever it is, the one line and exit 0
         return cannot_load(error)
     if by_hand:
         options["read_stdin"] = hook.reads_payload(argv)
     return hookio.serve(name, hook.run, argv, end_process=end_process, **options)
+
+
+def _payload_line():
+    """The payload's one line as bytes, or None when stdin cannot be read."""
+    try:
+        return sys.stdin.buffer.readline(MAX_PAYLOAD_BYTES)
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def cannot_load(error):

@@ -111,7 +111,9 @@ def _listing(folder):
 
 def _read(path):
     """The bytes of a regular file, or None: opened without blocking, so that a FIFO left in the
-    cache folder cannot hang the hook (the standard loader then decides)."""
+    cache folder cannot hang the hook (the standard loader then decides). safefiles.read_regular
+    does the same, but this runs inside find_spec: importing safefiles from here would ask this
+    finder for safefiles again, before it had an answer."""
     system = _external._os
     try:
         descriptor = system.open(path, system.O_RDONLY | getattr(system, "O_NONBLOCK", 0) | getattr(system, "O_BINARY", 0))
