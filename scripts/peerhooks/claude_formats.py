@@ -7,7 +7,8 @@ was seen: "samples" are the files the real CLI wrote in fixtures/samples (2.1.19
 fixtures/samples/2.1.332; "docs" is Claude Code's documentation (see docs/reading.md, docs/clients.md).
 Imported on every hook's quiet path, so it loads nothing but `os`.
 """
-import os
+
+from . import oscalls
 
 DAY_MS = 86400 * 1000  # registry times (startedAt, updatedAt) and history's timestamp are epoch ms: samples
 
@@ -55,8 +56,8 @@ SCRATCH_FOLDER = "scratchpad"  # the folder name of a session's scratch files (n
 
 # --- Rule files every session loads at start: docs; 2.1.197 and 2.1.332 announce edits to these ---
 # (see memory_report.announced_by_the_client)
-RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))  # under a checkout
-RULE_FOLDERS = (os.path.join(".claude", "rules"),)  # under a checkout, searched for **/*.md
+RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md", oscalls.path.join(".claude", "CLAUDE.md"))  # under a checkout
+RULE_FOLDERS = (oscalls.path.join(".claude", "rules"),)  # under a checkout, searched for **/*.md
 HOME_RULE_FILES = ("CLAUDE.md",)  # under the Claude home
 HOME_RULE_FOLDERS = ("rules",)
 MAX_RULE_DEPTH = 8  # ours: rules/**/*.md deep enough for any real layout, bounded against odd trees
@@ -69,8 +70,8 @@ def rule_places(workspace_root, home):
     for base, files, folders in ((workspace_root, RULE_FILES, RULE_FOLDERS),
                                  (home, HOME_RULE_FILES, HOME_RULE_FOLDERS)):
         if base:
-            places += [(os.path.join(base, name), None) for name in files]
-            places += [(None, os.path.join(base, name)) for name in folders]
+            places += [(oscalls.path.join(base, name), None) for name in files]
+            places += [(None, oscalls.path.join(base, name)) for name in folders]
     return places
 
 
@@ -87,7 +88,7 @@ def rule_tree(folder):
 
 def _walk_rules(folder, relative, depth, folders, files):
     try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        entries = sorted(oscalls.scandir(folder), key=lambda entry: entry.name)
     except (OSError, ValueError):
         return
     folders.append(folder)
@@ -95,12 +96,12 @@ def _walk_rules(folder, relative, depth, folders, files):
         try:
             if entry.is_dir(follow_symlinks=False):
                 if depth < MAX_RULE_DEPTH:
-                    _walk_rules(entry.path, os.path.join(relative, entry.name), depth + 1, folders, files)
+                    _walk_rules(entry.path, oscalls.path.join(relative, entry.name), depth + 1, folders, files)
                 continue
         except OSError:
             continue
         if entry.name.endswith(".md"):
-            files.append((os.path.join(relative, entry.name), entry.path))
+            files.append((oscalls.path.join(relative, entry.name), entry.path))
 
 
 # --- Transcript records (projects/<slug>/<session>.jsonl) ----------------------------------------

@@ -5,9 +5,9 @@ folder-wide add or a plain commit. Transcripts only grow, so a scan remembered w
 reached (and the file's inode) is resumed there: an unchanged peer costs one stat, a busy one the
 bytes it wrote since. Kept in peerhooks' own folder; a lost or stale index only costs a full scan.
 """
-import os
 
 from . import home as homes
+from . import oscalls
 from .statefiles import read_json_object, write_json
 from .claude_formats import DAY_MS
 from .editscan import Edit, EditScan, unchanged_since
@@ -19,7 +19,7 @@ KEEP_DAYS = 7  # a transcript nobody asked about for a week is dropped
 
 
 def _path(home):
-    return os.path.join(homes.state_dir(home), INDEX_NAME)
+    return oscalls.path.join(homes.state_dir(home), INDEX_NAME)
 
 
 def _decode(row):
@@ -48,7 +48,7 @@ def _rows(home):
     start asks about a dozen of up to MAX_ENTRIES)."""
     path = _path(home)
     try:
-        stat = os.lstat(path)
+        stat = oscalls.lstat(path)
         version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
     except OSError:
         version = None

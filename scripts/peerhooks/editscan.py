@@ -3,8 +3,8 @@ still ends where that scan stopped. peerhooks.transcripts scans; peerhooks.editi
 between runs, and asks this module first: a quiet peer's transcript is then never parsed, and the
 guard beside a dozen idle peers does not load the parser at all.
 """
-import os
 
+from . import oscalls
 from .records import record
 from .safefiles import open_regular
 
@@ -29,7 +29,7 @@ def unchanged_since(path, known):
         return False
     try:
         with open_regular(path, follow_symlinks=False) as handle:
-            info = os.fstat(handle.fileno())
+            info = oscalls.fstat(handle.fileno())
             if info.st_ino != known.inode or info.st_size != known.scanned_to:
                 return False
             handle.seek(info.st_size - 1)
@@ -40,6 +40,6 @@ def unchanged_since(path, known):
 
 def inode_of(path):
     try:
-        return os.stat(path).st_ino
+        return oscalls.stat(path).st_ino
     except OSError:
         return 0

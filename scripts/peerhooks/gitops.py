@@ -13,9 +13,8 @@ a branch? is `Makefile` a file?) is asked of a Lookup the caller passes.
 The verdict on the operations is peerhooks.guard_verdict. The rarer subcommands' forms are classified
 in gitops_tree, gitops_stash and gitops_refs, loaded for a line that has one.
 """
-import posixpath
 
-from . import cmdline
+from . import cmdline, oscalls
 from .chains import AND
 from .records import record
 from .shell import Word, quote, tokenize
@@ -410,7 +409,7 @@ def write_operation(path, pattern, command):
     if all(w.span is not None for w in words) and words and not command.via:  # a wrapper's words: not the line's
         span = (words[0].span[0], max([words[-1].span[1]] + [w.span[1] for w in command.writes if w.span]))
     text = " ".join([command.name] + [w.value for w in command.args])
-    where = command.cwd if pattern else posixpath.dirname(path)  # judged in the checkout of the file
+    where = command.cwd if pattern else oscalls.posixpath.dirname(path)  # judged in the checkout of the file
     return Operation(SHELL_WRITE, where, text, (spec,), False, depth=command.depth, in_loop=command.in_loop,
                      span=span, via=command.via, rewrite=_rewrite(command, path))
 

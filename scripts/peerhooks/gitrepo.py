@@ -5,9 +5,8 @@ budget. The nearest enclosing folder that holds `.git` is the checkout's topleve
 marks a main working tree, a `.git` file marks a linked worktree or a submodule, and both have their
 own index, so each is a toplevel of its own.
 """
-import os
 
-from . import platform
+from . import oscalls, platform
 
 GIT_TIMEOUT_SECONDS = 3  # a hook's whole budget is a few seconds; a hung git must not eat it
 
@@ -22,7 +21,7 @@ def toplevel(path):
     except (OSError, ValueError):
         return None
     while True:
-        if os.path.lexists(os.path.join(current, ".git")):
+        if oscalls.path.lexists(oscalls.path.join(current, ".git")):
             return current
         parent = paths.dirname(current)
         if parent == current:
@@ -49,13 +48,13 @@ def _read_gitdir_file(path):
     if not first.startswith("gitdir:"):
         return None
     target = first[len("gitdir:"):].strip()
-    return os.path.normpath(os.path.join(os.path.dirname(path), target))
+    return oscalls.path.normpath(oscalls.path.join(oscalls.path.dirname(path), target))
 
 
 def git_dir(top):
     """The repository folder of a checkout (its own, for a linked worktree)."""
-    dot_git = os.path.join(top, ".git")
-    if os.path.isdir(dot_git):
+    dot_git = oscalls.path.join(top, ".git")
+    if oscalls.path.isdir(dot_git):
         return dot_git
     return _read_gitdir_file(dot_git)
 
@@ -65,10 +64,10 @@ def git_common_dir(top):
     own = git_dir(top)
     if own is None:
         return None
-    common = first_line(os.path.join(own, "commondir"))
+    common = first_line(oscalls.path.join(own, "commondir"))
     if common is None:
         return own
-    return os.path.normpath(os.path.join(own, common))
+    return oscalls.path.normpath(oscalls.path.join(own, common))
 
 
 MAX_WORKTREES = 64  # linked worktrees read for what they have checked out
@@ -83,19 +82,19 @@ def worktree_heads(top):
         return None
     realpath = platform.current().paths.realpath  # compared with toplevel()'s
     heads = {}
-    if os.path.basename(common) == ".git":  # not bare: the main worktree is the folder holding it
-        head = first_line(os.path.join(common, "HEAD"))
+    if oscalls.path.basename(common) == ".git":  # not bare: the main worktree is the folder holding it
+        head = first_line(oscalls.path.join(common, "HEAD"))
         if head is not None:
-            heads[realpath(os.path.dirname(common))] = head
+            heads[realpath(oscalls.path.dirname(common))] = head
     try:
-        names = sorted(os.listdir(os.path.join(common, "worktrees")))[:MAX_WORKTREES]
+        names = sorted(oscalls.listdir(oscalls.path.join(common, "worktrees")))[:MAX_WORKTREES]
     except OSError:
         names = []
     for name in names:
-        folder = os.path.join(common, "worktrees", name)
-        head, pointer = first_line(os.path.join(folder, "HEAD")), first_line(os.path.join(folder, "gitdir"))
+        folder = oscalls.path.join(common, "worktrees", name)
+        head, pointer = first_line(oscalls.path.join(folder, "HEAD")), first_line(oscalls.path.join(folder, "gitdir"))
         if head is not None and pointer:
-            heads[realpath(os.path.dirname(pointer))] = head
+            heads[realpath(oscalls.path.dirname(pointer))] = head
     return heads
 
 
@@ -126,8 +125,8 @@ def start_git(top, args, timeout=GIT_TIMEOUT_SECONDS, env=None):
     refreshes the index and writes it back under index.lock, where a peer's own `git add` at that
     moment would stop with "Unable to create index.lock"."""
     argv = ["git", "--no-optional-locks", "-C", top] + list(args)
-    env = os.environ if env is None else env
-    if hasattr(os, "posix_spawnp"):
+    env = oscalls.environ if env is None else env
+    if hasattr(oscalls, "posix_spawnp"):
         return _spawned(argv, timeout, env)
     import subprocess  # where posix_spawn is missing (Windows); it costs ~8 ms of start-up under -S
 
@@ -176,7 +175,7 @@ class Running:
         try:
             while True:
                 try:
-                    data = os.read(self.read_end, 65536)
+                    data = oscalls.read(self.read_end, 65536)
                 except BlockingIOError:
                     remaining = self.deadline - time.monotonic()
                     if remaining <= 0:
@@ -193,24 +192,24 @@ class Running:
                 chunks.append(data)
                 pause = POLL_FIRST_S
         finally:
-            os.close(self.read_end)
+            oscalls.close(self.read_end)
             if not finished:
                 try:
-                    os.kill(self.pid, 9)
+                    oscalls.kill(self.pid, 9)
                 except OSError:
                     pass
-            _pid, status = os.waitpid(self.pid, 0)
+            _pid, status = oscalls.waitpid(self.pid, 0)
         if not finished:
             return None
-        return os.waitstatus_to_exitcode(status), b"".join(chunks)
+        return oscalls.waitstatus_to_exitcode(status), b"".join(chunks)
 
     def stop(self):
-        os.close(self.read_end)
+        oscalls.close(self.read_end)
         try:
-            os.kill(self.pid, 9)
+            oscalls.kill(self.pid, 9)
         except OSError:
             pass
-        os.waitpid(self.pid, 0)
+        oscalls.waitpid(self.pid, 0)
 
 
 def finish_git(started):
@@ -227,18 +226,18 @@ def stop_git(started):
 def _spawned(argv, timeout, env):
     import time
 
-    read_end, write_end = os.pipe()
-    null = os.open(os.devnull, os.O_RDWR)
+    read_end, write_end = oscalls.pipe()
+    null = oscalls.open(oscalls.devnull, oscalls.O_RDWR)
     try:
-        pid = os.posix_spawnp(argv[0], argv, env, file_actions=[
-            (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
+        pid = oscalls.posix_spawnp(argv[0], argv, env, file_actions=[
+            (oscalls.POSIX_SPAWN_DUP2, null, 0), (oscalls.POSIX_SPAWN_DUP2, write_end, 1), (oscalls.POSIX_SPAWN_DUP2, null, 2)])
     except OSError:
-        os.close(read_end)
+        oscalls.close(read_end)
         return None
     finally:
-        os.close(write_end)
-        os.close(null)
-    os.set_blocking(read_end, False)
+        oscalls.close(write_end)
+        oscalls.close(null)
+    oscalls.set_blocking(read_end, False)
     return Running(pid, read_end, time.monotonic() + timeout)
 
 
@@ -248,8 +247,8 @@ def canonical_root(top):
     common = git_common_dir(top) if top else None
     if common is None:
         return top
-    if os.path.basename(os.path.normpath(common)) == ".git":
-        return platform.current().paths.realpath(os.path.dirname(os.path.normpath(common)))
+    if oscalls.path.basename(oscalls.path.normpath(common)) == ".git":
+        return platform.current().paths.realpath(oscalls.path.dirname(oscalls.path.normpath(common)))
     return top
 
 
@@ -262,19 +261,19 @@ def refs_moved_ms(top):
     common = git_common_dir(top)
     if not own or not common:
         return None
-    paths = [os.path.join(own, "HEAD"), os.path.join(own, "logs", "HEAD"), os.path.join(common, "packed-refs"),
-             os.path.join(common, "refs", "stash"), os.path.join(common, "logs", "refs", "stash")]
+    paths = [oscalls.path.join(own, "HEAD"), oscalls.path.join(own, "logs", "HEAD"), oscalls.path.join(common, "packed-refs"),
+             oscalls.path.join(common, "refs", "stash"), oscalls.path.join(common, "logs", "refs", "stash")]
     try:
         with open(paths[0], encoding="utf-8", errors="replace") as handle:
             head = handle.readline(1024).strip()
     except OSError:
         return None
     if head.startswith("ref: "):
-        paths += [os.path.join(own, head[5:]), os.path.join(common, head[5:])]
+        paths += [oscalls.path.join(own, head[5:]), oscalls.path.join(common, head[5:])]
     newest = None
     for path in paths:
         try:
-            mtime_ms = os.stat(path).st_mtime_ns // 1000000
+            mtime_ms = oscalls.stat(path).st_mtime_ns // 1000000
         except (OSError, ValueError):
             continue
         newest = mtime_ms if newest is None or mtime_ms > newest else newest

@@ -11,9 +11,8 @@ what `git clean` without `-d` tells apart. Ignored files are asked for only when
 them (`clean -x/-X`, `add -f`, `stash -a`). Parsing is pure; `read` is the one git call of every
 judgement (`read_renames` and `read_stash` only for the lines that need them).
 """
-import posixpath
 
-from . import gitrepo
+from . import gitrepo, oscalls
 from .records import record
 
 UNCHANGED = "."  # porcelain v2's "unmodified" in the X and Y columns
@@ -129,12 +128,12 @@ def state_of(states, path):
     found = states.get(path)
     if found is not None:
         return found
-    parent = posixpath.dirname(path)
+    parent = oscalls.posixpath.dirname(path)
     while parent:
         holder = states.get(parent)
         if holder is not None and holder.folder:
             return PathState(path, UNCHANGED, UNCHANGED, holder.untracked, holder.ignored, True)
-        parent = posixpath.dirname(parent)
+        parent = oscalls.posixpath.dirname(parent)
     return None
 
 

@@ -5,9 +5,8 @@ a commit, which index entries `rm`'s paths match, which files a stash entry hold
 have a branch checked out, does the checkout give a commit a message, is a merge or rebase under way,
 does a git lister detect renames here.
 """
-import os
 
-from . import gitops, gitrepo
+from . import gitops, gitrepo, oscalls
 
 # The whole hook stays well under a second: git is asked only for what one form needs (aliases, the
 # index, a revision, rm's index entries, a stash entry's files), each call bounded.
@@ -34,7 +33,7 @@ class CheckoutLookup(gitops.Lookup):
         top = gitrepo.toplevel(cwd)
         if top is not None and _has_ref(top, word):
             return True
-        if os.path.lexists(os.path.join(cwd, word)):
+        if oscalls.path.lexists(oscalls.path.join(cwd, word)):
             return False
         return super().is_revision(word, cwd)
 
@@ -43,7 +42,7 @@ class CheckoutLookup(gitops.Lookup):
             return True
         top = gitrepo.toplevel(cwd) if cwd else None
         own = gitrepo.git_dir(top) if top else None
-        head = gitrepo.first_line(os.path.join(own, "HEAD")) if own else None
+        head = gitrepo.first_line(oscalls.path.join(own, "HEAD")) if own else None
         return head == "ref: refs/heads/" + revision
 
     def pull_rebases(self, cwd):
@@ -81,9 +80,9 @@ class CheckoutLookup(gitops.Lookup):
         return True
 
     def is_folder(self, path):
-        if not path or not os.path.lexists(path):
+        if not path or not oscalls.path.lexists(path):
             return None
-        return os.path.isdir(path)
+        return oscalls.path.isdir(path)
 
     def checked_out(self, ref, cwd):
         top = gitrepo.toplevel(cwd) if cwd else None
@@ -112,18 +111,18 @@ class CheckoutLookup(gitops.Lookup):
         common = gitrepo.git_common_dir(top) if top else None
         if own is None or common is None:
             return True  # cannot tell: judge the commit as one that happens
-        if any(os.path.lexists(os.path.join(own, name)) for name in MESSAGE_FILES):
+        if any(oscalls.path.lexists(oscalls.path.join(own, name)) for name in MESSAGE_FILES):
             return True
         if _config_set(cwd, "commit", "template") or _config_set(cwd, "core", "hookspath"):
             return True  # a template (kept under --cleanup=verbatim), or hooks elsewhere that may write one
-        return any(os.access(os.path.join(common, "hooks", name), os.X_OK) for name in MESSAGE_HOOKS)
+        return any(oscalls.access(oscalls.path.join(common, "hooks", name), oscalls.X_OK) for name in MESSAGE_HOOKS)
 
     def in_progress(self, cwd):
         top = gitrepo.toplevel(cwd) if cwd else None
         own = gitrepo.git_dir(top) if top else None
         if own is None:
             return True
-        return any(os.path.lexists(os.path.join(own, name)) for name in IN_PROGRESS_MARKS)
+        return any(oscalls.path.lexists(oscalls.path.join(own, name)) for name in IN_PROGRESS_MARKS)
 
 
 NO_COMMIT = ""  # git answered: the revision names no commit
@@ -159,9 +158,9 @@ def _config_value(top, section, key):
     (the repository's wins; in a file, the last setting), _UNSET when none sets it, None when a
     file includes others, which are not followed."""
     common = gitrepo.git_common_dir(top) if top else None
-    for path in (os.path.join(common, "config") if common else None,
-                 os.path.join(os.path.expanduser("~"), ".gitconfig"),
-                 os.path.join(os.path.expanduser("~"), ".config", "git", "config"), "/etc/gitconfig"):
+    for path in (oscalls.path.join(common, "config") if common else None,
+                 oscalls.path.join(oscalls.path.expanduser("~"), ".gitconfig"),
+                 oscalls.path.join(oscalls.path.expanduser("~"), ".config", "git", "config"), "/etc/gitconfig"):
         value = _config_file_value(path, section, key) if path else _UNSET
         if value is not _UNSET:
             return value
@@ -194,12 +193,12 @@ def _has_ref(top, name):
     if common is None or ".." in name.split("/"):
         return False
     for prefix in ("refs/heads/", "refs/tags/", "refs/remotes/", "refs/remotes/origin/"):
-        if os.path.isfile(os.path.join(common, prefix + name)):
+        if oscalls.path.isfile(oscalls.path.join(common, prefix + name)):
             return True
     from .safefiles import read_regular
 
     try:
-        packed = read_regular(os.path.join(common, "packed-refs"), 4 * 1024 * 1024)
+        packed = read_regular(oscalls.path.join(common, "packed-refs"), 4 * 1024 * 1024)
     except (OSError, ValueError):
         return False
     suffixes = [(" refs/%s/%s" % (kind, name)).encode() for kind in ("heads", "tags", "remotes/origin")]

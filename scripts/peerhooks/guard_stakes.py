@@ -5,10 +5,8 @@ checkouts at stake (peerhooks.gitstate), a shared file's split between this sess
 (peerhooks.guard_shared), the stash's owners (peerhooks.stash_owners) and a private index against
 HEAD. hook_git_guard asks it after the line is known to run git or write a file.
 """
-import os
-import stat
 
-from . import gitops, gitrepo, platform, reach, registry
+from . import gitops, gitrepo, oscalls, platform, reach, registry
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from .guard_lookup import GIT_TIMEOUT_SECONDS
 
@@ -373,11 +371,11 @@ def _present(judged):
             if spec.known and not spec.pattern and not spec.shell_glob:
                 path = reach.resolve(spec, item.toplevel)
                 try:
-                    mode = os.lstat(path).st_mode
+                    mode = oscalls.lstat(path).st_mode
                 except OSError:
                     found[path] = None
                     continue
-                found[path] = gitfails.FOLDER if stat.S_ISDIR(mode) else gitfails.FILE
+                found[path] = gitfails.FOLDER if oscalls.S_ISDIR(mode) else gitfails.FILE
     return found
 
 
@@ -449,7 +447,7 @@ def _unchanged(refusals, judged):
 
 
 def _rewritten_file(path, top, read_regular):
-    if os.path.islink(path):
+    if oscalls.path.islink(path):
         return None
     try:
         data = read_regular(path, MAX_REWRITTEN_BYTES + 1, inside=(top,))
@@ -489,9 +487,9 @@ def _in_the_way(judged, states_of):
 def _private_differs(top, index):
     """[(status, path)] where a private index differs from HEAD (a commit from it changes those),
     or None when it cannot be read (missing, not an index, git too slow)."""
-    if not os.path.isfile(index):
+    if not oscalls.path.isfile(index):
         return None
-    env = dict(os.environ, GIT_INDEX_FILE=index)
+    env = dict(oscalls.environ, GIT_INDEX_FILE=index)
     done = gitrepo.run_git_code(top, ["diff", "--cached", "--name-status", "-z", "--no-renames", "HEAD", "--"],
                                 timeout=GIT_TIMEOUT_SECONDS, env=env)
     if done is None or done[0] != 0:

@@ -7,9 +7,8 @@ character outside [A-Za-z0-9] becomes '-' (`C--Users-me-repo`), and a slug over 
 cut to 200 plus a hash suffix we cannot recompute, so long paths match by prefix. Windows matches
 those folders case-insensitively, and so do we there.
 """
-import os
 
-from . import platform
+from . import oscalls, platform
 from .claude_formats import MEMORY_FOLDER, PROJECTS_FOLDER, SETTINGS_FILE, TRANSCRIPT_SUFFIX
 
 SLUG_MAX = 200
@@ -20,21 +19,21 @@ STATE_FOLDER = "peerhooks"  # under the Claude home; never inside sessions/, whi
 
 
 def _client_home(environ, variable, default_folder):
-    environ = environ if environ is not None else os.environ
+    environ = environ if environ is not None else oscalls.environ
     configured = (environ.get(variable) or "").strip()  # the client trims CLAUDE_CONFIG_DIR
     if configured:
         expanded = _expand_user(configured, environ)
         paths = platform.current().paths
         named = paths.local(expanded)  # the client's spelling (C:\\Users\\me\\.claude), opened here
-        return paths.normpath(named) if named else os.path.abspath(expanded)
-    return os.path.join(user_home(environ), default_folder)
+        return paths.normpath(named) if named else oscalls.path.abspath(expanded)
+    return oscalls.path.join(user_home(environ), default_folder)
 
 
 def _expand_user(path, environ):
     """`~` and `~/…` from the given environment's home (os.path.expanduser reads this process's)."""
     if path == "~" or path.startswith(("~/", "~\\")):
         return user_home(environ) + path[1:]
-    return os.path.expanduser(path)
+    return oscalls.path.expanduser(path)
 
 
 def claude_home(environ=None):
@@ -64,20 +63,20 @@ def project_dirs(home, path):
     """Existing projects/ folders that belong to a directory: the exact slug (on Windows in any
     case, as the client matches it there), or for a slug over 200 characters every folder that
     starts with its first 200 characters."""
-    projects = os.path.join(home, PROJECTS_FOLDER)
+    projects = oscalls.path.join(home, PROJECTS_FOLDER)
     wanted = slug(path)
     folding = platform.current().paths.case_insensitive
     if len(wanted) <= SLUG_MAX:
-        candidate = os.path.join(projects, wanted)
-        if os.path.isdir(candidate) or not folding:
-            return [candidate] if os.path.isdir(candidate) else []
+        candidate = oscalls.path.join(projects, wanted)
+        if oscalls.path.isdir(candidate) or not folding:
+            return [candidate] if oscalls.path.isdir(candidate) else []
     try:
-        names = sorted(os.listdir(projects))
+        names = sorted(oscalls.listdir(projects))
     except OSError:
         return []
     if len(wanted) <= SLUG_MAX:
-        return [os.path.join(projects, n) for n in names if _matches(n, wanted, folding)][:1]
-    return [os.path.join(projects, n) for n in names if _starts(n, wanted[:SLUG_MAX], folding)]
+        return [oscalls.path.join(projects, n) for n in names if _matches(n, wanted, folding)][:1]
+    return [oscalls.path.join(projects, n) for n in names if _starts(n, wanted[:SLUG_MAX], folding)]
 
 
 def transcript_folders(home, folder):
@@ -85,15 +84,15 @@ def transcript_folders(home, folder):
     it prefixes followed by '-', and for a cut slug every folder sharing the 200 characters. Slugs
     are lossy (`repo/old` and `repo-old` share one), so callers that care confirm a transcript's
     cwd from its head."""
-    projects = os.path.join(home, PROJECTS_FOLDER)
+    projects = oscalls.path.join(home, PROJECTS_FOLDER)
     prefix = slug(folder)[:SLUG_MAX]
     folding = platform.current().paths.case_insensitive
     try:
-        names = sorted(os.listdir(projects))
+        names = sorted(oscalls.listdir(projects))
     except OSError:
         return []
     cut = len(prefix) == SLUG_MAX  # its hash suffix cannot be recomputed: any suffix may be it
-    return [os.path.join(projects, n) for n in names
+    return [oscalls.path.join(projects, n) for n in names
             if _matches(n, prefix, folding) or _starts(n, prefix + "-", folding) or (cut and _starts(n, prefix, folding))]
 
 
@@ -101,7 +100,7 @@ def transcript_entries(project_folder):
     """[(session id, os.DirEntry)] of the top-level transcripts in one projects/ folder (subagents'
     lie a level down); a folder that cannot be listed has none."""
     try:
-        entries = list(os.scandir(project_folder))
+        entries = list(oscalls.scandir(project_folder))
     except (OSError, ValueError):
         return []
     return [(e.name[:-len(TRANSCRIPT_SUFFIX)], e) for e in entries if e.name.endswith(TRANSCRIPT_SUFFIX)]
@@ -109,7 +108,7 @@ def transcript_entries(project_folder):
 
 def state_dir(home):
     """peerhooks' own folder under the Claude home (created on demand by the writer)."""
-    return os.path.join(home, STATE_FOLDER)
+    return oscalls.path.join(home, STATE_FOLDER)
 
 
 
@@ -120,19 +119,19 @@ def _configured_memory_dir(home):
     from .safefiles import read_regular  # a FIFO in its place is never waited on
 
     try:
-        settings = loads(read_regular(os.path.join(home, SETTINGS_FILE), 1 << 24))
+        settings = loads(read_regular(oscalls.path.join(home, SETTINGS_FILE), 1 << 24))
     except (OSError, ValueError):  # ValueError: not JSON, or nested too deep (jsonfast.TooDeep)
         return None
     configured = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
     if isinstance(configured, str) and configured.strip():
-        return os.path.abspath(os.path.expanduser(configured.strip()))
+        return oscalls.path.abspath(oscalls.path.expanduser(configured.strip()))
     return None
 
 
 def user_home(environ=None):
     """The user's home folder (for `~/` in displayed paths and the Claude home), from the hook's
     environment as the client reads it: HOME, or on Windows USERPROFILE."""
-    return platform.user_home(environ if environ is not None else os.environ)
+    return platform.user_home(environ if environ is not None else oscalls.environ)
 
 
 def project_root(folder, toplevel):
@@ -157,8 +156,8 @@ def memory_dir(home, repo_root):
     if not repo_root:
         return None
     matches = project_dirs(home, repo_root)
-    folder = matches[0] if matches else os.path.join(home, PROJECTS_FOLDER, slug(repo_root)[:SLUG_MAX])
-    return os.path.join(folder, MEMORY_FOLDER)
+    folder = matches[0] if matches else oscalls.path.join(home, PROJECTS_FOLDER, slug(repo_root)[:SLUG_MAX])
+    return oscalls.path.join(folder, MEMORY_FOLDER)
 
 
 def transcript_path(home, session_id, cwd, folders_of=None):
@@ -173,16 +172,16 @@ def transcript_path(home, session_id, cwd, folders_of=None):
     if cwd not in folders_of:
         folders_of[cwd] = project_dirs(home, platform.current().paths.realpath(cwd) if cwd else "")
     for folder in folders_of[cwd]:
-        candidate = os.path.join(folder, filename)
-        if os.path.isfile(candidate):
+        candidate = oscalls.path.join(folder, filename)
+        if oscalls.path.isfile(candidate):
             return candidate
-    projects = os.path.join(home, PROJECTS_FOLDER)
+    projects = oscalls.path.join(home, PROJECTS_FOLDER)
     try:
-        names = os.listdir(projects)
+        names = oscalls.listdir(projects)
     except OSError:
         return None
     for name in names:
-        candidate = os.path.join(projects, name, filename)
-        if os.path.isfile(candidate):
+        candidate = oscalls.path.join(projects, name, filename)
+        if oscalls.path.isfile(candidate):
             return candidate
     return None

@@ -17,9 +17,8 @@ The human's escape, set in the environment the client is launched with (a hook n
 assignment made inside the command line): PEERHOOKS_GUARD=off turns the guard off for that
 session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it would have refused.
 """
-import os
 
-from . import cmdline, gitrepo, home, hookio, platform, wrappers
+from . import cmdline, gitrepo, home, hookio, oscalls, platform, wrappers
 from .claude_formats import BASH_TOOL
 from .records import record
 from .shell import TooLarge
@@ -40,7 +39,7 @@ def run(payload, argv, environ, now):
     host = hookio.host(argv)
     paths = platform.current().paths
     cwd = payload.cwd
-    cwd = paths.realpath(cwd) if cwd and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+    cwd = paths.realpath(cwd) if cwd and oscalls.path.isabs(cwd) and oscalls.path.isdir(cwd) else None
     context = cmdline.Context(home=platform.shell_home(environ), toplevel=gitrepo.toplevel, glob=_glob,
                               follow=wrappers.follower_for(command), paths=paths)
     claude = home.claude_home(environ)
@@ -163,7 +162,7 @@ def _launched_with_a_private_index(operations, environ):
     index = environ.get("GIT_INDEX_FILE")
     if not index:
         return operations
-    path = os.path.abspath(index)
+    path = oscalls.path.abspath(index)
     commits = (gitops.COMMIT_INDEX, gitops.COMMIT_ALL, gitops.COMMIT_PATHS)
     return [op._replace(kind=gitops.COMMIT_PRIVATE, target=path, private=gitops.PrivateIndex(path, False, ()))
             if op.kind in commits else op for op in operations]
@@ -176,11 +175,11 @@ def _writes_in_checkouts(runs, context):
     settled = _after_readers_only(runs)
 
     def exists(path, run):  # known only where nothing before the command in the line may have changed it
-        return os.path.lexists(path) if id(run) in settled else None
+        return oscalls.path.lexists(path) if id(run) in settled else None
 
-    found = [(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs, context, os.path.isdir, exists)
+    found = [(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs, context, oscalls.path.isdir, exists)
              if run.name != "git" and run.cwd
-             and gitrepo.toplevel(os.path.dirname(path) if not pattern else run.cwd)]
+             and gitrepo.toplevel(oscalls.path.dirname(path) if not pattern else run.cwd)]
     found.extend((None, False, run) for run in runs
                  if run.name == "find" or run.fed_by is not None and run.fed_by.name == "find")
     return found
@@ -209,7 +208,7 @@ def _write_operations(writes, runs, context):
     for path, pattern, run in writes:
         operation = gitops.write_operation(path, pattern, run) if path is not None else \
             gitops.found_write_operation(run, context)
-        if operation is not None and operation.rewrite is not None and path is not None and os.path.islink(path):
+        if operation is not None and operation.rewrite is not None and path is not None and oscalls.path.islink(path):
             operation = operation._replace(rewrite=None)  # `sed -i` puts a file in the link's place
         if operation is not None:
             found.append(operation._replace(step=steps.get(id(run))))
@@ -226,12 +225,12 @@ def _glob(pattern, cwd):
 
     paths = platform.current().paths  # an absolute pattern as the shell spells it (C:/…, /c/… on Windows)
     absolute = paths.names_absolute(pattern)
-    full = paths.local(pattern) if absolute else os.path.join(cwd, pattern)
+    full = paths.local(pattern) if absolute else oscalls.path.join(cwd, pattern)
     if full is None:
         return None  # under a root only the running shell knows (Git Bash's /tmp)
     found = []
     for match in glob.iglob(full):
-        found.append(paths.shell_spelling(match) if absolute else os.path.relpath(match, cwd))
+        found.append(paths.shell_spelling(match) if absolute else oscalls.path.relpath(match, cwd))
         if len(found) > MAX_GLOB_MATCHES:
             return None
     return sorted(found)

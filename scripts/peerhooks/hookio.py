@@ -12,9 +12,10 @@ the interpreter's whole start-up under -S), and only when there is one: the guar
 the raw line first and returns before any decoding when the command cannot involve git.
 """
 import gc
-import os
 import sys
 import time
+
+from . import oscalls
 
 # The payload is one JSON line. A cap keeps a runaway producer from making us buffer gigabytes.
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
@@ -53,15 +54,15 @@ class Payload:
 
     def working_folder(self, environ):
         """Where the session is now: the payload's cwd, else the start folder, else ours."""
-        if self.cwd and os.path.isdir(self.cwd):
+        if self.cwd and oscalls.path.isdir(self.cwd):
             return self.cwd
-        return project_dir(environ) or os.getcwd()
+        return project_dir(environ) or oscalls.getcwd()
 
     def start_folder(self, environ):
         """Where the session started (its workspace): CLAUDE_PROJECT_DIR is fixed at start, the
         payload's cwd follows `cd`; None when neither names a folder."""
         for folder in (project_dir(environ), self.cwd):
-            if folder and os.path.isdir(folder):
+            if folder and oscalls.path.isdir(folder):
                 return folder
         return None
 
@@ -170,7 +171,7 @@ def warn(text):
 
 
 def debug_enabled(environ=None):
-    return (environ if environ is not None else os.environ).get("PEERHOOKS_DEBUG") == "1"
+    return (environ if environ is not None else oscalls.environ).get("PEERHOOKS_DEBUG") == "1"
 
 
 def serve(name, run, argv=None, raw=None, read_stdin=True, end_process=False):
@@ -190,7 +191,7 @@ def serve(name, run, argv=None, raw=None, read_stdin=True, end_process=False):
         if raw is None:
             raw = read_raw() if read_stdin else b""
         payload = decode_payload(raw) if raw.strip() else Payload()
-        outcome = run(payload, argv, os.environ, time.time())
+        outcome = run(payload, argv, oscalls.environ, time.time())
         code = _deliver(name, outcome)
     except BaseException as error:  # noqa: BLE001 - fail open is the contract
         _report_failure(name, error)
@@ -212,7 +213,7 @@ def _end_process(code):
             stream.flush()
         except Exception:  # noqa: BLE001 - a closed pipe: nothing more can be said there
             pass
-    os._exit(code)
+    oscalls._exit(code)
 
 
 def _deliver(name, outcome):

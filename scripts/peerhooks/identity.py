@@ -18,9 +18,8 @@ incidents (coolify #68, agentic-dev-team #1571), so a subagent's call is judged 
 thread and its live siblings as against other sessions, and the main thread's against its live
 subagents.
 """
-import os
 
-from . import gitrepo, names, registry
+from . import gitrepo, names, oscalls, registry
 from . import home as homes
 from .claude_formats import SUBAGENT_PREFIX, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 from .jsonfast import loads
@@ -148,9 +147,9 @@ def subagents_of(transcript):
     """The subagents of one main transcript, newest first, with what their meta files say."""
     if not transcript or not transcript.endswith(TRANSCRIPT_SUFFIX):
         return []
-    folder = os.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER)
+    folder = oscalls.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER)
     try:
-        entries = [e for e in os.scandir(folder)
+        entries = [e for e in oscalls.scandir(folder)
                    if e.name.startswith(SUBAGENT_PREFIX) and e.name.endswith(TRANSCRIPT_SUFFIX)]
     except OSError:
         return []
@@ -317,7 +316,7 @@ class Caller:
             found = own(self.claude, self.sessions, self.session_id, self.cwd or "", self.ancestors(),
                         self.table(), self.own_entry(), ancestor_processes)
             transcript = self.transcript_path
-            if transcript and transcript not in found.transcripts and os.path.isfile(transcript):
+            if transcript and transcript not in found.transcripts and oscalls.path.isfile(transcript):
                 found = found._replace(transcripts=(transcript,) + found.transcripts,
                                        subagents=tuple(subagents_of(transcript)) + found.subagents)
             self._own = found

@@ -16,9 +16,9 @@ process for its own id, and after /clear that id read as an ended session. Then 
 remembers its id with the processes it may run in (its own ancestors that are no other session's),
 until a later read of the registry gives the one process.
 """
-import os
 
 from . import home as homes
+from . import oscalls
 from .statefiles import read_json_object, write_json
 from .claude_formats import DAY_MS
 
@@ -27,7 +27,7 @@ KEEP_DAYS = 30  # ended sessions are shown for 7 days; a month leaves room for t
 
 
 def _path(home):
-    return os.path.join(homes.state_dir(home), NAMES_FILE)
+    return oscalls.path.join(homes.state_dir(home), NAMES_FILE)
 
 
 def _valid(entry):

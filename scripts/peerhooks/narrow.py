@@ -16,10 +16,9 @@ them now (peerhooks.reach on this session's own paths): `git add -A` takes its n
 files, `git checkout .` its tracked changes but no untracked file, a plain commit its staged files
 and what the same line stages.
 """
-import posixpath
 
 from . import gitops as g
-from . import gitstate
+from . import gitstate, oscalls
 from .reach import reaches
 from .records import record
 
@@ -191,8 +190,8 @@ def _paths_text(paths, cwd):
 
 def _relative_to(path, cwd):
     if cwd and (path == cwd or path.startswith(cwd.rstrip("/") + "/")):
-        return posixpath.relpath(path, cwd)
-    return posixpath.relpath(path, cwd) if cwd else path
+        return oscalls.posixpath.relpath(path, cwd)
+    return oscalls.posixpath.relpath(path, cwd) if cwd else path
 
 
 def narrowed(op, paths, line, start_cwd):

@@ -3,9 +3,8 @@ NotebookEdit, and the files its Bash commands wrote (read by peerhooks.cmdline).
 are a party's (a session's chain of ids across /clear, its subagents) is peerhooks.identity's to
 say; scans are resumed through peerhooks.editindex.
 """
-import os
 
-from . import editindex, platform
+from . import editindex, oscalls, platform
 
 
 def changes_of(claude, transcripts_of, now_ms):
@@ -22,7 +21,7 @@ def latest_changes_of(claude, transcripts_of, now_ms, only=None):
     wanted = [p for paths in transcripts_of.values() for p in paths if p]
     scans = editindex.recent_edits_of(claude, wanted, now_ms)
     # a file's name after either separator: a transcript may spell a Windows path with either
-    names = tuple({sep + os.path.basename(p) for p in only for sep in "/\\"}) if only is not None else None
+    names = tuple({sep + oscalls.path.basename(p) for p in only for sep in "/\\"}) if only is not None else None
     changes, folders, real_of = {}, {}, {}  # real_of: peers of one checkout name the same files
     flavour = platform.current().paths  # `/`-joined on every platform, as the checkout's paths are
     for key, paths in transcripts_of.items():
@@ -50,7 +49,7 @@ def resolved(path, folders, paths):
     dozen peers' 200 files lie in a few folders, and resolving each path component by component
     cost a judged line ~50 ms on the benchmark's large home. The edit notice resolves the files a
     call writes through it too, so that both sides compare equal."""
-    folder, name = os.path.split(path)
+    folder, name = oscalls.path.split(path)
     real = folders.get(folder)
     if real is None:
         real = folders[folder] = paths.realpath(folder)

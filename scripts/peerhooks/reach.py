@@ -8,9 +8,9 @@ untracked file, `git checkout .` rewrites working-tree changes but leaves the in
 takes whatever is staged, anywhere. So `git add src/util.py` reaches nothing when that file is staged
 with the working tree identical to the index, and `git clean -fd` never reaches a staged file.
 """
-import posixpath
 
 from . import gitops as g
+from . import oscalls
 from .gitstate import is_staged, is_unstaged
 
 # Kinds that act on the whole index and tree, whatever their paths: a plain commit, a reset or a
@@ -27,7 +27,7 @@ def relative(path, toplevel):
 def resolve(spec, toplevel):
     """The absolute path a known, literal pathspec names."""
     root = toplevel if spec.root is None else spec.root
-    return posixpath.normpath(posixpath.join(root, spec.relative)) if spec.relative else root
+    return oscalls.posixpath.normpath(oscalls.posixpath.join(root, spec.relative)) if spec.relative else root
 
 
 def names_toplevel(spec, toplevel):

@@ -13,9 +13,8 @@ A session must never count itself as a peer: after `/clear` older builds keep th
 the registry, so besides the payload's id we recognise our own entry by its pid being an ancestor of
 the hook process.
 """
-import os
 
-from . import gitrepo, platform
+from . import gitrepo, oscalls, platform
 from .claude_formats import (MAX_REGISTRY_BYTES, MESSAGING_SOCKET_VARIABLE, REGISTRY_FOLDER, REGISTRY_SUFFIX,
                              is_registry_name, short_id)
 from .jsonfast import loads
@@ -98,7 +97,7 @@ def parse_entry(data):
 
 def entry_path(home, pid):
     """The registry file of the session running as pid."""
-    return os.path.join(home, REGISTRY_FOLDER, "%d%s" % (pid, REGISTRY_SUFFIX))
+    return oscalls.path.join(home, REGISTRY_FOLDER, "%d%s" % (pid, REGISTRY_SUFFIX))
 
 
 def read_sessions(home):
@@ -106,9 +105,9 @@ def read_sessions(home):
     not a regular file (a FIFO named `<pid>.json` would block a plain open until a writer came)
     or is a symlink (the client writes none) is not opened for reading, and one that is too big,
     not UTF-8, not JSON or nested too deep (jsonfast.TooDeep) is skipped."""
-    folder = os.path.join(home, REGISTRY_FOLDER)
+    folder = oscalls.path.join(home, REGISTRY_FOLDER)
     try:
-        names = os.listdir(folder)
+        names = oscalls.listdir(folder)
     except OSError:
         return []
     sessions = []
@@ -116,7 +115,7 @@ def read_sessions(home):
         if not is_registry_name(name):
             continue
         try:
-            raw = read_regular(os.path.join(folder, name), MAX_REGISTRY_BYTES + 1, follow_symlinks=False)
+            raw = read_regular(oscalls.path.join(folder, name), MAX_REGISTRY_BYTES + 1, follow_symlinks=False)
         except (OSError, ValueError):
             continue
         if len(raw) > MAX_REGISTRY_BYTES:

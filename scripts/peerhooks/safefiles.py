@@ -9,13 +9,13 @@ only regular files; a file read for context is read only inside its own folder (
 memory folder, the Claude home: `confined`), a link that stays inside still followed; and the folders
 peerhooks writes into are made and checked without following links.
 """
-import os
-import stat
 
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # Windows has none; its symlinks need privileges to make
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_BINARY = getattr(os, "O_BINARY", 0)
+from . import oscalls
+
+_NONBLOCK = getattr(oscalls, "O_NONBLOCK", 0)
+_NOFOLLOW = getattr(oscalls, "O_NOFOLLOW", 0)  # Windows has none; its symlinks need privileges to make
+_CLOEXEC = getattr(oscalls, "O_CLOEXEC", 0)
+_BINARY = getattr(oscalls, "O_BINARY", 0)
 
 
 class NotRegular(OSError):
@@ -43,16 +43,16 @@ def _own_root(path, roots):
 
 def _has_link_below(root, path):
     """Whether the file, or a folder between root and it (root itself trusted), is a symlink."""
-    top = root.rstrip(os.sep)
+    top = root.rstrip(oscalls.sep)
     while len(path) > len(top):
-        if os.path.islink(path):
+        if oscalls.path.islink(path):
             return True
-        path = os.path.dirname(path)
+        path = oscalls.path.dirname(path)
     return False
 
 
 def _within(path, root):
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+    return path == root or path.startswith(root.rstrip(oscalls.sep) + oscalls.sep)
 
 
 def confined(path, roots):
@@ -66,10 +66,10 @@ def confined(path, roots):
     root = _own_root(path, roots)
     if root is None:
         raise OutsideRoot("%s is outside %s" % (path, ", ".join(r for r in roots if r)))
-    if _NOFOLLOW and os.sep + ".." not in path and not _has_link_below(root, path):
+    if _NOFOLLOW and oscalls.sep + ".." not in path and not _has_link_below(root, path):
         return path  # `..` is resolved below: `root/../x` is not under root, whatever it reads like
-    real = os.path.realpath(path)
-    if not _within(real, os.path.realpath(root)):
+    real = oscalls.path.realpath(path)
+    if not _within(real, oscalls.path.realpath(root)):
         raise OutsideRoot("%s leads out of %s" % (path, root))
     return real
 
@@ -82,29 +82,29 @@ def open_regular(path, follow_symlinks=True, inside=None, buffering=-1):
     the one it is named under, and OutsideRoot raised for one that leads out (see confined)."""
     if inside is not None:
         path, follow_symlinks = confined(path, inside), False
-    flags = os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY | (0 if follow_symlinks else _NOFOLLOW)
+    flags = oscalls.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY | (0 if follow_symlinks else _NOFOLLOW)
     try:
-        descriptor = os.open(path, flags)
+        descriptor = oscalls.open(path, flags)
     except OSError as error:
-        if not follow_symlinks and os.path.islink(path):
+        if not follow_symlinks and oscalls.path.islink(path):
             raise NotRegular("%s is a symlink" % path) from error
         raise
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        if not oscalls.S_ISREG(oscalls.fstat(descriptor).st_mode):
             raise NotRegular("%s is not a regular file" % path)
-        return os.fdopen(descriptor, "rb", buffering)
+        return oscalls.fdopen(descriptor, "rb", buffering)
     except BaseException:
-        os.close(descriptor)
+        oscalls.close(descriptor)
         raise
 
 
 def regular_stat(path, inside):
     """The os.stat of a regular file that stays inside its root (see confined), else None."""
     try:
-        info = os.stat(confined(path, inside))
+        info = oscalls.stat(confined(path, inside))
     except (OSError, ValueError):
         return None
-    return info if stat.S_ISREG(info.st_mode) else None
+    return info if oscalls.S_ISREG(info.st_mode) else None
 
 
 def read_regular(path, limit=-1, follow_symlinks=True, inside=None):
@@ -144,7 +144,7 @@ def _folders(folder, levels):
     parts = []
     for _ in range(levels):
         parts.append(folder)
-        folder = os.path.dirname(folder)
+        folder = oscalls.path.dirname(folder)
     return parts[::-1]
 
 
@@ -154,16 +154,16 @@ def private_folder(folder, levels):
     The components above (the workspace root, resolved by the caller) are trusted."""
     for path in _folders(folder, levels):
         try:
-            info = os.lstat(path)
+            info = oscalls.lstat(path)
         except FileNotFoundError:
             try:
-                os.mkdir(path)
+                oscalls.mkdir(path)
             except FileExistsError:
                 pass  # made by a concurrent start; checked just below
-            info = os.lstat(path)
-        if stat.S_ISLNK(info.st_mode):
+            info = oscalls.lstat(path)
+        if oscalls.S_ISLNK(info.st_mode):
             raise UnsafeFolder("%s is a symlink; peerhooks writes nothing through it" % path)
-        if not stat.S_ISDIR(info.st_mode):
+        if not oscalls.S_ISDIR(info.st_mode):
             raise UnsafeFolder("%s is not a folder" % path)
 
 
@@ -172,7 +172,7 @@ def is_private_folder(folder, levels):
     where a file may be read back, renamed aside or removed as peerhooks' own."""
     for path in _folders(folder, levels):
         try:
-            if not stat.S_ISDIR(os.lstat(path).st_mode):
+            if not oscalls.S_ISDIR(oscalls.lstat(path).st_mode):
                 return False
         except OSError:
             return False
@@ -182,11 +182,11 @@ def is_private_folder(folder, levels):
 def create_new(path, data):
     """Write a file that must not exist yet (no symlink is followed); False when it exists."""
     try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+        descriptor = oscalls.open(path, oscalls.O_WRONLY | oscalls.O_CREAT | oscalls.O_EXCL | _NOFOLLOW | _CLOEXEC
                              | _BINARY, 0o644)
     except FileExistsError:
         return False
-    with os.fdopen(descriptor, "wb") as handle:
+    with oscalls.fdopen(descriptor, "wb") as handle:
         handle.write(data)
     return True
 
@@ -195,13 +195,13 @@ def open_lock_file(path):
     """A lock file opened for locking without following a symlink (a committed `<state>.lock`
     symlink would make us create or lock another checkout's file); NotRegular otherwise."""
     try:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _NONBLOCK | _CLOEXEC
+        descriptor = oscalls.open(path, oscalls.O_RDWR | oscalls.O_CREAT | _NOFOLLOW | _NONBLOCK | _CLOEXEC
                              | _BINARY, 0o600)
     except OSError as error:
-        if os.path.islink(path):
+        if oscalls.path.islink(path):
             raise NotRegular("%s is a symlink" % path) from error
         raise
-    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-        os.close(descriptor)
+    if not oscalls.S_ISREG(oscalls.fstat(descriptor).st_mode):
+        oscalls.close(descriptor)
         raise NotRegular("%s is not a regular file" % path)
-    return os.fdopen(descriptor, "r+b")
+    return oscalls.fdopen(descriptor, "r+b")

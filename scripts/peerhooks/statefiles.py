@@ -5,9 +5,9 @@ A state file is only ever read as a regular file opened without blocking (a FIFO
 would hang the hook), and a file that is there but cannot be used is set aside as
 `<name>.corrupt-<UTC stamp>` rather than silently overwritten, so what was in it can be looked at.
 """
-import os
 import time
 
+from . import oscalls
 from .jsonfast import dumps, loads
 from .safefiles import NotRegular, is_private_folder, open_lock_file, private_folder, read_regular
 
@@ -40,11 +40,11 @@ def quarantine(path, now_seconds=None):
     """Move an unusable file (or a symlink in its place) aside; its new path, None if it stayed."""
     target = quarantine_name(path, time.time() if now_seconds is None else now_seconds)
     candidate, n = target, 1
-    while os.path.lexists(candidate):
+    while oscalls.path.lexists(candidate):
         n += 1
         candidate = "%s-%d" % (target, n)
     try:
-        os.rename(path, candidate)
+        oscalls.rename(path, candidate)
     except OSError:
         return None
     return candidate
@@ -59,22 +59,22 @@ def write_atomically(path, payload, durable=False, levels=1):
     is 1, `.claude/state` 2): made without following a link, and UnsafeFolder (an OSError) when
     one is a link, so a `peerhooks -> elsewhere` link is never written through.
     """
-    folder = os.path.dirname(path) or "."
+    folder = oscalls.path.dirname(path) or "."
     private_folder(folder, levels)
     # A unique name without `tempfile`, whose import costs ~10 ms of a hook's start-up on 3.9.
-    temporary = os.path.join(folder, ".%s.%d.%s%s" % (os.path.basename(path), os.getpid(),
-                                                      os.urandom(4).hex(), TEMP_SUFFIX))
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    temporary = oscalls.path.join(folder, ".%s.%d.%s%s" % (oscalls.path.basename(path), oscalls.getpid(),
+                                                      oscalls.urandom(4).hex(), TEMP_SUFFIX))
+    handle = oscalls.open(temporary, oscalls.O_WRONLY | oscalls.O_CREAT | oscalls.O_EXCL, 0o600)
     try:
-        with os.fdopen(handle, "wb") as stream:
+        with oscalls.fdopen(handle, "wb") as stream:
             stream.write(payload)
             if durable:
                 stream.flush()
-                os.fsync(stream.fileno())
-        os.replace(temporary, path)
+                oscalls.fsync(stream.fileno())
+        oscalls.replace(temporary, path)
     except BaseException:
         try:
-            os.unlink(temporary)
+            oscalls.unlink(temporary)
         except OSError:
             pass
         raise
@@ -85,7 +85,7 @@ def read_state(path, limit, decode, levels=1):
     file that is not one (torn, foreign, too large, a link or FIFO in its place) is set aside, so
     the next write starts clean and nothing blocks. In a folder that is a link (among `levels` of
     peerhooks' own) nothing is read or set aside."""
-    if not is_private_folder(os.path.dirname(path), levels):
+    if not is_private_folder(oscalls.path.dirname(path), levels):
         return None
     try:
         raw = read_regular(path, limit + 1, follow_symlinks=False)
@@ -127,7 +127,7 @@ def remove_older_than(folder, suffixes, max_age_ms, now_ms):
     """Delete the files in a folder (names ending in one of suffixes, links included, never
     followed) untouched for max_age_ms: per-session state of sessions long finished."""
     try:
-        entries = list(os.scandir(folder))
+        entries = list(oscalls.scandir(folder))
     except OSError:
         return
     for entry in entries:
@@ -135,7 +135,7 @@ def remove_older_than(folder, suffixes, max_age_ms, now_ms):
             continue
         try:
             if now_ms - entry.stat(follow_symlinks=False).st_mtime_ns // 1000000 > max_age_ms:
-                os.unlink(entry.path)
+                oscalls.unlink(entry.path)
         except OSError:
             continue
 
@@ -196,7 +196,7 @@ class FileLock:
 
 
 # Imported when a lock is taken, not with this module: most hooks that read state never lock.
-if os.name == "nt":  # pragma: no cover - exercised on Windows only
+if oscalls.name == "nt":  # pragma: no cover - exercised on Windows only
     def _lock(handle):
         import msvcrt
 

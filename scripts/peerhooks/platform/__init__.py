@@ -27,9 +27,9 @@ Windows only, as the client matches them; not on APFS), and what a resolved path
 with each other are realpaths, which Windows gives in the case the disk holds and macOS here in NFC,
 so equality is the comparison.
 """
-import os
-import posixpath
 import sys
+
+from .. import oscalls
 
 SEP = "/"
 
@@ -95,11 +95,11 @@ class Posix:
 
     # posixpath's own functions, not wrappers: a hook calls them hundreds of times (each peer's
     # edited files), and on Linux the flavour must cost nothing over what it replaced.
-    normpath = staticmethod(posixpath.normpath)
-    join = staticmethod(posixpath.join)
-    dirname = staticmethod(posixpath.dirname)
-    basename = staticmethod(posixpath.basename)
-    program = staticmethod(posixpath.basename)  # the program a command word runs (`/usr/bin/git` is git)
+    normpath = staticmethod(oscalls.posixpath.normpath)
+    join = staticmethod(oscalls.posixpath.join)
+    dirname = staticmethod(oscalls.posixpath.dirname)
+    basename = staticmethod(oscalls.posixpath.basename)
+    program = staticmethod(oscalls.posixpath.basename)  # the program a command word runs (`/usr/bin/git` is git)
 
     def relative_spelling(self, word):
         """A relative path a shell word names, `/`-separated as git's pathspecs and our lists are."""
@@ -114,7 +114,7 @@ class Posix:
         NFC-normalised (2.1.332 normalises the Claude home and, on macOS, the cwd)."""
         return nfc(self.native(local))
 
-    realpath = staticmethod(os.path.realpath)
+    realpath = staticmethod(oscalls.path.realpath)
 
 
 # A hook runs a few processes below its session (claude -> sh -> python); the bound only stops a loop.
@@ -163,7 +163,7 @@ def user_home(environ, platform=None):
         folder = platform.paths.local(environ.get(variable) or "")
         if folder:
             return folder
-    return platform.paths.local(os.path.expanduser("~")) or os.path.expanduser("~")
+    return platform.paths.local(oscalls.path.expanduser("~")) or oscalls.path.expanduser("~")
 
 
 def shell_home(environ, platform=None):
@@ -182,7 +182,7 @@ def ancestors(platform=None):
     platform = platform or current()
     parent_of = platform.processes.parent_lookup()
     chain = []
-    pid = os.getppid()
+    pid = oscalls.getppid()
     while pid and pid > 1 and pid not in chain and len(chain) < MAX_ANCESTRY:
         chain.append(pid)
         pid = parent_of(pid)

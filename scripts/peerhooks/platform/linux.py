@@ -8,7 +8,8 @@
   `linux:0123…cdef:pid:[4026531836]`: the pid namespace the pids mean something in. (It names the
   machine by its machine id, not a boot id.)
 """
-import os
+
+from .. import oscalls
 
 PROC = "/proc"
 MACHINE_ID = "/etc/machine-id"
@@ -22,15 +23,15 @@ def stat_fields(pid):
     """Fields 3.. of /proc/<pid>/stat (after the parenthesised command name, which may hold blanks
     and parentheses itself), or None when the process is gone."""
     try:  # one read of the raw descriptor: a hook reads a dozen of these, and a file object costs twice
-        descriptor = os.open("%s/%d/stat" % (PROC, pid), os.O_RDONLY)
+        descriptor = oscalls.open("%s/%d/stat" % (PROC, pid), oscalls.O_RDONLY)
     except (OSError, ValueError):
         return None
     try:
-        raw = os.read(descriptor, STAT_BYTES).decode("ascii", errors="replace")
+        raw = oscalls.read(descriptor, STAT_BYTES).decode("ascii", errors="replace")
     except OSError:
         return None
     finally:
-        os.close(descriptor)
+        oscalls.close(descriptor)
     close = raw.rfind(")")
     return raw[close + 2:].split() if close >= 0 else None
 
@@ -40,7 +41,7 @@ def read_domain():
     try:
         with open(MACHINE_ID, encoding="ascii") as handle:
             machine = handle.read().strip()
-        namespace = os.readlink(PROC + "/self/ns/pid")
+        namespace = oscalls.readlink(PROC + "/self/ns/pid")
     except (OSError, ValueError):
         return None
     return "linux:%s:%s" % (machine, namespace) if machine else None
