@@ -158,6 +158,117 @@ class ImportingAPackageThatInstallsIt(unittest.TestCase):
         self.assertEqual((found["mod"]["loader"], found["mod"]["value"]), ("SourceFileLoader", "mod"))
 
 
+RELATIVE_PROBE = textwrap.dedent("""
+    import builtins, json, sys
+    sys.path.insert(0, sys.argv[1])
+    fast = sys.argv[2] == "fast"
+    import pkg
+    from pkg import pycache
+    finder = pycache.install("pkg")
+    before = builtins.__import__
+    def seen(module):
+        spec = module.__spec__
+        return {"name": module.__name__, "file": module.__file__, "cached": module.__cached__,
+                "package": module.__package__, "spec": [spec.name, spec.origin, spec.parent, spec.cached],
+                "loader": type(module.__loader__).__name__, "path": getattr(module, "__path__", None),
+                "value": getattr(module, "VALUE", None)}
+    found = {}
+    bootstrap = sys.modules["_frozen_importlib"]
+    through_importlib, find_and_load = [], bootstrap._find_and_load
+    def counted(name, import_):
+        through_importlib.append(name)
+        return find_and_load(name, import_)
+    bootstrap._find_and_load = counted
+    imports = pycache.RelativeImports(finder)
+    if fast:
+        imports.__enter__()
+    try:
+        from pkg import entry
+        for name in ("entry", "mod", "a", "b", "sub", "sub.leaf"):
+            module = sys.modules["pkg." + name]
+            found[name] = seen(module)
+            parent, _, child = ("pkg." + name).rpartition(".")
+            found[name]["bound"] = getattr(sys.modules[parent], child) is module
+        found["cycle"] = entry.b.a_value()
+        found["leaf_up"] = entry.leaf.UP
+        for statement in ("from pkg import bad", "from pkg import bad", "from pkg.mod import missing",
+                          "from pkg import missing_module"):
+            try:
+                entry.load(statement)  # run inside the package, as its modules' imports are
+            except Exception as error:
+                found.setdefault("errors", []).append([type(error).__name__, str(error).split(" (")[0]])
+        found["bad_in_modules"] = "pkg.bad" in sys.modules
+    finally:
+        if fast:
+            imports.__exit__(None, None, None)
+    found["restored"] = builtins.__import__ is before
+    bootstrap._find_and_load = find_and_load
+    print(json.dumps(through_importlib), file=sys.stderr)
+    print(json.dumps(found))
+""")
+
+
+class RelativeImportsWhileAHookRuns(unittest.TestCase):
+    """pycache.RelativeImports makes the package's modules exactly as importlib does (attributes,
+    binding on the parent, cycles, failures, what it cannot answer), and leaves builtins as it found
+    them."""
+
+    FILES = {
+        "__init__.py": "",
+        "entry.py": ("from . import mod, a\nfrom .sub import leaf\nfrom .mod import VALUE as MOD_VALUE\nfrom . import b\n"
+                     "VALUE = 'entry'\n"
+                     "def load(statement):\n"
+                     "    namespace = {'__package__': __package__, '__name__': __name__}\n"
+                     "    exec(statement.replace('from pkg ', 'from . ').replace('from pkg.', 'from .'), namespace)\n"),
+        "mod.py": "VALUE = 'mod'\n",
+        "a.py": "from . import b\nVALUE = 'a'\n",
+        "b.py": "from . import a\nVALUE = 'b'\ndef a_value():\n    return a.VALUE\n",
+        "bad.py": "raise RuntimeError('the body fails')\n",
+        "sub/__init__.py": "VALUE = 'sub'\n",
+        "sub/leaf.py": "from .. import mod\nUP = mod.VALUE\nVALUE = 'leaf'\n",
+    }
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        self.package = os.path.join(self.folder, "pkg")
+        os.makedirs(os.path.join(self.package, "sub"))
+        shutil.copy(pycache.__file__, os.path.join(self.package, "pycache.py"))
+        for name, text in self.FILES.items():
+            with open(os.path.join(self.package, name), "w") as file:
+                file.write(text)
+        compileall.compile_dir(self.package, quiet=1)
+
+    def probe(self, mode):
+        completed = subprocess.run([sys.executable, "-S", "-c", RELATIVE_PROBE, self.folder, mode],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=support.SCRIPT_TIMEOUT,
+                                   env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return json.loads(completed.stdout), json.loads(completed.stderr)
+
+    def test_the_modules_cycles_and_failures_are_importlibs(self):
+        (fast, made_by_importlib), (standard, made_by_importlib_alone) = self.probe("fast"), self.probe("standard")
+        self.assertEqual(fast, standard)
+        self.assertEqual(made_by_importlib, ["pkg.entry", "pkg.missing_module"])  # absolute, or no module
+        self.assertIn("pkg.mod", made_by_importlib_alone)
+        self.assertEqual(fast["cycle"], "a")
+        self.assertEqual(fast["leaf_up"], "mod")
+        self.assertEqual([error[0] for error in fast["errors"]], ["RuntimeError", "RuntimeError", "ImportError",
+                                                                  "ImportError"])
+        self.assertFalse(fast["bad_in_modules"])
+        self.assertTrue(all(fast[name]["bound"] for name in ("entry", "mod", "a", "b", "sub", "sub.leaf")))
+        self.assertEqual(fast["mod"]["loader"], "_Loader")
+        self.assertTrue(fast["restored"])
+
+    def test_a_stale_pyc_is_still_left_to_the_standard_loader(self):
+        with open(os.path.join(self.package, "mod.py"), "w") as file:
+            file.write("VALUE = 'edited since'\n")
+        found, _ = self.probe("fast")
+        self.assertEqual((found["mod"]["loader"], found["mod"]["value"]), ("SourceFileLoader", "edited since"))
+        self.assertEqual(found["leaf_up"], "edited since")
+        self.assertEqual(found["a"]["loader"], "_Loader")
+
+
 FRONT_DOOR_PROBE = textwrap.dedent("""
     import io, json, runpy, sys
     script, payload = sys.argv[1], sys.argv[2]

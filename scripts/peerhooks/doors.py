@@ -112,16 +112,26 @@ def cold_start(argv=None):
 
 def _serve(name, hook_name, argv, end_process=False, by_hand=False, **options):
     """hookio.serve of the hook module `hook_name`, with peerhooks.pycache installed first so that
-    the modules it loads come from their bytecode at half the import system's cost; exit 0 after one
-    line on stderr when the library cannot load: a broken install must not break the session.
-    by_hand: the hook has modes run by hand, which read no payload (stdin is a terminal then)."""
+    the modules it loads come from their bytecode, made past most of the import system; exit 0
+    after one line on stderr when the library cannot load: a broken install must not break the
+    session. by_hand: the hook has modes run by hand, which read no payload (stdin is a terminal)."""
     try:
         from . import pycache
 
-        pycache.install()
+        finder = pycache.install()
+    except Exception as error:  # noqa: BLE001 - whatever it is, the one line and exit 0
+        return cannot_load(error)
+    if finder is None:
+        return _served(name, hook_name, argv, end_process, by_hand, options)
+    with pycache.RelativeImports(finder):
+        return _served(name, hook_name, argv, end_process, by_hand, options)
+
+
+def _served(name, hook_name, argv, end_process, by_hand, options):
+    try:
         from . import hookio
 
-        hook = getattr(__import__(__package__, fromlist=[hook_name]), hook_name)  # `from . import <hook_name>`
+        hook = getattr(__import__("", globals(), None, [hook_name], 1), hook_name)  # `from . import <hook_name>`
     except Exception as error:  # noqa: BLE001 - whatever it is, the one line and exit 0
         return cannot_load(error)
     if by_hand:

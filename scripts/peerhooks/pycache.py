@@ -162,14 +162,102 @@ def standard_extension(name):
 
 
 def install(package=__name__.rpartition(".")[0]):
-    """Puts the finder first for `package`'s submodules (peerhooks'), once; a no-op where it cannot
-    apply. A front door calls it before its hook's imports, past its quiet path: the guard's quiet
-    path loads two small modules, where the finder would cost more than it saves."""
+    """Puts the finder first for `package`'s submodules (peerhooks'), once, and returns it; None
+    where it cannot apply. A front door calls it before its hook's imports, past its quiet path: the
+    guard's quiet path loads two small modules, where the finder would cost more than it saves."""
     if _external is None or sys.flags.optimize or getattr(sys, "pycache_prefix", None):
-        return
+        return None
     for finder in sys.meta_path:
         if getattr(finder, "prefix", None) == package + "." and type(finder).__name__ == "Finder":
-            return
+            return finder
     required = ("SourceFileLoader", "spec_from_file_location", "_path_join", "_path_stat", "_os", "MAGIC_NUMBER")
-    if all(hasattr(_external, name) for name in required):
-        sys.meta_path.insert(0, Finder(package))
+    if not all(hasattr(_external, name) for name in required):
+        return None
+    finder = Finder(package)
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+class RelativeImports:
+    """`from . import a, b` and `from .a import b` inside the package, answered without the import
+    system's bookkeeping while a hook runs (a context manager around builtins.__import__).
+
+    Past the finder, importlib still spends ~20 µs on each module (its lock, the search of the meta
+    path, the module made from its spec attribute by attribute, the from-list walked in Python): a
+    module of ours loads in ~11 µs when made directly, and a judged guard line loads ~36. Here a
+    relative import of one of the package's modules not loaded yet is found by the finder and run
+    at once: the module is in sys.modules while its body runs (a cycle sees it partly made, as
+    importlib lets it), is taken out again if the body fails, and is bound on its parent when done,
+    with the spec, loader, `__file__` and `__cached__` importlib would give it. Every other import,
+    and anything this cannot answer (a pyc missing or stale, a name that is no module), goes to the
+    import function that was there before, which is put back on leaving."""
+
+    def __init__(self, finder):
+        self.finder, self.root = finder, finder.prefix[:-1]
+        self.original = None
+
+    def __enter__(self):
+        import builtins
+
+        self.original = builtins.__import__
+        builtins.__import__ = self
+        return self
+
+    def __exit__(self, *_):
+        import builtins
+
+        if builtins.__import__ is self:
+            builtins.__import__ = self.original
+
+    def __call__(self, name, globals=None, locals=None, fromlist=(), level=0):
+        if level and globals and fromlist:
+            package = globals.get("__package__")
+            if package and (package == self.root or package.startswith(self.finder.prefix)):
+                answered = self._relative(name, package, fromlist, level)
+                if answered is not None:
+                    return answered
+        return self.original(name, globals, locals, fromlist, level)
+
+    def _relative(self, name, package, fromlist, level):
+        """The module `from <level dots><name> import <fromlist>` returns, or None to ask importlib."""
+        base = package.rsplit(".", level - 1)[0] if level > 1 else package
+        if level > 1 and base.count(".") != package.count(".") - (level - 1) or "." in name:
+            return None  # above the top package, or a dotted name: importlib's to answer or refuse
+        target = base + "." + name if name else base
+        module = self._module(target) if name else sys.modules.get(base)
+        if module is None:
+            return None
+        for item in fromlist:  # each a name the module has, or a submodule of a package (loaded now)
+            if item == "*" or not hasattr(module, item) and (
+                    not hasattr(module, "__path__") or self._module(target + "." + item) is None):
+                return None
+        return module
+
+    def _module(self, fullname):
+        """The loaded module `fullname` (partly made, in a cycle), loading it now if needed; None
+        when it is not the finder's to load."""
+        module = sys.modules.get(fullname)
+        if module is not None:
+            return module
+        parent_name, _, child = fullname.rpartition(".")
+        parent = sys.modules.get(parent_name)
+        path = getattr(parent, "__path__", None)
+        spec = self.finder.find_spec(fullname, path) if path is not None else None
+        if spec is None:
+            return None
+        module = type(sys)(fullname)
+        module.__spec__, module.__loader__, module.__file__ = spec, spec.loader, spec.origin
+        module.__cached__ = spec.cached
+        if spec.submodule_search_locations is not None:
+            module.__path__, module.__package__ = spec.submodule_search_locations, fullname
+        else:
+            module.__package__ = parent_name
+        sys.modules[fullname] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(fullname, None)
+            raise
+        module = sys.modules[fullname]  # a module may put another object in its place, as importlib allows
+        setattr(parent, child, module)
+        return module
