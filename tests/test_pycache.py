@@ -239,12 +239,19 @@ class RelativeImportsWhileAHookRuns(unittest.TestCase):
                 file.write(text)
         compileall.compile_dir(self.package, quiet=1)
 
-    def probe(self, mode):
-        completed = subprocess.run([sys.executable, "-S", "-c", RELATIVE_PROBE, self.folder, mode],
+    def probe(self, mode, flags=(), **env):
+        completed = subprocess.run([sys.executable, "-S"] + list(flags) + ["-c", RELATIVE_PROBE, self.folder, mode],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=support.SCRIPT_TIMEOUT,
-                                   env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+                                   env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", **env))
         self.assertEqual(completed.returncode, 0, completed.stderr)
-        return json.loads(completed.stdout), json.loads(completed.stderr)
+        reported = [line for line in completed.stderr.decode().splitlines() if not line.startswith("import time:")]
+        return json.loads(completed.stdout), json.loads(reported[-1])
+
+    def test_a_run_that_reports_its_import_times_leaves_every_import_to_importlib(self):
+        for flags, env in ((["-X", "importtime"], {}), ((), {"PYTHONPROFILEIMPORTTIME": "1"})):
+            found, made_by_importlib = self.probe("fast", flags, **env)
+            self.assertIn("pkg.mod", made_by_importlib, (flags, env))  # so -X importtime counts every module
+            self.assertTrue(found["restored"])
 
     def test_the_modules_cycles_and_failures_are_importlibs(self):
         (fast, made_by_importlib), (standard, made_by_importlib_alone) = self.probe("fast"), self.probe("standard")
