@@ -9,6 +9,9 @@ own index, so each is a toplevel of its own.
 from . import oscalls, platform
 
 GIT_TIMEOUT_SECONDS = 3  # a hook's whole budget is a few seconds; a hung git must not eat it
+# The guard stays well under a second: git is asked only for what one form needs (aliases, the
+# index, a revision, rm's index entries, a stash entry's files, the status), each call bounded.
+GUARD_GIT_TIMEOUT_SECONDS = 0.4
 
 
 def toplevel(path):

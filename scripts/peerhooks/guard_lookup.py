@@ -7,10 +7,7 @@ does a git lister detect renames here.
 """
 
 from . import gitops, gitrepo, oscalls
-
-# The whole hook stays well under a second: git is asked only for what one form needs (aliases, the
-# index, a revision, rm's index entries, a stash entry's files), each call bounded.
-GIT_TIMEOUT_SECONDS = 0.4
+from .gitrepo import GUARD_GIT_TIMEOUT_SECONDS as GIT_TIMEOUT_SECONDS
 
 # What git leaves in a checkout's own git folder while an operation is under way.
 IN_PROGRESS_MARKS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply",

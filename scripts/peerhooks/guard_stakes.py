@@ -8,7 +8,7 @@ HEAD. hook_git_guard asks it after the line is known to run git or write a file.
 
 from . import gitops, gitrepo, oscalls, platform, reach, registry
 from .claude_formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
-from .guard_lookup import GIT_TIMEOUT_SECONDS
+from .gitrepo import GUARD_GIT_TIMEOUT_SECONDS as GIT_TIMEOUT_SECONDS
 
 PRINT_MODE_ENTRYPOINTS = frozenset((PRINT_ENTRYPOINT,) + SDK_ENTRYPOINTS)  # no person to ask
 # Aliases expanded in one line; ordinary operations are never capped (issue 13: a cap of 64 let

@@ -50,11 +50,11 @@ def run(payload, argv, environ, now):
     writes = _writes_in_checkouts(runs, context)
     if not writes and not any(run.name == "git" or run.marker for run in runs):
         return hookio.QUIET  # no git and no file written in a checkout, wrappers followed
-    from . import gitops, guard_lookup, guard_stakes, registry
+    from . import gitops, guard_stakes, registry
 
     from . import chains
 
-    lookup = guard_lookup.CheckoutLookup()
+    lookup = _LookupWhenAsked()
     every = gitops.fold_private_indexes(gitops.operations(runs, context, lookup))
     every = _staging_saved_patches(every, runs, command, context, lookup)
     chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
@@ -106,6 +106,19 @@ def _judged_line(guard, line, operations, host, mode, environ):
 
 def _applies(runs):
     return any(run.name == "git" and run.args and run.args[0].value == "apply" for run in runs)
+
+
+class _LookupWhenAsked:
+    """guard_lookup.CheckoutLookup, made at the first question: most judged lines (`git add`, `git
+    commit`) ask the checkout nothing, and its module is 15 KB of bytecode to load for nothing."""
+
+    def __getattr__(self, name):  # only for what the instance lacks: each question, until made
+        made = self.__dict__.get("_made")
+        if made is None:
+            from . import guard_lookup
+
+            made = self.__dict__["_made"] = guard_lookup.CheckoutLookup()
+        return getattr(made, name)
 
 
 def _staging_saved_patches(every, runs, command, context, lookup):
