@@ -74,12 +74,25 @@ def confined(path, roots):
     return real
 
 
+READ_CHUNK_BYTES = 64 * 1024  # past the size fstat gave: a file that grows while it is read
+
+
 def open_regular(path, follow_symlinks=True, inside=None, buffering=-1):
     """A binary file object for a regular file, opened without blocking; FileNotFoundError when
     absent, NotRegular for anything else (a symlink too when follow_symlinks is False).
 
     inside: the folders the file may lie in (a tuple); a link is followed only to a place within
     the one it is named under, and OutsideRoot raised for one that leads out (see confined)."""
+    descriptor, _size = _regular_descriptor(path, follow_symlinks, inside)
+    try:
+        return oscalls.fdopen(descriptor, "rb", buffering)
+    except BaseException:
+        oscalls.close(descriptor)
+        raise
+
+
+def _regular_descriptor(path, follow_symlinks, inside):
+    """(descriptor, size) of a regular file opened as open_regular opens it; raises as it does."""
     if inside is not None:
         path, follow_symlinks = confined(path, inside), False
     flags = oscalls.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY | (0 if follow_symlinks else _NOFOLLOW)
@@ -90,9 +103,10 @@ def open_regular(path, follow_symlinks=True, inside=None, buffering=-1):
             raise NotRegular("%s is a symlink" % path) from error
         raise
     try:
-        if not oscalls.S_ISREG(oscalls.fstat(descriptor).st_mode):
+        info = oscalls.fstat(descriptor)
+        if not oscalls.S_ISREG(info.st_mode):
             raise NotRegular("%s is not a regular file" % path)
-        return oscalls.fdopen(descriptor, "rb", buffering)
+        return descriptor, info.st_size
     except BaseException:
         oscalls.close(descriptor)
         raise
@@ -108,9 +122,24 @@ def regular_stat(path, inside):
 
 
 def read_regular(path, limit=-1, follow_symlinks=True, inside=None):
-    """The bytes of a regular file (at most `limit`); raises like open_regular."""
-    with open_regular(path, follow_symlinks, inside) as handle:
-        return handle.read(limit)
+    """The bytes of a regular file (at most `limit`, all for -1); raises like open_regular.
+
+    Read from the descriptor, as a file object's read would, without the object: the size fstat
+    gave and a byte more in the first read, which ends a file that did not grow since (a hook reads
+    a dozen registry entries and state files per run)."""
+    descriptor, size = _regular_descriptor(path, follow_symlinks, inside)
+    try:
+        chunks, total = [], 0
+        while limit < 0 or total < limit:
+            wanted = size + 1 - total if total <= size else READ_CHUNK_BYTES
+            data = oscalls.read(descriptor, wanted if limit < 0 else min(wanted, limit - total))
+            if not data:
+                break
+            chunks.append(data)
+            total += len(data)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        oscalls.close(descriptor)
 
 
 def read_text_head(path, max_lines, max_chars, inside=None):
