@@ -60,19 +60,42 @@ def process_of(session):
     return session.pid, session.proc_start
 
 
-def chain_ids(current_id, processes, table, name=None):
+def _candidates(entry):
+    """The (pid, start) processes a remembered session may have run in."""
+    if len(entry) == 3:
+        return [tuple(p) for p in entry[2]]
+    process = names.process_of(entry)
+    return [process] if process else []
+
+
+def process_index(table):
+    """{pid: [(session id, entry, its candidate processes)]} of a names table, for chain_ids to
+    look up only the entries that share a pid with the session asked about: a guard judging a dozen
+    peers asks about each, beside a table of every session remembered. Pure."""
+    index = {}
+    for session_id, entry in table.items():
+        candidates = _candidates(entry)
+        for pid in {c[0] for c in candidates}:
+            index.setdefault(pid, []).append((session_id, entry, candidates))
+    return index
+
+
+def chain_ids(current_id, processes, table, name=None, index=None):
     """The ids of the process(es) given, current first, then the remembered ones by when they were
     last seen, newest first. processes: the (pid, procStart) a session may run in (one, from its
     registry entry; several for a session seen before its entry was written). A start time unknown
-    on either side falls back to the pid and the registry name. Pure."""
+    on either side falls back to the pid and the registry name. index: process_index(table), when
+    it is asked about many sessions. Pure."""
     wanted = {tuple(p) for p in processes if p is not None}
     by_pid = {pid for pid, start in wanted if start is None}
+    if index is None:
+        rows = [(session_id, entry, _candidates(entry)) for session_id, entry in table.items()]
+    else:  # only an entry with a process of a wanted pid can match below
+        rows = {row[0]: row for pid in {pid for pid, _start in wanted} for row in index.get(pid, ())}.values()
     found = []
-    for session_id, entry in table.items():
+    for session_id, entry, candidates in rows:
         if session_id == current_id:
             continue
-        process = names.process_of(entry)
-        candidates = [tuple(p) for p in entry[2]] if len(entry) == 3 else ([process] if process else [])
         same = any(c in wanted and c[1] is not None for c in candidates)
         unknown_start = any(c[1] is None or c[0] in by_pid for c in candidates) and len(entry) != 3
         if same or unknown_start and name is not None and entry[0] == name and \
@@ -93,10 +116,10 @@ def earlier_contexts(table, live):
     return found - live_ids
 
 
-def identity(home, session_id, cwd, name, processes, table, folders_of=None):
+def identity(home, session_id, cwd, name, processes, table, folders_of=None, index=None):
     """The Identity of a session (I/O: finds its transcripts and subagents). folders_of: the cache
-    home.transcript_path keeps across calls."""
-    ids = chain_ids(session_id, processes, table)
+    home.transcript_path keeps across calls; index: the table's process_index, for many calls."""
+    ids = chain_ids(session_id, processes, table, index=index)
     paths = [homes.transcript_path(home, i, cwd, folders_of) for i in ids]
     paths = [p for p in paths if p]
     subagents = []
@@ -106,9 +129,10 @@ def identity(home, session_id, cwd, name, processes, table, folders_of=None):
     return Identity(ids, name, process, tuple(paths), tuple(subagents))
 
 
-def of_registry(home, session, table, folders_of=None):
+def of_registry(home, session, table, folders_of=None, index=None):
     """The Identity of a live registry session."""
-    return identity(home, session.session_id, session.cwd, session.name, [process_of(session)], table, folders_of)
+    return identity(home, session.session_id, session.cwd, session.name, [process_of(session)], table, folders_of,
+                    index)
 
 
 def own(home, sessions, session_id, cwd, ancestors, table, own_entry, ancestor_processes=()):
@@ -335,7 +359,8 @@ class Caller:
     def _parties_of(self, live):
         """parties() for these live others [(session, checkout)]."""
         folders_of = {}  # peers mostly share one cwd: its project folders found once
-        others = [(of_registry(self.claude, s, self.table(), folders_of), s, t) for s, t in live]
+        index = process_index(self.table())
+        others = [(of_registry(self.claude, s, self.table(), folders_of, index), s, t) for s, t in live]
         mine = self.own()
         caller_is_subagent = self.agent_id is not None
 
