@@ -217,6 +217,50 @@ class RememberedNames(unittest.TestCase):
         self.assertIsNone(names.with_unregistered({}, "old-id", [], 3000))
 
 
+class ChainsThroughTheProcessIndex(unittest.TestCase):
+    """chain_ids gives the same chain whether it walks the whole table or the process index."""
+
+    def test_every_session_of_generated_tables_gets_the_same_chain_either_way(self):
+        import random
+
+        rng = random.Random(20261203)
+        for _ in range(200):
+            table = {}
+            for number in range(rng.randint(0, 30)):
+                pid, start = rng.choice([10, 11, 12, 13]), rng.choice(["100", "200", None])
+                name, seen = rng.choice(["repo-1f", "repo-2a", None]), rng.randint(0, 50)
+                if rng.random() < 0.3:  # seen before its registry entry: its possible processes
+                    table["s%d" % number] = [name, seen, [[pid, start], [rng.choice([20, 21]), "300"]]]
+                else:
+                    table["s%d" % number] = [name, seen, pid, start]
+            index = identity.process_index(table)
+            for session_id in list(table) + ["new"]:
+                for processes, name in (([(10, "100")], None), ([(11, None)], "repo-1f"), ([(12, "200"), (20, "300")], None)):
+                    self.assertEqual(identity.chain_ids(session_id, processes, table, name, index=index),
+                                     identity.chain_ids(session_id, processes, table, name), (table, session_id))
+
+
+class ReadingRegularFiles(support.HomeTestCase):
+    """safefiles.read_regular reads what a file object's read(limit) reads."""
+
+    def test_sizes_and_limits_read_as_a_file_object_reads_them(self):
+        from peerhooks import safefiles
+
+        path = os.path.join(self.tmp, "f")
+        for size in (0, 1, 1000, 64 * 1024, 200 * 1024 + 7):
+            with open(path, "wb") as handle:
+                handle.write(os.urandom(size))
+            for limit in (-1, 0, 1, 999, 1000, 1001, 64 * 1024 + 1, 10 ** 7):
+                with open(path, "rb") as handle:
+                    self.assertEqual(safefiles.read_regular(path, limit), handle.read(limit), (size, limit))
+
+    @unittest.skipUnless(os.path.exists("/proc/self/stat"), "a /proc file: size 0, content read to its end")
+    def test_a_file_whose_size_says_nothing_is_read_to_its_end(self):
+        from peerhooks import safefiles
+
+        self.assertTrue(safefiles.read_regular("/proc/self/status").startswith(b"Name:"))
+
+
 class Checkouts(support.HomeTestCase):
     def test_subfolder_shares_the_toplevel_but_a_linked_worktree_does_not(self):
         repo = self.repo()
