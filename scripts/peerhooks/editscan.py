@@ -6,7 +6,7 @@ guard beside a dozen idle peers does not load the parser at all.
 
 from . import oscalls
 from .records import record
-from .safefiles import open_regular
+from .safefiles import regular_descriptor
 
 Edit = record("Edit", [
     "path",  # str
@@ -28,14 +28,18 @@ def unchanged_since(path, known):
     if known is None or known.scanned_to <= 0:
         return False
     try:
-        with open_regular(path, follow_symlinks=False) as handle:
-            info = oscalls.fstat(handle.fileno())
-            if info.st_ino != known.inode or info.st_size != known.scanned_to:
-                return False
-            handle.seek(info.st_size - 1)
-            return handle.read(1) == b"\n"
+        descriptor, info = regular_descriptor(path, follow_symlinks=False)
     except (OSError, ValueError):
         return False
+    try:
+        if info.st_ino != known.inode or info.st_size != known.scanned_to:
+            return False
+        oscalls.lseek(descriptor, info.st_size - 1, 0)
+        return oscalls.read(descriptor, 1) == b"\n"
+    except (OSError, ValueError):
+        return False
+    finally:
+        oscalls.close(descriptor)
 
 
 def inode_of(path):

@@ -27,7 +27,7 @@ except ImportError:
 # actions they pass; a flag this system lacks is left out, as os leaves it out (getattr(..., 0)).
 CALLS = (
     "DirEntry", "access", "close", "fstat", "fsync", "getcwd", "getpid", "getppid", "kill", "listdir",
-    "lstat", "mkdir", "open", "pipe", "posix_spawn", "posix_spawnp", "read", "readlink", "rename",
+    "lseek", "lstat", "mkdir", "open", "pipe", "posix_spawn", "posix_spawnp", "read", "readlink", "rename",
     "replace", "scandir", "set_blocking", "stat", "unlink", "urandom", "waitpid",
     "waitstatus_to_exitcode", "write", "_exit",
     "O_BINARY", "O_CLOEXEC", "O_CREAT", "O_EXCL", "O_NOFOLLOW", "O_NONBLOCK", "O_RDONLY", "O_RDWR",

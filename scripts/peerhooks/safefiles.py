@@ -83,7 +83,7 @@ def open_regular(path, follow_symlinks=True, inside=None, buffering=-1):
 
     inside: the folders the file may lie in (a tuple); a link is followed only to a place within
     the one it is named under, and OutsideRoot raised for one that leads out (see confined)."""
-    descriptor, _size = _regular_descriptor(path, follow_symlinks, inside)
+    descriptor, _info = regular_descriptor(path, follow_symlinks, inside)
     try:
         return oscalls.fdopen(descriptor, "rb", buffering)
     except BaseException:
@@ -91,8 +91,9 @@ def open_regular(path, follow_symlinks=True, inside=None, buffering=-1):
         raise
 
 
-def _regular_descriptor(path, follow_symlinks, inside):
-    """(descriptor, size) of a regular file opened as open_regular opens it; raises as it does."""
+def regular_descriptor(path, follow_symlinks=True, inside=None):
+    """(descriptor, its os.stat) of a regular file opened as open_regular opens it, for a caller
+    that reads a byte or two itself; raises as open_regular does. The caller closes it."""
     if inside is not None:
         path, follow_symlinks = confined(path, inside), False
     flags = oscalls.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY | (0 if follow_symlinks else _NOFOLLOW)
@@ -106,7 +107,7 @@ def _regular_descriptor(path, follow_symlinks, inside):
         info = oscalls.fstat(descriptor)
         if not oscalls.S_ISREG(info.st_mode):
             raise NotRegular("%s is not a regular file" % path)
-        return descriptor, info.st_size
+        return descriptor, info
     except BaseException:
         oscalls.close(descriptor)
         raise
@@ -127,7 +128,8 @@ def read_regular(path, limit=-1, follow_symlinks=True, inside=None):
     Read from the descriptor, as a file object's read would, without the object: the size fstat
     gave and a byte more in the first read, which ends a file that did not grow since (a hook reads
     a dozen registry entries and state files per run)."""
-    descriptor, size = _regular_descriptor(path, follow_symlinks, inside)
+    descriptor, info = regular_descriptor(path, follow_symlinks, inside)
+    size = info.st_size
     try:
         chunks, total = [], 0
         while limit < 0 or total < limit:
