@@ -19,7 +19,7 @@ try:
 except ImportError:  # a system without the posix module (Windows): oscalls hands out os there
     posix_paths = None
 
-PARTS = ("", "/", "//", "///", ".", "..", "a", "b.py", "~", "~root", "~nobody-here", "a/", "./a", "../b",
+PARTS = ("", "/", "//", "///", ".", "..", "...", "a", "b.py", ".bashrc", "..x", "a.b.c", "~", "~root", "~nobody-here", "a/", "./a", "../b",
          "a//b", "/a/./b/../c", " ", "é", "a\\b", "C:")
 
 
@@ -36,7 +36,7 @@ def generated_paths(count=4000, seed=20261203):
 class PosixPathsAnswerAsPosixpath(unittest.TestCase):
     def test_the_arithmetic_agrees_on_every_generated_path(self):
         for path in generated_paths():
-            for name in ("split", "dirname", "basename", "isabs", "normpath", "abspath"):
+            for name in ("split", "splitext", "dirname", "basename", "isabs", "normpath", "abspath"):
                 self.assertEqual(getattr(posix_paths, name)(path), getattr(posixpath, name)(path), (name, path))
             if path:
                 self.assertEqual(posix_paths.relpath(path), posixpath.relpath(path), path)

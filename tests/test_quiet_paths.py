@@ -90,6 +90,35 @@ class QuietPathsImportNothingHeavy(support.HomeTestCase):
         self.assertEqual(sorted(names & {"os", "posixpath", "_collections_abc", "stat"}), [])
 
 
+    def test_every_family_of_judged_line_and_the_edit_notice_load_no_os(self):
+        """os costs ~1.2 ms under -S; peerhooks.oscalls makes the calls of every module these load."""
+        peer_file = os.path.join(self.repo_path, "lexer.py")
+        with open(peer_file, "w") as handle:
+            handle.write("tokens = []\n")
+        subprocess.run(["git", "-C", self.repo_path, "add", "lexer.py"], check=True, capture_output=True)
+        subprocess.run(["git", "-C", self.repo_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm",
+                        "lexer"], check=True, capture_output=True)
+        with open(peer_file, "a") as handle:  # the peer's change: unstaged, in a tracked file
+            handle.write("tokens.append(1)\n")
+        with open(os.path.join(self.repo_path, "Makefile"), "w") as handle:
+            handle.write("commit:\n\tgit add -A && git commit -m save\n")
+        self.claude.live_session(self.repo_path, name="peer", edits=[peer_file])
+        os_modules = {"os", "posixpath", "_collections_abc", "stat"}
+        for command in ("git checkout .", "git stash", "git reset --hard", "git rm -r --cached .", "make commit",
+                        "for f in lexer.py; do git add $f; done"):
+            payload = {"session_id": self.me.session_id, "cwd": self.repo_path, "hook_event_name": "PreToolUse",
+                       "tool_name": "Bash", "tool_input": {"command": command}}
+            self.run_hook("git_index_guard.py", payload)  # the first run scans the peer's transcript (re)
+            completed, names = imported_modules("git_index_guard.py", payload, self.claude.env(), self.repo_path)
+            self.assertIn(b"lexer.py", completed.stdout, command)
+            self.assertEqual(sorted(names & os_modules), [], command)
+        payload = {"session_id": self.me.session_id, "cwd": self.repo_path, "hook_event_name": "PreToolUse",
+                   "tool_name": "Edit", "tool_input": {"file_path": peer_file, "old_string": "a", "new_string": "b"}}
+        completed, names = imported_modules("edit_notice.py", payload, self.claude.env(), self.repo_path)
+        self.assertIn(b"lexer.py", completed.stdout)
+        self.assertEqual(sorted(names & os_modules), [])
+
+
 class EditScanShortcuts(support.HomeTestCase):
     def transcript(self, edited, at_ms):
         path = os.path.join(self.tmp, "t.jsonl")

@@ -4,9 +4,7 @@ Joins the registry, the history index and transcript heads and tails into small 
 peers.py, cold_start.py and the guard render or judge. Reads are bounded by the readers below and by
 a budget of transcripts read per run; every prompt put in a record has been redacted (shown_prompt).
 """
-import os
-
-from . import editindex, gitrepo, headtailindex, history, names, platform, transcripts
+from . import editindex, gitrepo, headtailindex, history, names, oscalls, platform, transcripts
 from . import home as homes
 from .budget import Budget
 from .claude_formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLDER, short_id
@@ -74,9 +72,9 @@ def _temp_root():
     """The system temp folder, as tempfile would name it, without importing tempfile (~10 ms of a
     hook's start-up on a plain interpreter): the variables it reads first, else the usual place."""
     for name in ("TMPDIR", "TEMP", "TMP"):
-        if os.environ.get(name):
-            return _real(os.environ[name])
-    if os.name == "nt":
+        if oscalls.environ.get(name):
+            return _real(oscalls.environ[name])
+    if oscalls.name == "nt":
         import tempfile
 
         return _real(tempfile.gettempdir())
@@ -85,7 +83,7 @@ def _temp_root():
 
 def _is_under(path, folder):
     folder = folder.rstrip("/\\")
-    return path == folder or path.startswith(folder + os.sep) or path.startswith(folder + "/")
+    return path == folder or path.startswith(folder + oscalls.sep) or path.startswith(folder + "/")
 
 
 def _real(path):
@@ -285,7 +283,7 @@ def worked_until(ended, summary):
     written before that is not where the session left off, however late in the session."""
     times = [summary.last_ms] if summary is not None and summary.last_ms is not None else []
     times += [e.at_ms for e in list(ended.activity.edits) + list(ended.activity.settled)
-              if e.at_ms is not None and os.path.basename(e.path) != HANDOFF_NAME]
+              if e.at_ms is not None and oscalls.path.basename(e.path) != HANDOFF_NAME]
     return max(times) if times else ended.ended_ms
 
 
@@ -296,9 +294,9 @@ def find_handoff(top, memory, worked_until_ms):
     counts: a committed `HANDOFF.md -> ~/.aws/credentials` is no handoff."""
     from .safefiles import regular_stat
 
-    candidates = [(os.path.join(top, HANDOFF_NAME), top)]
+    candidates = [(oscalls.path.join(top, HANDOFF_NAME), top)]
     if memory:
-        candidates.append((os.path.join(memory, HANDOFF_NAME), memory))
+        candidates.append((oscalls.path.join(memory, HANDOFF_NAME), memory))
     best = None
     for candidate, root in candidates:
         info = regular_stat(candidate, (root,))
@@ -358,7 +356,7 @@ def _changed_after(edit, moved_ms, mtimes):
         return True
     if edit.path not in mtimes:
         try:
-            mtimes[edit.path] = os.stat(edit.path).st_mtime_ns // 1000000
+            mtimes[edit.path] = oscalls.stat(edit.path).st_mtime_ns // 1000000
         except (OSError, ValueError):
             mtimes[edit.path] = None  # gone: an uncommitted deletion or never there; git says which
     mtime_ms = mtimes[edit.path]
@@ -370,7 +368,7 @@ def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
     change in (its change committed, stashed or reverted) moved from `edits` to `settled`, from
     one `git status` of those files; unchanged when git does not answer in time, or when every
     one of them changed after git last moved a ref (then only a revert could have undone one)."""
-    prefix = top.rstrip(os.sep) + os.sep if top else None
+    prefix = top.rstrip(oscalls.sep) + oscalls.sep if top else None
     checked = {id(a): [e for e in a.edits[:CHECKED_EDITS] if prefix and e.path.startswith(prefix)]
                for a in activities}
     wanted = sorted({e.path[len(prefix):] for edits in checked.values() for e in edits})

@@ -2,9 +2,7 @@
 checkout, switch, restore, clean, apply, read-tree, checkout-index (peerhooks.gitops classifies the
 line; these forms load only for a line that has one).
 """
-import posixpath
-
-from . import cmdline
+from . import cmdline, oscalls
 from .gitops import (APPLY_LONG, APPLY_VALUES, CHECKOUT_LONG, CHECKOUT_VALUES, CLEAN_ALL, CLEAN_LONG,
                      CLEAN_PATHS, CLEAN_VALUES, CREATING_OPTIONS, DISCARDING_SWITCH, DISCARD_ALL,
                      DISCARD_PATHS, IGNORED_FOLDER_WORK, IGNORED_WORK, MATCH_INDEX, MATCH_INDEX_OR_HEAD,
@@ -298,7 +296,7 @@ def _prefix_is_the_tree(prefix, run):
         return False
     paths = run.context.paths
     if not paths.names_absolute(prefix) and ".." not in prefix.split("/"):
-        return posixpath.normpath(prefix) == "."
+        return oscalls.posixpath.normpath(prefix) == "."
     top = run.context.toplevel(run.cwd) if run.context.toplevel is not None and run.cwd else None
     return top is not None and paths.resolve(prefix, top) == top
 

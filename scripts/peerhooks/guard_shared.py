@@ -4,9 +4,8 @@ apart). The I/O: the index's version of the file (one `git show :<path>`), the f
 session's edit records, and the patch written under peerhooks' own folder.
 """
 import hashlib
-import os
 
-from . import gitrepo, hunks, transcripts
+from . import gitrepo, hunks, oscalls, transcripts
 from .home import state_dir
 from .reach import relative
 from .records import record
@@ -90,11 +89,11 @@ def _read(path, top):
 
 
 def _saved(claude, text):
-    folder = os.path.join(state_dir(claude), PATCH_FOLDER)
+    folder = oscalls.path.join(state_dir(claude), PATCH_FOLDER)
     data = text.encode("utf-8")
-    path = os.path.join(folder, hashlib.sha1(data).hexdigest()[:16] + ".patch")
+    path = oscalls.path.join(folder, hashlib.sha1(data).hexdigest()[:16] + ".patch")
     try:
-        if not os.path.isfile(path):
+        if not oscalls.path.isfile(path):
             write_atomically(path, data, levels=2)  # peerhooks/patches: both ours, neither a link
         _prune(folder)
     except OSError:
@@ -106,12 +105,12 @@ def _prune(folder):
     if not is_private_folder(folder, 2):
         return  # a link in our place: nothing is removed through it
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.stat(follow_symlinks=False).st_mtime, reverse=True)
+        entries = sorted(oscalls.scandir(folder), key=lambda e: e.stat(follow_symlinks=False).st_mtime, reverse=True)
     except OSError:
         return
     for entry in entries[KEEP_PATCHES:]:
         if entry.name.endswith(".patch"):
             try:
-                os.unlink(entry.path)
+                oscalls.unlink(entry.path)
             except OSError:
                 pass

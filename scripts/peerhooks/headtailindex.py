@@ -8,10 +8,8 @@ never changes, and the same inode, size and mtime mean the same tail, so a remem
 one stat. Prompts are kept as the byte offsets of their records (transcripts.prompt_at reads them
 back), so this file holds no prompt text. A lost or stale index only costs reading the files again.
 """
-import os
-
 from . import home as homes
-from . import transcripts
+from . import oscalls, transcripts
 from .claude_formats import DAY_MS
 from .statefiles import read_json_object, write_json
 
@@ -22,7 +20,7 @@ KEEP_DAYS = 7  # a transcript nobody asked about for a week is dropped (ended se
 
 
 def _path(home):
-    return os.path.join(homes.state_dir(home), INDEX_NAME)
+    return oscalls.path.join(homes.state_dir(home), INDEX_NAME)
 
 
 def _version(info):
@@ -59,7 +57,7 @@ class HeadTails:
     def facts(self, path, budget=None):
         """(Head, Tail) of a transcript, or None when it cannot be read or the budget is spent."""
         try:
-            version = _version(os.stat(path))
+            version = _version(oscalls.stat(path))
         except (OSError, ValueError):
             return None
         row = self.updated.get(path) or self.rows.get(path)

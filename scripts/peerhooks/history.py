@@ -14,9 +14,9 @@ are read back (and redacted by their reader, activity). The index is a cache: co
 may race, the last atomic replace wins, and the loser's lines are read again next time.
 """
 import mmap
-import os
 
 from . import home as homes
+from . import oscalls
 from .budget import Budget
 from .claude_formats import DAY_MS, HISTORY_FILE
 from .intent import is_direction_change, is_substantive
@@ -211,7 +211,7 @@ IndexState = record("IndexState", [
 
 
 def _index_path(home):
-    return os.path.join(homes.state_dir(home), INDEX_NAME)
+    return oscalls.path.join(homes.state_dir(home), INDEX_NAME)
 
 
 def _load_index(home):
@@ -265,14 +265,14 @@ def _decoded(rows):
 def load(home, now_ms, window_days=WINDOW_DAYS, budget=None):
     """The sessions' summaries within the window, after reading what this run's budget allows of
     what the index does not cover yet (newest first)."""
-    path = os.path.join(home, HISTORY_FILE)
+    path = oscalls.path.join(home, HISTORY_FILE)
     cutoff_ms = now_ms - window_days * DAY_MS
     try:
         handle = open_regular(path, follow_symlinks=False)  # never a FIFO, nor a link out of the home
     except (OSError, ValueError):
         return History(path, None, {}, cutoff_ms, 0)
     with handle:
-        stat = os.fstat(handle.fileno())  # the file mapped, so the index names the file it read
+        stat = oscalls.fstat(handle.fileno())  # the file mapped, so the index names the file it read
         if stat.st_size == 0:
             return History(path, None, {}, cutoff_ms, 0)
         data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
@@ -369,7 +369,7 @@ class History:
             return texts
         try:
             with open_regular(self.path, follow_symlinks=False) as handle:
-                if os.fstat(handle.fileno()).st_ino != self.inode:
+                if oscalls.fstat(handle.fileno()).st_ino != self.inode:
                     return texts  # replaced since: its offsets mean nothing
                 for offset in set(offsets):
                     texts[offset] = display_of(line_at(handle, offset, PROMPT_READ_BYTES))

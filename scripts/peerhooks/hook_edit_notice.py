@@ -15,9 +15,7 @@ Seen on both Claude Code versions (shared/reference/real-client.md): PreToolUse
 `additionalContext` without a decision on a Write reaches the model in its next request and the
 tool runs; Codex 0.171 places it as a developer message after the call (fixtures/samples/codex-0.171).
 """
-import os
-
-from . import edit_targets, hookio, platform, registry
+from . import edit_targets, hookio, oscalls, platform, registry
 from . import home as homes
 from .claude_formats import EDIT_TOOLS, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
 
@@ -31,7 +29,7 @@ def run(payload, argv, environ, now):
         return hookio.QUIET
     paths = platform.current().paths
     cwd = payload.cwd  # local, or None (hookio)
-    cwd = paths.realpath(cwd) if cwd and os.path.isdir(cwd) else None
+    cwd = paths.realpath(cwd) if cwd and oscalls.path.isdir(cwd) else None
     targets = edit_targets.targets(payload.tool_name, payload.tool_input, cwd, paths)
     if not targets:
         return hookio.QUIET
@@ -84,7 +82,7 @@ def _may_have_parts(payload):
     transcript = payload.transcript_path
     if not transcript or not transcript.endswith(TRANSCRIPT_SUFFIX):
         return False
-    return os.path.isdir(os.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER))
+    return oscalls.path.isdir(oscalls.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER))
 
 
 def _realpaths(targets, paths):

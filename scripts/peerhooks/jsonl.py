@@ -5,9 +5,9 @@ Lines are found with `rfind` (done in C, so skipping a 20 MB record costs millis
 nothing in Python). A last line without its newline may still be being written: readers stop at
 whole_lines_end().
 """
-import os
 import sys
 
+from . import oscalls
 from .safefiles import open_regular
 
 
@@ -17,7 +17,7 @@ def open_map(path):
     Code never writes, is not followed)."""
     try:
         with open_regular(path, follow_symlinks=False) as handle:
-            size = os.fstat(handle.fileno()).st_size
+            size = oscalls.fstat(handle.fileno()).st_size
             if size == 0:
                 return None
             import mmap  # a C extension (~3% of a hook's start): only a transcript actually read loads it

@@ -12,8 +12,7 @@ lock beside it (`<session id>.lock`), replaced atomically, never through a link;
 keys, the oldest dropped; files of sessions untouched for 30 days are swept on a session's first
 record.
 """
-import os
-
+from . import oscalls
 from .claude_formats import DAY_MS
 from .statefiles import FileLock, UnusableJSON, parse_json, read_state, remove_older_than, write_json
 
@@ -68,7 +67,7 @@ def updated(known, told, settled, now_ms):
 
 
 def path_of(state_folder, session_id):
-    return os.path.join(state_folder, FOLDER, session_id + ".json")
+    return oscalls.path.join(state_folder, FOLDER, session_id + ".json")
 
 
 def known(state_folder, session_id):
@@ -82,9 +81,9 @@ class Record:
     then r.keys ({key: [ms, kind]}) and r.save(told, settled, now_ms)."""
 
     def __init__(self, state_folder, session_id):
-        self.folder = os.path.join(state_folder, FOLDER)
+        self.folder = oscalls.path.join(state_folder, FOLDER)
         self.path = path_of(state_folder, session_id)
-        self.lock = FileLock(os.path.join(self.folder, session_id + LOCK_SUFFIX), LOCK_TIMEOUT_S)
+        self.lock = FileLock(oscalls.path.join(self.folder, session_id + LOCK_SUFFIX), LOCK_TIMEOUT_S)
         self.keys = {}
         self.existed = False
 
@@ -94,7 +93,7 @@ class Record:
         private_folder(self.folder, LEVELS)  # a link there is never written through
         self.lock.acquire()
         try:
-            self.existed = os.path.lexists(self.path)
+            self.existed = oscalls.path.lexists(self.path)
             self.keys = read(self.path)
         except BaseException:
             self.lock.release()

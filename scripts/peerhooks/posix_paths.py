@@ -52,6 +52,18 @@ def basename(path):
     return path[path.rfind(SEP) + 1:]
 
 
+def splitext(path):
+    """(root, extension): the extension is from the last dot of the last part on, unless that part
+    is only dots before it (`.bashrc` has none)."""
+    path = fspath(path)
+    last_sep, last_dot = path.rfind(SEP), path.rfind(".")
+    if last_dot > last_sep:
+        for position in range(last_sep + 1, last_dot):
+            if path[position] != ".":
+                return path[:last_dot], path[last_dot:]
+    return path, ""
+
+
 def isabs(path):
     return fspath(path).startswith(SEP)
 

@@ -13,9 +13,8 @@ an edit or a tool call (decoded records are checked by type, big ones by the hea
 Paths in records (`cwd`, an edit's `file_path`) are the client's (native on Windows) and are kept in
 this process's spelling (peerhooks/platform).
 """
-import os
-
-from . import home as homes, platform
+from . import home as homes
+from . import oscalls, platform
 from .claude_formats import BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, REPEAT_RECORD_TYPE, edit_target, tool_uses
 from .intent import is_substantive
 from .jsonfast import loads
@@ -203,7 +202,7 @@ def edit_inputs(path, target, scan_bytes=EDIT_INPUT_SCAN_BYTES):
     if data is None:
         return []
     try:
-        found, needle = [], os.path.basename(target).encode("utf-8", "surrogateescape")
+        found, needle = [], oscalls.path.basename(target).encode("utf-8", "surrogateescape")
         lowest = max(0, len(data) - scan_bytes)
         for start, end in lines_backward(data, lowest):
             if start < lowest:

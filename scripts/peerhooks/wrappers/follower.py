@@ -10,8 +10,8 @@ must not be read (peerhooks.wrappers.reader reads the checkout; tests pass a dic
 looked up at most once per judgement, at most MAX_FILES of them; the lines it hands back are bounded
 too, and so is the nesting (cmdline's MAX_DEPTH: make running a script running make …).
 """
-import posixpath
 
+from .. import oscalls
 from ..cmdline import MAX_DEPTH, SHELLS, Followed, Via, expand, resolve, shell_script_file
 from ..shell import quote
 from . import INTERPRETER_WORDS, Outside, Unreadable
@@ -185,10 +185,10 @@ def _package_script(follower, command, context, stdin, written, wrapper):
         return []
     if run.unknown:
         return [unfollowed(command, wrapper, run.unknown)]
-    folder = posixpath.normpath(run.folder)
+    folder = oscalls.posixpath.normpath(run.folder)
     top = context.toplevel(folder) if context.toplevel is not None else None
     while True:
-        path = posixpath.join(folder, "package.json")
+        path = oscalls.posixpath.join(folder, "package.json")
         try:
             text = follower.files.text(path, written)
         except Outside:
@@ -199,7 +199,7 @@ def _package_script(follower, command, context, stdin, written, wrapper):
             break
         if not run.walks_up or folder in ("/", top):
             return []  # none in the checkout: npm stops with ENOENT, or uses one outside, unread
-        folder = posixpath.dirname(folder)
+        folder = oscalls.posixpath.dirname(folder)
     scripts = package_scripts.scripts_of(text)
     if scripts is None:
         return [unfollowed(command, wrapper, "package.json cannot be read as JSON")]
@@ -272,9 +272,9 @@ def _shebang_program(text):
     if not text.startswith("#!"):
         return None
     words = text[2:text.find("\n") if "\n" in text else len(text)].split()
-    if words and posixpath.basename(words[0]) == "env":
+    if words and oscalls.posixpath.basename(words[0]) == "env":
         words = [w for w in words[1:] if not w.startswith("-")]
-    return posixpath.basename(words[0]) if words else None
+    return oscalls.posixpath.basename(words[0]) if words else None
 
 
 def _inline_code(follower, command, context, stdin, written, wrapper):
@@ -288,7 +288,7 @@ def _inline_code(follower, command, context, stdin, written, wrapper):
         script = inline_code.script_operand(language, [w.value for w in command.args])
         if script is None:
             return []
-        path = posixpath.normpath(posixpath.join(command.cwd, script)) if command.cwd else None
+        path = oscalls.posixpath.normpath(oscalls.posixpath.join(command.cwd, script)) if command.cwd else None
         if path is None or path not in written:
             return []  # a program file is not followed; one the line wrote is read from the line
         try:

@@ -23,8 +23,7 @@ an include or the Makefile itself cannot be read, the result says so (the guard 
 
 Pure: files come through a `read(path)` function (text, None when absent, or Unreadable).
 """
-import posixpath
-
+from .. import oscalls
 from . import Outside, Unreadable, mentions_git
 
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")  # the order GNU make tries them
@@ -115,7 +114,7 @@ class Invocation:
         if kind == "file":
             self.files.append(value)
         elif kind == "directory" and self.directory is not None:
-            self.directory = posixpath.normpath(posixpath.join(self.directory, value)) if value else self.directory
+            self.directory = oscalls.posixpath.normpath(oscalls.posixpath.join(self.directory, value)) if value else self.directory
         elif kind == "eval":
             self.evals.append(value)
         elif name in DRY_RUN:
@@ -259,7 +258,7 @@ class Makefile:
             if self.includes > MAX_INCLUDES:
                 self.unknown.append("more than %d includes" % MAX_INCLUDES)
                 return
-            path = posixpath.normpath(posixpath.join(self.directory, name))
+            path = oscalls.posixpath.normpath(oscalls.posixpath.join(self.directory, name))
             try:
                 found = self.read_file(path)
             except Unreadable as error:
@@ -425,9 +424,9 @@ class Makefile:
         if name in AUTOMATIC or name[:1] in AUTOMATIC and name[1:] in ("D", "F"):
             value = local.get(name[:1], "")
             if name.endswith("D"):
-                return " ".join(posixpath.dirname(w) or "." for w in value.split())
+                return " ".join(oscalls.posixpath.dirname(w) or "." for w in value.split())
             if name.endswith("F"):
-                return " ".join(posixpath.basename(w) for w in value.split())
+                return " ".join(oscalls.posixpath.basename(w) for w in value.split())
             return value
         if name in local:
             value, recursive = local[name]
@@ -861,7 +860,7 @@ def _wordlist(start, end, words):
 
 def _abspath(make, text, local, in_recipe, depth):
     words = make.expand(text, local, in_recipe, depth + 1).split()
-    return " ".join(posixpath.normpath(posixpath.join(make.directory, w)) for w in words)
+    return " ".join(oscalls.posixpath.normpath(oscalls.posixpath.join(make.directory, w)) for w in words)
 
 
 FUNCTIONS = {
@@ -880,10 +879,10 @@ FUNCTIONS = {
     "wordlist": _three(_wordlist),
     "firstword": lambda make, text, local, in_recipe, depth: (make.expand(text, local, in_recipe, depth + 1).split() or [""])[0],
     "lastword": lambda make, text, local, in_recipe, depth: (make.expand(text, local, in_recipe, depth + 1).split() or [""])[-1],
-    "dir": _words_function(lambda w: posixpath.dirname(w) + "/" if "/" in w else "./"),
-    "notdir": _words_function(posixpath.basename),
-    "suffix": _words_function(lambda w: posixpath.splitext(w)[1]),
-    "basename": _words_function(lambda w: posixpath.splitext(w)[0]),
+    "dir": _words_function(lambda w: oscalls.posixpath.dirname(w) + "/" if "/" in w else "./"),
+    "notdir": _words_function(oscalls.posixpath.basename),
+    "suffix": _words_function(lambda w: oscalls.posixpath.splitext(w)[1]),
+    "basename": _words_function(lambda w: oscalls.posixpath.splitext(w)[0]),
     "addsuffix": _two(lambda suffix, text: " ".join(w + suffix for w in text.split())),
     "addprefix": _two(lambda prefix, text: " ".join(prefix + w for w in text.split())),
     "join": _two(lambda a, b: " ".join(x + y for x, y in zip(a.split(), b.split()))),
@@ -899,8 +898,8 @@ def follow(invocation, read, environment=()):
     if invocation.runs_nothing or invocation.directory is None:
         return [], []
     make = Makefile(invocation, read, environment)
-    names = [posixpath.normpath(posixpath.join(invocation.directory, f)) for f in invocation.files] or [
-        posixpath.join(invocation.directory, n) for n in MAKEFILE_NAMES]
+    names = [oscalls.posixpath.normpath(oscalls.posixpath.join(invocation.directory, f)) for f in invocation.files] or [
+        oscalls.posixpath.join(invocation.directory, n) for n in MAKEFILE_NAMES]
     try:
         for text in invocation.evals:  # read before the makefiles (GNU make 4)
             make.read_text(text)

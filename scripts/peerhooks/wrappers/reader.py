@@ -8,9 +8,7 @@ path as written (its nearest folder holding `.git`), so a folder link out of it 
 file outside every checkout (`~/bin/x.sh`) is not read (Outside); one inside that cannot be read
 makes what it runs unknown (Unreadable: the guard asks beside a live peer rather than let it through).
 """
-import os
-
-from .. import safefiles
+from .. import oscalls, safefiles
 from . import MAX_FILE_BYTES, Outside, Unreadable
 
 BINARY_PROBE_BYTES = 1024  # a NUL byte this early marks a compiled program (`./build/app`), not a script
@@ -20,11 +18,11 @@ class CheckoutReader:
     """read(path) -> text, None when absent; Outside or Unreadable when it is not read."""
 
     def __call__(self, path):
-        top = _toplevel_as_written(os.path.dirname(path))
+        top = _toplevel_as_written(oscalls.path.dirname(path))
         if top is None:
             raise Outside("outside every checkout")
-        real = os.path.realpath(path)
-        if not real.startswith(top.rstrip(os.sep) + os.sep):
+        real = oscalls.path.realpath(path)
+        if not real.startswith(top.rstrip(oscalls.sep) + oscalls.sep):
             raise Unreadable("a link out of the checkout")
         try:
             data = safefiles.read_regular(real, MAX_FILE_BYTES + 1, follow_symlinks=False)
@@ -43,11 +41,11 @@ class CheckoutReader:
 
 def _toplevel_as_written(folder):
     """The realpath of the nearest folder, walking up the path as written, that holds `.git`."""
-    current = os.path.normpath(folder)
+    current = oscalls.path.normpath(folder)
     while True:
-        if os.path.lexists(os.path.join(current, ".git")):
-            return os.path.realpath(current)
-        parent = os.path.dirname(current)
+        if oscalls.path.lexists(oscalls.path.join(current, ".git")):
+            return oscalls.path.realpath(current)
+        parent = oscalls.path.dirname(current)
         if parent == current:
             return None
         current = parent
