@@ -97,7 +97,8 @@ class QuietPathsImportNothingHeavy(support.HomeTestCase):
             handle.write("tokens = []\n")
         subprocess.run(["git", "-C", self.repo_path, "add", "lexer.py"], check=True, capture_output=True)
         subprocess.run(["git", "-C", self.repo_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm",
-                        "lexer"], check=True, capture_output=True)
+                        "lexer"], check=True, capture_output=True,  # committed before the peer's change below
+                       env=dict(os.environ, GIT_AUTHOR_DATE="2020-01-01T00:00:00", GIT_COMMITTER_DATE="2020-01-01T00:00:00"))
         with open(peer_file, "a") as handle:  # the peer's change: unstaged, in a tracked file
             handle.write("tokens.append(1)\n")
         with open(os.path.join(self.repo_path, "Makefile"), "w") as handle:
