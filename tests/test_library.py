@@ -567,6 +567,23 @@ class HeadTailIndex(support.HomeTestCase):
         self.assertIsNone(index.facts(path, budget.Budget(5, 10, clock=lambda: next(ticks))))
 
 
+class TheAssistantProbe(unittest.TestCase):
+    """transcripts.says_assistant answers as the pattern it replaced, `"role"\\s*:\\s*"assistant"`."""
+
+    def test_generated_probes_agree_with_the_pattern(self):
+        import random
+        import re
+
+        pattern = re.compile(rb'"role"\s*:\s*"assistant"')
+        pieces = [b'"role"', b'"role"', b":", b'"assistant"', b'"assistant', b'"user"', b" ", b"\t", b"\n", b"\r",
+                  b"\x0b", b"\x0c", b"  " * 40, b",", b"{", b'"message":', b'\\"role\\"', b"x"]
+        rng = random.Random(20261203)
+        probes = [b'{"message":{"role":"assistant"}}', b'{"role" : \n "assistant"}', b'"role":"user"', b""]
+        probes += [b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))) for _ in range(20000)]
+        for probe in probes:
+            self.assertEqual(transcripts.says_assistant(probe), pattern.search(probe) is not None, probe)
+
+
 class Transcripts(support.HomeTestCase):
     def transcript(self, records, raw_lines=()):
         path = os.path.join(self.tmp, "t.jsonl")

@@ -90,6 +90,18 @@ class QuietPathsImportNothingHeavy(support.HomeTestCase):
         self.assertEqual(sorted(names & {"os", "posixpath", "_collections_abc", "stat"}), [])
 
 
+    def test_the_guard_scans_a_peers_grown_transcript_without_re(self):
+        peer_file = os.path.join(self.repo_path, "lexer.py")
+        with open(peer_file, "w") as handle:
+            handle.write("tokens = []\n")
+        self.claude.live_session(self.repo_path, name="peer", edits=[peer_file])  # never scanned yet
+        payload = {"session_id": self.me.session_id, "cwd": self.repo_path, "hook_event_name": "PreToolUse",
+                   "tool_name": "Bash", "tool_input": {"command": "git add -A"}}
+        completed, names = imported_modules("git_index_guard.py", payload, self.claude.env(), self.repo_path)
+        self.assertIn(b"lexer.py", completed.stdout)
+        self.assertIn("peerhooks.transcripts", names)  # it was parsed...
+        self.assertNotIn("re", names)  # ...probing each line's role by hand (~6 ms under -S)
+
     def test_every_family_of_judged_line_and_the_edit_notice_load_no_os(self):
         """os costs ~1.2 ms under -S; peerhooks.oscalls makes the calls of every module these load."""
         peer_file = os.path.join(self.repo_path, "lexer.py")
