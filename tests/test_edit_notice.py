@@ -271,7 +271,7 @@ class AloneShortcut(NoticeTestCase):
         os.makedirs(os.path.join(me.transcript[:-len(".jsonl")], "subagents"))
         self.assertFalse(self.alone(write_call(path, transcript_path=me.transcript)))
         self.assertFalse(self.alone(write_call(path, session_id="someone-else")))
-        self.assertFalse(self.alone(b'{"session_id": "me-\u0073ession-0000-0000"}'))  # escaped: not read here
+        self.assertFalse(self.alone(b'{"session_id": "me-\\u0073ession-0000-0000"}'))  # escaped: not read here
         self.claude.live_session(self.repo("other"), name="elsewhere")
         self.assertFalse(self.alone(write_call(path)))  # another entry: the full judgement decides
 

@@ -85,7 +85,7 @@ def json_string(raw):
 
 def says_assistant(probe):
     """Whether the bytes hold `"role"`, a colon and `"assistant"`, spaces allowed between them (the
-    pattern `"role"\s*:\s*"assistant"`, matched by hand: every line a scan reads is probed, and
+    pattern `"role"\\s*:\\s*"assistant"`, matched by hand: every line a scan reads is probed, and
     importing `re` for it cost a judged guard line beside a busy peer ~6 ms under -S)."""
     at = probe.find(_ROLE_KEY)
     while at >= 0:
