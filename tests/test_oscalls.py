@@ -156,6 +156,18 @@ class OscallsIsWhatOsWouldGive(unittest.TestCase):
                                    text=True, timeout=support.SCRIPT_TIMEOUT)
         self.assertEqual(completed.stdout.split("\n")[:2], ["[]", "True dict"], completed.stderr)
 
+    def test_without_a_posix_module_it_hands_out_os_itself(self):
+        """Windows has `nt`, not `posix`: there oscalls is os, os.path and posixpath (no machine of
+        ours runs Windows, so the module is hidden here, after os has loaded)."""
+        program = ("import os, posixpath, sys; sys.modules['posix'] = None; sys.path.insert(0, %r); "
+                   "from peerhooks import oscalls; "
+                   "print(oscalls.path is os.path, oscalls.posixpath is posixpath, oscalls.environ is os.environ, "
+                   "oscalls.fdopen is os.fdopen, oscalls.lstat is os.lstat, oscalls.sep == os.sep, "
+                   "'peerhooks.posix_paths' in sys.modules)" % support.SCRIPTS)
+        completed = subprocess.run([sys.executable, "-S", "-c", program], capture_output=True, text=True,
+                                   timeout=support.SCRIPT_TIMEOUT)
+        self.assertEqual(completed.stdout.split(), ["True"] * 6 + ["False"], completed.stderr)
+
     def test_in_a_process_that_imported_os_the_environment_is_oss(self):
         self.assertIs(oscalls.environ, os.environ)  # a test that patches os.environ patches the hooks'
 
