@@ -59,8 +59,9 @@ if posix is not None:
             raise TypeError("invalid fd type (%s, expected integer)" % type(descriptor))
         import io  # loaded at every start: no file is read
 
-        if "b" not in mode and hasattr(io, "text_encoding"):
-            encoding = io.text_encoding(encoding)
+        text_encoding = getattr(io, "text_encoding", None)  # 3.10 on, as os.fdopen calls it; 3.9 has none
+        if "b" not in mode and text_encoding is not None:
+            encoding = text_encoding(encoding)
         return io.open(descriptor, mode, buffering, encoding, *args, **kwargs)
 else:
     import os as _source
