@@ -41,5 +41,28 @@ class GarbageEverywhere(support.HomeTestCase):
                 self.assertEqual((completed.returncode, completed.stdout), (0, ""), (script, payload))
 
 
+class QuietCallsEndTheirProcessAtOnce(support.HomeTestCase):
+    """A call answered from the payload's bytes ends its process without the interpreter's teardown
+    (~0.3 ms of the guard's quiet path), as a hook that has written does: an exit handler never runs."""
+
+    PROBE = ("import atexit, runpy, sys; atexit.register(lambda: sys.stdout.write('teardown')); "
+             "sys.argv = [sys.argv[1]]; runpy.run_path(sys.argv[0], run_name='__main__')")
+
+    def ended_at_once(self, script, payload):
+        completed = subprocess.run([sys.executable, "-S", "-c", self.PROBE, os.path.join(support.SCRIPTS, script)],
+                                   input=support.payload_bytes(payload), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=self.claude.env(), cwd=self.tmp, timeout=support.SCRIPT_TIMEOUT)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return completed.stdout == b""
+
+    def test_the_guards_quiet_lines_and_an_edit_made_alone_end_at_once(self):
+        for command in ("ls -la && pytest -q", "git status", "git log --oneline -5"):
+            self.assertTrue(self.ended_at_once("git_index_guard.py", {
+                "session_id": "s", "cwd": self.tmp, "tool_name": "Bash", "tool_input": {"command": command}}), command)
+        self.assertTrue(self.ended_at_once("edit_notice.py", {
+            "session_id": "s", "cwd": self.tmp, "tool_name": "Write",
+            "tool_input": {"file_path": os.path.join(self.tmp, "a.py"), "content": "x"}}))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -101,11 +101,3 @@ def alone(raw):
     if transcript and transcript.endswith(b".jsonl") and _exists(transcript[:-6] + b"/subagents"):
         return False
     return True
-
-
-def done(end_process):
-    """Exit code 0 for a call made alone; a front door run as a script ends its process here, without
-    the interpreter's teardown (as hookio does after a hook has written): nothing was written."""
-    if end_process and posix is not None:
-        posix._exit(0)
-    return 0
