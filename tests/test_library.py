@@ -583,6 +583,17 @@ class TheAssistantProbe(unittest.TestCase):
         for probe in probes:
             self.assertEqual(transcripts.says_assistant(probe), pattern.search(probe) is not None, probe)
 
+    def test_a_probe_of_nothing_but_keys_and_spaces_is_answered_as_the_pattern_answers_it(self):
+        import re
+
+        pattern = re.compile(rb'"role"\s*:\s*"assistant"')
+        for probe in (b'"role"' * 680, (b'"role"' + b" " * 60) * 60, b'"role"role":"assistant"',
+                      (b'"role" : ' + b"\t" * 100) * 30 + b'"role":"assistant"', b'"role":' + b" " * 4000 + b'"assistant"'):
+            self.assertEqual(transcripts.says_assistant(probe), pattern.search(probe) is not None, probe[:40])
+        # past MAX_ROLE_KEYS keys nothing is looked for: a record the client writes never gets there
+        many = b'"role" ' * transcripts.MAX_ROLE_KEYS + b'"role":"assistant"'
+        self.assertFalse(transcripts.says_assistant(many))
+
 
 class Transcripts(support.HomeTestCase):
     def transcript(self, records, raw_lines=()):
