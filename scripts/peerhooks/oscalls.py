@@ -26,13 +26,11 @@ except ImportError:
 # The names taken as they are from posix (or os): those the hooks call, and the open flags and spawn
 # actions they pass; a flag this system lacks is left out, as os leaves it out (getattr(..., 0)).
 CALLS = (
-    "DirEntry", "access", "close", "fstat", "fsync", "getcwd", "getpid", "getppid", "kill", "listdir",
-    "lseek", "lstat", "mkdir", "open", "pipe", "posix_spawn", "posix_spawnp", "read", "readlink", "rename",
-    "replace", "scandir", "set_blocking", "stat", "unlink", "urandom", "waitpid",
-    "waitstatus_to_exitcode", "write", "_exit",
+    "access", "close", "fstat", "fsync", "getcwd", "getpid", "getppid", "kill", "listdir", "lseek", "lstat",
+    "mkdir", "open", "pipe", "posix_spawnp", "read", "readlink", "rename", "replace", "scandir",
+    "set_blocking", "stat", "unlink", "urandom", "waitpid", "waitstatus_to_exitcode", "_exit",
     "O_BINARY", "O_CLOEXEC", "O_CREAT", "O_EXCL", "O_NOFOLLOW", "O_NONBLOCK", "O_RDONLY", "O_RDWR",
-    "O_TRUNC", "O_WRONLY", "POSIX_SPAWN_CLOSE", "POSIX_SPAWN_DUP2", "POSIX_SPAWN_OPEN", "WNOHANG",
-    "X_OK",
+    "O_WRONLY", "POSIX_SPAWN_DUP2", "X_OK",
 )
 
 
