@@ -180,3 +180,22 @@ def report(cases, medians, modules, checked_against=CLEAN_FLOOR):
             "%.2fx" % case.target if case.target is not None else "-", mark, cpu / clean_cpu,
             "+%d" % (count - floor_modules) if count is not None else "-"))
     return "\n".join(lines), failures
+
+
+def stop_warm_servers(scripts=None):
+    """End the guard's warm server the cases started (peerhooks.warm: one per user, scripts folder
+    and interpreter, under this run's TMPDIR), so that a run leaves no process behind."""
+    import signal
+
+    scripts = scripts or SCRIPTS
+    sys.path.insert(0, scripts)
+    try:
+        from peerhooks.warm import client, place
+    finally:
+        sys.path.remove(scripts)
+    folder = client.folder_of(scripts, os.environb, os.getuid())[1]
+    try:
+        with open(os.path.join(folder, place.PID)) as handle:
+            os.kill(int(handle.read()), signal.SIGTERM)
+    except (OSError, ValueError):
+        pass

@@ -94,6 +94,7 @@ def main(argv=None):
             ", scripts from %s" % scripts if scripts else ""))
         return 1 if failures else 0
     finally:
+        benchlib.stop_warm_servers()
         homes.close()
 
 

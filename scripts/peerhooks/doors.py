@@ -35,6 +35,8 @@ def guard(argv=None, end_process=False):
             return quiet(end_process)  # no file written, no wrapper, no git or git that only reads
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         return cannot_load(error)
+    if end_process and _warm_answer(raw, argv):
+        return 0  # not reached: the answer ended the process
     import gc
 
     gc.disable()  # the ~30 modules a judged line loads make no cycles worth collecting (hookio.serve says why)
@@ -137,6 +139,37 @@ def _served(name, hook_name, argv, end_process, by_hand, options):
     if by_hand:
         options["read_stdin"] = hook.reads_payload(argv)
     return hookio.serve(name, hook.run, argv, end_process=end_process, **options)
+
+
+def _warm_answer(raw, argv):
+    """Print the warm server's answer to a judged line and end the process with its code, or
+    return False (no server, Windows, PEERHOOKS_WARM=off, any failure): the line is then judged
+    here. peerhooks.warm says why a server; docs/guard.md how it is kept private."""
+    try:
+        import posix
+
+        from .warm import client
+
+        if not client.wanted(posix.environ, sys.flags, getattr(sys, "_xoptions", {}), list(sys.modules)):
+            return False
+        package = __file__[:max(__file__.rfind("/"), 0)]
+        scripts_folder = package[:max(package.rfind("/"), 0)]
+        if not scripts_folder.startswith("/"):  # the server runs from `/`: only a script named by its whole path
+            return False
+        answered = client.answer(raw, sys.argv[1:] if argv is None else list(argv), scripts_folder)
+    except Exception:  # noqa: BLE001 - the line is judged here instead
+        return False
+    if answered is None:
+        return False
+    code, stdout, stderr = answered
+    for descriptor, data in ((1, stdout), (2, stderr)):
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[posix.write(descriptor, view):]
+        except OSError:  # a closed pipe: nothing more can be said there
+            pass
+    posix._exit(code)
 
 
 def _payload_line():
