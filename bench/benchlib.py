@@ -182,11 +182,9 @@ def report(cases, medians, modules, checked_against=CLEAN_FLOOR):
     return "\n".join(lines), failures
 
 
-def stop_warm_servers(scripts=None):
-    """End the guard's warm server the cases started (peerhooks.warm: one per user, scripts folder
-    and interpreter, under this run's TMPDIR), so that a run leaves no process behind."""
-    import signal
-
+def warm_server_pid(scripts=None):
+    """The pid of the guard's warm server for these scripts and this interpreter (peerhooks.warm:
+    one per user, scripts folder and interpreter, under this run's TMPDIR), or None."""
     scripts = scripts or SCRIPTS
     sys.path.insert(0, scripts)
     try:
@@ -196,6 +194,25 @@ def stop_warm_servers(scripts=None):
     folder = client.folder_of(scripts, os.environb, os.getuid())[1]
     try:
         with open(os.path.join(folder, place.PID)) as handle:
-            os.kill(int(handle.read()), signal.SIGTERM)
+            return int(handle.read())
     except (OSError, ValueError):
-        pass
+        return None
+
+
+def reaped_cpu(pid):
+    """Seconds of CPU a process's reaped children used (cutime + cstime of /proc/<pid>/stat)."""
+    with open("/proc/%d/stat" % pid) as handle:
+        fields = handle.read().rpartition(")")[2].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop_warm_servers(scripts=None):
+    """End the warm server the cases started, so that a run leaves no process behind."""
+    import signal
+
+    pid = warm_server_pid(scripts)
+    if pid is not None:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass

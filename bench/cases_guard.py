@@ -24,6 +24,10 @@ HUGE_LINE_LIMIT_S = 1.0  # issue 21: the guard under 1 s whatever the command li
 HUGE_LINE_COMMANDS = 20000  # `git add fNNNNN; ` 20,000 times: a 300 KB line
 HUGE_LINE_RUNS = 3
 REFUSED = "guard: git add -A, 12 live peers (refused)"
+MADE = "guard: make commit, 12 live peers (refused), judged by the door"
+TYPED = "guard: the make commit recipe typed, 12 live peers (refused), judged by the door"
+WARM_CPU_RUNS = 30
+WARM_CPU_PAUSE_S = 0.06  # a spare has touched its pages (~10 ms) before the next line comes
 REFUSED_PASTED = "guard: git add -A, 12 live peers, 16 KB prompts pasted"
 # issue 19: following `make commit` costs its Makefile's one bounded read and parse over the recipe typed
 # (~1.8 ms here: the follower, the makefile module, the read). In CPU time, steadier than wall time on
@@ -40,8 +44,8 @@ def _payload(home, command):
                         "tool_use_id": "toolu_bench"}) + "\n").encode()
 
 
-def _case(name, home, command, target):
-    return Case(name, [sys.executable, SCRIPT], _payload(home, command), home.env, home.repo, target)
+def _case(name, home, command, target, **env):
+    return Case(name, [sys.executable, SCRIPT], _payload(home, command), dict(home.env, **env), home.repo, target)
 
 
 def _wrapper_files(repo):
@@ -63,8 +67,10 @@ def cases(homes):
         # issue 19 sets it no target; 1.58x here, against 1.14x when npm was not followed.
         _case("guard: npm test without git, package.json read", homes.large, "ls -la && npm test 2>&1 | tail -20",
               None),
-        _case("guard: make commit, 12 live peers (refused)", homes.large, "make commit", None),
-        _case("guard: the make commit recipe typed, 12 live peers (refused)", homes.large, RECIPE, None),
+        # Judged by the door (PEERHOOKS_WARM=off): the Makefile's read is then in the CPU time this
+        # process's children report; through the warm server it is in the server's child.
+        _case(MADE, homes.large, "make commit", None, PEERHOOKS_WARM="off"),
+        _case(TYPED, homes.large, RECIPE, None, PEERHOOKS_WARM="off"),
         _case(REFUSED, homes.large, "git add -A", REFUSED_TARGET),
         _case(REFUSED_PASTED, homes.pasted, "git add -A", None),
         _case("guard: git status, 12 live peers (allowed)", homes.large, "git status", READ_ONLY_TARGET),
@@ -75,8 +81,7 @@ def cases(homes):
 
 def ratio_checks(medians):
     checks = []
-    made = medians.get("guard: make commit, 12 live peers (refused)")
-    typed = medians.get("guard: the make commit recipe typed, 12 live peers (refused)")
+    made, typed = medians.get(MADE), medians.get(TYPED)
     if made and typed:
         checks.append(("guard: make commit / the same recipe typed (one Makefile read), CPU", made[1] / typed[1],
                        MAKEFILE_READ_LIMIT))
@@ -100,4 +105,26 @@ def extras(homes):
     seconds = statistics.median(times)
     ok = seconds <= HUGE_LINE_LIMIT_S
     return [("guard: a %d KB line of %d `git add`, 12 live peers: %.2f s (limit %.1f s) %s"
-             % (len(case.stdin) // 1024, HUGE_LINE_COMMANDS, seconds, HUGE_LINE_LIMIT_S, "ok" if ok else "OVER"), ok)]
+             % (len(case.stdin) // 1024, HUGE_LINE_COMMANDS, seconds, HUGE_LINE_LIMIT_S, "ok" if ok else "OVER"), ok),
+            warm_cpu(homes)]
+
+
+def warm_cpu(homes):
+    """The CPU a judged line costs in all, its door's and the warm server's child's (the table's
+    `cpu x` counts only the processes this run starts, so for a line the server answers it counts
+    the door alone): the refused `git add -A` run WARM_CPU_RUNS times, the server's reaped children
+    (/proc/<pid>/stat, in clock ticks) over the same runs."""
+    case = with_flags(_case("warm cpu", homes.large, "git add -A", None), ["-S"])
+    floor = benchlib.floor_cases()[0]
+    server = benchlib.warm_server_pid()
+    if server is None or not os.path.exists("/proc/%d/stat" % server):
+        return "guard: CPU per judged line with the warm server's child: no server to read (not measured)"
+    floor_cpu = statistics.median(benchlib.time_once(floor)[1] for _ in range(WARM_CPU_RUNS))
+    door, before = 0.0, benchlib.reaped_cpu(server)
+    for _ in range(WARM_CPU_RUNS):
+        door += benchlib.time_once(case)[1]
+        time.sleep(WARM_CPU_PAUSE_S)
+    spent = door + benchlib.reaped_cpu(server) - before
+    return ("guard: git add -A refused, CPU per line with the warm server's child: %.1f ms, %.2fx the floor's "
+            "(the door alone %.2fx)" % (spent / WARM_CPU_RUNS * 1e3, spent / WARM_CPU_RUNS / floor_cpu,
+                                         door / WARM_CPU_RUNS / floor_cpu))

@@ -25,7 +25,7 @@ import guardrun  # noqa: E402
 import oracle  # noqa: E402
 import scenario  # noqa: E402
 import worlds  # noqa: E402
-from peerhooks.warm import client, pages, place, wire  # noqa: E402
+from peerhooks.warm import client, pages, place, preload, wire  # noqa: E402
 from test_git_index_guard import bash  # noqa: E402
 
 SCRIPT = "git_index_guard.py"
@@ -378,6 +378,40 @@ class TouchingPages(unittest.TestCase):
         self.assertIn(pages.touch, held)
         self.assertIn(pages.touch.__code__, held)
         self.assertIn(pages.held_objects.__code__.co_consts, held)
+
+
+class WhatTheServerLoads(unittest.TestCase):
+    class Sources:
+        def __init__(self, files):
+            self.files = files
+
+        def text(self, name):
+            return self.files.get(name)
+
+        def is_package(self, name):
+            return name in ("p", "p.sub")
+
+    def test_the_closure_follows_imports_inside_functions_and_from_lists(self):
+        files = {
+            "p.start": "from . import a\nfrom .b import thing\ndef f():\n    from . import (c, d)\n",
+            "p.a": "from .sub import deep\n",
+            "p.b": "x = 1\n",
+            "p.c": "",
+            "p.d": "from .. import outside\n",
+            "p.sub": "from . import deep\n",
+            "p.sub.deep": "from .. import a  # a cycle\n",
+            "p.unused": "",
+        }
+        self.assertEqual(preload.closure("p.start", self.Sources(files)),
+                         ["p.a", "p.b", "p.c", "p.d", "p.start", "p.sub", "p.sub.deep"])
+
+    def test_the_guards_closure_holds_what_a_judged_line_loads_and_no_other_hook(self):
+        names = preload.closure(preload.START, preload.PackageSources(support.SCRIPTS))
+        for module in ("peerhooks.hook_git_guard", "peerhooks.guard_verdict", "peerhooks.narrow", "peerhooks.redact",
+                       "peerhooks.gitstate", "peerhooks.guard_lookup", "peerhooks.wrappers.follower"):
+            self.assertIn(module, names)
+        for other in ("peerhooks.hook_peers", "peerhooks.hook_cold_start", "peerhooks.hook_memory_delta"):
+            self.assertNotIn(other, names)
 
 
 if __name__ == "__main__":

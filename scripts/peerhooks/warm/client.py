@@ -175,11 +175,13 @@ def start(user_root, folder, scripts_folder, uid):
     if not _claim_start(folder + "/" + place.STARTING):
         return
     null = posix.open("/dev/null", posix.O_RDWR | getattr(posix, "O_CLOEXEC", 0))
+    argv = [sys.executable, "-S", "-c", SERVER_CODE, scripts_folder, folder]
+    actions = [(posix.POSIX_SPAWN_DUP2, null, 0), (posix.POSIX_SPAWN_DUP2, null, 1), (posix.POSIX_SPAWN_DUP2, null, 2)]
     try:
-        posix.posix_spawn(sys.executable, [sys.executable, "-S", "-c", SERVER_CODE, scripts_folder, folder],
-                          posix.environ, file_actions=[(posix.POSIX_SPAWN_DUP2, null, 0),
-                                                       (posix.POSIX_SPAWN_DUP2, null, 1),
-                                                       (posix.POSIX_SPAWN_DUP2, null, 2)])
+        try:  # a session of its own from the start: a client that ends the hook's process group spares it
+            posix.posix_spawn(sys.executable, argv, posix.environ, file_actions=actions, setsid=True)
+        except NotImplementedError:  # no POSIX_SPAWN_SETSID here: the server calls setsid itself
+            posix.posix_spawn(sys.executable, argv, posix.environ, file_actions=actions)
     except (OSError, AttributeError, NotImplementedError):
         pass
     finally:

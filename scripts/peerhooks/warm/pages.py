@@ -4,9 +4,11 @@ After a fork every page is shared and write-protected; the first write to each c
 a copy. A judged line writes ~660 of them (the reference counts of the functions, code objects and
 constants it runs), and where a fault costs ~4 µs (this VM) that is ~2.7 ms of the line: measured,
 a line judged in a forked child took 7.3 ms against 4.7 ms in a fresh process holding the same
-modules, and 4.8 ms once the child had touched every object the modules hold. The touching costs
-~10 ms of the spare's own time, while it waits; it goes a slice at a time and looks between slices
-whether its line has come, and then stops.
+modules, and 4.8 ms once the child had touched every object the modules hold. Touching only the
+package's and the builtins' objects left twice the faults in the line (180 against 90) and cost
+0.1-0.2x more of the floor in bench/run.py, so every loaded module is touched, and the server loads
+few (peerhooks.warm.preload). The touching is the spare's own time, while it waits; it goes a slice
+at a time and looks between slices whether its line has come, and then stops.
 """
 SLICE_OBJECTS = 2000  # ~0.5 ms of touching between two looks at the control pipe
 

@@ -22,7 +22,7 @@ import signal
 import sys
 import time
 
-from . import pages, place, wire
+from . import pages, place, preload, wire
 
 IDLE_S = 20 * 60.0  # sessions run shell commands every few seconds; a quiet machine frees its memory
 CHECK_S = 1.0  # how often an idle server looks whether it should end
@@ -30,9 +30,6 @@ MAX_CHILDREN = 16  # judged at once; more is a burst the doors can take themselv
 MAX_REQUEST_BYTES = 16 * 1024 * 1024  # an 8 MB payload line (doors.MAX_PAYLOAD_BYTES) and the environment
 MAX_NAME_DIGITS = 12
 HOOK_NAME = "git_index_guard"
-# The modules a judged line may load, beyond the package's own (loaded as a whole): a child that
-# had to import `re` (~6 ms) would lose most of what the server saves.
-STANDARD_MODULES = ("re", "glob", "fnmatch", "json", "shlex", "subprocess", "tempfile")
 
 
 class Ending(Exception):
@@ -53,7 +50,7 @@ def main(scripts_folder, folder):
             return 0
         signal.signal(signal.SIGTERM, _ending)
         signal.signal(signal.SIGHUP, _ending)
-        stamps = code_stamps(preload(scripts_folder))
+        stamps = code_stamps(preload.load(scripts_folder))
         gc.collect()
         gc.freeze()  # children share the loaded library's pages: a collection would write to all of them
         gc.disable()
@@ -81,24 +78,6 @@ def _drain(descriptor):
             pass
     except BlockingIOError:
         pass
-
-
-def preload(scripts_folder):
-    """Import the package as a judged line may use it; the loaded modules' names."""
-    import importlib
-
-    package = os.path.join(scripts_folder, "peerhooks")
-    names = ["peerhooks.hook_git_guard"]
-    for folder, prefix in ((package, "peerhooks."), (os.path.join(package, "wrappers"), "peerhooks.wrappers."),
-                           (os.path.join(package, "platform"), "peerhooks.platform.")):
-        names += sorted(prefix + entry[:-3] for entry in os.listdir(folder)
-                        if entry.endswith(".py") and entry != "__init__.py")
-    for name in list(STANDARD_MODULES) + names:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - another system's module (platform.windows) or a broken one
-            pass            # a line that needs it loads it, and fails, as in its own process
-    return [name for name in sys.modules if name == "peerhooks" or name.startswith("peerhooks.")]
 
 
 def code_stamps(module_names):
