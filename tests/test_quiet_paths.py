@@ -70,6 +70,9 @@ class QuietPathsImportNothingHeavy(support.HomeTestCase):
         completed = self.assertLight("peers.py", {"session_id": self.me.session_id, "cwd": self.repo_path},
                                      args=["--hook"])
         self.assertIn(b"rewrite the lexer for heredocs", completed.stdout)
+        _completed, names = imported_modules("peers.py", {"session_id": self.me.session_id, "cwd": self.repo_path},
+                                             self.claude.env(), self.repo_path, ["--hook"])
+        self.assertEqual(sorted(names & {"os", "posixpath", "_collections_abc", "stat"}), [])  # ~1 ms under -S
 
 
     def test_the_guard_beside_idle_peers_refuses_from_their_remembered_scans_without_the_parser(self):

@@ -397,7 +397,8 @@ def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=T
     from . import identity  # a live peer is its chain of ids across /clear, with its subagents
 
     folders_of, table = {}, names.load_table(home)
-    identities = [identity.of_registry(home, s, table, folders_of) for s in live]
+    index = identity.process_index(table)  # each peer's chain looked up among the entries of its pid
+    identities = [identity.of_registry(home, s, table, folders_of, index) for s in live]
     scans = editindex.recent_edits_of(home, [p for i in identities for p in identity.all_transcripts(i)], now_ms)
     heads = headtailindex.HeadTails(home, now_ms)
     summaries.prefetch([s.session_id for s in live])

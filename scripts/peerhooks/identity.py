@@ -111,8 +111,9 @@ def earlier_contexts(table, live):
     live sessions left with /clear, which must never be shown as sessions that ended."""
     live_ids = {s.session_id for s in live}
     found = set()
+    index = process_index(table)  # one walk of the table, not one per live session
     for session in live:
-        found.update(chain_ids(session.session_id, [process_of(session)], table, session.name)[1:])
+        found.update(chain_ids(session.session_id, [process_of(session)], table, session.name, index)[1:])
     return found - live_ids
 
 

@@ -3,9 +3,7 @@
 Plain text, meant for the model's context (SessionStart stdout) and for a person running peers.py by
 hand. Times relative to `now` are fine here: this text is never fingerprinted.
 """
-import os
-
-from . import messaging, render
+from . import messaging, oscalls, render
 from .intent import one_line
 from .timeutil import ago, duration, ms_to_utc
 
@@ -28,19 +26,19 @@ def message_advice(peer_names, messageable_names, can_send=True):
 def display_path(path, top):
     """A path relative to the checkout when inside it; home-relative or absolute otherwise."""
     if top:
-        inside = top + os.sep
-        if (len(path) > len(inside) and path.startswith(inside) and os.path.normpath(path) == path
-                and os.path.normpath(top) == top):
+        inside = top + oscalls.sep
+        if (len(path) > len(inside) and path.startswith(inside) and oscalls.path.normpath(path) == path
+                and oscalls.path.normpath(top) == top):
             relative = path[len(inside):]  # what relpath answers here, for a tenth of its cost
         else:
             try:
-                relative = os.path.relpath(path, top)
+                relative = oscalls.path.relpath(path, top)
             except ValueError:  # another drive on Windows
                 relative = None
         if relative is not None and not relative.startswith(".."):
-            return relative.replace(os.sep, "/")
-    home = os.path.expanduser("~")
-    if path.startswith(home + os.sep):
+            return relative.replace(oscalls.sep, "/")
+    home = oscalls.path.expanduser("~")
+    if path.startswith(home + oscalls.sep):
         return "~" + path[len(home):]
     return path
 

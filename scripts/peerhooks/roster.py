@@ -15,8 +15,7 @@ a new session id, is neither an end nor a join.
     roster/<session id>.json: {"version": 1, "registry": ["<pid>.json", ...],
                                "peers": {"<pid>:<procStart>": {"id": …, "name": …, "cwd": …, "started": ms}}}
 """
-import os
-
+from . import oscalls
 from .claude_formats import DAY_MS, REGISTRY_FOLDER, is_registry_name
 from .jsonfast import dumps, loads
 from .records import record
@@ -38,11 +37,11 @@ Look = record("Look", "path previous registry", doc="""One prompt's view: the ro
 
 
 def folder_of(state_folder):
-    return os.path.join(state_folder, FOLDER)
+    return oscalls.path.join(state_folder, FOLDER)
 
 
 def path_of(state_folder, session_id):
-    return os.path.join(folder_of(state_folder), session_id + ".json")
+    return oscalls.path.join(folder_of(state_folder), session_id + ".json")
 
 
 def process_key(session):
@@ -53,7 +52,7 @@ def process_key(session):
 def registry_names(home):
     """The registry's entry file names now, sorted ([] when there is no registry folder)."""
     try:
-        names = os.listdir(os.path.join(home, REGISTRY_FOLDER))
+        names = oscalls.listdir(oscalls.path.join(home, REGISTRY_FOLDER))
     except OSError:
         return []
     return sorted(name for name in names if is_registry_name(name))
@@ -138,7 +137,7 @@ def unchanged(seen):
             if not pid.isdigit():
                 return False
             marker = processes.exists_marker(int(pid))
-            if marker is not None and not os.path.exists(marker):
+            if marker is not None and not oscalls.path.exists(marker):
                 return False
     return True
 
