@@ -2,9 +2,10 @@
 for its answer, or say None at once so that the door judges the line itself.
 
 It runs on every judged `git …` line before the library loads, so it uses built-in modules only
-(posix, time, sys) and costs what it saves nothing on: two lstats and one open when no server runs,
-then a start of one (a spawn, ~1 ms) at most once per START_AGAIN_S. Nothing here blocks: every
-open is non-blocking, and the one read that waits, for the answer, is ended by a timer.
+(posix, _signal, time, sys) and costs little where it saves nothing: two lstats and one open when
+no server runs, then a start of one (a spawn, ~1 ms) at most once per START_AGAIN_S. Nothing here
+blocks: every open is non-blocking, and the one read that waits, for the answer, is ended by a
+timer.
 """
 import sys
 import time
@@ -14,8 +15,8 @@ import posix
 
 from . import place, wire
 
-# The server forks as soon as it reads the name, and its child opens the answer pipe within a
-# millisecond or two; a server that has not in this long is stopped, swapped or overloaded.
+# The server hands the name to its spare child at once, which reads the request and accepts within
+# a millisecond or two; a server that has not in this long is stopped, swapped or overloaded.
 ACCEPT_S = 1.0
 # Once accepted the child judges under the guard's own bounds (each git call 0.4 s, each read
 # bounded), as the door itself would: past this something is wrong, and the door judges again.
