@@ -194,9 +194,12 @@ def warm_server_pid(scripts=None):
     folder = client.folder_of(scripts, os.environb, os.getuid())[1]
     try:
         with open(os.path.join(folder, place.PID)) as handle:
-            return int(handle.read())
+            pid = int(handle.read())
+        with open("/proc/%d/cmdline" % pid, "rb") as handle:  # still that server, not a pid reused since
+            words = handle.read().split(b"\0")
     except (OSError, ValueError):
         return None
+    return pid if os.fsencode(folder) in words else None
 
 
 def reaped_cpu(pid):

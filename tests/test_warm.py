@@ -39,12 +39,16 @@ def server_folder(scripts, tmpdir):
 
 
 def server_pid(folder):
+    """The pid in the folder's pid file while that process is the server of this folder (a pid
+    left by a server killed with SIGKILL may since name another process, never to be signalled)."""
     try:
         with open(os.path.join(folder, place.PID)) as handle:
             pid = int(handle.read())
+        with open("/proc/%d/cmdline" % pid, "rb") as handle:
+            words = handle.read().split(b"\0")
     except (OSError, ValueError):
         return None
-    return pid if alive(pid) else None
+    return pid if os.fsencode(folder) in words and alive(pid) else None
 
 
 def alive(pid):
