@@ -35,8 +35,6 @@ def guard(argv=None, end_process=False):
             return quiet(end_process)  # no file written, no wrapper, no git or git that only reads
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         return cannot_load(error)
-    if end_process and _warm_answer(raw, argv):
-        return 0  # not reached: the answer ended the process
     import gc
 
     gc.disable()  # the ~30 modules a judged line loads make no cycles worth collecting (hookio.serve says why)
@@ -113,23 +111,10 @@ def cold_start(argv=None):
 
 
 def _serve(name, hook_name, argv, end_process=False, by_hand=False, **options):
-    """hookio.serve of the hook module `hook_name`, with peerhooks.pycache installed first so that
-    the modules it loads come from their bytecode, made past most of the import system; exit 0
-    after one line on stderr when the library cannot load: a broken install must not break the
-    session. by_hand: the hook has modes run by hand, which read no payload (stdin is a terminal)."""
-    try:
-        from . import pycache
-
-        finder = pycache.install()
-    except Exception as error:  # noqa: BLE001 - whatever it is, the one line and exit 0
-        return cannot_load(error)
-    if finder is None:
-        return _served(name, hook_name, argv, end_process, by_hand, options)
-    with pycache.RelativeImports(finder):
-        return _served(name, hook_name, argv, end_process, by_hand, options)
-
-
-def _served(name, hook_name, argv, end_process, by_hand, options):
+    """hookio.serve of the hook module `hook_name` (the door's one declared seam: a hook's library
+    loads only once its quiet checks are past); exit 0 after one line on stderr when the library
+    cannot load: a broken install must not break the session. by_hand: the hook has modes run by
+    hand, which read no payload (stdin is a terminal)."""
     try:
         from . import hookio
 
@@ -139,37 +124,6 @@ def _served(name, hook_name, argv, end_process, by_hand, options):
     if by_hand:
         options["read_stdin"] = hook.reads_payload(argv)
     return hookio.serve(name, hook.run, argv, end_process=end_process, **options)
-
-
-def _warm_answer(raw, argv):
-    """Print the warm server's answer to a judged line and end the process with its code, or
-    return False (no server, Windows, PEERHOOKS_WARM=off, any failure): the line is then judged
-    here. peerhooks.warm says why a server; docs/guard.md how it is kept private."""
-    try:
-        import posix
-
-        from .warm import client
-
-        if not client.wanted(posix.environ, sys.flags, getattr(sys, "_xoptions", {}), list(sys.modules)):
-            return False
-        package = __file__[:max(__file__.rfind("/"), 0)]
-        scripts_folder = package[:max(package.rfind("/"), 0)]
-        if not scripts_folder.startswith("/"):  # the server runs from `/`: only a script named by its whole path
-            return False
-        answered = client.answer(raw, sys.argv[1:] if argv is None else list(argv), scripts_folder)
-    except Exception:  # noqa: BLE001 - the line is judged here instead
-        return False
-    if answered is None:
-        return False
-    code, stdout, stderr = answered
-    for descriptor, data in ((1, stdout), (2, stderr)):
-        view = memoryview(data)
-        try:
-            while view:
-                view = view[posix.write(descriptor, view):]
-        except OSError:  # a closed pipe: nothing more can be said there
-            pass
-    posix._exit(code)
 
 
 def _payload_line():

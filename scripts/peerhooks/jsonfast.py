@@ -59,9 +59,6 @@ class _Standard(_Defaults):
 
 
 try:
-    from .pycache import standard_extension
-
-    standard_extension("_json")  # without the path finder's walk of the standard library's folders
     from _json import make_scanner as _make_scanner
 
     _scan = _make_scanner(_Defaults())
