@@ -24,7 +24,8 @@ import uuid
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
 
-from peerhooks import stats, stats_figures, stats_scan  # noqa: E402
+from peerhooks.peers import stats
+from peerhooks.peers.stats import figures, scan as stats_scan  # noqa: E402
 
 DAY_MS = 86400 * 1000
 SESSIONS = 64
@@ -182,8 +183,8 @@ def main(argv=None):
         gigabytes = scan.bytes_read / 1e9
         print("scanned %d sessions, %.2f GB: best %.2f s, median %.2f s -> %.2f s per GB"
               % (len(scan.sessions), gigabytes, best, sorted(timings)[len(timings) // 2], best / gigabytes))
-        rep = stats_figures.summarize(scan.sessions, stats.checkout_keys(scan.sessions),
-                              stats_figures.window(NOW_MS, 30), scan.malformed, scan.bytes_read)
+        rep = figures.summarize(scan.sessions, stats.checkout_keys(scan.sessions),
+                              figures.window(NOW_MS, 30), scan.malformed, scan.bytes_read)
         print("sessions=%d peer_messages=%d listing=%d handoffs=%d malformed=%d"
               % (rep.sessions, rep.peer_messages, rep.listing_sessions, rep.handoff_sessions, rep.malformed))
     finally:

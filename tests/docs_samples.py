@@ -9,10 +9,16 @@ import os
 import sys
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
-from peerhooks import (cold_start_quiet, cold_start_sections, cold_start_state, cmdline, edit_notice, gitops, gitstate,
-                       guard_verdict, hook_cold_start, identity, memory_report, peers_report, roster_report)
-from peerhooks.activity import Activity, Ended
-from peerhooks.editscan import Edit
+from peerhooks.cold_start import quiet as cold_start_quiet, sections, state as cold_start_state, hook as hook_cold_start
+from peerhooks.shell import cmdline
+from peerhooks.edit_notice import notice as edit_notice
+from peerhooks.git import gitops, gitstate
+from peerhooks.guard import verdict as guard_verdict
+from peerhooks.claude import identity
+from peerhooks.memory_delta import report as memory_report, roster_report
+from peerhooks.peers import report as peers_report
+from peerhooks.claude.activity import Activity, Ended
+from peerhooks.claude.editscan import Edit
 from peerhooks.wrappers.follower import Follower
 
 REPO = "/home/me/work/repo"
@@ -23,7 +29,7 @@ RULES_V2 = "# House rules\nKeep functions small.\nRun the whole suite before pus
 
 
 def rule(path, text):
-    return cold_start_sections.Section(cold_start_sections.RULE_PREFIX + path, path, text,
+    return sections.Section(sections.RULE_PREFIX + path, path, text,
                             hashlib.sha256(text.encode()).hexdigest())
 
 
@@ -37,34 +43,34 @@ def workspace_sections(rules_text, memory=MEMORY_V1, commits=COMMITS_V1):
     return [
         rule(REPO + "/CLAUDE.md", rules_text),
         rule(HOME + "/CLAUDE.md", "Answer briefly.\n"),
-        cold_start_sections.section("memory_index", HOME + "/projects/-home-me-work-repo/memory/MEMORY.md "
+        sections.section("memory_index", HOME + "/projects/-home-me-work-repo/memory/MEMORY.md "
                          "(first 40 lines):\n" + memory),
-        cold_start_sections.section("recent_commits", "Latest commits on branch main (hash, author, subject):\n"
+        sections.section("recent_commits", "Latest commits on branch main (hash, author, subject):\n"
                          + commits),
     ]
 
 
 def quiet(key="default"):
     line = hook_cold_start.quiet_line(key, REPO, "claude")
-    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(hook_cold_start.__file__))),
-                          "cold_start.py")
+    package = os.path.dirname(os.path.dirname(os.path.abspath(hook_cold_start.__file__)))
+    script = os.path.join(os.path.dirname(package), "cold_start.py")
     return line.replace(hook_cold_start.shell_word(sys.executable or "python3"), "python3").replace(
         script, "~/peerhooks/scripts/cold_start.py")
 
 
 def cold_start_samples():
-    loaded = cold_start_sections.CLIENT_LOADED
+    loaded = sections.CLIENT_LOADED
     first = workspace_sections(RULES_V1)
-    full = cold_start_sections.plan_emission(first, {}, None, cold_start_state.REASON_ABSENT, quiet(),
+    full = sections.plan_emission(first, {}, None, cold_start_state.REASON_ABSENT, quiet(),
                                              client_loaded=loaded)
-    recorded = cold_start_sections.fingerprints_to_record({}, first, full.printed)
+    recorded = sections.fingerprints_to_record({}, first, full.printed)
     second = workspace_sections(RULES_V2)
     old_texts = {hashlib.sha256(RULES_V1.encode()).hexdigest(): RULES_V1}
-    old_texts.update({cold_start_sections.fingerprint_of(s): s.body for s in first if not cold_start_sections.is_rule(s)})
-    diff = cold_start_sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
+    old_texts.update({sections.fingerprint_of(s): s.body for s in first if not sections.is_rule(s)})
+    diff = sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
                                              client_loaded=loaded)
     third = workspace_sections(RULES_V1, MEMORY_V2, COMMITS_V2)
-    loaded_diff = cold_start_sections.plan_emission(third, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
+    loaded_diff = sections.plan_emission(third, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
                                                     client_loaded=loaded)
     document = cold_start_state.render_document(cold_start_state.parse_document(None), "default",
                                      {k: v[:16] + "…" for k, v in recorded.items()}, NOW)
@@ -145,8 +151,8 @@ def memory_delta_samples():
 def guard_samples():
     """The guard's reason for a sweeping add and a plain commit beside a peer with staged and new
     files, this session having written docs/tutorial.md and changed src/app.py."""
-    from peerhooks import narrow
-    from peerhooks.gitstate import PathState
+    from peerhooks.guard import narrow
+    from peerhooks.git.gitstate import PathState
 
     command = "git add -A && git commit -m 'Add the tutorial'"
     top = "/work/app"

@@ -29,7 +29,7 @@ if HERE not in sys.path:
 import support  # noqa: E402  (scripts/ and the repository on sys.path)
 from fixtures import claudehome  # noqa: E402
 from fixtures.claudehome import bash_record, edit_record, now_ms, tool_result  # noqa: E402
-from peerhooks import names, registry  # noqa: E402
+from peerhooks.claude import names, registry  # noqa: E402
 
 VERSIONS = (claudehome.CURRENT_VERSION, claudehome.CLI_VERSION)
 CALLERS = ("main", "subagent", "codex")

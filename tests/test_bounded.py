@@ -11,14 +11,15 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import activity, history, memory_watch
+from peerhooks.claude import activity, history
+from peerhooks.memory_delta import watch
 
 MINUTE_MS = 60 * 1000
 HOUR_MS = 60 * MINUTE_MS
 
 
 def _ms(iso):
-    from peerhooks.timeutil import iso_to_ms
+    from peerhooks.text.timeutil import iso_to_ms
 
     return iso_to_ms(iso)
 
@@ -150,13 +151,13 @@ class MemoryNotesBounded(Base):
     def test_a_folder_with_more_notes_than_are_watched_is_told_once_and_stays_quiet(self):
         me = self.claude.live_session(self.repo_path, name="me", started_ms=claudehome.now_ms() - HOUR_MS)
         memory = self.claude.memory_dir(self.repo_path)
-        for n in range(memory_watch.WATCHED_NOTES + 40):
+        for n in range(watch.WATCHED_NOTES + 40):
             with open(os.path.join(memory, "note_%04d.md" % n), "w", encoding="utf-8") as handle:
                 handle.write("---\ndescription: note %d with token=abc123def456ghi\n---\n" % n)
         payload = {"session_id": me.session_id, "cwd": self.repo_path, "prompt": "carry on with the parser"}
         first = self.run_hook("memory_delta.py", payload)
         self.assertEqual(first.returncode, 0, first.stderr)
-        self.assertIn("holds more than %d notes" % memory_watch.WATCHED_NOTES, first.stdout)
+        self.assertIn("holds more than %d notes" % watch.WATCHED_NOTES, first.stdout)
         self.assertIn("more in", first.stdout)
         self.assertIn("token=[redacted]", first.stdout)
         self.assertNotIn("abc123def456ghi", first.stdout)

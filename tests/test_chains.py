@@ -1,11 +1,11 @@
-"""peerhooks.chains: which commands of a line run, once some are known to fail."""
+"""peerhooks.shell.chains: which commands of a line run, once some are known to fail."""
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import chains, cmdline  # noqa: E402
+from peerhooks.shell import chains, cmdline  # noqa: E402
 
 
 def inert(line, failing):

@@ -14,7 +14,11 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import history, memory_report, peers_report, registry, stats, stats_scan, timeutil, transcripts
+from peerhooks.claude import history, registry, transcripts
+from peerhooks.memory_delta import report as memory_report
+from peerhooks.peers import report as peers_report, stats
+from peerhooks.peers.stats import scan as stats_scan
+from peerhooks.text import timeutil
 
 SAMPLES = {claudehome.CLI_VERSION: os.path.join(support.REPO, "fixtures", "samples"),
            claudehome.CURRENT_VERSION: os.path.join(support.REPO, "fixtures", "samples", "2.1.332")}

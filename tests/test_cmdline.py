@@ -6,8 +6,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import cmdline  # noqa: E402
-from peerhooks.shell import tokenize  # noqa: E402
+from peerhooks.shell import cmdline  # noqa: E402
+from peerhooks.shell.lexer import tokenize  # noqa: E402
 
 CONTEXT = cmdline.Context(home="/home/me", toplevel=lambda path: "/r" if path.startswith("/r") else None)
 
@@ -202,7 +202,7 @@ class WriteTargets(unittest.TestCase):
 
 class Bounds(unittest.TestCase):
     def test_a_line_running_more_commands_than_the_budget_raises_too_large(self):
-        from peerhooks.shell import TooLarge
+        from peerhooks.shell.lexer import TooLarge
 
         self.assertEqual(len(cmdline.commands("true;" * cmdline.MAX_COMMANDS, "/r")), cmdline.MAX_COMMANDS)
         with self.assertRaises(TooLarge):

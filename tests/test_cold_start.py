@@ -16,8 +16,8 @@ from unittest import mock
 
 from support import SCRIPTS, HomeTestCase, as_started, client_payload, payload_bytes
 
-from peerhooks import (cold_start_gather, cold_start_git, cold_start_quiet, cold_start_sections, cold_start_state,
-                       cold_start_user, hook_cold_start, hookio)
+from peerhooks.cold_start import gather as cold_start_gather, commits as cold_start_git, quiet as cold_start_quiet, sections as cold_start_sections, state as cold_start_state, user as cold_start_user, hook as hook_cold_start
+from peerhooks import hookio
 
 QUIET_START = cold_start_quiet.NO_NEW_MATERIAL.split("%s")[0]
 SCRIPT = "cold_start.py"

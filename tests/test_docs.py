@@ -46,10 +46,15 @@ class ModuleMap(unittest.TestCase):
     def test_every_module_is_on_the_map_and_every_name_on_it_is_a_module(self):
         listed = set(re.findall(r"^\| `([\w/.]+)` \|", read(os.path.join("docs", "modules.md")), re.M))
         library = os.path.join(support.REPO, "scripts", "peerhooks")
-        modules = {name[:-3] for name in os.listdir(library) if name.endswith(".py") and name != "__init__.py"}
-        for package in [p for p in os.listdir(library) if os.path.isfile(os.path.join(library, p, "__init__.py"))]:
-            modules |= {package} | {package + "/" + name[:-3] for name in os.listdir(os.path.join(library, package))
-                                    if name.endswith(".py") and name != "__init__.py"}
+        modules = set()
+        for folder, _, names in os.walk(library):
+            package = os.path.relpath(folder, library).replace(os.sep, "/")
+            if "__pycache__" in package:
+                continue
+            if package != "." and "__init__.py" in names:
+                modules.add(package)
+            modules |= {(name[:-3] if package == "." else package + "/" + name[:-3])
+                        for name in names if name.endswith(".py") and name != "__init__.py"}
         modules |= {name for name in os.listdir(os.path.join(support.REPO, "scripts")) if name.endswith(".py")}
         modules |= {"installer/" + name[:-3] for name in os.listdir(os.path.join(support.REPO, "installer"))
                     if name.endswith(".py") and name != "__init__.py"} | {"install.py"}

@@ -11,7 +11,10 @@ import support
 from fixtures import claudehome
 from fixtures.claudehome import bash_record, edit_record, now_ms
 from installer import wiring
-from peerhooks import claude_formats, edit_notice, edit_targets, gitrepo, gitstate, identity, notice_state, platform
+from peerhooks.claude import formats, identity
+from peerhooks.edit_notice import notice as edit_notice, targets as edit_targets, told as notice_state
+from peerhooks.git import gitrepo, gitstate
+from peerhooks import platform
 from peerhooks.platform import windows
 
 SCRIPT = "edit_notice.py"
@@ -43,7 +46,7 @@ POSIX = platform.Posix()  # the paths below are POSIX ones, whatever platform th
 
 class EditTargets(unittest.TestCase):
     def test_each_claude_edit_tool_names_its_file(self):
-        for tool in claude_formats.EDIT_TOOLS:
+        for tool in formats.EDIT_TOOLS:
             payload = write_call("/r/src/a.py", tool=tool)
             self.assertEqual(edit_targets.targets(tool, payload["tool_input"], "/r", POSIX), ["/r/src/a.py"], tool)
 
@@ -78,7 +81,7 @@ class EditTargets(unittest.TestCase):
         self.assertEqual(edit_targets.targets("apply_patch", {"command": "*** Add File: a.py\n"}, None, POSIX), [])
 
     def test_installed_matcher_is_the_edit_tools_list(self):
-        self.assertEqual(sorted(wiring.EDIT_TOOLS_MATCHER.split("|")), sorted(claude_formats.EDIT_TOOLS))
+        self.assertEqual(sorted(wiring.EDIT_TOOLS_MATCHER.split("|")), sorted(formats.EDIT_TOOLS))
         self.assertEqual(wiring.CODEX_EDIT_MATCHER, edit_targets.APPLY_PATCH_TOOL)
 
 
@@ -250,7 +253,7 @@ class AloneShortcut(NoticeTestCase):
     """edit_alone answers "alone" only where the full judgement is silent for want of anyone else."""
 
     def alone(self, payload):
-        from peerhooks import edit_alone
+        from peerhooks.edit_notice import alone as edit_alone
 
         raw = json.dumps(payload).encode() if isinstance(payload, dict) else payload
         with mock.patch.dict(os.environ, self.claude.env(), clear=True):
@@ -276,14 +279,14 @@ class AloneShortcut(NoticeTestCase):
         self.assertFalse(self.alone(write_call(path)))  # another entry: the full judgement decides
 
     def test_a_relative_config_dir_is_left_to_the_full_judgement(self):
-        from peerhooks import edit_alone
+        from peerhooks.edit_notice import alone as edit_alone
 
         self.assertIsNone(edit_alone.claude_home({b"CLAUDE_CONFIG_DIR": b"rel/.claude"}))
         self.assertIsNone(edit_alone.claude_home({b"CLAUDE_CONFIG_DIR": b"~/.claude"}))
         self.assertEqual(edit_alone.claude_home({b"HOME": b"/h/"}), b"/h/.claude")
 
     def test_an_escaped_copy_of_the_key_in_a_files_content_is_not_the_session_id(self):
-        from peerhooks import edit_alone
+        from peerhooks.edit_notice import alone as edit_alone
 
         raw = json.dumps({"tool_input": {"content": '"session_id":"fake"'}, "session_id": "real"}).encode()
         self.assertEqual(edit_alone.field(raw, b"session_id"), b"real")

@@ -1,4 +1,4 @@
-"""peerhooks.feeds and feed_sources: what a command feeding git prints, from git's state. Pure: the
+"""peerhooks.shell.feeds and feed_sources: what a command feeding git prints, from git's state. Pure: the
 commands are read by cmdline, the state is given."""
 import os
 import sys
@@ -6,8 +6,9 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import cmdline, feed_sources, feeds, gitops, reach  # noqa: E402
-from peerhooks.gitstate import PathState  # noqa: E402
+from peerhooks.shell import cmdline, feeds
+from peerhooks.git import feed_sources, gitops, reach  # noqa: E402
+from peerhooks.git.gitstate import PathState  # noqa: E402
 
 TOP = "/r"
 STATES = {

@@ -1,4 +1,4 @@
-"""peerhooks.gitfails: whether git refuses an operation as a whole, from the checkout's state. Pure:
+"""peerhooks.git.refusals: whether git refuses an operation as a whole, from the checkout's state. Pure:
 states, what is at each path and the stash are given."""
 import os
 import sys
@@ -6,9 +6,9 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import gitfails, gitops  # noqa: E402
-from peerhooks.gitfails import FILE, FOLDER  # noqa: E402
-from peerhooks.gitstate import PathState, StashEntry  # noqa: E402
+from peerhooks.git import refusals, gitops  # noqa: E402
+from peerhooks.git.refusals import FILE, FOLDER  # noqa: E402
+from peerhooks.git.gitstate import PathState, StashEntry  # noqa: E402
 
 TOP = "/r"
 # The checkout: src/app.py modified, src/new.py staged new, src/old.py staged deletion (git rm),
@@ -29,7 +29,7 @@ STASH = [StashEntry("stash@{0}", "c0", 1, "On main: x")]
 
 def fails(line, states=STATES, stash=STASH, in_the_way=None):
     (op,) = [o for o in gitops.parse(line, TOP) if o.kind != gitops.SAFE]
-    return gitfails.fails(op, TOP, gitfails.Snapshot({TOP: states}, PRESENT, {TOP: stash}, in_the_way or {}))
+    return refusals.fails(op, TOP, refusals.Snapshot({TOP: states}, PRESENT, {TOP: stash}, in_the_way or {}))
 
 
 class Pathspecs(unittest.TestCase):

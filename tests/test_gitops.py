@@ -7,7 +7,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import gitops  # noqa: E402
+from peerhooks.git import gitops  # noqa: E402
 
 CWD = "/r"
 TOP = "/r"
@@ -719,11 +719,11 @@ if __name__ == "__main__":
 
 
 class RewriteOfAnInPlaceEditor(unittest.TestCase):
-    """A `sed -i`/`perl -pi` write carries its script's model (peerhooks.rewrites); any other write, or
+    """A `sed -i`/`perl -pi` write carries its script's model (peerhooks.shell.rewrites); any other write, or
     the editor's output redirected, carries none: those write the file whatever it holds."""
 
     def writes(self, line):
-        from peerhooks import cmdline
+        from peerhooks.shell import cmdline
 
         runs = cmdline.commands(line, "/r")
         return [gitops.write_operation(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs)]

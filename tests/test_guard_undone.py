@@ -8,9 +8,11 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import chains, cmdline, gitops, guard_verdict  # noqa: E402
-from peerhooks.gitstate import PathState  # noqa: E402
-from peerhooks.guard_verdict import Judged, Peer  # noqa: E402
+from peerhooks.shell import chains, cmdline
+from peerhooks.git import gitops
+from peerhooks.guard import verdict as guard_verdict  # noqa: E402
+from peerhooks.git.gitstate import PathState  # noqa: E402
+from peerhooks.guard.verdict import Judged, Peer  # noqa: E402
 
 TOP = "/r"
 WORLD = {s.path: s for s in (PathState("src/cache.py", ".", ".", True), PathState("src/api.py", ".", "M"),

@@ -7,9 +7,10 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import gitops, guard_verdict, narrow  # noqa: E402
-from peerhooks.gitstate import PathState, StashEntry  # noqa: E402
-from peerhooks.guard_verdict import Judged, Peer  # noqa: E402
+from peerhooks.git import gitops
+from peerhooks.guard import verdict as guard_verdict, narrow  # noqa: E402
+from peerhooks.git.gitstate import PathState, StashEntry  # noqa: E402
+from peerhooks.guard.verdict import Judged, Peer  # noqa: E402
 
 TOP = "/r"
 
@@ -382,8 +383,8 @@ class Suggestions(unittest.TestCase):
 
 class StashOwners(unittest.TestCase):
     def test_an_entry_is_matched_to_a_push_by_its_message_else_by_time(self):
-        from peerhooks import stash_owners
-        from peerhooks.stash_owners import Push
+        from peerhooks.git import stash_owners
+        from peerhooks.git.stash_owners import Push
 
         entries = [StashEntry("stash@{0}", "c0", 1000, "On main: wip: parser"),
                    StashEntry("stash@{1}", "c1", 500, "WIP on main: 1a2b3c4 Add validation")]

@@ -13,7 +13,8 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import cold_start_sections, safefiles
+from peerhooks.cold_start import sections
+from peerhooks.state import safefiles
 
 SECRET = "aws_secret_access_key = wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY"
 # Asserted absent instead of the key itself: redaction would hide the key on some surfaces, and a
@@ -262,7 +263,7 @@ class TheStateFolderIsNeverALink(HostileCase):
         before = {name: os.path.getmtime(os.path.join(target, name)) for name in planted}
         peer = self.peer()
         self.assertIn("busy-peer", self.run_peers())
-        self.assertIn(cold_start_sections.CLIENT_LOADED_NOTE, self.cold_start().stdout)  # the commits were read
+        self.assertIn(sections.CLIENT_LOADED_NOTE, self.cold_start().stdout)  # the commits were read
         result = support.run_script("memory_delta.py", {"session_id": peer.session_id, "cwd": self.repo_path,
                                                         "prompt": "go on with it"},
                                     self.claude.env(), cwd=self.repo_path, process=True, timeout=GUARD_TIMEOUT)

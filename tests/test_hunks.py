@@ -8,8 +8,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import hunks  # noqa: E402
-from peerhooks.hunks import OwnEdit  # noqa: E402
+from peerhooks.git import hunks  # noqa: E402
+from peerhooks.git.hunks import OwnEdit  # noqa: E402
 
 BASE = "".join("line %d\n" % n for n in range(1, 11))
 

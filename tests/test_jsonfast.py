@@ -8,7 +8,7 @@ import sys
 import unittest
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
-from peerhooks import jsonfast
+from peerhooks.startup import jsonfast
 
 VALID = [
     '{"session_id": "s", "cwd": "/x", "tool_input": {"command": "git status"}}\n',
@@ -75,7 +75,7 @@ class DecodesAsJsonDoes(unittest.TestCase):
 
     def test_errors_are_json_errors_in_a_process_that_never_imported_json(self):
         # In-process `json` is already loaded; a hook under -S has not loaded it when the scanner fails.
-        code = ("import sys; from peerhooks import jsonfast\n"
+        code = ("import sys; from peerhooks.startup import jsonfast\n"
                 "for text in sys.argv[1:]:\n"
                 "    try: jsonfast.loads(text)\n"
                 "    except ValueError as error: print(type(error).__name__)\n")

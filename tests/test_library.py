@@ -10,9 +10,12 @@ from unittest import mock
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from fixtures import claudehome
-from peerhooks import (activity, budget, claude_formats, editscan, gitrepo, gitstate, headtailindex, history, home,
-                       hookio, identity, intent, jsonfast, jsonl, names, registry, render, transcripts)
-from peerhooks.timeutil import iso_to_ms
+from peerhooks.claude import activity, budget, formats, editscan, headtailindex, history, home, identity, intent, jsonl, names, registry, transcripts
+from peerhooks.git import gitrepo, gitstate
+from peerhooks import hookio
+from peerhooks.startup import jsonfast
+from peerhooks.text import render
+from peerhooks.text.timeutil import iso_to_ms
 
 
 class PayloadAndOutput(unittest.TestCase):
@@ -179,7 +182,7 @@ class Registry(support.HomeTestCase):
 
     def test_this_process_is_an_ancestor_of_its_children(self):
         out = subprocess.run(
-            [sys.executable, "-c", "import sys; sys.path.insert(0, %r); from peerhooks import registry; "
+            [sys.executable, "-c", "import sys; sys.path.insert(0, %r); from peerhooks.claude import registry; "
              "print(sorted(registry.ancestor_pids()))" % support.SCRIPTS],
             stdout=subprocess.PIPE, check=True).stdout
         self.assertIn(os.getpid(), json.loads(out))
@@ -244,7 +247,7 @@ class ReadingRegularFiles(support.HomeTestCase):
     """safefiles.read_regular reads what a file object's read(limit) reads."""
 
     def test_sizes_and_limits_read_as_a_file_object_reads_them(self):
-        from peerhooks import safefiles
+        from peerhooks.state import safefiles
 
         path = os.path.join(self.tmp, "f")
         for size in (0, 1, 1000, 64 * 1024, 200 * 1024 + 7):
@@ -256,7 +259,7 @@ class ReadingRegularFiles(support.HomeTestCase):
 
     @unittest.skipUnless(os.path.exists("/proc/self/stat"), "a /proc file: size 0, content read to its end")
     def test_a_file_whose_size_says_nothing_is_read_to_its_end(self):
-        from peerhooks import safefiles
+        from peerhooks.state import safefiles
 
         self.assertTrue(safefiles.read_regular("/proc/self/status").startswith(b"Name:"))
 
@@ -637,7 +640,7 @@ class Transcripts(support.HomeTestCase):
         with mock.patch.object(transcripts, "loads", loads):
             scan = transcripts.recent_edits(self.transcript([big, small]))
         self.assertEqual([(e.path, e.at_ms) for e in scan.edits], [("/r/big.bin", now)])
-        self.assertLess(max(decoded), claude_formats.PARSE_LINE_LIMIT)  # read at its head and end only
+        self.assertLess(max(decoded), formats.PARSE_LINE_LIMIT)  # read at its head and end only
 
     def test_edits_beyond_the_bound_are_reported_as_not_read(self):
         now = claudehome.now_ms()
@@ -700,7 +703,7 @@ class IncrementalEditScans(support.HomeTestCase):
         self.assertEqual([e.path for e in again.edits], ["/r/d.py", "/r/c.py"])
 
     def test_the_index_remembers_scans_and_writes_only_when_they_change(self):
-        from peerhooks import editindex
+        from peerhooks.claude import editindex
 
         now = claudehome.now_ms()
         path = self.transcript(["/r/a.py"], now)
@@ -718,7 +721,7 @@ class IncrementalEditScans(support.HomeTestCase):
 
 
     def test_the_index_is_parsed_once_per_version_of_its_file(self):
-        from peerhooks import editindex
+        from peerhooks.claude import editindex
 
         now = claudehome.now_ms()
         path = self.transcript(["/r/a.py"], now)
@@ -781,45 +784,45 @@ class ClaudeFormats(support.HomeTestCase):
 
     def test_every_edit_tool_is_read_from_a_record_too_big_to_parse(self):
         now = claudehome.now_ms()
-        big = "q" * (2 * claude_formats.PARSE_LINE_LIMIT)
+        big = "q" * (2 * formats.PARSE_LINE_LIMIT)
         records = [claudehome.edit_record("s", "/r", "/r/%d.%s" % (i, tool), now + i, tool=tool, content=big)
-                   for i, tool in enumerate(claude_formats.EDIT_TOOLS)]
+                   for i, tool in enumerate(formats.EDIT_TOOLS)]
         path = os.path.join(self.tmp, "t.jsonl")
         with open(path, "w", encoding="utf-8") as handle:
             handle.writelines(json.dumps(r) + "\n" for r in records)
         scan = transcripts.recent_edits(path)
         self.assertEqual(sorted(e.path for e in scan.edits),
-                         sorted("/r/%d.%s" % (i, t) for i, t in enumerate(claude_formats.EDIT_TOOLS)))
+                         sorted("/r/%d.%s" % (i, t) for i, t in enumerate(formats.EDIT_TOOLS)))
 
     def test_a_rule_tree_lists_markdown_by_relative_path_and_its_folders(self):
         rules = os.path.join(self.tmp, "rules")
         paths = [self.write("rules", "b.md"), self.write("rules", "a", "z.md"), self.write("rules", "a.md")]
         self.write("rules", "notes.txt")
-        folders, files = claude_formats.rule_tree(rules)
+        folders, files = formats.rule_tree(rules)
         self.assertEqual(files, [paths[2], paths[1], paths[0]])
         self.assertEqual(folders, [rules, os.path.join(rules, "a")])
 
     def test_a_rule_tree_does_not_enter_a_symlinked_folder_or_go_deeper_than_the_bound(self):
         rules = os.path.join(self.tmp, "rules")
         self.write("elsewhere", "outside.md")
-        deep = self.write("rules", *(["d"] * claude_formats.MAX_RULE_DEPTH + ["deep.md"]))
-        kept = self.write("rules", *(["d"] * (claude_formats.MAX_RULE_DEPTH - 1) + ["kept.md"]))
+        deep = self.write("rules", *(["d"] * formats.MAX_RULE_DEPTH + ["deep.md"]))
+        kept = self.write("rules", *(["d"] * (formats.MAX_RULE_DEPTH - 1) + ["kept.md"]))
         os.symlink(os.path.join(self.tmp, "elsewhere"), os.path.join(rules, "linked"))
-        files = claude_formats.rule_tree(rules)[1]
+        files = formats.rule_tree(rules)[1]
         self.assertEqual(files, [kept])
         self.assertNotIn(deep, files)
 
     def test_rule_places_leave_out_a_base_that_is_not_known(self):
-        places = claude_formats.rule_places(None, "/home/me/.claude")
+        places = formats.rule_places(None, "/home/me/.claude")
         self.assertEqual(places, [("/home/me/.claude/CLAUDE.md", None), (None, "/home/me/.claude/rules")])
 
     def test_registry_names_are_digits_then_json(self):
-        self.assertTrue(claude_formats.is_registry_name("4991.json"))
-        self.assertFalse(claude_formats.is_registry_name("pid-4991.json"))
-        self.assertFalse(claude_formats.is_registry_name(".json"))
+        self.assertTrue(formats.is_registry_name("4991.json"))
+        self.assertFalse(formats.is_registry_name("pid-4991.json"))
+        self.assertFalse(formats.is_registry_name(".json"))
 
     def test_a_session_without_a_name_goes_by_its_ids_first_group(self):
-        self.assertEqual(claude_formats.short_id("7370a1b2-0000-4000-8000-000000000000"), "7370a1b2")
+        self.assertEqual(formats.short_id("7370a1b2-0000-4000-8000-000000000000"), "7370a1b2")
 
 
 class Scratch(unittest.TestCase):

@@ -1,5 +1,5 @@
 """memory_delta.py end to end (payload on stdin, temporary home, real repos and live processes), and
-the pure parts of peerhooks.memory_watch: what changed, who wrote it, what a Bash line writes, the notice."""
+the pure parts of peerhooks.memory_delta.watch: what changed, who wrote it, what a Bash line writes, the notice."""
 import json
 import os
 import subprocess
@@ -8,11 +8,11 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import memory_report, memory_watch
+from peerhooks.memory_delta import report, watch
 
 HOUR_MS = 3600 * 1000
 DAY_MS = 24 * HOUR_MS
-HEADER = memory_report.HEADER
+HEADER = report.HEADER
 
 
 def read_record(session_id, cwd, path, at_ms):
@@ -333,65 +333,65 @@ class MemoryDeltaHook(support.HomeTestCase):
 class Changes(unittest.TestCase):
     def test_first_run_takes_files_modified_after_the_start(self):
         listing = {"/m/a.md": (5_000_000_000, 1), "/m/b.md": (1_000_000_000, 1)}
-        changed, removed = memory_watch.changes(listing, None, 2000, gone=lambda p: True)
+        changed, removed = watch.changes(listing, None, 2000, gone=lambda p: True)
         self.assertEqual([c.path for c in changed], ["/m/a.md"])
         self.assertEqual(changed[0].previous_ms, 2000)
         self.assertEqual(removed, [])
 
     def test_a_file_written_during_the_last_run_differs_from_what_was_recorded(self):
-        previous = memory_watch.Stamp(10_000, {"/m/a.md": (9_000_000_000, 10)})
-        changed, _ = memory_watch.changes({"/m/a.md": (9_000_000_000, 12)}, previous, None, gone=lambda p: True)
+        previous = watch.Stamp(10_000, {"/m/a.md": (9_000_000_000, 10)})
+        changed, _ = watch.changes({"/m/a.md": (9_000_000_000, 12)}, previous, None, gone=lambda p: True)
         self.assertEqual([(c.path, c.previous_ms) for c in changed], [("/m/a.md", 9000)])
 
     def test_a_new_file_stamped_by_a_lagging_clock_just_before_the_listing_is_not_lost(self):
-        previous = memory_watch.Stamp(10_000, {})
-        changed, _ = memory_watch.changes({"/m/new.md": (9_990_000_000, 3)}, previous, None, gone=lambda p: True)
+        previous = watch.Stamp(10_000, {})
+        changed, _ = watch.changes({"/m/new.md": (9_990_000_000, 3)}, previous, None, gone=lambda p: True)
         self.assertEqual([c.path for c in changed], ["/m/new.md"])
 
     def test_a_path_no_longer_watched_but_still_on_disk_is_not_removed(self):
-        previous = memory_watch.Stamp(10_000, {"/other/a.md": (1, 1), "/m/b.md": (1, 1)})
-        _, removed = memory_watch.changes({}, previous, None, gone=lambda p: p.startswith("/m/"))
+        previous = watch.Stamp(10_000, {"/other/a.md": (1, 1), "/m/b.md": (1, 1)})
+        _, removed = watch.changes({}, previous, None, gone=lambda p: p.startswith("/m/"))
         self.assertEqual([r.path for r in removed], ["/m/b.md"])
 
     def test_stamps_round_trip_and_foreign_bytes_are_no_stamp(self):
-        stamp = memory_watch.Stamp(123, {"/m/ä.md": (1, 2)})
-        self.assertEqual(memory_watch.decode_stamp(memory_watch.encode_stamp(stamp)), stamp)
+        stamp = watch.Stamp(123, {"/m/ä.md": (1, 2)})
+        self.assertEqual(watch.decode_stamp(watch.encode_stamp(stamp)), stamp)
         for raw in (b"", b"{", b"[]", b'{"version": 9}', b"\xff"):
-            self.assertIsNone(memory_watch.decode_stamp(raw))
+            self.assertIsNone(watch.decode_stamp(raw))
 
     def test_expired_stamps_spare_live_sessions(self):
         now = 100 * DAY_MS
         entries = [("/s/a.json", "a", now - 31 * DAY_MS), ("/s/b.json", "b", now - 31 * DAY_MS),
                    ("/s/c.json", "c", now - DAY_MS)]
-        self.assertEqual(memory_watch.expired_stamps(entries, now, {"b"}), ["/s/a.json"])
+        self.assertEqual(watch.expired_stamps(entries, now, {"b"}), ["/s/a.json"])
 
 
 class Writer(unittest.TestCase):
-    W = memory_report.Write
+    W = report.Write
 
     def test_own_write_after_the_previous_change_is_own(self):
-        self.assertIsNone(memory_report.writer({"/m/a.md"}, 100, [self.W("/m/a.md", 150, False)], [], None))
+        self.assertIsNone(report.writer({"/m/a.md"}, 100, [self.W("/m/a.md", 150, False)], [], None))
 
     def test_own_write_before_the_previous_change_does_not_count(self):
-        self.assertEqual(memory_report.writer({"/m/a.md"}, 100, [self.W("/m/a.md", 50, False)], [], None),
-                         memory_report.ANOTHER_SESSION)
+        self.assertEqual(report.writer({"/m/a.md"}, 100, [self.W("/m/a.md", 50, False)], [], None),
+                         report.ANOTHER_SESSION)
 
     def test_the_later_writer_wins(self):
         own = [self.W("/m/a.md", 150, False)]
         peers = [("early", [self.W("/m/a.md", 120, False)]), ("late", [self.W("/m/a.md", 170, False)])]
-        self.assertEqual(memory_report.writer({"/m/a.md"}, 100, own, peers, None), "late")
-        self.assertIsNone(memory_report.writer({"/m/a.md"}, 100, own, peers[:1], None))
+        self.assertEqual(report.writer({"/m/a.md"}, 100, own, peers, None), "late")
+        self.assertIsNone(report.writer({"/m/a.md"}, 100, own, peers[:1], None))
 
     def test_origin_name_when_no_transcript_shows_a_write(self):
-        self.assertEqual(memory_report.writer({"/m/a.md"}, 100, [], [("p", [])], "origin-name"), "origin-name")
+        self.assertEqual(report.writer({"/m/a.md"}, 100, [], [("p", [])], "origin-name"), "origin-name")
 
     def test_a_glob_matches_by_pattern(self):
-        self.assertIsNone(memory_report.writer({"/m/a.md"}, 100, [self.W("/m/*.md", 150, True)], [], None))
+        self.assertIsNone(report.writer({"/m/a.md"}, 100, [self.W("/m/*.md", 150, True)], [], None))
 
 
 class BashTargets(unittest.TestCase):
     def targets(self, command, cwd="/repo"):
-        return memory_report.bash_write_targets(command, cwd, "/home/me")
+        return report.bash_write_targets(command, cwd, "/home/me")
 
     def test_redirections_write_their_target(self):
         self.assertEqual(self.targets("echo a > x.md; echo b >> /m/y.md 2>&1"),
@@ -427,33 +427,33 @@ class Summaries(unittest.TestCase):
     def test_description_from_frontmatter_and_origin_in_both_layouts(self):
         top = "---\nname: a\ndescription: 'Quoted: text'\noriginSessionId: abc\n---\n\n# Heading\n"
         nested = "---\ndescription: Nested\nmetadata:\n  originSessionId: def\n---\nbody\n"
-        self.assertEqual(memory_report.summarize(top), memory_report.Summary("Quoted: text", "abc"))
-        self.assertEqual(memory_report.summarize(nested), memory_report.Summary("Nested", "def"))
+        self.assertEqual(report.summarize(top), report.Summary("Quoted: text", "abc"))
+        self.assertEqual(report.summarize(nested), report.Summary("Nested", "def"))
 
     def test_block_scalar_description(self):
         text = "---\ndescription: >\n  Folded over\n  two lines\ntype: x\n---\n"
-        self.assertEqual(memory_report.summarize(text).description, "Folded over two lines")
+        self.assertEqual(report.summarize(text).description, "Folded over two lines")
 
     def test_first_heading_or_line_without_frontmatter(self):
-        self.assertEqual(memory_report.summarize("\n\n## Build rules\ntext\n").description, "text")
-        self.assertEqual(memory_report.summarize("# House rules\n\nKeep functions small.\n").description,
+        self.assertEqual(report.summarize("\n\n## Build rules\ntext\n").description, "text")
+        self.assertEqual(report.summarize("# House rules\n\nKeep functions small.\n").description,
                          "Keep functions small.")
-        self.assertEqual(memory_report.summarize("# Only a title\n").description, "Only a title")
-        self.assertEqual(memory_report.summarize("plain first line\n").description, "plain first line")
-        self.assertEqual(memory_report.summarize("---\nno end\n").description, "---")
+        self.assertEqual(report.summarize("# Only a title\n").description, "Only a title")
+        self.assertEqual(report.summarize("plain first line\n").description, "plain first line")
+        self.assertEqual(report.summarize("---\nno end\n").description, "---")
 
     def test_binary_and_cut_heads(self):
-        self.assertIsNone(memory_report.decode_head(b"a\0b", complete=True))
-        self.assertIsNone(memory_report.decode_head(b"\xff\xfe", complete=True))
-        self.assertEqual(memory_report.decode_head("é".encode() * 3 + b"\xc3", complete=False), "ééé")
+        self.assertIsNone(report.decode_head(b"a\0b", complete=True))
+        self.assertIsNone(report.decode_head(b"\xff\xfe", complete=True))
+        self.assertEqual(report.decode_head("é".encode() * 3 + b"\xc3", complete=False), "ééé")
 
 
 class Render(unittest.TestCase):
     def notice(self, label, at_ms, folder="/m"):
-        return memory_report.Notice(label, folder, at_ms, "12:00", "peer", "x" * 200)
+        return report.Notice(label, folder, at_ms, "12:00", "peer", "x" * 200)
 
     def test_description_cut_to_160_characters_and_newest_first(self):
-        out = memory_report.render([self.notice("old.md", 1), self.notice("new.md", 2)], [], {})
+        out = report.render([self.notice("old.md", 1), self.notice("new.md", 2)], [], {})
         lines = out.splitlines()
         self.assertEqual(lines[0], HEADER)
         self.assertTrue(lines[1].startswith("- new.md (12:00, peer): "))
@@ -461,11 +461,11 @@ class Render(unittest.TestCase):
 
     def test_overflow_is_counted_per_folder(self):
         notices = [self.notice("m%d.md" % i, 10 + i) for i in range(5)] + [self.notice("r.md", 1, "/repo")]
-        out = memory_report.render(notices, [memory_report.Removed("gone.md", "/m", "12:00", "peer")], {"/m": "~/mem"})
+        out = report.render(notices, [report.Removed("gone.md", "/m", "12:00", "peer")], {"/m": "~/mem"})
         self.assertEqual(out.splitlines()[-2:], ["- +1 more in /repo", "- +1 more in ~/mem"])
 
     def test_nothing_to_say_is_empty(self):
-        self.assertEqual(memory_report.render([], [], {}), "")
+        self.assertEqual(report.render([], [], {}), "")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""peerhooks.oscalls and peerhooks.posix_paths: the calls and path arithmetic a judged guard line makes
+"""peerhooks.startup.oscalls and peerhooks.startup.posix_paths: the calls and path arithmetic a judged guard line makes
 without importing `os` answer exactly as os and posixpath do."""
 import itertools
 import os
@@ -12,10 +12,10 @@ import unittest
 from unittest import mock
 
 import support
-from peerhooks import oscalls
+from peerhooks.startup import oscalls
 
 try:
-    from peerhooks import posix_paths
+    from peerhooks.startup import posix_paths
 except ImportError:  # a system without the posix module (Windows): oscalls hands out os there
     posix_paths = None
 
@@ -148,7 +148,7 @@ class OscallsIsWhatOsWouldGive(unittest.TestCase):
 
     @unittest.skipIf(posix_paths is None, "POSIX only: elsewhere oscalls is os")
     def test_a_hook_process_gets_the_environment_without_importing_os(self):
-        program = ("import sys; sys.path.insert(0, %r); from peerhooks import oscalls; "
+        program = ("import sys; sys.path.insert(0, %r); from peerhooks.startup import oscalls; "
                    "print(sorted(set(sys.modules) & {'os', 'posixpath', '_collections_abc', 'stat'})); "
                    "print(oscalls.environ['ODD'] == 'caf\\xe9 \\udcff', type(oscalls.environ).__name__)" % support.SCRIPTS)
         env = dict(os.environ, ODD="café \udcff")
@@ -160,10 +160,10 @@ class OscallsIsWhatOsWouldGive(unittest.TestCase):
         """Windows has `nt`, not `posix`: there oscalls is os, os.path and posixpath (no machine of
         ours runs Windows, so the module is hidden here, after os has loaded)."""
         program = ("import os, posixpath, sys; sys.modules['posix'] = None; sys.path.insert(0, %r); "
-                   "from peerhooks import oscalls; "
+                   "from peerhooks.startup import oscalls; "
                    "print(oscalls.path is os.path, oscalls.posixpath is posixpath, oscalls.environ is os.environ, "
                    "oscalls.fdopen is os.fdopen, oscalls.lstat is os.lstat, oscalls.sep == os.sep, "
-                   "'peerhooks.posix_paths' in sys.modules)" % support.SCRIPTS)
+                   "'peerhooks.startup.posix_paths' in sys.modules)" % support.SCRIPTS)
         completed = subprocess.run([sys.executable, "-S", "-c", program], capture_output=True, text=True,
                                    timeout=support.SCRIPT_TIMEOUT)
         self.assertEqual(completed.stdout.split(), ["True"] * 6 + ["False"], completed.stderr)

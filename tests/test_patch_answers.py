@@ -1,11 +1,11 @@
-"""peerhooks.patch_answers: which files `git add -p` stages a hunk of, given what the line feeds it."""
+"""peerhooks.git.patch_answers: which files `git add -p` stages a hunk of, given what the line feeds it."""
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.patch_answers import answers_of, file_hunks, hunks_of, staged_files, staged_hunks  # noqa: E402
+from peerhooks.git.patch_answers import answers_of, file_hunks, hunks_of, staged_files, staged_hunks  # noqa: E402
 
 HUNKS = [("a.py", 2), ("b.py", 1), ("c.py", 3)]
 

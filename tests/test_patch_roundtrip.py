@@ -7,9 +7,11 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import chains, cmdline, gitops, guard_verdict, patch_roundtrip  # noqa: E402
-from peerhooks.gitstate import PathState  # noqa: E402
-from peerhooks.guard_verdict import Judged, Peer  # noqa: E402
+from peerhooks.shell import chains, cmdline
+from peerhooks.git import gitops, patch_roundtrip
+from peerhooks.guard import verdict as guard_verdict  # noqa: E402
+from peerhooks.git.gitstate import PathState  # noqa: E402
+from peerhooks.guard.verdict import Judged, Peer  # noqa: E402
 
 TOP = "/r"
 WORLD = {s.path: s for s in (PathState("src/api.py", ".", "M"), PathState("lib/format.py", ".", "M"),

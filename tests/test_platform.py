@@ -24,8 +24,10 @@ import guardrun  # noqa: E402
 import oracle  # noqa: E402
 import scenario  # noqa: E402
 import worlds  # noqa: E402
-from peerhooks import (cold_start_quiet, cold_start_rules, cold_start_state, home, hookio, platform, registry,
-                       statefiles)
+from peerhooks.cold_start import quiet, rules, state as cold_start_state
+from peerhooks.claude import home, registry
+from peerhooks import hookio, platform
+from peerhooks.state import statefiles
 from peerhooks.platform import darwin, linux, windows
 
 import install  # noqa: E402  (support put the repository on sys.path)
@@ -307,7 +309,7 @@ class StateBytes(support.HomeTestCase):
                                             "README.md": "hi\n"})
 
     def start(self):
-        from peerhooks import hook_cold_start
+        from peerhooks.cold_start import hook as hook_cold_start
 
         payload = hookio.Payload(support.client_payload({"session_id": "s", "source": "startup",
                                                          "cwd": self.repo_path}))
@@ -338,7 +340,7 @@ class StateBytes(support.HomeTestCase):
                 self.clear_state()
                 self.start()
                 written[name] = self.state()
-                self.assertTrue(any(p.endswith(cold_start_quiet.STATE_FILENAME) for p in written[name]))
+                self.assertTrue(any(p.endswith(quiet.STATE_FILENAME) for p in written[name]))
                 self.assertEqual([p for p, data in written[name].items() if b"\r" in data], [])
         self.assertEqual(written["darwin"], written["linux"])
         self.assertEqual(written["win32"], written["linux"])
@@ -346,11 +348,11 @@ class StateBytes(support.HomeTestCase):
     def test_state_an_older_version_wrote_with_crlf_reads_as_the_same_state(self):
         self.start()
         state_file = cold_start_state.state_path(self.repo_path)
-        before = cold_start_state.read_baseline(state_file, cold_start_quiet.DEFAULT_KEY)
+        before = cold_start_state.read_baseline(state_file, quiet.DEFAULT_KEY)
         for path, data in self.state().items():
             with open(os.path.join(self.tmp, path), "wb") as handle:
                 handle.write(data.replace(b"\n", b"\r\n"))
-        self.assertEqual(cold_start_state.read_baseline(state_file, cold_start_quiet.DEFAULT_KEY), before)
+        self.assertEqual(cold_start_state.read_baseline(state_file, quiet.DEFAULT_KEY), before)
         self.change_rule("Keep functions small.\nRun the whole suite.\n")
         shown = self.start()
         self.assertIn("-Run the suite.", shown)  # the kept copy still gives the diff
@@ -361,13 +363,13 @@ class StateBytes(support.HomeTestCase):
             handle.write(text)
 
     def test_the_quiet_path_holds_over_an_inputs_file_with_crlf(self):
-        cold_start_quiet.remember(os.path.join(self.tmp, "state.json"), "k", "k\t%d\t-\t0" % (2 ** 50), 0)
-        inputs = cold_start_quiet.inputs_path(os.path.join(self.tmp, "state.json"))
+        quiet.remember(os.path.join(self.tmp, "state.json"), "k", "k\t%d\t-\t0" % (2 ** 50), 0)
+        inputs = quiet.inputs_path(os.path.join(self.tmp, "state.json"))
         with open(inputs, "rb") as handle:
             data = handle.read()
         with open(inputs, "wb") as handle:
             handle.write(data.replace(b"\n", b"\r\n"))
-        self.assertTrue(cold_start_quiet.is_quiet(os.path.join(self.tmp, "state.json"), "k", 0))
+        self.assertTrue(quiet.is_quiet(os.path.join(self.tmp, "state.json"), "k", 0))
 
     def test_json_state_files_read_the_same_with_crlf(self):
         path = os.path.join(self.tmp, "names.json")
@@ -380,12 +382,12 @@ class StateBytes(support.HomeTestCase):
 
     def test_a_rule_copy_with_crlf_is_the_copy_of_its_text(self):
         text = "line one\nline two\n"
-        digest = cold_start_rules.hashlib.sha256(text.encode("utf-8")).hexdigest()
-        folder = os.path.join(home.state_dir(self.claude.home), cold_start_rules.FOLDER)
+        digest = rules.hashlib.sha256(text.encode("utf-8")).hexdigest()
+        folder = os.path.join(home.state_dir(self.claude.home), rules.FOLDER)
         os.makedirs(folder)
         with open(os.path.join(folder, digest), "wb") as handle:
             handle.write(text.replace("\n", "\r\n").encode("utf-8"))
-        self.assertEqual(cold_start_rules.load(self.claude.home, [digest]), {digest: text})
+        self.assertEqual(rules.load(self.claude.home, [digest]), {digest: text})
 
 
 @unittest.skipUnless(support.SIMULATED == "linux", "plays both platforms itself: run once, in the native pass")
@@ -549,7 +551,7 @@ class WindowsInstall(unittest.TestCase):
 class LinuxPathsStayLight(unittest.TestCase):
     def test_the_native_platform_here_is_linux_without_ctypes_or_subprocess(self):
         code = ("import sys; sys.path.insert(0, %r)\n"
-                "from peerhooks import platform, registry\n"
+                "from peerhooks import platform\nfrom peerhooks.claude import registry\n"
                 "p = platform.current(); registry.alive([]); platform.ancestors(); p.processes.pid_domain()\n"
                 "print(p.name, type(p.paths).__name__, 'ctypes' in sys.modules, 'subprocess' in sys.modules)"
                 % support.SCRIPTS)

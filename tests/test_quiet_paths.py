@@ -13,7 +13,8 @@ import unittest
 
 import support
 from fixtures import claudehome
-from peerhooks import editindex, home, peers_report, transcripts
+from peerhooks.claude import editindex, home, transcripts
+from peerhooks.peers import report
 
 # Modules whose import costs a hook a large share of its start-up under -S; none is needed on a
 # quiet path (jsonfast decodes with json's C scanner; records replace namedtuple and NamedTuple).
@@ -85,11 +86,11 @@ class QuietPathsImportNothingHeavy(support.HomeTestCase):
         self.run_hook("git_index_guard.py", payload)  # the first run scans the peer's transcript
         completed, names = imported_modules("git_index_guard.py", payload, self.claude.env(), self.repo_path)
         self.assertIn(b"lexer.py", completed.stdout)
-        self.assertNotIn("peerhooks.transcripts", names)  # its scan ends where the transcript ends
+        self.assertNotIn("peerhooks.claude.transcripts", names)  # its scan ends where the transcript ends
         # nor what only other lines need: feeds and stash sequences, the rewrite model, select's library
-        self.assertEqual(sorted(names & {"peerhooks.feeds", "peerhooks.stash_sequence", "peerhooks.rewrites",
-                                         "peerhooks.patch_roundtrip", "select", "re"}), [])
-        # nor `os` (~1.2 ms under -S with _collections_abc): peerhooks.oscalls makes its calls
+        self.assertEqual(sorted(names & {"peerhooks.shell.feeds", "peerhooks.git.stash_sequence", "peerhooks.shell.rewrites",
+                                         "peerhooks.git.patch_roundtrip", "select", "re"}), [])
+        # nor `os` (~1.2 ms under -S with _collections_abc): peerhooks.startup.oscalls makes its calls
         self.assertEqual(sorted(names & {"os", "posixpath", "_collections_abc", "stat"}), [])
 
 
@@ -102,11 +103,11 @@ class QuietPathsImportNothingHeavy(support.HomeTestCase):
                    "tool_name": "Bash", "tool_input": {"command": "git add -A"}}
         completed, names = imported_modules("git_index_guard.py", payload, self.claude.env(), self.repo_path)
         self.assertIn(b"lexer.py", completed.stdout)
-        self.assertIn("peerhooks.transcripts", names)  # it was parsed...
+        self.assertIn("peerhooks.claude.transcripts", names)  # it was parsed...
         self.assertNotIn("re", names)  # ...probing each line's role by hand (~6 ms under -S)
 
     def test_every_family_of_judged_line_and_the_edit_notice_load_no_os(self):
-        """os costs ~1.2 ms under -S; peerhooks.oscalls makes the calls of every module these load."""
+        """os costs ~1.2 ms under -S; peerhooks.startup.oscalls makes the calls of every module these load."""
         peer_file = os.path.join(self.repo_path, "lexer.py")
         with open(peer_file, "w") as handle:
             handle.write("tokens = []\n")
@@ -211,7 +212,7 @@ class DisplayPaths(unittest.TestCase):
                 path = top + "/" + rest
                 expected = through_relpath(path, top)
                 if expected is not None:
-                    self.assertEqual(peers_report.display_path(path, top), expected, (path, top))
+                    self.assertEqual(report.display_path(path, top), expected, (path, top))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import cmdline, guard_readonly  # noqa: E402
+from peerhooks.shell import cmdline
+from peerhooks.guard import readonly as guard_readonly  # noqa: E402
 
 
 def raw(command):

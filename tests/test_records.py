@@ -3,7 +3,7 @@ import collections
 import unittest
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
-from peerhooks.records import record
+from peerhooks.startup.records import record
 
 Point = record("Point", "x y label", defaults=(None,), doc="A point.")
 Reference = collections.namedtuple("Point", "x y label", defaults=(None,))

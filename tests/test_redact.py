@@ -12,8 +12,8 @@ import unittest
 
 import support  # noqa: F401  (puts scripts/ on the path)
 
-from peerhooks import redact
-from peerhooks.redact import MASK
+from peerhooks.text import redact
+from peerhooks.text.redact import MASK
 
 # (text, the secret part that must go, a part that must stay)
 SHAPES = [

@@ -1,8 +1,8 @@
-"""peerhooks.rewrites: whether a `sed -i` / `perl -pi` can change a file, from the file as it is."""
+"""peerhooks.shell.rewrites: whether a `sed -i` / `perl -pi` can change a file, from the file as it is."""
 import unittest
 
 from support import SCRIPTS  # noqa: F401  (puts scripts/ on the path)
-from peerhooks import rewrites
+from peerhooks.shell import rewrites
 
 
 def changes(command, data):

@@ -9,7 +9,9 @@ import unittest
 import support
 from fixtures import claudehome
 from fixtures.claudehome import edit_record, now_ms
-from peerhooks import platform, roster, roster_report
+from peerhooks import platform
+from peerhooks.peers import roster
+from peerhooks.memory_delta import roster_report
 
 HEADER = roster_report.HEADER
 
@@ -167,7 +169,7 @@ class RosterOnEachPrompt(support.HomeTestCase):
 
 class RosterPure(unittest.TestCase):
     def session(self, pid, session_id, name, start="100"):
-        from peerhooks.registry import Session
+        from peerhooks.claude.registry import Session
 
         return Session(pid, session_id, "/r", name, "busy", 1000, 1000, "interactive", "cli", "2.1.332", start)
 
@@ -187,7 +189,7 @@ class RosterPure(unittest.TestCase):
             self.assertIsNone(roster.decode(raw), raw)
 
     def test_an_ended_peer_says_how_long_it_ran_and_what_it_left(self):
-        from peerhooks.editscan import Edit
+        from peerhooks.claude.editscan import Edit
 
         ended = roster_report.Ended("shop-3a", 0, 3 * 3600 * 1000 + 600000, [Edit("/r/a.py", 5)], [Edit("/r/b.py", 6)])
         self.assertEqual(roster_report.ended_line(ended, "/r", 3 * 3600 * 1000 + 720000),
@@ -208,8 +210,8 @@ class QuietPath(support.HomeTestCase):
         completed, names = imported_modules("memory_delta.py", payload, self.claude.env(), repo)
         self.assertEqual((completed.returncode, completed.stdout), (0, b""))
         self.assertEqual(sorted(names.intersection(HEAVY)), [])
-        self.assertIn("peerhooks.roster", names)
-        self.assertNotIn("peerhooks.roster_report", names)
+        self.assertIn("peerhooks.peers.roster", names)
+        self.assertNotIn("peerhooks.memory_delta.roster_report", names)
 
 
 if __name__ == "__main__":

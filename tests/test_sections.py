@@ -1,5 +1,5 @@
 """Cold-start sections: what changed, the output budget, rendering, and the gatherers
-(cold_start_sections, cold_start_gather, cold_start_files, cold_start_git, cold_start_user)."""
+(cold_start_sections, cold_start_gather, files, cold_start_git, user)."""
 import hashlib
 import json
 import os
@@ -13,10 +13,10 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "scripts"))
 
-from peerhooks import cold_start_files, cold_start_gather, cold_start_git  # noqa: E402
-from peerhooks import cold_start_quiet, cold_start_sections, cold_start_user  # noqa: E402
-from peerhooks.home import slug  # noqa: E402
-from peerhooks.cold_start_sections import Section  # noqa: E402
+from peerhooks.cold_start import files, gather as cold_start_gather, commits as cold_start_git  # noqa: E402
+from peerhooks.cold_start import quiet as cold_start_quiet, sections as cold_start_sections, user  # noqa: E402
+from peerhooks.claude.home import slug  # noqa: E402
+from peerhooks.cold_start.sections import Section  # noqa: E402
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org",
            "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.org",
@@ -165,8 +165,8 @@ class PureTest(unittest.TestCase):
     def test_capped_section_always_fits_alone_with_every_user_section_left_out(self):
         body = cold_start_sections.cap("w" * 100 + "\n" + "v" * 50000)
         self.assertLessEqual(len(body), cold_start_sections.SECTION_MAX_CHARS)
-        others = [Section("u%02d" % n, "u" * cold_start_user.MAX_USER_KEY_CHARS, "x" * 6000)
-                  for n in range(cold_start_user.MAX_USER_SECTIONS)]
+        others = [Section("u%02d" % n, "u" * user.MAX_USER_KEY_CHARS, "x" * 6000)
+                  for n in range(user.MAX_USER_SECTIONS)]
         emission = cold_start_sections.plan_emission([Section("big", "Big", body)] + others, {}, None, "r", QUIET)
         self.assertEqual(emission.printed[:1], ("big",))
         self.assertLess(len(emission.text), cold_start_sections.BUDGET_CHARS)
@@ -183,12 +183,12 @@ class UserConfigTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.root, True)
 
     def parse(self, value):
-        return cold_start_user.parse_user_config(json.dumps(value), self.root)
+        return user.parse_user_config(json.dumps(value), self.root)
 
     def test_valid_entries_resolve_inside_the_workspace(self):
         entries, problem = self.parse([{"key": "plan", "file": "docs/PLAN.md", "lines": 5}])
         self.assertIsNone(problem)
-        self.assertEqual(entries, [cold_start_user.UserSection(
+        self.assertEqual(entries, [user.UserSection(
             "plan", os.path.join(self.root, "docs", "PLAN.md"), 5)])
 
     def test_each_kind_of_bad_config_is_one_problem_and_no_entries(self):
@@ -217,7 +217,7 @@ class UserConfigTest(unittest.TestCase):
 
     def test_bad_json_is_reported_in_one_line_and_ignored(self):
         write(os.path.join(self.root, ".claude", "cold-start.json"), "[{")
-        found, problem = cold_start_user.gather_user_sections(self.root)
+        found, problem = user.gather_user_sections(self.root)
         self.assertEqual(found, [])
         self.assertIn("ignored", problem)
         self.assertNotIn("\n", problem)
@@ -226,7 +226,7 @@ class UserConfigTest(unittest.TestCase):
         write(os.path.join(self.root, ".claude", "cold-start.json"), json.dumps([
             {"key": "plan", "file": "PLAN.md", "lines": 2}, {"key": "gone", "file": "nope.md"}]))
         write(os.path.join(self.root, "PLAN.md"), "one\ntwo\nthree\n")
-        found, problem = cold_start_user.gather_user_sections(self.root)
+        found, problem = user.gather_user_sections(self.root)
         self.assertIsNone(problem)
         self.assertEqual([s.key for s in found], ["plan", "gone"])
         self.assertTrue(found[0].body.endswith("one\ntwo"))
@@ -284,9 +284,9 @@ class GatherTest(unittest.TestCase):
     def test_a_rule_file_over_the_limit_is_never_read_and_fingerprinted_by_size_and_mtime(self):
         path = os.path.join(self.repo, "CLAUDE.md")
         with open(path, "wb") as handle:
-            handle.truncate(cold_start_files.RULE_TEXT_MAX_BYTES + 1)  # sparse: no disk, but "large"
-        with mock.patch.object(cold_start_files, "read_regular", side_effect=AssertionError("read")):
-            first = cold_start_files.rule_section(path, (self.repo,))
+            handle.truncate(files.RULE_TEXT_MAX_BYTES + 1)  # sparse: no disk, but "large"
+        with mock.patch.object(files, "read_regular", side_effect=AssertionError("read")):
+            first = files.rule_section(path, (self.repo,))
         self.assertEqual(first.body, "")
         self.assertEqual(first.digest, self.rules()[0].digest)
         os.utime(path, (5, 5))

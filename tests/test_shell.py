@@ -6,7 +6,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.shell import Operator, Word, tokenize  # noqa: E402
+from peerhooks.shell.lexer import Operator, Word, tokenize  # noqa: E402
 
 
 def texts(command):
@@ -206,7 +206,7 @@ class Fuzz(unittest.TestCase):
                 self.assertIsInstance(tokenize(command), list)
 
     def test_a_line_of_more_tokens_than_any_typed_one_raises_too_large(self):
-        from peerhooks.shell import MAX_TOKENS, TooLarge
+        from peerhooks.shell.lexer import MAX_TOKENS, TooLarge
 
         self.assertEqual(len(tokenize("a;" * (MAX_TOKENS // 2))), MAX_TOKENS)
         with self.assertRaises(TooLarge):

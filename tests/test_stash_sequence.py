@@ -1,13 +1,13 @@
-"""peerhooks.stash_sequence: which entry each stash operation of a line takes, as the stack will be."""
+"""peerhooks.git.stash_sequence: which entry each stash operation of a line takes, as the stack will be."""
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import gitops, stash_sequence  # noqa: E402
-from peerhooks.gitstate import StashEntry  # noqa: E402
-from peerhooks.stash_sequence import PUSHED_HERE  # noqa: E402
+from peerhooks.git import gitops, stash_sequence  # noqa: E402
+from peerhooks.git.gitstate import StashEntry  # noqa: E402
+from peerhooks.git.stash_sequence import PUSHED_HERE  # noqa: E402
 
 MINE, THEIRS, OLD = (StashEntry("stash@{%d}" % i, c, 1, s) for i, (c, s) in
                      enumerate([("c0", "mine"), ("c1", "theirs"), ("c2", "old")]))

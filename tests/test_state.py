@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "scripts"))
 
-from peerhooks import cold_start_state  # noqa: E402
+from peerhooks.cold_start import state as cold_start_state  # noqa: E402
 
 NOW = datetime(2026, 6, 11, 21, 53, 36, tzinfo=timezone.utc)
 
@@ -246,9 +246,10 @@ class OtherStateFilesTest(unittest.TestCase):
         return [n for n in os.listdir(self.folder) if ".corrupt-" in n]
 
     def readers(self):
-        from peerhooks import memory_watch, statefiles
+        from peerhooks.memory_delta import watch
+        from peerhooks.state import statefiles
 
-        return (statefiles.read_json_object, memory_watch.read_stamp)
+        return (statefiles.read_json_object, watch.read_stamp)
 
     def test_deep_nesting_reads_as_nothing_and_is_set_aside(self):
         for read in self.readers():
@@ -266,7 +267,7 @@ class OtherStateFilesTest(unittest.TestCase):
             self.assertFalse(os.path.exists(self.path))
 
     def test_a_symlink_is_not_followed_for_reading_or_writing(self):
-        from peerhooks import statefiles
+        from peerhooks.state import statefiles
 
         target = os.path.join(self.folder, "elsewhere.json")
         with open(target, "w") as handle:
@@ -280,7 +281,7 @@ class OtherStateFilesTest(unittest.TestCase):
             self.assertEqual(handle.read(), '{"mine": true}')
 
     def test_nan_and_huge_numbers_are_unusable(self):
-        from peerhooks import statefiles
+        from peerhooks.state import statefiles
 
         for raw in (b'{"a": NaN}', b'{"a": ' + b"9" * 5000 + b"}", b'{"a": "\xff"}'):
             with open(self.path, "wb") as handle:
@@ -288,7 +289,7 @@ class OtherStateFilesTest(unittest.TestCase):
             self.assertIsNone(statefiles.read_json_object(self.path), raw)
 
     def test_a_bom_is_accepted(self):
-        from peerhooks import statefiles
+        from peerhooks.state import statefiles
 
         with open(self.path, "wb") as handle:
             handle.write(b'\xef\xbb\xbf{"a": 1}')

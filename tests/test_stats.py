@@ -17,9 +17,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
 sys.path.insert(0, HERE)
 
-from peerhooks import home as homes  # noqa: E402
-from peerhooks import stats, stats_figures, stats_render, stats_scan  # noqa: E402
-from peerhooks.timeutil import iso_to_ms  # noqa: E402
+from peerhooks.claude import home as homes  # noqa: E402
+from peerhooks.peers import stats
+from peerhooks.peers.stats import figures, render, scan as stats_scan  # noqa: E402
+from peerhooks.text.timeutil import iso_to_ms  # noqa: E402
 from support import make_repo  # noqa: E402
 
 MINUTE = 60 * 1000
@@ -172,49 +173,49 @@ def decode_everything(path):
 
 class ArithmeticTest(unittest.TestCase):
     def test_overlapping_intervals_peak_at_their_overlap(self):
-        self.assertEqual(stats_figures.peak_concurrency([(0, 10), (5, 15), (12, 20), (30, 40)]), 2)
+        self.assertEqual(figures.peak_concurrency([(0, 10), (5, 15), (12, 20), (30, 40)]), 2)
 
     def test_touching_intervals_count_as_alive_together(self):
-        self.assertEqual(stats_figures.peak_concurrency([(0, 10), (10, 20)]), 2)
+        self.assertEqual(figures.peak_concurrency([(0, 10), (10, 20)]), 2)
 
     def test_no_intervals_peak_at_zero(self):
-        self.assertEqual(stats_figures.peak_concurrency([]), 0)
+        self.assertEqual(figures.peak_concurrency([]), 0)
 
     def test_interval_spanning_midnight_counts_on_both_days(self):
         days = [(0, DAY), (DAY, 2 * DAY)]
         spans = [(DAY - HOUR, DAY + HOUR), (DAY - 2 * HOUR, DAY - 90 * MINUTE), (DAY + 2 * HOUR, DAY + 3 * HOUR)]
-        self.assertEqual(stats_figures.daily_peaks(spans, days), [1, 1])
+        self.assertEqual(figures.daily_peaks(spans, days), [1, 1])
 
     def test_day_peak_ignores_sessions_of_other_days(self):
-        self.assertEqual(stats_figures.daily_peaks([(0, HOUR), (0, HOUR)], [(DAY, 2 * DAY)]), [0])
+        self.assertEqual(figures.daily_peaks([(0, HOUR), (0, HOUR)], [(DAY, 2 * DAY)]), [0])
 
     def test_percentile_is_nearest_rank(self):
         values = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
-        self.assertEqual(stats_figures.percentile(values, 0.9), 90)
-        self.assertEqual(stats_figures.percentile([5, 1, 3], 0.9), 5)
-        self.assertEqual(stats_figures.percentile([], 0.9), 0)
+        self.assertEqual(figures.percentile(values, 0.9), 90)
+        self.assertEqual(figures.percentile([5, 1, 3], 0.9), 5)
+        self.assertEqual(figures.percentile([], 0.9), 0)
 
     def test_median_of_even_count_is_the_mean_of_the_middle_two(self):
-        self.assertEqual(stats_figures.median([4, 1]), 2.5)
-        self.assertEqual(stats_figures.median([]), 0)
+        self.assertEqual(figures.median([4, 1]), 2.5)
+        self.assertEqual(figures.median([]), 0)
 
     def test_window_is_calendar_days_ending_today(self):
-        win = stats_figures.window(at("2026-11-30 12:00"), 3, UTC)
+        win = figures.window(at("2026-11-30 12:00"), 3, UTC)
         self.assertEqual(win.labels, ("2026-11-28", "2026-11-29", "2026-11-30"))
         self.assertEqual(win.start_ms, at("2026-11-28 00:00"))
         self.assertEqual(win.day_bounds()[-1][1:], (at("2026-11-30 00:00"), at("2026-11-30 12:00")))
 
     def test_window_needs_at_least_one_day(self):
         with self.assertRaises(ValueError):
-            stats_figures.window(at("2026-11-30 12:00"), 0, UTC)
+            figures.window(at("2026-11-30 12:00"), 0, UTC)
 
     def test_message_to_a_name_or_id_the_session_spawned_is_to_its_own_subagent(self):
         own = frozenset({"helper", "a1b2c3"})
-        self.assertTrue(stats_figures.is_own_subagent("helper", own))
-        self.assertTrue(stats_figures.is_own_subagent("a1b2c3", own))
-        self.assertTrue(stats_figures.is_own_subagent("*", own))
-        self.assertFalse(stats_figures.is_own_subagent("repo-1f", own))
-        self.assertFalse(stats_figures.is_own_subagent(None, own))
+        self.assertTrue(figures.is_own_subagent("helper", own))
+        self.assertTrue(figures.is_own_subagent("a1b2c3", own))
+        self.assertTrue(figures.is_own_subagent("*", own))
+        self.assertFalse(figures.is_own_subagent("repo-1f", own))
+        self.assertFalse(figures.is_own_subagent(None, own))
 
 
 class RecordRulesTest(unittest.TestCase):
@@ -259,25 +260,25 @@ class RecordRulesTest(unittest.TestCase):
 
 class SummaryTest(unittest.TestCase):
     def setUp(self):
-        self.win = stats_figures.window(at("2026-11-30 12:00"), 3, UTC)
+        self.win = figures.window(at("2026-11-30 12:00"), 3, UTC)
 
     def test_sessions_outside_the_window_do_not_count(self):
         old = stats_scan.SessionScan("old", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-20 11:00"))
-        rep = stats_figures.summarize([old], {}, self.win)
+        rep = figures.summarize([old], {}, self.win)
         self.assertEqual(rep.sessions, 0)
-        self.assertIn("no sessions in the last 3 days", stats_render.render_text(rep))
+        self.assertIn("no sessions in the last 3 days", render.render_text(rep))
 
     def test_session_started_before_the_window_counts_but_its_old_messages_do_not(self):
         long = stats_scan.SessionScan("long", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-28 11:00"))
         long.sends.extend([stats_scan.Send(at("2026-11-21 10:00"), "peer"), stats_scan.Send(at("2026-11-28 10:00"), "peer")])
-        rep = stats_figures.summarize([long], {}, self.win)
+        rep = figures.summarize([long], {}, self.win)
         self.assertEqual((rep.sessions, rep.peer_messages, rep.messaging_sessions), (1, 1, 1))
 
     def test_same_checkout_peak_counts_only_sessions_of_one_checkout(self):
         spans = [("a1", "/a"), ("a2", "/a"), ("b1", "/b")]
         sessions = [stats_scan.SessionScan(sid, "-p", None, at("2026-11-29 10:00"), at("2026-11-29 11:00"))
                     for sid, _ in spans]
-        rep = stats_figures.summarize(sessions, dict(spans), self.win)
+        rep = figures.summarize(sessions, dict(spans), self.win)
         self.assertEqual((rep.peak_max, rep.checkout_peak_max, rep.checkouts), (3, 2, 2))
 
 
@@ -412,7 +413,7 @@ class ScanTest(unittest.TestCase):
     def test_malformed_records_are_skipped_and_counted(self):
         # two garbage lines in the corrupt file, and A2's record cut short at the end
         self.assertEqual(self.report.malformed, 3)
-        self.assertTrue(stats_render.render_text(self.report).rstrip().endswith("skipped 3 malformed records"))
+        self.assertTrue(render.render_text(self.report).rstrip().endswith("skipped 3 malformed records"))
 
     def test_transcript_untouched_since_the_window_began_is_not_read(self):
         late = self.fx.session("/somewhere/else")
@@ -453,7 +454,7 @@ class ScanTest(unittest.TestCase):
             stats_scan.BUFFER_BYTES = saved
 
     def test_text_report_names_every_figure(self):
-        text = stats_render.render_text(self.report)
+        text = render.render_text(self.report)
         for expected in (
             "Sessions in the last 3 days: 5, in 3 checkouts",
             "daily peak over the 2 days with sessions: median 2.5, max 4",
@@ -470,7 +471,7 @@ class ScanTest(unittest.TestCase):
             self.assertIn(expected, text)
 
     def test_json_report_holds_the_same_figures(self):
-        data = json.loads(stats_render.render_json(self.report))
+        data = json.loads(render.render_json(self.report))
         self.assertEqual(data["sessions"], 5)
         self.assertEqual(data["alive_at_once"], {"median": 2.5, "max": 4})
         self.assertEqual(data["peer_messages"], 1)
@@ -482,9 +483,9 @@ class ScanTest(unittest.TestCase):
     def test_samples_in_the_doc_are_what_the_code_prints(self):
         with open(os.path.join(os.path.dirname(HERE), "docs", "stats.md"), encoding="utf-8") as handle:
             doc = handle.read()
-        self.assertIn("<!-- sample: stats-text -->\n```\n%s```" % stats_render.render_text(self.report), doc)
+        self.assertIn("<!-- sample: stats-text -->\n```\n%s```" % render.render_text(self.report), doc)
         shown = json.loads(doc.split("<!-- sample: stats-json -->\n```\n", 1)[1].split("```", 1)[0])
-        printed = json.loads(stats_render.render_json(self.report))
+        printed = json.loads(render.render_json(self.report))
         for data in (shown, printed):
             data.pop("bytes_read")  # the fixture's size depends on the temporary folder's path
         self.assertEqual(shown, printed)

@@ -7,9 +7,12 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks import cmdline, gitops, guard_readonly, wrappers  # noqa: E402
+from peerhooks.shell import cmdline
+from peerhooks.git import gitops
+from peerhooks.guard import readonly
+from peerhooks import wrappers  # noqa: E402
 from peerhooks.wrappers import inline_code, makefile, package_scripts  # noqa: E402
-from peerhooks.shell import MAX_TOKENS, TooLarge  # noqa: E402
+from peerhooks.shell.lexer import MAX_TOKENS, TooLarge  # noqa: E402
 from peerhooks.wrappers.follower import MAX_FILES, MAX_LINES, MAX_TEXT, Follower  # noqa: E402
 
 ROOT = "/r"
@@ -518,10 +521,10 @@ class HostileText(unittest.TestCase):
 
 class EntryWords(unittest.TestCase):
     def test_the_front_door_looks_for_the_same_words(self):
-        self.assertEqual(guard_readonly.WRAPPER_BYTES, tuple(w.encode() for w in wrappers.ENTRY_WORDS))
+        self.assertEqual(readonly.WRAPPER_BYTES, tuple(w.encode() for w in wrappers.ENTRY_WORDS))
 
     def test_the_front_door_looks_in_the_command_not_its_description(self):
-        may_wrap = guard_readonly.may_wrap
+        may_wrap = readonly.may_wrap
         for separators in ((",", ":"), (", ", ": ")):  # as Claude Code writes it, as json.dumps does
             def payload(command):
                 return json.dumps({"tool_input": {"command": command, "description": "make sure it builds"}},

@@ -17,7 +17,7 @@ def guard(argv=None, end_process=False):
     through git. While another live session works in the same checkout, git commands that would take
     or discard a peer's changes are denied with the narrow form to use instead, and those with no
     narrow form (a branch switch, a pull, a stash pop) ask the human; alone, or on any error, it
-    exits 0 in silence. The work is in peerhooks.hook_git_guard; docs/guard.md says what it refuses
+    exits 0 in silence. The work is in peerhooks.guard.hook; docs/guard.md says what it refuses
     and how to turn it off.
 
     It runs before every shell command, so it decides from the payload's raw bytes, before json or
@@ -28,10 +28,10 @@ def guard(argv=None, end_process=False):
     if raw is None:
         return 0
     try:
-        from . import guard_readonly
+        from .guard import readonly
 
-        if b"\\u" not in raw and not guard_readonly.may_write(raw) and not guard_readonly.may_wrap(raw) and (
-                b"git" not in raw or guard_readonly.only_reads(raw)):
+        if b"\\u" not in raw and not readonly.may_write(raw) and not readonly.may_wrap(raw) and (
+                b"git" not in raw or readonly.only_reads(raw)):
             return quiet(end_process)  # no file written, no wrapper, no git or git that only reads
     except Exception as error:  # noqa: BLE001 - a broken install must not block every git command
         return cannot_load(error)
@@ -39,7 +39,7 @@ def guard(argv=None, end_process=False):
 
     gc.disable()  # the ~30 modules a judged line loads make no cycles worth collecting (hookio.serve says why)
     try:
-        return _serve("git_index_guard", "hook_git_guard", argv, end_process, raw=raw)
+        return _serve("git_index_guard", "guard", argv, end_process, raw=raw)
     finally:
         gc.enable()  # for a caller that lives on (tests run main() in their own process)
 
@@ -53,21 +53,21 @@ def edit_notice(argv=None, end_process=False):
     must come before the first write and be a by-product of editing, never a claim to keep. This
     never blocks: the tool runs, and the model reads who changed the file, how long ago, what that
     peer works on and how to reach it, once per (file, peer, peer's latest change). Silent alone, on
-    any error, and under PEERHOOKS_GUARD=off. The work is in peerhooks.hook_edit_notice.
+    any error, and under PEERHOOKS_GUARD=off. The work is in peerhooks.edit_notice.notice.hook.
 
-    It runs before every file edit, and most are made alone: peerhooks.edit_alone decides that from
+    It runs before every file edit, and most are made alone: peerhooks.edit_notice.alone decides that from
     the payload's bytes and a listing of the registry before `os` or anything else is imported."""
     raw = _payload_line()
     if raw is None:
         return 0
     try:
-        from . import edit_alone
+        from .edit_notice import alone
 
-        if edit_alone.alone(raw):  # nobody else is live: decided before any other import or read
+        if alone.alone(raw):  # nobody else is live: decided before any other import or read
             return quiet(end_process)
     except Exception as error:  # noqa: BLE001 - a broken install must not break the session (exit 0)
         return cannot_load(error)
-    return _serve("edit_notice", "hook_edit_notice", argv, end_process, raw=raw)
+    return _serve("edit_notice", "edit_notice", argv, end_process, raw=raw)
 
 
 def peers(argv=None, end_process=False):
@@ -78,8 +78,8 @@ def peers(argv=None, end_process=False):
     alive at once, up to 10 in one checkout) only 7 ever messaged another. This prints, at
     SessionStart (`--hook`) or by hand (`--help` lists the modes), each live peer's intent (its
     substantive prompts), the files it is editing (its transcript tail), and the last finished
-    session in this checkout. The work is in peerhooks.hook_peers."""
-    return _serve("peers", "hook_peers", sys.argv[1:] if argv is None else argv, end_process, by_hand=True)
+    session in this checkout. The work is in peerhooks.peers.hook."""
+    return _serve("peers", "peers", sys.argv[1:] if argv is None else argv, end_process, by_hand=True)
 
 
 def memory_delta(argv=None, end_process=False):
@@ -91,8 +91,8 @@ def memory_delta(argv=None, end_process=False):
     each file another session changed since this one started (or since this hook last ran for it),
     once, with who wrote it and what it is about; deletions of memory notes too. On most prompts it
     prints nothing, and then it costs a stat of each watched file and one small read of its stamp.
-    The work is in peerhooks.hook_memory_delta."""
-    return _serve("memory_delta", "hook_memory_delta", argv, end_process)
+    The work is in peerhooks.memory_delta.hook."""
+    return _serve("memory_delta", "memory_delta", argv, end_process)
 
 
 def cold_start(argv=None):
@@ -106,19 +106,19 @@ def cold_start(argv=None):
     `LI_PLUS_AGENT_KEY` (else `default`), so two agents sharing a workspace each get every change
     instead of splitting them. `--host codex` keeps the state under `.codex/state/` and watches the
     rule files Codex loads (AGENTS.md, not CLAUDE.md); `--full [folder]` prints everything by hand
-    and reads no payload. The work is in peerhooks.hook_cold_start."""
-    return _serve("cold_start", "hook_cold_start", sys.argv[1:] if argv is None else argv, by_hand=True)
+    and reads no payload. The work is in peerhooks.cold_start.hook."""
+    return _serve("cold_start", "cold_start", sys.argv[1:] if argv is None else argv, by_hand=True)
 
 
-def _serve(name, hook_name, argv, end_process=False, by_hand=False, **options):
-    """hookio.serve of the hook module `hook_name` (the door's one declared seam: a hook's library
+def _serve(name, package, argv, end_process=False, by_hand=False, **options):
+    """hookio.serve of `package`'s hook module (the door's one declared seam: a hook's library
     loads only once its quiet checks are past); exit 0 after one line on stderr when the library
     cannot load: a broken install must not break the session. by_hand: the hook has modes run by
     hand, which read no payload (stdin is a terminal)."""
     try:
         from . import hookio
 
-        hook = getattr(__import__("", globals(), None, [hook_name], 1), hook_name)  # `from . import <hook_name>`
+        hook = __import__(package, globals(), None, ["hook"], 1).hook  # `from .<package> import hook`
     except Exception as error:  # noqa: BLE001 - whatever it is, the one line and exit 0
         return cannot_load(error)
     if by_hand:

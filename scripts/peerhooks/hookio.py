@@ -15,7 +15,7 @@ import gc
 import sys
 import time
 
-from . import oscalls
+from .startup import oscalls
 
 # The payload is one JSON line. A cap keeps a runaway producer from making us buffer gigabytes.
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
@@ -127,7 +127,7 @@ def switched_off(environ):
 
 def decode_payload(raw):
     """Decode one payload line; anything that is not a JSON object gives an empty Payload."""
-    from .jsonfast import loads
+    from .startup.jsonfast import loads
 
     try:
         value = loads(raw.decode("utf-8", errors="replace"))

@@ -29,7 +29,7 @@ so equality is the comparison.
 """
 import sys
 
-from .. import oscalls
+from ..startup import oscalls
 
 SEP = "/"
 

@@ -9,7 +9,7 @@
   machine by its machine id, not a boot id.)
 """
 
-from .. import oscalls
+from ..startup import oscalls
 
 PROC = "/proc"
 MACHINE_ID = "/etc/machine-id"

@@ -1,4 +1,4 @@
-"""cmdline's follower (peerhooks.cmdline.Context.follow) for one judgement: for one simple command,
+"""cmdline's follower (peerhooks.shell.lexer.cmdline.Context.follow) for one judgement: for one simple command,
 what it runs, as command lines cmdline walks as if typed, each tagged with a cmdline.Via naming the
 wrapper (`make commit` runs `git add -A && git commit -m save`), or as a marker that names a gitops
 kind: MOVE_HEAD / RESET_ALL / WRITE_REFS for `gh`, UNFOLLOWED where what runs mentions git and cannot
@@ -11,9 +11,9 @@ looked up at most once per judgement, at most MAX_FILES of them; the lines it ha
 too, and so is the nesting (cmdline's MAX_DEPTH: make running a script running make …).
 """
 
-from .. import oscalls
-from ..cmdline import MAX_DEPTH, SHELLS, Followed, Via, expand, resolve, shell_script_file
-from ..shell import quote
+from ..startup import oscalls
+from ..shell.cmdline import MAX_DEPTH, SHELLS, Followed, Via, expand, resolve, shell_script_file
+from ..shell.lexer import quote
 from . import INTERPRETER_WORDS, Outside, Unreadable
 
 MAX_FILES = 32  # paths looked up in one judgement: a Makefile's three names, its includes, scripts
@@ -112,7 +112,7 @@ class Follower:
 
 def unfollowed(command, wrapper, why):
     """The marker for what cannot be followed: the guard asks beside a live peer."""
-    from ..gitops import UNFOLLOWED  # only code the guard cannot read needs the classifier's word
+    from ..git.gitops import UNFOLLOWED  # only code the guard cannot read needs the classifier's word
 
     return Followed(None, command.cwd, Via(wrapper, why), UNFOLLOWED)
 

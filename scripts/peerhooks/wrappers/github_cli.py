@@ -13,7 +13,7 @@ they amount to. Read from cli/cli (pkg/cmd/pr/checkout, pkg/cmd/repo/sync):
 The branch gh checks out is the pull request's, known only to GitHub, so these are markers (gitops
 kinds) rather than git lines a Lookup would then find naming no commit.
 """
-from ..gitops import MOVE_HEAD, RESET_ALL, WRITE_REFS
+from ..git.gitops import MOVE_HEAD, RESET_ALL, WRITE_REFS
 
 HELP = frozenset(["-h", "--help"])
 VALUE_OPTIONS = frozenset(["-b", "--branch", "-R", "--repo", "-s", "--source"])

@@ -14,10 +14,10 @@ path]` adds paths computed when it runs). Any other mention of git outside comme
 at run time, `['git', cmd]`, `f"git {x}"`, `import git`) is left over: the caller treats it as
 unknown, never as safe.
 """
-from ..cmdline import commands
-from ..shell import quote
-from ..records import record
-from ..shell import matching_close
+from ..shell.cmdline import commands
+from ..shell.lexer import quote
+from ..startup.records import record
+from ..shell.lexer import matching_close
 from . import mentions_git
 
 # The interpreters whose code is read, by the start of the program's name (`python3.11`, `pypy3`).
@@ -227,7 +227,7 @@ def _interpolates(body, language):
 # -- files written -----------------------------------------------------------------------------------
 
 # What makes code one that may write a file: an open for writing or appending, an unlink, a rename, a
-# copy (python, node, perl, ruby). peerhooks.guard_readonly holds the same markers as bytes.
+# copy (python, node, perl, ruby). peerhooks.guard.readonly holds the same markers as bytes.
 WRITE_MARKERS = ("'w", '"w', "'a'", '"a"', "'a+", '"a+', "'x'", '"x"', "'r+", '"r+', "write_text", "write_bytes",
                  "unlink", "remove(", "rmtree", "rename(", "os.replace", "shutil.", "truncate", "writeFile",
                  "appendFile", "rmSync", "renameSync", "copyFile", "createWriteStream", "File.write",

@@ -23,7 +23,7 @@ an include or the Makefile itself cannot be read, the result says so (the guard 
 
 Pure: files come through a `read(path)` function (text, None when absent, or Unreadable).
 """
-from .. import oscalls
+from ..startup import oscalls
 from . import Outside, Unreadable, mentions_git
 
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")  # the order GNU make tries them

@@ -13,8 +13,8 @@ pnpm and yarn 2+ skip them for some scripts, and counting them anyway only adds 
 `--ignore-scripts` leaves them out. Not followed: workspace and recursive runs (`-w`, `-ws`, `pnpm
 -r`, `--filter`, `yarn workspace`): the workspaces' own package.json are not looked for.
 """
-from ..jsonfast import loads
-from ..records import record
+from ..startup.jsonfast import loads
+from ..startup.records import record
 
 # npm's words for running a script, and the lifecycle commands that run the script of their name.
 NPM_RUN = frozenset(["run", "run-script", "rum", "urn"])

@@ -3,12 +3,13 @@ is in, never through a link out of it, never blocking, at most MAX_FILE_BYTES ea
 
 Why: a Makefile, package.json or script is checkout content, which a repository (or a stray
 program) may have made hostile: a `Makefile -> /dev/zero`, a FIFO named `commit.sh`, a link to
-another checkout's file (issue 14's lessons, peerhooks.safefiles). The checkout is found from the
+another checkout's file (issue 14's lessons, peerhooks.state.safefiles). The checkout is found from the
 path as written (its nearest folder holding `.git`), so a folder link out of it is caught too. A
 file outside every checkout (`~/bin/x.sh`) is not read (Outside); one inside that cannot be read
 makes what it runs unknown (Unreadable: the guard asks beside a live peer rather than let it through).
 """
-from .. import oscalls, safefiles
+from ..startup import oscalls
+from ..state import safefiles
 from . import MAX_FILE_BYTES, Outside, Unreadable
 
 BINARY_PROBE_BYTES = 1024  # a NUL byte this early marks a compiled program (`./build/app`), not a script

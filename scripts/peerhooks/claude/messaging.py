@@ -1,0 +1,55 @@
+"""How a session can reach its peers, in the words every hook uses: what was observed, never a
+client version. Pure.
+
+SendMessage by registry name reaches a peer only when both ends have a messaging socket: this
+session (its client sets CLAUDE_CODE_MESSAGING_SOCKET, or its registry entry has
+`messagingSocketPath`) and the peer (its registry entry has one). Messaging exists from 2.1.224 and
+is off for some providers and settings (field.md), so a version says nothing; the socket does
+(2.1.197 has none, and its SendMessage fails with `No agent named '…' is currently addressable`).
+Under Codex there is no SendMessage at all. A part of this same session (its main thread, a running
+subagent) is not a peer to message: its work comes back to the main thread.
+"""
+from .formats import MESSAGING_SOCKET_VARIABLE
+
+SESSION = "session"  # the kind of a party that is another session (identity.Party.kind)
+
+
+def advice(peers, can_send, host="claude", listed=False):
+    """The sentences that say how to coordinate with `peers` ([(name, can_message, kind)]):
+    SendMessage by name to those that can receive it when this session can send, else through
+    the user, saying which socket is missing; '' for none. listed: the names were just shown (a
+    roster), so a group that holds every peer is not named again."""
+    peers = list(peers)
+    own_parts = [name for name, _can, kind in peers if kind != SESSION]
+    sessions = [(name, can) for name, can, kind in peers if kind == SESSION]
+    parts = []
+    if own_parts:
+        one = len(own_parts) == 1
+        parts.append("%s %s part of this same session: leave %s work to %s, and report back instead of taking it."
+                     % (", ".join(own_parts), "is" if one else "are", "its" if one else "their",
+                        "it" if one else "them"))
+    if not sessions:
+        return " ".join(parts)
+    one = len(sessions) == 1
+    names = ("it" if one else "them") if listed else ", ".join(name for name, _can in sessions)
+    if host == "codex":
+        parts.append("Coordinate with %s through the user." % names)
+    elif not can_send:
+        parts.append("This session has no messaging socket (no %s): coordinate with %s through the user."
+                     % (MESSAGING_SOCKET_VARIABLE, names))
+    else:
+        reachable = [name for name, can in sessions if can]
+        others = [name for name, can in sessions if not can]
+        if reachable and not others and listed:
+            parts.append("Message %s by name with SendMessage to coordinate." % ("it" if one else "each"))
+        elif others and not reachable and listed:
+            parts.append("It has no messaging socket in its registry entry: coordinate through the user." if one
+                         else "None has a messaging socket in its registry entry: coordinate through the user.")
+        else:
+            if reachable:
+                parts.append("Message %s with SendMessage to coordinate." % ", ".join(reachable))
+            if others:
+                few = len(others) == 1
+                parts.append("%s %s no messaging socket in %s registry entry: coordinate through the user."
+                             % (", ".join(others), "has" if few else "have", "its" if few else "their"))
+    return " ".join(parts)

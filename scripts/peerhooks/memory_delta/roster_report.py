@@ -1,0 +1,124 @@
+"""memory_delta.py's roster lines: the peers that joined this checkout since this session last heard
+(name, what it works on, what it is editing) and those that ended (how long they ran, what they left
+uncommitted), each once. Runs only when roster.unchanged says the registry moved.
+
+A joined peer is described as peers.py describes a live one (activity.describe_checkout: its
+prompts from history, its edits from its transcripts, split by git's state now). An ended peer is
+described from its transcripts, found by the session id and process the roster kept (its chain
+of ids across /clear, its subagents: identity), and git's state of the files they changed: what
+it left uncommitted is still its work, for whoever comes next.
+"""
+from ..claude import messaging
+from ..peers import roster
+from ..claude.intent import one_line
+from ..startup.records import record
+from ..text.timeutil import ago, duration
+
+HEADER = "Peers in this checkout since this session last heard:"
+SHOWN_FILES = 5
+MAX_EACH = 8  # joined, and ended, peers described on one prompt; the rest are counted
+
+Ended = record("Ended", "name started_ms ended_ms uncommitted settled", doc="""A peer that ended: its
+    name, when it started and ended (None when unknown), and [Edit] of the files it changed that
+    git holds uncommitted now, and of those it changed that git holds unchanged.""")
+
+
+def joined_line(peer, top, now_ms):
+    """One joined peer (an activity.Activity) as one line."""
+    from ..peers import report as peers_report
+
+    facts = [f for f in (peer.status, "up " + ago(now_ms, peer.started_ms) if peer.started_ms else None) if f]
+    text = "- joined: %s%s" % (peer.name, " (%s)" % ", ".join(facts) if facts else "")
+    if peer.latest:
+        text += "; working on: %s" % one_line(peer.latest)
+        if peer.direction:
+            text += ", then: %s" % one_line(peer.direction)
+    editing = peers_report.edits_line(peer, top, now_ms, "editing")
+    return text + ("; " + editing.strip() if editing else "")
+
+
+def ended_line(ended, top, now_ms):
+    """One ended peer as one line."""
+    from ..peers import report as peers_report
+
+    when = []
+    if ended.ended_ms is not None:
+        when.append("%s ago" % ago(now_ms, ended.ended_ms))
+    if ended.started_ms is not None and ended.ended_ms is not None:
+        when.append("after %s" % duration(ended.ended_ms - ended.started_ms))
+    text = "- ended: %s%s" % (ended.name, " (%s)" % ", ".join(when) if when else "")
+    settled = "committed or stashed: %s" % peers_report.named(ended.settled, top, SHOWN_FILES) if ended.settled else ""
+    if ended.uncommitted:
+        text += "; left uncommitted: %s" % peers_report.named(ended.uncommitted, top, SHOWN_FILES)
+        return text + ("; " + settled if settled else "")
+    if settled:
+        return text + "; left nothing uncommitted (%s)" % settled
+    return text + "; changed no file here that its transcripts show"
+
+
+def render(joined, ended, top, now_ms, can_send, more=0):
+    """The roster lines ('' when nobody joined or ended), then how to reach those that joined.
+    joined: [(activity.Activity, whether it can receive messages)]; ended: [Ended]; more: how many
+    others joined or ended that are not described."""
+    if not joined and not ended:
+        return ""
+    lines = [HEADER] + [joined_line(p, top, now_ms) for p, _can in joined]
+    lines += [ended_line(e, top, now_ms) for e in ended]
+    if more:
+        lines.append("- and %d more that joined or ended" % more)
+    advice = messaging.advice([(p.name, can, messaging.SESSION) for p, can in joined], can_send)
+    return "\n".join(lines + ([advice] if advice else [])) + "\n"
+
+
+# -- The reads (I/O) -------------------------------------------------------------------------------
+
+Found = record("Found", "text roster", doc="""The lines to print and the roster to record once they
+    are delivered.""")
+
+
+def describe_ended(home, top, key, heard, table, now_ms):
+    """An Ended from what the roster kept of a peer: its transcripts (its chain of ids across
+    /clear, its subagents), the files they show it changed, git's state of those now."""
+    from ..claude import activity, editindex, identity, transcripts
+
+    pid, _sep, start = key.partition(":")
+    processes = [(int(pid), start or None)] if pid.isdigit() else []
+    found = identity.identity(home, heard.session_id, heard.cwd or top, heard.name, processes, table)
+    paths = identity.all_transcripts(found)
+    scans = editindex.recent_edits_of(home, paths, now_ms)
+    edits = activity.kept_edits(activity.merged_scan([scans[p] for p in paths if p in scans]).edits, top)
+    # its last record; without one (a session that never ran a prompt), now bounds its end
+    ended_ms = (transcripts.read_tail(found.transcripts[0]).ended_at_ms if found.transcripts else None) or now_ms
+    shell = activity.Activity(heard.session_id, heard.name, heard.cwd, None, heard.started_ms, ended_ms, None,
+                              None, None, None, edits, False)
+    [split] = activity.settled_by_git([shell], top)
+    return Ended(heard.name, heard.started_ms, ended_ms, split.edits, split.settled)
+
+
+def report(home, seen, session_id, top, environ, now_ms):
+    """Found: the roster lines for this prompt and the roster to record (I/O: the registry, the
+    joined peers' history and transcripts, the ended peers' transcripts, git's state)."""
+    from ..claude import history, names, registry
+
+    sessions = registry.read_sessions(home)
+    ancestors = registry.ancestor_pids()
+    live = registry.peers_in_checkout(home, top, session_id, ancestors, sessions) if top else []
+    own = registry.own_entry(sessions, session_id, ancestors)
+    can_send = registry.can_send(own, environ)
+    joined, ended = roster.changes(seen.previous, live)
+    new = roster.Roster(tuple(seen.registry), roster.heard_of(live))
+    if not joined and not ended:
+        return Found("", new)
+    more = max(0, len(joined) - MAX_EACH) + max(0, len(ended) - MAX_EACH)
+    joined, ended = joined[:MAX_EACH], ended[:MAX_EACH]  # a bounded description, whatever the churn
+    described, gone = [], []
+    if joined:
+        from ..claude import activity
+
+        checkout = activity.describe_checkout(home, top, joined, {session_id}, now_ms, history.load(home, now_ms),
+                                              with_ended=False)
+        described = [(a, s.can_message) for a, s in zip(checkout.peers, joined)]
+    if ended:
+        table = names.load_table(home)
+        gone = [describe_ended(home, top, key, heard, table, now_ms) for key, heard in ended]
+    return Found(render(described, gone, top, now_ms, can_send, more), new)

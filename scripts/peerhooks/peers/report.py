@@ -1,0 +1,182 @@
+"""The peers report: what a new session is told about the last finished session and its live peers.
+
+Plain text, meant for the model's context (SessionStart stdout) and for a person running peers.py by
+hand. Times relative to `now` are fine here: this text is never fingerprinted.
+"""
+from ..claude import messaging
+from ..startup import oscalls
+from ..text import render
+from ..claude.intent import one_line
+from ..text.timeutil import ago, duration, ms_to_utc
+
+HOOK_BUDGET = 4000  # the whole SessionStart block; 12 peers must fit (Claude Code cuts at 10,000)
+SHOWN_EDITS = 5  # files per session; the newest matter, the rest is noise
+# Said before how to reach the peers (peerhooks.claude.messaging: SendMessage by name where both ends have
+# a messaging socket, else through the user, naming the socket that is missing).
+WHEN_TO_COORDINATE = "Coordinate before editing a file a peer is editing, or committing while a peer is busy."
+
+
+def message_advice(peer_names, messageable_names, can_send=True):
+    """What to tell the model about reaching its peers, given which of them can receive messages
+    and whether this session can send any."""
+    if not peer_names:
+        return ""
+    peers = [(name, name in messageable_names, messaging.SESSION) for name in peer_names]
+    return WHEN_TO_COORDINATE + " " + messaging.advice(peers, can_send, listed=True)
+
+
+def display_path(path, top):
+    """A path relative to the checkout when inside it; home-relative or absolute otherwise."""
+    if top:
+        inside = top + oscalls.sep
+        if (len(path) > len(inside) and path.startswith(inside) and oscalls.path.normpath(path) == path
+                and oscalls.path.normpath(top) == top):
+            relative = path[len(inside):]  # what relpath answers here, for a tenth of its cost
+        else:
+            try:
+                relative = oscalls.path.relpath(path, top)
+            except ValueError:  # another drive on Windows
+                relative = None
+        if relative is not None and not relative.startswith(".."):
+            return relative.replace(oscalls.sep, "/")
+    home = oscalls.path.expanduser("~")
+    if path.startswith(home + oscalls.sep):
+        return "~" + path[len(home):]
+    return path
+
+
+SHOWN_SETTLED = 3  # files whose change git no longer holds uncommitted: named briefly after the others
+SETTLED_LABEL = "committed or stashed since"
+
+
+def named(edits, top, limit):
+    """Up to `limit` files, shown relative to the checkout, then how many more."""
+    shown = edits[:limit]
+    names = ", ".join(display_path(e.path, top) for e in shown)
+    return names + (" +%d" % (len(edits) - len(shown)) if len(edits) > len(shown) else "")
+
+
+def edits_line(activity, top, now_ms, label):
+    """The files a session changed: those git still holds uncommitted first (newest first, with
+    when), then those whose change was committed, stashed or reverted since (activity.settled)."""
+    settled = "%s: %s" % (SETTLED_LABEL, named(activity.settled, top, SHOWN_SETTLED)) if activity.settled else ""
+    if not activity.edits:
+        if settled:
+            newest = activity.settled[0].at_ms
+            when = " (%s ago)" % ago(now_ms, newest) if newest is not None else ""
+            return "  %s: nothing uncommitted now; %s%s" % (label, settled, when)
+        if activity.edits_truncated:
+            return "  %s: none in the last part of its transcript read (older edits not read)" % label
+        return None
+    newest = activity.edits[0].at_ms
+    when = " (%s ago)" % ago(now_ms, newest) if newest is not None else ""
+    return "  %s: %s%s%s" % (label, named(activity.edits, top, SHOWN_EDITS), when, "; " + settled if settled else "")
+
+
+def _quoted(label, text):
+    return "  %s: %s" % (label, one_line(text)) if text else None
+
+
+def peer_header(activity, now_ms):
+    facts = []
+    if activity.status:
+        facts.append(activity.status)
+    if activity.started_ms:
+        facts.append("up " + ago(now_ms, activity.started_ms))
+    if activity.prompt_count is not None:
+        facts.append("%d prompt%s" % (activity.prompt_count, "" if activity.prompt_count == 1 else "s"))
+    if activity.last_active_ms:
+        facts.append("last %s ago" % ago(now_ms, activity.last_active_ms))
+    head = "%s  %s" % (activity.name, facts[0]) if activity.status else activity.name
+    rest = facts[1:] if activity.status else facts
+    return head + ("".join(" · " + f for f in rest) if rest else "")
+
+
+def peer_variants(activity, top, now_ms):
+    """An Activity's block as text variants, fullest first: drop `opened`, then `before`, then all but the header."""
+    header = peer_header(activity, now_ms)
+    opened = _quoted("opened", activity.opening)
+    before = _quoted("before", activity.before)
+    latest = _quoted("now", activity.latest)
+    then = _quoted("then", activity.direction)
+    editing = edits_line(activity, top, now_ms, "editing")
+    full = [header, opened, before, latest, then, editing]
+    variants = [
+        full,
+        [header, before, latest, then, editing],
+        [header, latest, then, editing],
+        [header, then, editing],
+        [header],
+    ]
+    seen, result = set(), []
+    for variant in variants:
+        text = "\n".join(line for line in variant if line)
+        if text not in seen:
+            seen.add(text)
+            result.append(text)
+    return result
+
+
+def ended_block(ended, handoff, top, now_ms):
+    """An Ended session's block as text variants, fullest first (with its Handoff, or None)."""
+    activity = ended.activity
+    ran = ""
+    if activity.started_ms is not None:
+        ran = ", ran %s" % duration(ended.ended_ms - activity.started_ms)
+    header = "Last session in this checkout: %s ended %s ago (%s)%s, %d prompt%s" % (
+        activity.name, ago(now_ms, ended.ended_ms), ms_to_utc(ended.ended_ms), ran,
+        activity.prompt_count, "" if activity.prompt_count == 1 else "s")
+    lines = [header, _quoted("opened", activity.opening), _quoted("latest", activity.latest),
+             edits_line(activity, top, now_ms, "edited")]
+    if handoff is not None:
+        note = " (stale: that session worked on after it was written)" if handoff.stale else ""
+        lines.append("  handoff: %s, written %s%s" % (
+            display_path(handoff.path, top), ms_to_utc(handoff.modified_ms), note))
+    full = "\n".join(line for line in lines if line)
+    return [full, "\n".join(line for line in (lines[0], lines[2]) if line), lines[0]]
+
+
+def _megabytes(size):
+    megabytes = size / (1024.0 * 1024.0)
+    return "%.1f MB" % megabytes if megabytes < 10 else "%d MB" % round(megabytes)
+
+
+def unread_line(unread):
+    """One line for what this start's budget did not reach (activity.Unread), or ''."""
+    parts = []
+    if unread is not None and unread.history_bytes:
+        parts.append("up to %s of history.jsonl, so prompt counts may be low" % _megabytes(unread.history_bytes))
+    if unread is not None and unread.transcripts:
+        parts.append("%d transcript%s that may hold a later finished session" % (
+            unread.transcripts, "" if unread.transcripts == 1 else "s"))
+    if not parts:
+        return ""
+    return "Not read within this start's budget (later starts go on from there): %s." % "; ".join(parts)
+
+
+def hook_report(ended, handoff, peers, top, now_ms, budget=HOOK_BUDGET, messageable=frozenset(),
+                can_send=True, unread=None):
+    """The SessionStart text from the last Ended session (or None), its Handoff (or None) and the
+    live peers' Activity records, or '' when there is nothing to tell. `messageable`: the session
+    ids of the peers that can receive SendMessage (registry.Session.can_message); `can_send`:
+    whether this session's own client can send one (False where its registry entry has no
+    messaging socket); `unread`: what the budget did not reach (activity.Unread), said last."""
+    not_read = unread_line(unread)
+    if ended is None and not peers:
+        return not_read
+    blocks = []
+    if ended is not None:
+        blocks.append(ended_block(ended, handoff, top, now_ms))
+    header = ""
+    if peers:
+        ordered = sorted(peers, key=lambda a: a.last_active_ms or 0, reverse=True)
+        header_line = "Live sessions in this checkout (%d):" % len(ordered)
+        # The header sits on the first peer's block so that it goes or stays with the peers.
+        first = [header_line + "\n" + v for v in peer_variants(ordered[0], top, now_ms)]
+        blocks.append(first)
+        blocks += [peer_variants(a, top, now_ms) for a in ordered[1:]]
+    footer = message_advice([a.name for a in peers],
+                            {a.name for a in peers if a.session_id in messageable}, can_send)
+    footer = "\n".join(line for line in (footer, not_read) if line)
+    return render.fit(blocks, budget, more_line=lambda n: "+%d more live sessions" % n,
+                      header=header, footer=footer)
