@@ -1,5 +1,6 @@
 """git_index_guard.py: a command without git, a read-only git command and a refused-shape git command,
-each with 12 live peers on the large home (issue 15's targets), plus informational cases that read
+each with 12 live peers on the large home (issue 32's targets: the line without git, the quiet line
+before every shell command, <= 1.15x; the refused `git add -A` <= 2.5x), plus informational cases that read
 transcripts or git, and lines that run git through a wrapper (issue 19): the file a wrapper runs costs
 one bounded read, checked as `make commit` against the same recipe typed; the refused shape again on
 the pasted home (issue 21: a pasted 16 KB prompt changes nothing); and a 300 KB line of 20,000
@@ -16,18 +17,15 @@ import benchlib
 from benchlib import Case, with_flags
 
 SCRIPT = benchlib.script("git_index_guard.py")
-NO_GIT_TARGET = 1.10  # issue 15: runs before every shell command, so no more than start-up
-READ_ONLY_TARGET = 1.5  # issue 15: the commonest git lines; the command alone says they cannot harm a peer
-REFUSED_TARGET = 2.0  # issue 15: a refused-shape git command with 12 live peers
+NO_GIT_TARGET = 1.15  # issue 32: a quiet line, before every shell command: hardly more than start-up
+REFUSED_TARGET = 2.5  # issue 32: the refused `git add -A` beside 12 live peers
 PASTED_LIMIT = 1.10  # issue 21: a pasted 16 KB prompt changes no hook's time by more than 10%
 HUGE_LINE_LIMIT_S = 1.0  # issue 21: the guard under 1 s whatever the command line
 HUGE_LINE_COMMANDS = 20000  # `git add fNNNNN; ` 20,000 times: a 300 KB line
 HUGE_LINE_RUNS = 3
 REFUSED = "guard: git add -A, 12 live peers (refused)"
-MADE = "guard: make commit, 12 live peers (refused), judged by the door"
-TYPED = "guard: the make commit recipe typed, 12 live peers (refused), judged by the door"
-WARM_CPU_RUNS = 30
-WARM_CPU_PAUSE_S = 0.06  # a spare has touched its pages (~10 ms) before the next line comes
+MADE = "guard: make commit, 12 live peers (refused)"
+TYPED = "guard: the make commit recipe typed, 12 live peers (refused)"
 REFUSED_PASTED = "guard: git add -A, 12 live peers, 16 KB prompts pasted"
 # issue 19: following `make commit` costs its Makefile's one bounded read and parse over the recipe typed
 # (~1.8 ms here: the follower, the makefile module, the read). In CPU time, steadier than wall time on
@@ -44,8 +42,8 @@ def _payload(home, command):
                         "tool_use_id": "toolu_bench"}) + "\n").encode()
 
 
-def _case(name, home, command, target, **env):
-    return Case(name, [sys.executable, SCRIPT], _payload(home, command), dict(home.env, **env), home.repo, target)
+def _case(name, home, command, target):
+    return Case(name, [sys.executable, SCRIPT], _payload(home, command), home.env, home.repo, target)
 
 
 def _wrapper_files(repo):
@@ -67,13 +65,12 @@ def cases(homes):
         # issue 19 sets it no target; 1.58x here, against 1.14x when npm was not followed.
         _case("guard: npm test without git, package.json read", homes.large, "ls -la && npm test 2>&1 | tail -20",
               None),
-        # Judged by the door (PEERHOOKS_WARM=off): the Makefile's read is then in the CPU time this
-        # process's children report; through the warm server it is in the server's child.
-        _case(MADE, homes.large, "make commit", None, PEERHOOKS_WARM="off"),
-        _case(TYPED, homes.large, RECIPE, None, PEERHOOKS_WARM="off"),
+        _case(MADE, homes.large, "make commit", None),
+        _case(TYPED, homes.large, RECIPE, None),
         _case(REFUSED, homes.large, "git add -A", REFUSED_TARGET),
         _case(REFUSED_PASTED, homes.pasted, "git add -A", None),
-        _case("guard: git status, 12 live peers (allowed)", homes.large, "git status", READ_ONLY_TARGET),
+        # Issue 15 set it 1.5x; issue 32 sets it none (a read-only line is a quiet line too).
+        _case("guard: git status, 12 live peers (allowed)", homes.large, "git status", None),
         _case("guard: git add src, 12 peers' 50 MB transcripts read", homes.large, "git add src", None),
         _case("guard: git commit -m x, 12 peers + index read", homes.large, "git commit -m x", None),
     ]
@@ -105,26 +102,4 @@ def extras(homes):
     seconds = statistics.median(times)
     ok = seconds <= HUGE_LINE_LIMIT_S
     return [("guard: a %d KB line of %d `git add`, 12 live peers: %.2f s (limit %.1f s) %s"
-             % (len(case.stdin) // 1024, HUGE_LINE_COMMANDS, seconds, HUGE_LINE_LIMIT_S, "ok" if ok else "OVER"), ok),
-            warm_cpu(homes)]
-
-
-def warm_cpu(homes):
-    """The CPU a judged line costs in all, its door's and the warm server's child's (the table's
-    `cpu x` counts only the processes this run starts, so for a line the server answers it counts
-    the door alone): the refused `git add -A` run WARM_CPU_RUNS times, the server's reaped children
-    (/proc/<pid>/stat, in clock ticks) over the same runs."""
-    case = with_flags(_case("warm cpu", homes.large, "git add -A", None), ["-S"])
-    floor = benchlib.floor_cases()[0]
-    server = benchlib.warm_server_pid()
-    if server is None or not os.path.exists("/proc/%d/stat" % server):
-        return "guard: CPU per judged line with the warm server's child: no server to read (not measured)"
-    floor_cpu = statistics.median(benchlib.time_once(floor)[1] for _ in range(WARM_CPU_RUNS))
-    door, before = 0.0, benchlib.reaped_cpu(server)
-    for _ in range(WARM_CPU_RUNS):
-        door += benchlib.time_once(case)[1]
-        time.sleep(WARM_CPU_PAUSE_S)
-    spent = door + benchlib.reaped_cpu(server) - before
-    return ("guard: git add -A refused, CPU per line with the warm server's child: %.1f ms, %.2fx the floor's "
-            "(the door alone %.2fx)" % (spent / WARM_CPU_RUNS * 1e3, spent / WARM_CPU_RUNS / floor_cpu,
-                                         door / WARM_CPU_RUNS / floor_cpu))
+             % (len(case.stdin) // 1024, HUGE_LINE_COMMANDS, seconds, HUGE_LINE_LIMIT_S, "ok" if ok else "OVER"), ok)]
