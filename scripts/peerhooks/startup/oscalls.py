@@ -4,14 +4,14 @@ importing `os`.
 `import os` costs ~1.2 ms under -S, a tenth of a judged guard line over the interpreter's own start:
 os builds its environ as a MutableMapping, which loads `_collections_abc` (~0.7 ms), then
 `posixpath`, `genericpath` and `stat`. Every call os makes for us is in the built-in `posix` module,
-loaded at every start, and peerhooks.startup.posix_paths does posixpath's arithmetic over it. On Windows,
+loaded at every start, and peerhooks.startup.posix_paths does posixpath's arithmetic over it (and
+holds the environment, decoded as os.environ would be, which its expanduser reads). On Windows,
 which has no `posix`, this hands out os, os.path and posixpath themselves.
 
 A module asks here for what it would ask os: `oscalls.lstat`, `oscalls.path.join` (the platform's
 path arithmetic, as os.path) and `oscalls.posixpath.join` (`/`-separated whatever the platform, as
 git's pathspecs are). docs/performance.md ("Keeping it fast") says which modules must.
 """
-import sys
 
 try:
     import posix
@@ -34,22 +34,13 @@ CALLS = (
 )
 
 
-def _decoded_environment(raw):
-    """posix's environment (bytes, as the process started) as os.environ spells it."""
-    encoding = sys.getfilesystemencoding()
-    return {name.decode(encoding, "surrogateescape"): value.decode(encoding, "surrogateescape")
-            for name, value in raw.items()}
-
-
 if posix is not None:
     from . import posix_paths
 
     _source = posix
     path = posixpath = posix_paths
     sep, name, devnull = "/", "posix", "/dev/null"
-    # os's own environ when something imported os (a test running a hook in its own process changes
-    # it); else posix's, which is all a hook process ever has: it never sets a variable of its own.
-    environ = sys.modules["os"].environ if "os" in sys.modules else _decoded_environment(posix.environ)
+    environ = posix_paths.environ  # where its expanduser reads HOME, as posixpath reads os.environ
 
     def fdopen(descriptor, mode="r", buffering=-1, encoding=None, *args, **kwargs):
         """os.fdopen: a file object over an open descriptor."""

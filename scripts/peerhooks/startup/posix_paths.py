@@ -7,7 +7,8 @@ test_oscalls.py compares them on generated paths and on a tree of links, loops i
 reached through peerhooks.startup.oscalls, which is where a module asks for them. Only a POSIX system
 imports this module: on Windows oscalls hands out the standard modules.
 """
-from posix import fspath, getcwd, lstat, readlink, stat
+import sys
+from posix import environ as _raw_environ, fspath, getcwd, lstat, readlink, stat
 
 try:
     from posix import _path_normpath  # 3.11+: posixpath's own normpath is this C function
@@ -19,6 +20,20 @@ CURRENT = "."
 PARENT = ".."
 _S_IFMT = 0o170000
 _S_IFDIR, _S_IFREG, _S_IFLNK = 0o040000, 0o100000, 0o120000
+
+
+def _decoded_environment(raw):
+    """posix's environment (bytes, as the process started) as os.environ spells it."""
+    encoding = sys.getfilesystemencoding()
+    return {name.decode(encoding, "surrogateescape"): value.decode(encoding, "surrogateescape")
+            for name, value in raw.items()}
+
+
+# The process's environment, which expanduser reads as posixpath reads os.environ (oscalls hands
+# it out as os.environ's stand-in): os's own when something imported os (a test running a hook in
+# its own process changes it); else posix's, which is all a hook process ever has: it never sets a
+# variable of its own.
+environ = sys.modules["os"].environ if "os" in sys.modules else _decoded_environment(_raw_environ)
 
 
 def join(first, *rest):
@@ -167,8 +182,6 @@ def expanduser(path):
     cut = path.find(SEP, 1)
     cut = len(path) if cut < 0 else cut
     if cut == 1:
-        from .oscalls import environ  # oscalls imports this module: its environ is there by now
-
         home = environ.get("HOME")
         if home is None:
             home = _home_of(None)
