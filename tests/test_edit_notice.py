@@ -14,8 +14,7 @@ from installer import wiring
 from peerhooks.claude import formats, identity
 from peerhooks.edit_notice import notice as edit_notice, targets as edit_targets, told as notice_state
 from peerhooks.git import gitrepo, gitstate
-from peerhooks import platform
-from peerhooks.platform import windows
+from peerhooks.platform import posix, windows
 
 SCRIPT = "edit_notice.py"
 SAMPLES = os.path.join(support.REPO, "fixtures", "samples", "codex-0.171")
@@ -41,7 +40,7 @@ def write_call(path, session_id=ME, tool="Write", cwd=None, **extra):
     return payload
 
 
-POSIX = platform.Posix()  # the paths below are POSIX ones, whatever platform the suite plays
+POSIX = posix.Posix()  # the paths below are POSIX ones, whatever platform the suite plays
 
 
 class EditTargets(unittest.TestCase):

@@ -28,7 +28,7 @@ from peerhooks.cold_start import quiet, rules, state as cold_start_state
 from peerhooks.claude import home, registry
 from peerhooks import hookio, platform
 from peerhooks.state import statefiles
-from peerhooks.platform import darwin, linux, windows
+from peerhooks.platform import darwin, linux, posix, windows
 
 import install  # noqa: E402  (support put the repository on sys.path)
 from installer import checks, wiring  # noqa: E402
@@ -97,11 +97,11 @@ class PosixSpellings(unittest.TestCase):
     def test_macos_resolves_to_nfc_and_linux_keeps_the_bytes(self):
         decomposed, composed = "/no/such/cafe\u0301", "/no/such/caf\u00e9"
         self.assertEqual(darwin.Darwin().realpath(decomposed), composed)
-        self.assertEqual(platform.Posix().realpath(decomposed), decomposed)
+        self.assertEqual(posix.Posix().realpath(decomposed), decomposed)
         self.assertEqual(darwin.Darwin().realpath("/no/such/Repo"), "/no/such/Repo")  # not folded, as the client
-        self.assertIsNone(platform.Posix().local("relative/dir"))
-        self.assertEqual(platform.Posix().resolve("../b", "/r/a"), "/r/b")
-        self.assertEqual(platform.Posix().program("/usr/bin/git"), "git")
+        self.assertIsNone(posix.Posix().local("relative/dir"))
+        self.assertEqual(posix.Posix().resolve("../b", "/r/a"), "/r/b")
+        self.assertEqual(posix.Posix().program("/usr/bin/git"), "git")
 
 
 class Slugs(unittest.TestCase):

@@ -2,8 +2,8 @@
 between Linux, macOS and Windows (issue 22), read from the client's own builds of 2.1.332
 (fixtures/samples/platforms/README.md).
 
-- `paths`: how paths are written, opened and compared: `Posix` below, which every Unix shares,
-  refined in darwin.py (NFC) and windows.py (drives, `\\`, Git Bash's `/c/`);
+- `paths`: how paths are written, opened and compared: `Posix` (posix.py), which every Unix
+  shares, refined in darwin.py (NFC) and windows.py (drives, `\\`, Git Bash's `/c/`);
 - `processes`: which pids run, their start time in the client's `procStart` format, each process's
   parent, and the `pidDomain` (linux.py, darwin.py, windows.py);
 - `home_variables`: where the user's home folder is named (HOME; on Windows USERPROFILE first, as
@@ -11,7 +11,7 @@ between Linux, macOS and Windows (issue 22), read from the client's own builds o
 
 Everything else asks `current()`: nothing outside this package reads /proc or assumes `/`. The
 native platform comes from sys.platform, and only what it needs is imported: on Linux a hook's quiet
-path loads this module alone (the POSIX spelling is here), and a hook that asks about processes
+path loads this module and posix.py (the POSIX spelling), and a hook that asks about processes
 linux.py, never ctypes or subprocess. A test makes another platform current with `install()`: a
 simulated macOS or Windows whose readers answer from this machine's processes in that platform's
 formats (fixtures/platforms.py).
@@ -30,8 +30,7 @@ so equality is the comparison.
 import sys
 
 from ..startup import oscalls
-
-SEP = "/"
+from .posix import Posix
 
 
 class Platform:
@@ -52,71 +51,6 @@ class Platform:
         return self._processes
 
 
-def nfc(text):
-    """Unicode text in NFC, as the client normalises its Claude home and (on macOS) its cwd."""
-    if text.isascii():  # NFC leaves ASCII as it is, so only other paths load the tables
-        return text
-    import unicodedata
-
-    return unicodedata.normalize("NFC", text)
-
-
-class Posix:
-    """The POSIX path flavour: Linux's, and the base of macOS' (darwin.Darwin) and Windows'
-    (windows.Windows). One spelling, `/`-rooted, bytes as they are."""
-
-    case_insensitive = False
-
-    def local(self, written):
-        """The path a client or a shell wrote, as this process opens it; None when it is not an
-        absolute path here (a relative cwd tells nothing about where a session is)."""
-        return written if isinstance(written, str) and written.startswith(SEP) else None
-
-    def native(self, local):
-        """A local path as the client writes it (registry `cwd`, history `project`)."""
-        return local
-
-    def is_absolute(self, local):
-        return local.startswith(SEP)
-
-    def names_absolute(self, word):
-        """Whether a shell word names an absolute path, known or not (`/tmp` under Git Bash is the
-        Git folder's, which this process cannot tell)."""
-        return word.startswith(SEP)
-
-    def resolve(self, value, cwd):
-        """The local path a shell word names from the folder `cwd` (local); None when unknowable."""
-        if self.names_absolute(value):
-            known = self.local(value)
-            return self.normpath(known) if known is not None else None
-        if cwd is None:
-            return None
-        return self.normpath(self.join(cwd, value))
-
-    # posixpath's own functions, not wrappers: a hook calls them hundreds of times (each peer's
-    # edited files), and on Linux the flavour must cost nothing over what it replaced.
-    normpath = staticmethod(oscalls.posixpath.normpath)
-    join = staticmethod(oscalls.posixpath.join)
-    dirname = staticmethod(oscalls.posixpath.dirname)
-    basename = staticmethod(oscalls.posixpath.basename)
-    program = staticmethod(oscalls.posixpath.basename)  # the program a command word runs (`/usr/bin/git` is git)
-
-    def relative_spelling(self, word):
-        """A relative path a shell word names, `/`-separated as git's pathspecs and our lists are."""
-        return word
-
-    def shell_spelling(self, local):
-        """A local folder as the Bash tool's shell prints it ($PWD, ~), None kept as None."""
-        return local
-
-    def slug_text(self, local):
-        """The text Claude Code's slug rule runs on: the start folder as the client spells it,
-        NFC-normalised (2.1.332 normalises the Claude home and, on macOS, the cwd)."""
-        return nfc(self.native(local))
-
-    realpath = staticmethod(oscalls.path.realpath)
-
-
 # A hook runs a few processes below its session (claude -> sh -> python); the bound only stops a loop.
 MAX_ANCESTRY = 64
 
@@ -128,16 +62,16 @@ def native():
     if sys.platform.startswith("linux"):
         return Platform("linux", Posix(), None, ("HOME",), _linux_processes)
     if sys.platform == "win32":
-        from . import windows
+        from . import windows  # seam: the native platform's module alone, chosen as the process runs
 
         return Platform("win32", windows.Windows(), windows.Processes(), ("USERPROFILE", "HOME"))
-    from . import darwin  # macOS, and any other Unix: ps answers there alike
+    from . import darwin  # seam: the native platform's alone; macOS, and any other Unix: ps answers there alike
 
     return Platform("darwin", darwin.Darwin(), darwin.Processes(), ("HOME",))
 
 
 def _linux_processes():
-    from . import linux
+    from . import linux  # seam: /proc's reader, only for a hook that asks about processes
 
     return linux.Processes()
 

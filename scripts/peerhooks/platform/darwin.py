@@ -14,7 +14,7 @@ question is one call: all candidates' liveness in one `-p a,b,c`, the whole tabl
 """
 import os
 
-from . import Posix, nfc
+from .posix import Posix, nfc
 
 PS = "/bin/ps"  # the client runs `ps` from /bin only (its PATH filter keeps /bin)
 PS_TIMEOUT_S = 1  # the client's own timeout for the same call

@@ -1,4 +1,4 @@
-"""Linux: its processes, read from /proc as Claude Code reads them (its paths are the package's `Posix`).
+"""Linux: its processes, read from /proc as Claude Code reads them (its paths are posix.py's `Posix`).
 
 - `procStart` is field 22 of /proc/<pid>/stat (clock ticks since boot), compared as written: a pid
   the kernel gave to another process since has another start.

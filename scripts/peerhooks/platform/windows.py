@@ -18,7 +18,7 @@ reads them, and its paths: drives, UNC shares, `\\` and Git Bash's `/c/` (the `W
 import os
 import posixpath
 
-from . import SEP, Posix
+from .posix import SEP, Posix
 
 # Above this a start time counts from year 1 (PowerShell's .NET ticks), below it from 1601
 # (FILETIME): the client's own threshold.

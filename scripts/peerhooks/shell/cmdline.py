@@ -23,7 +23,7 @@ What it opens, as Bash would run it:
   wrapper that runs it. A script the line itself wrote (`cat > s.sh <<EOF … EOF; bash s.sh`) is
   handed to it as the line wrote it.
 """
-from ..platform import Posix
+from ..platform.posix import Posix
 from ..startup.records import record
 from .lexer import MAX_TOKENS, PIPES, REDIRECTIONS, SEPARATORS, TooLarge, Word, tokenize, variable_name_end
 
