@@ -326,93 +326,128 @@ class _Lexer:
 
     # -- in a word -----------------------------------------------------------------------------
     def _read_word(self):
-        text, built, state = self.text, _WordBuilder(), IN_WORD
-        while self.pos < len(text):
-            char = text[self.pos]
-            if state == IN_WORD:
-                end = _plain_in_word_end(text, self.pos)
-                if end > self.pos:
-                    chunk = text[self.pos:end]
-                    if not built.parts and chunk.startswith("~"):
-                        built.expanded = True  # tilde expansion: the value is not the real path
-                    if "{" in chunk:
-                        built.brace = True  # confirmed on the whole word (quotes may close it)
-                    built.parts.append(chunk)
-                    self.pos = end
-                elif char in "*?[":
-                    built.glob = True
-                    built.parts.append(char)
-                    self.pos += 1
-                elif char == "\\":
-                    if text.startswith("\\\n", self.pos):
-                        self.pos += 2
-                    else:
-                        built.parts.append(text[self.pos + 1:self.pos + 2])
-                        built.quoted = True
-                        self.pos += 2
-                elif char == "'":
-                    state = IN_SINGLE_QUOTES
-                    built.quoted = True
-                    self.pos += 1
-                elif char == '"':
-                    state = IN_DOUBLE_QUOTES
-                    built.quoted = True
-                    self.pos += 1
-                elif char == "$" and text.startswith("$'", self.pos):
-                    built.quoted = True
-                    self._read_ansi_c_quotes(built)
-                elif char == "$" and text.startswith('$"', self.pos):
-                    state = IN_DOUBLE_QUOTES
-                    built.quoted = True
-                    self.pos += 2
-                elif char == "$":
-                    built.mark_unquoted_expansion()
-                    self._read_dollar(built)
-                elif char == "`":
-                    built.mark_unquoted_expansion()
-                    self._read_backticks(built)
-                elif char == "(" and _is_array_assignment(built):
-                    start = self.pos
-                    self.pos = self._matching_close(start + 1, "(", ")")
-                    built.parts.append(text[start:self.pos])
-                    built.expanded = True  # `A=(x y)`: an array, whose elements no word value holds
-                elif char in "<>" and not built.parts and text.startswith("(", self.pos + 1):
-                    start = self.pos
-                    self.pos += 2
-                    self._read_substitution(built, start)
-                else:
-                    break  # blank, newline or operator: the word ends
-            elif state == IN_SINGLE_QUOTES:
-                end = text.find("'", self.pos)
-                if end < 0:
-                    built.parts.append(text[self.pos:])
-                    self.pos = len(text)
-                else:
-                    built.parts.append(text[self.pos:end])
-                    self.pos = end + 1
-                    state = IN_WORD
-            else:  # IN_DOUBLE_QUOTES
-                end = self._double.end_of_plain(self.pos)
-                if end > self.pos:
-                    built.parts.append(text[self.pos:end])
-                    self.pos = end
-                elif char == '"':
-                    state = IN_WORD
-                    self.pos += 1
-                elif char == "\\":
-                    following = text[self.pos + 1:self.pos + 2]
-                    if following == NEWLINE:
-                        pass
-                    elif following in ('$', '`', '"', "\\"):
-                        built.parts.append(following)
-                    else:
-                        built.parts.append("\\" + following)
-                    self.pos += 2
-                elif char == "$":
-                    self._read_dollar(built)
-                else:  # backtick
-                    self._read_backticks(built)
+        """One word, read a step at a time in the state the lexer is in (IN_WORD, IN_SINGLE_QUOTES,
+        IN_DOUBLE_QUOTES); each step returns the next state, or None where the word ends."""
+        built, state, length = _WordBuilder(), IN_WORD, len(self.text)
+        while state is not None and self.pos < length:
+            state = _STEPS[state](self, built)
         return built
+
+    def _in_word(self, built):
+        """A run of characters with no meaning, or one that has a meaning outside quotes (a blank,
+        a newline or an operator has none here: it ends the word)."""
+        text, pos = self.text, self.pos
+        end = _plain_in_word_end(text, pos)
+        if end == pos:
+            special = _SPECIAL_STEPS_IN_WORD.get(text[pos])
+            return special(self, built) if special is not None else None
+        chunk = text[pos:end]
+        if not built.parts and chunk.startswith("~"):
+            built.expanded = True  # tilde expansion: the value is not the real path
+        if "{" in chunk:
+            built.brace = True  # confirmed on the whole word (quotes may close it)
+        built.parts.append(chunk)
+        self.pos = end
+        return IN_WORD
+
+    def _glob_character(self, built):
+        built.glob = True
+        built.parts.append(self.text[self.pos])
+        self.pos += 1
+        return IN_WORD
+
+    def _escaped_character(self, built):
+        """`\\x` is x, quoted; a backslash-newline continues the word on the next line."""
+        if not self.text.startswith("\\\n", self.pos):
+            built.parts.append(self.text[self.pos + 1:self.pos + 2])
+            built.quoted = True
+        self.pos += 2
+        return IN_WORD
+
+    def _open_single_quotes(self, built):
+        built.quoted = True
+        self.pos += 1
+        return IN_SINGLE_QUOTES
+
+    def _open_double_quotes(self, built):
+        built.quoted = True
+        self.pos += 1
+        return IN_DOUBLE_QUOTES
+
+    def _dollar_in_word(self, built):
+        """`$'…'` (ANSI-C quotes), `$"…"` (double quotes), or an unquoted expansion."""
+        if self.text.startswith("$'", self.pos):
+            built.quoted = True
+            self._read_ansi_c_quotes(built)
+            return IN_WORD
+        if self.text.startswith('$"', self.pos):
+            built.quoted = True
+            self.pos += 2
+            return IN_DOUBLE_QUOTES
+        built.mark_unquoted_expansion()
+        self._read_dollar(built)
+        return IN_WORD
+
+    def _backticks_in_word(self, built):
+        built.mark_unquoted_expansion()
+        self._read_backticks(built)
+        return IN_WORD
+
+    def _parenthesis_in_word(self, built):
+        """`A=(x y)`: an array, whose elements no word value holds; elsewhere `(` ends the word."""
+        if not _is_array_assignment(built):
+            return None
+        start = self.pos
+        self.pos = self._matching_close(start + 1, "(", ")")
+        built.parts.append(self.text[start:self.pos])
+        built.expanded = True
+        return IN_WORD
+
+    def _process_substitution(self, built):
+        """`<( … )` or `>( … )` opening a word; elsewhere `<` and `>` are redirections."""
+        if built.parts or not self.text.startswith("(", self.pos + 1):
+            return None
+        start = self.pos
+        self.pos += 2
+        self._read_substitution(built, start)
+        return IN_WORD
+
+    def _in_single_quotes(self, built):
+        """Everything up to the closing quote is literal (to the end of the text when none closes)."""
+        text = self.text
+        end = text.find("'", self.pos)
+        if end < 0:
+            built.parts.append(text[self.pos:])
+            self.pos = len(text)
+            return IN_SINGLE_QUOTES
+        built.parts.append(text[self.pos:end])
+        self.pos = end + 1
+        return IN_WORD
+
+    def _in_double_quotes(self, built):
+        """A run of plain characters, the closing quote, an escape, or an expansion (never split)."""
+        text, pos = self.text, self.pos
+        end = self._double.end_of_plain(pos)
+        if end > pos:
+            built.parts.append(text[pos:end])
+            self.pos = end
+            return IN_DOUBLE_QUOTES
+        char = text[pos]
+        if char == '"':
+            self.pos += 1
+            return IN_WORD
+        if char == "\\":
+            following = text[pos + 1:pos + 2]
+            if following in ("$", "`", '"', "\\"):
+                built.parts.append(following)
+            elif following != NEWLINE:  # a backslash-newline is a continuation: nothing
+                built.parts.append("\\" + following)
+            self.pos += 2
+        elif char == "$":
+            self._read_dollar(built)
+        else:  # a backtick
+            self._read_backticks(built)
+        return IN_DOUBLE_QUOTES
 
     def _read_ansi_c_quotes(self, built):
         text = self.text
@@ -488,4 +523,16 @@ class _Lexer:
         """Position just past the `closing` that balances an already open `opening`, counting
         only (used for `${ … }` and for substitutions nested past MAX_NESTING)."""
         return matching_close(self.text, pos, opening, closing)
+
+
+# What the lexer does in each state, and outside quotes with each character that means something
+# there (read by _Lexer._read_word).
+_STEPS = {IN_WORD: _Lexer._in_word, IN_SINGLE_QUOTES: _Lexer._in_single_quotes,
+          IN_DOUBLE_QUOTES: _Lexer._in_double_quotes}
+_SPECIAL_STEPS_IN_WORD = {
+    "*": _Lexer._glob_character, "?": _Lexer._glob_character, "[": _Lexer._glob_character,
+    "\\": _Lexer._escaped_character, "'": _Lexer._open_single_quotes, '"': _Lexer._open_double_quotes,
+    "$": _Lexer._dollar_in_word, "`": _Lexer._backticks_in_word, "(": _Lexer._parenthesis_in_word,
+    "<": _Lexer._process_substitution, ">": _Lexer._process_substitution,
+}
 
