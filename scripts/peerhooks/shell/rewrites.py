@@ -239,137 +239,172 @@ _PUNCTUATION = frozenset(".*[]^$\\/+?(){}|-&#%!,:;=<>@~'\"")
 
 def translate(pattern):
     """The Translated form of a Pattern, or None when it is not one modelled exactly."""
-    source, dialect = pattern.source, pattern.dialect
-    if any(ord(c) > 0x7e or (ord(c) < 0x20 and c != "\t") for c in source):
+    if any(ord(c) > 0x7e or (ord(c) < 0x20 and c != "\t") for c in pattern.source):
         return None
-    out, literals, run = [], [], []
-    wildcard, quantifiers, depth, alternation = False, 0, 0, False
-    at, start = 0, True  # start: where a BRE `*` is literal (first, after `\(`, `\|`, a leading `^`)
-    previous = None  # what a quantifier would apply to: "atom", "group", or None
+    try:
+        return _Translation(pattern.source, pattern.dialect).read()
+    except _NotModelled:
+        return None
 
-    def end_run():
-        if run and depth == 0:
-            literals.append("".join(run))
-        run.clear()
 
-    def literal(char):
-        nonlocal previous, start
-        out.append("\\" + char if char in _PUNCTUATION or char in " \t" else char)
-        if depth == 0:
-            run.append(char)
-        previous, start = "atom", False
+class _NotModelled(Exception):
+    """A pattern, or a part of one, whose meaning is not modelled exactly."""
 
-    while at < len(source):
-        char = source[at]
-        following = source[at + 1] if at + 1 < len(source) else None
-        if char == "\\":
-            if following is None:
+
+class _Translation:
+    """One pattern read a character at a time into Python's regex: the regex so far, the literal
+    run being read, and what a quantifier met next would apply to."""
+
+    def __init__(self, source, dialect):
+        self.source, self.dialect = source, dialect
+        self.out, self.literals, self.run = [], [], []
+        self.wildcard, self.quantifiers, self.depth, self.alternation = False, 0, 0, False
+        self.at = 0
+        self.start = True  # where a BRE `*` is literal (first, after `\(`, `\|`, a leading `^`)
+        self.previous = None  # what a quantifier would apply to: "atom", "group", or None
+
+    def read(self):
+        while self.at < len(self.source):
+            char = self._special()
+            if char is not None:
+                _SPECIAL_STEPS.get(char, _Translation.literal)(self, char)
+        if self.depth:
+            raise _NotModelled()
+        self.end_run()
+        return Translated("".join(self.out), () if self.alternation else tuple(self.literals), self.wildcard,
+                          self.quantifiers)
+
+    def _special(self):
+        """The next character that may mean something in the dialect, past it; None when it was
+        read as a literal (an escaped one, or one BRE spells with a backslash to make special)."""
+        char = self.source[self.at]
+        if char != "\\":
+            self.at += 1
+            if self.dialect == BRE and char in "(){}|+?":
+                self.literal(char)
                 return None
-            at += 2
-            if dialect == BRE and following in "(){}|+?":
-                char = following  # BRE spells the specials with a backslash
-            elif following == "t":
-                literal("\t")
-                continue
-            elif following == "n":
-                literal("\n")
-                continue
-            elif following in _PUNCTUATION and following not in "<>'":
-                literal(following)
-                continue
-            else:
-                return None  # back-references, \< \w \b \s \d \A \z \x..: not modelled
+            return char
+        following = self.source[self.at + 1:self.at + 2]
+        if not following:
+            raise _NotModelled()
+        self.at += 2
+        if self.dialect == BRE and following in "(){}|+?":
+            return following  # BRE spells the specials with a backslash
+        if following in _ESCAPED_LITERALS:
+            self.literal(_ESCAPED_LITERALS[following])
+        elif following in _PUNCTUATION and following not in "<>'":
+            self.literal(following)
         else:
-            at += 1
-            if dialect == BRE and char in "(){}|+?":
-                literal(char)
-                continue
-        if char == "^":
-            if at != 1:
-                return None  # an anchor or a literal, by dialect and place
-            out.append("^")
-            continue  # `start` stays: `^*` is a literal star in BRE
-        if char == "$":
-            if at != len(source):
-                return None  # mid-pattern: a literal, an anchor or (perl) a variable
-            end_run()
-            out.append("$" if dialect == PERL_RE else r"\Z")
-            continue
-        if char == "@" and dialect == PERL_RE:
-            return None  # interpolation
-        if char == ".":
-            end_run()
-            out.append(".")
-            wildcard, previous, start = True, "atom", False
-            continue
-        if char == "[":
-            end = _bracket_end(source, at)
-            if end is None:
-                return None
-            listed = _bracket(source[at - 1:end + 1])
-            if listed is None:
-                return None
-            end_run()
-            out.append(listed)
-            at = end + 1
-            wildcard, previous, start = True, "atom", False
-            continue
-        if char == "(":
-            if dialect == PERL_RE and following == "?":
-                return None  # (?…): code, lookaround, flags
-            end_run()
-            out.append("(")
-            depth, previous, start = depth + 1, None, True
-            continue
-        if char == ")":
-            if depth == 0:
-                return None
-            out.append(")")
-            depth, previous, start = depth - 1, "group", False
-            continue
-        if char == "|":
-            end_run()
-            alternation = alternation or depth == 0
-            out.append("|")
-            previous, start = None, True
-            continue
-        if char in "*+?{":
-            if char == "*" and start and dialect == BRE:
-                literal("*")
-                continue
-            if previous != "atom":
-                return None  # a quantified group backtracks without bound; a leading one is unclear
-            if char == "{":
-                close = source.find("\\}" if dialect == BRE else "}", at)
-                body = source[at:close] if close >= 0 else ""
-                low, comma, high = body.partition(",")
-                if not low.isdigit() or not (high.isdigit() or high == "") or (not comma and high):
-                    return None
-                out.append("{%s}" % body)
-                at = close + (2 if dialect == BRE else 1)
-                zero = int(low) == 0
-            else:
-                out.append(char)
-                zero = char != "+"
-            if dialect == PERL_RE and at < len(source) and source[at] == "?":
-                out.append("?")
-                at += 1
-            if run:  # the quantified character leaves the literal run
-                last = run.pop()
-                end_run()
-                if not zero:
-                    run.append(last)
-                    end_run()
-            quantifiers += 1
-            previous = None
-            continue
-        if char == "}" and dialect != BRE:
-            return None
-        literal(char)
-    if depth:
+            raise _NotModelled()  # back-references, \< \w \b \s \d \A \z \x..: not modelled
         return None
-    end_run()
-    return Translated("".join(out), () if alternation else tuple(literals), wildcard, quantifiers)
+
+    def end_run(self):
+        if self.run and self.depth == 0:
+            self.literals.append("".join(self.run))
+        self.run.clear()
+
+    def literal(self, char):
+        self.out.append("\\" + char if char in _PUNCTUATION or char in " \t" else char)
+        if self.depth == 0:
+            self.run.append(char)
+        self.previous, self.start = "atom", False
+
+    def caret(self, _char):
+        if self.at != 1:
+            raise _NotModelled()  # an anchor or a literal, by dialect and place
+        self.out.append("^")  # `start` stays: `^*` is a literal star in BRE
+
+    def dollar(self, _char):
+        if self.at != len(self.source):
+            raise _NotModelled()  # mid-pattern: a literal, an anchor or (perl) a variable
+        self.end_run()
+        self.out.append("$" if self.dialect == PERL_RE else r"\Z")
+
+    def at_sign(self, char):
+        if self.dialect == PERL_RE:
+            raise _NotModelled()  # interpolation
+        self.literal(char)
+
+    def any_character(self, _char):
+        self.end_run()
+        self.out.append(".")
+        self.wildcard, self.previous, self.start = True, "atom", False
+
+    def bracket_list(self, _char):
+        end = _bracket_end(self.source, self.at)
+        listed = _bracket(self.source[self.at - 1:end + 1]) if end is not None else None
+        if listed is None:
+            raise _NotModelled()
+        self.end_run()
+        self.out.append(listed)
+        self.at = end + 1
+        self.wildcard, self.previous, self.start = True, "atom", False
+
+    def open_group(self, _char):
+        if self.dialect == PERL_RE and self.source.startswith("?", self.at):
+            raise _NotModelled()  # (?…): code, lookaround, flags
+        self.end_run()
+        self.out.append("(")
+        self.depth, self.previous, self.start = self.depth + 1, None, True
+
+    def close_group(self, _char):
+        if self.depth == 0:
+            raise _NotModelled()
+        self.out.append(")")
+        self.depth, self.previous, self.start = self.depth - 1, "group", False
+
+    def alternative(self, _char):
+        self.end_run()
+        self.alternation = self.alternation or self.depth == 0
+        self.out.append("|")
+        self.previous, self.start = None, True
+
+    def close_brace(self, char):
+        if self.dialect != BRE:
+            raise _NotModelled()
+        self.literal(char)
+
+    def quantifier(self, char):
+        if char == "*" and self.start and self.dialect == BRE:
+            self.literal("*")
+            return
+        if self.previous != "atom":
+            raise _NotModelled()  # a quantified group backtracks without bound; a leading one is unclear
+        zero = self._bounds() if char == "{" else char != "+"
+        if char != "{":
+            self.out.append(char)
+        if self.dialect == PERL_RE and self.source.startswith("?", self.at):
+            self.out.append("?")  # lazy
+            self.at += 1
+        if self.run:  # the quantified character leaves the literal run
+            last = self.run.pop()
+            self.end_run()
+            if not zero:
+                self.run.append(last)
+                self.end_run()
+        self.quantifiers += 1
+        self.previous = None
+
+    def _bounds(self):
+        """`{n}`, `{n,}`, `{n,m}` (BRE: `\\{…\\}`) after the `{`: whether it allows zero."""
+        close = self.source.find("\\}" if self.dialect == BRE else "}", self.at)
+        body = self.source[self.at:close] if close >= 0 else ""
+        low, comma, high = body.partition(",")
+        if not low.isdigit() or not (high.isdigit() or high == "") or (not comma and high):
+            raise _NotModelled()
+        self.out.append("{%s}" % body)
+        self.at = close + (2 if self.dialect == BRE else 1)
+        return int(low) == 0
+
+
+_ESCAPED_LITERALS = {"t": "\t", "n": "\n"}
+# What each character that may mean something does (any other is a literal).
+_SPECIAL_STEPS = {
+    "^": _Translation.caret, "$": _Translation.dollar, "@": _Translation.at_sign, ".": _Translation.any_character,
+    "[": _Translation.bracket_list, "(": _Translation.open_group, ")": _Translation.close_group,
+    "|": _Translation.alternative, "*": _Translation.quantifier, "+": _Translation.quantifier,
+    "?": _Translation.quantifier, "{": _Translation.quantifier, "}": _Translation.close_brace,
+}
 
 
 def _bracket_end(source, at):
