@@ -13,7 +13,7 @@ from peerhooks.cold_start import quiet as cold_start_quiet, sections, state as c
 from peerhooks.shell import cmdline
 from peerhooks.edit_notice import notice as edit_notice
 from peerhooks.git import gitops, gitstate
-from peerhooks.guard import verdict as guard_verdict
+from peerhooks.guard import reason as guard_reason, verdict as guard_verdict
 from peerhooks.claude import identity
 from peerhooks.memory_delta import report as memory_report, roster_report
 from peerhooks.peers import report as peers_report
@@ -173,8 +173,8 @@ def guard_samples():
     wrapped_refusals = guard_verdict.verdict(judged, frozenset(own), {top: world}, {top: None})
     wrapped_suggestion = narrow.suggestion(wrapped, top, [(j.operation, j.toplevel) for j in judged],
                                            {id(r.operation) for r in wrapped_refusals}, {top: own})
-    return {"guard-refusal": guard_verdict.reason(refusals, command, suggestion.text),
-            "guard-wrapper-refusal": guard_verdict.reason(wrapped_refusals, wrapped, wrapped_suggestion.text)}
+    return {"guard-refusal": guard_reason.reason(refusals, command, suggestion.text),
+            "guard-wrapper-refusal": guard_reason.reason(wrapped_refusals, wrapped, wrapped_suggestion.text)}
 
 
 def samples():

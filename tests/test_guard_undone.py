@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 from peerhooks.shell import chains, cmdline
 from peerhooks.git import gitops
-from peerhooks.guard import verdict as guard_verdict  # noqa: E402
+from peerhooks.guard import reason as guard_reason, verdict as guard_verdict  # noqa: E402
 from peerhooks.git.gitstate import PathState  # noqa: E402
 from peerhooks.guard.verdict import Judged, Peer  # noqa: E402
 
@@ -74,7 +74,7 @@ class AResetAfterAStaging(unittest.TestCase):
         self.assertEqual(op.target, "HEAD~1")
         refusal = guard_verdict.Refusal(op, (PEER,), False, (guard_verdict.Held("p", "src/util.py", "staged"),))
         self.assertIn("resets those paths in the index to HEAD~1",
-                      "\n".join(guard_verdict.model_lines([refusal], "git reset -q HEAD~1 -- src")))
+                      "\n".join(guard_reason.model_lines([refusal], "git reset -q HEAD~1 -- src")))
         head = [o for o in gitops.parse("git reset -q HEAD -- src", TOP) if o.kind != gitops.SAFE][0]
         self.assertIsNone(head.target)
 

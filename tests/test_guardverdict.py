@@ -8,7 +8,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
 from peerhooks.git import gitops
-from peerhooks.guard import verdict as guard_verdict, narrow  # noqa: E402
+from peerhooks.guard import narrow, reason as guard_reason, verdict as guard_verdict  # noqa: E402
 from peerhooks.git.gitstate import PathState, StashEntry  # noqa: E402
 from peerhooks.guard.verdict import Judged, Peer  # noqa: E402
 
@@ -218,14 +218,14 @@ class AskKinds(unittest.TestCase):
 
     def test_a_new_branch_is_not_said_to_rewrite_the_tree(self):
         refusals = judge("git checkout -b other", [peer("p", "a.py")], self.WORLD)
-        text = guard_verdict.reason(refusals, "git checkout -b other")
+        text = guard_reason.reason(refusals, "git checkout -b other")
         self.assertIn("the files stay as they are", text)
         self.assertNotIn("rewrit", text.split("\n")[0])
         self.assertTrue(text.startswith("peerhooks git guard: p has 1 uncommitted file here (a.py unstaged)"), text)
 
     def test_an_ask_never_says_refused_and_tells_what_yes_does(self):
         refusals = judge("git reset --hard", [peer("p", "a.py")], self.WORLD)
-        text = guard_verdict.reason(refusals, "git reset --hard")
+        text = guard_reason.reason(refusals, "git reset --hard")
         self.assertNotIn("refused", text)
         self.assertIn("Yes runs it anyway", text)
 
@@ -233,7 +233,7 @@ class AskKinds(unittest.TestCase):
         self.assertEqual(judge("git stash pop", [peer("p")], self.WORLD, stash=[]), [])
         entry = StashEntry("stash@{0}", "abc", 1, "On main: wip: models")
         refusals = judge("git stash pop", [peer("p")], self.WORLD, stash=[entry])
-        self.assertIn('stash@{0} ("On main: wip: models"): no transcript shows who pushed it', guard_verdict.reason(refusals, "git stash pop"))
+        self.assertIn('stash@{0} ("On main: wip: models"): no transcript shows who pushed it', guard_reason.reason(refusals, "git stash pop"))
 
     def test_a_pop_of_what_the_line_pushed_runs_only_when_the_push_saved_something(self):
         self.assertEqual(judge("git stash push -- a.py && make && git stash pop", [peer("q")], self.WORLD,
@@ -257,7 +257,7 @@ class Reason(unittest.TestCase):
 
     def reason(self, command, **options):
         refusals = judge(command, self.PEERS, self.WORLD, own=["docs/tutorial.md", "docs/new.md"])
-        return guard_verdict.reason(refusals, command, **options)
+        return guard_reason.reason(refusals, command, **options)
 
     def test_the_first_line_says_whose_work_which_files_and_what_git_would_do(self):
         first = self.reason("git commit -m x").splitlines()[0]
@@ -276,7 +276,7 @@ class Reason(unittest.TestCase):
     def test_a_secret_in_the_command_is_not_echoed_but_the_suggestion_runs_as_given(self):
         command = "git add -A && git commit -m 'rotate' # AKIAIOSFODNN7EXAMPLE"
         refusals = judge(command, self.PEERS, self.WORLD, own=["docs/tutorial.md", "docs/new.md"])
-        text = guard_verdict.reason(refusals, command, suggestion="git add -- docs/new.md")
+        text = guard_reason.reason(refusals, command, suggestion="git add -- docs/new.md")
         self.assertNotIn("AKIAIOSFODNN7EXAMPLE", text)
         self.assertIn("```\ngit add -- docs/new.md\n```", text)
 

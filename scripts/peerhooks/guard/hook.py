@@ -88,7 +88,7 @@ _Line = record("_Line", "command runs context every chain", (), """A line as rea
 def _judged_line(guard, line, operations, host, mode, environ):
     """The outcome of a line that runs git or writes a file where another session may work."""
     from ..git import gitops
-    from . import verdict as guard_verdict
+    from . import reason as guard_reason, verdict as guard_verdict
 
     command = line.command
 
@@ -106,7 +106,7 @@ def _judged_line(guard, line, operations, host, mode, environ):
     # the human decides. Where nothing it would take is this session's, a deny says so instead.
     if suggestion.text is None and not suggestion.no_own_work:
         refusals = [r if r.operation.kind == gitops.SHELL_WRITE else r._replace(ask=True) for r in refusals]
-    text = guard_verdict.reason(refusals, command, suggestion.text, host, guard.can_send(environ),
+    text = guard_reason.reason(refusals, command, suggestion.text, host, guard.can_send(environ),
                                 suggestion.no_own_work, _relative_all(suggestion.shared, judged))
     return _outcome(text, guard_verdict.is_ask(refusals), host, mode == MODE_WARN, guard.print_mode())
 
@@ -260,7 +260,7 @@ def _too_large(claude, payload, cwd, context, now, command, error, host, mode):
     """A line too large to judge within the guard's budget: put to the human beside anyone live in
     the checkout (never let through unjudged, as the client's timeout would), silent alone."""
     from ..git import checkout_lookup
-    from . import stakes as guard_stakes, verdict as guard_verdict
+    from . import reason as guard_reason, stakes as guard_stakes
     from ..claude import registry
 
     guard = guard_stakes.Stakes(claude, registry.read_sessions(claude), payload, cwd, context,
@@ -269,7 +269,7 @@ def _too_large(claude, payload, cwd, context, now, command, error, host, mode):
     others = [p for p, t in guard.parties_in(top)] if top else []
     if not others:
         return hookio.QUIET
-    text = guard_verdict.too_large_reason(command, str(error), others, host)
+    text = guard_reason.too_large_reason(command, str(error), others, host)
     return _outcome(text, True, host, mode == MODE_WARN, guard.print_mode())
 
 

@@ -325,7 +325,7 @@ def _picks_hunks(op):
 
 def _stagings_reset_after(items, refused):
     """The ids of the stagings before a refused index reset of the same checkout, narrowed with it:
-    one let through because the reset puts back what it takes (peerhooks.guard.undone) would,
+    one let through because the reset puts back what it takes (peerhooks.guard.verdict) would,
     beside the narrowed reset, keep taking it (`git add -A && git reset -q -- . && git add docs/x.md`);
     one of this session's files alone is narrowed to the same files."""
     found = set()

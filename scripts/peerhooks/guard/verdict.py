@@ -1,5 +1,4 @@
-"""Whether to let git operations run while live peers share what they act on, and the words the
-person who answers and the model read when they do not. Pure.
+"""Whether to let git operations run while live peers share what they act on. Pure.
 
 A peer's stake is its uncommitted work as git holds it now: each path its transcripts show it
 changed that git still shows changed (staged, unstaged, untracked, ...), per peerhooks.git.gitstate; a
@@ -7,25 +6,26 @@ path whose change was committed or reverted is nobody's stake. An operation is r
 reaches a path at stake (peerhooks.git.reach), and the refusal names exactly those paths and their
 states. A refusal is a `deny` when a narrow form exists (the model retries with it) and an `ask`
 when none does (a branch switch, a pull, `reset --hard`, a stash pop): then the human decides.
+peerhooks.guard.reason words the refusals.
+
+Each git command of a line is judged by what it reaches of the state git holds now, and a later
+command can put a path back as it is now; naming that path would say something false of the line:
+- `git rm -r --cached . && git add .` (re-reading .gitignore) takes every entry out of the index and
+  stages the tree again: a staged file whose tree holds what is staged comes back as it was;
+- `git add -A && git reset -q -- src && git commit -m docs` stages everything, then puts the index of
+  `src` back as HEAD holds it: a peer's untracked or unstaged file under src is untracked or
+  unstaged again, and the commit does not take it (a file the peer had staged loses its staging
+  there, which the reset's own refusal names);
+- `git diff > F && git checkout . && git apply F` writes the discarded changes back (patch_roundtrip).
 
   verdict(judged, own, states_of, stash_of) -> [Refusal]
-  reason(refusals, command, suggestion, host, can_send) -> text
 """
 from ..shell import chains
 from ..git import refusals as gitfails, gitstate
 from ..git import gitops as g
-from ..claude import messaging
-from ..git.reach import covers, names_paths_only, names_toplevel, reaches, relative
+from ..git.reach import covers, in_scope, names_paths_only, names_toplevel, reaches, relative, resolve
 from ..startup.records import record
 
-# Every refusal opens with this phrase; `peers.py --stats` counts refusals in transcripts by it.
-REFUSAL_MARK = "peerhooks git guard"
-COMMAND_ECHO_CHARS = 200  # the command is echoed so the model knows which one; never a whole script
-HUMAN_COMMAND_CHARS = 60  # the command as the first line quotes it
-HUMAN_FILES = 3  # files the first line names; the At stake line names the rest
-HUMAN_PEERS = 2  # peers the first line names; "and N more" after them
-MAX_FILES_LISTED = 12  # per peer on the At stake line, then "(+N more)"
-MAX_STAKE_ITEMS = 40  # on the whole At stake line: a dozen peers sharing files would fill a screen
 UNATTRIBUTED = "unattributed"  # changes no transcript shows: held against a line only while a peer is busy
 
 # Kinds with no narrow form: the human decides.
@@ -159,61 +159,11 @@ def without_unchanged(refusals, unchanged):
         return refusals
     kept = []
     for refusal in refusals:
-        held = tuple(h for h in refusal.held if (id(refusal.operation), h.path) not in unchanged)
-        if len(held) == len(refusal.held):
+        at = id(refusal.operation)
+        refusal = _without(refusal, lambda held: (at, held.path) in unchanged)
+        if refusal is not None:
             kept.append(refusal)
-        elif held:
-            names = {h.peer for h in held}
-            kept.append(refusal._replace(held=held, peers=tuple(p for p in refusal.peers if p.name in names)
-                                         or refusal.peers))
     return kept
-
-
-UNDONE_KINDS = frozenset([g.REMOVE_PATHS, g.STAGE_ALL, g.STAGE_PATHS])  # what a later command may put back
-
-
-def _undone(refusal, index, top, running, chain, states):
-    """The refusal without the paths a later command of the line puts back as they are now
-    (peerhooks.guard.undone, loaded only for a line that has such a command)."""
-    later = [other.operation for at, other in running if at > index and other.toplevel == top]
-    op = refusal.operation
-    removes = op.kind == g.REMOVE_PATHS
-    if removes and "--cached" not in {w.value for w in op.words} or \
-            not removes and not any(o.kind in (g.UNSTAGE_ALL, g.UNSTAGE_PATHS) for o in later):
-        return refusal  # the refused `git add -A` alone: nothing more is loaded
-    from . import undone as guard_undone
-
-    if removes:
-        return guard_undone.readded(refusal, top, later, states)
-    return guard_undone.unstaged_again(refusal, top, later, chain, states)
-
-
-def _put_back(refusal, top, running, chain, trips, states, binary):
-    """`git diff > F && git checkout . && git apply F` (patch_roundtrip): the discard's refusal
-    without the paths the apply writes back, or None when it writes back all of them. Only while
-    nothing between the save and the apply but readers and such discards may change the tree (an
-    apply that no longer applies writes nothing back)."""
-    from ..git import patch_roundtrip
-
-    op = refusal.operation
-    if states is None or chain is None or not patch_roundtrip.discards_tree_only(op):
-        return refusal
-    by_step = {}
-    for _at, item in running:
-        by_step.setdefault(item.operation.step, []).append(item.operation)
-    held = refusal.held
-    for trip in trips:
-        if not trip.saved < op.step < trip.applied or (binary is None and not trip.binary):
-            continue
-        between = range(trip.saved + 1, trip.applied)
-        if any(s not in chain.readers and not (by_step.get(s) and all(
-                patch_roundtrip.discards_tree_only(o) for o in by_step[s])) for s in between):
-            continue
-        held = tuple(h for h in held if not patch_roundtrip.restores(trip, h.path, states.get(h.path), top,
-                                                                     binary or frozenset()))
-    if len(held) == len(refusal.held):
-        return refusal
-    return refusal._replace(held=held) if held else None
 
 
 def predates_every_party(commit_times_s, started_ms):
@@ -228,7 +178,7 @@ def predates_every_party(commit_times_s, started_ms):
 
 def _stash_sequence(running, states_of, stash_of):
     """(taken, round_trips) of the line's stash operations (stash_sequence), each checkout's over its stack,
-    keyed by the operations' indices in the judged list (a line without one imports nothing more)."""
+    keyed by the operations' indices in the judged list."""
     taken, round_trips = {}, {}
     by_top = {}
     for index, item in running:
@@ -236,7 +186,7 @@ def _stash_sequence(running, states_of, stash_of):
             by_top.setdefault(item.toplevel, []).append((index, item))
     if not by_top:
         return {}, {}
-    from ..git import stash_sequence
+    from ..git import stash_sequence  # seam: only a line with a stash command walks the stack (0.1 ms)
 
     for top, items in by_top.items():
         ops = [item.operation for _i, item in items]
@@ -282,12 +232,11 @@ def _judge(op, top, peers, own, states, taken, stash_owners=None):
         return _judge_stash_stack(op, top, peers, states, taken, stash_owners or {})
     if kind == g.STASH_APPLY:
         entry = taken[0] if taken else None
-        from ..git.stash_sequence import PUSHED_HERE
-
-        if entry is PUSHED_HERE or taken == []:
+        pushed_here, own = _stash_marks()
+        if entry is pushed_here or taken == []:
             return None  # applying what the line itself stashed, or an entry git will not find
         owner = (stash_owners or {}).get(entry.ref) if entry is not None else None
-        if owner not in (None, _self()):  # another session's entry, live or ended
+        if owner not in (None, own):  # another session's entry, live or ended
             return Refusal(op, peers, True, (Held(owner, entry.ref, gitstate.STASHED),), None, (entry,))
         return _judge_stash_apply(op, top, peers, states)
     if kind == g.REMOVE_WORKTREE:
@@ -344,8 +293,6 @@ def _reached(op, top, peers, own, states):
 
 def _in_scope_unknown(op, path, top):
     """With the states unknown, a path in the operation's scope counts as reached."""
-    from ..git.reach import in_scope
-
     return in_scope(op, path, top)
 
 
@@ -365,10 +312,8 @@ def _judge_stash_stack(op, top, peers, states, taken, owners):
     shows, the human is asked. `stash branch` also checks out a new branch under everyone here."""
     if taken is None:
         return Refusal(op, peers, True)
-    own = _self()
-    from ..git.stash_sequence import PUSHED_HERE
-
-    taken = [e for e in taken if e is not PUSHED_HERE]
+    pushed_here, own = _stash_marks()
+    taken = [e for e in taken if e is not pushed_here]
     if all(owners.get(e.ref) == own for e in taken):
         here = tuple(p for p in peers if p.checkout == top) if op.moves_branch else ()
         if here:
@@ -409,10 +354,12 @@ def _judge_round_trip(op, top, peers, own, states):
     return Refusal(op, tuple(p for p in at_stake if p.name in names), False, tuple(held), topic=ROUND_TRIP)
 
 
-def _self():
-    from ..git.stash_owners import SELF  # only a stash operation asks whose an entry is
+def _stash_marks():
+    """(stash_sequence's entry pushed earlier in the line, stash_owners' owner of this session's own)."""
+    from ..git.stash_owners import SELF  # seam: only a stash pop, drop or apply asks whose an entry is (0.1 ms)
+    from ..git.stash_sequence import PUSHED_HERE  # seam: loaded already by the walk of the line's stack
 
-    return SELF
+    return PUSHED_HERE, SELF
 
 
 COMMITTED = "committed"  # a file HEAD holds that a commit from a private index would delete or revert
@@ -455,357 +402,147 @@ def _judge_stash_apply(op, top, peers, states):
     return Refusal(op, peers, True, held)
 
 
-# -- the reason ----------------------------------------------------------------------------------
-
 def is_ask(refusals):
     """Ask the human only when no refusal has a narrow form the model could retry with."""
     return bool(refusals) and all(r.ask for r in refusals)
 
 
-VERB_PHRASES = {
-    g.STAGE_ALL: "would stage {them} as this session's work", g.STAGE_PATHS: "would stage {them} as this session's work",
-    g.COMMIT_INDEX: "would commit {them} as this session's", g.COMMIT_ALL: "would commit {them} as this session's",
-    g.COMMIT_PATHS: "would commit {them} as this session's", g.AMEND: "would fold {them} into the rewritten commit",
-    g.STASH_ALL: "would stash {them} away", g.STASH_PATHS: "would stash {them} away",
-    g.DISCARD_ALL: "would throw {them} away", g.DISCARD_PATHS: "would throw {them} away",
-    g.CLEAN_ALL: "would delete {them}", g.CLEAN_PATHS: "would delete {them}",
-    g.UNSTAGE_ALL: "would unstage {them}", g.UNSTAGE_PATHS: "would unstage {them}",
-    g.REMOVE_PATHS: "would remove or move {them}", g.RESET_ALL: "would throw {them} away",
-    g.STASH_APPLY: "would merge a stash entry into {them}",
-    g.SHELL_WRITE: "would write over or delete {them}",
-    g.SPARSE: "would take {them} out of the working tree, leaving the staged change against a missing file",
-    ROUND_TRIP: "and the pop after it would leave {them} unstaged",
-    g.COMMIT_PRIVATE: "would delete, revert or commit {them} in the commit it makes from a private index",
-}
-EFFECTS = {  # for the model: what git would do, in the states named
-    g.STAGE_ALL: "it stages working-tree changes and new files: the peers' with yours",
-    g.STAGE_PATHS: "it stages the working-tree changes and new files under those paths: the peers' with yours",
-    g.COMMIT_INDEX: "a plain commit takes everything staged, the peers' staged files with yours",
-    g.COMMIT_ALL: "-a commits every staged change and every tracked file's working-tree change, the peers' with yours",
-    g.COMMIT_PATHS: "it commits those paths as they are in the working tree, the peers' changes in them with yours",
-    g.STASH_ALL: "it takes staged and working-tree changes out of the shared tree into one stash entry",
-    g.STASH_PATHS: "it takes the changes under those paths out of the shared tree",
-    g.DISCARD_ALL: "it overwrites working-tree changes with what is staged or committed",
-    g.DISCARD_PATHS: "it overwrites the changes under those paths",
-    g.CLEAN_ALL: "it deletes untracked files",
-    g.CLEAN_PATHS: "it deletes the untracked files under those paths",
-    g.UNSTAGE_ALL: "it resets the index to HEAD, unstaging what the peers staged",
-    g.UNSTAGE_PATHS: "it resets those paths in the index to HEAD, unstaging what the peers staged",
-    g.REMOVE_PATHS: "it removes or moves those paths in the index (with -f, or mv, on disk too)",
-    g.RESET_ALL: "it resets the index and the working tree of every tracked file to a commit",
-    g.STASH_APPLY: "it merges the entry into the files it holds, which are staged",
-    g.SPARSE: "a sparse checkout takes out of the shared tree the files outside its folders whose tree matches "
-              "the index, a peer's staged files among them",
-    g.SHELL_WRITE: "it writes over (or removes) a file holding a live peer's uncommitted changes, which no "
-                   "commit holds: they would be lost",
-    ROUND_TRIP: "the pop puts the files back but not the index: what the peers staged comes back unstaged "
-                "(`git stash pop --index` keeps it)",
-    g.COMMIT_PRIVATE: "the commit's tree is the private index: every file it lacks or holds in another version "
-                      "than HEAD is deleted or reverted, a peer's just-committed work included, and whatever the line "
-                      "added to it is committed",
-}
-TRACKED_ONLY_EFFECTS = {  # a staging that leaves untracked files alone
-    g.STAGE_ALL: "it stages the working-tree changes of tracked files: the peers' with yours",
-    g.STAGE_PATHS: "it stages the working-tree changes of the tracked files under those paths: the peers' with yours",
-}
-FROM_SOURCE_EFFECTS = {  # an index reset from another commit than HEAD (gitops_tree._from_source)
-    g.UNSTAGE_ALL: "it resets the index to %s, unstaging what the peers staged",
-    g.UNSTAGE_PATHS: "it resets those paths in the index to %s, unstaging what the peers staged",
-}
-WRITE_ADVICE = ("leave the file to the peer, or make your change with the Edit tool, which reads the file as it is "
-                "now and replaces only the text you name")
-RUNTIME_EFFECT = ("its paths are known only when it runs (a substitution, a variable, xargs, a file list, or a "
-                  "folder only the shell knows)")
-ASK_EFFECTS = {
-    "switch": "it switches this checkout to another branch or commit: files that differ are rewritten, and every "
-              "session here is moved onto it",
-    "new-branch": "it puts this checkout on a new branch: the files stay as they are, but every session's next "
-                  "commit here lands on that branch",
-    "rebase": "it rewrites the branch every session here is on and replays commits through the shared tree",
-    "bisect": "it checks out other commits in the shared tree",
-    "apply-commit": "it writes a commit's changes (or their reverse) into the shared index and tree without "
-                    "committing: a peer's last commit undone under it, or swept into the next commit here",
-    g.RESET_ALL: "it moves the branch every session here is on to another commit, and resets the index (and with "
-                 "--hard the tracked files) to it",
-    g.WRITE_REFS: "refs are shared by every worktree: this rewrites a branch or HEAD a peer may have checked out",
-    g.REMOVE_WORKTREE: "a live peer works in that worktree (or it cannot be told which one this is)",
-    g.AMEND: "it rewrites HEAD, which may be a commit a peer just made, and commits the whole index",
-    g.STASH_STACK: "the stash stack is shared by every worktree: this takes an entry off it, which may be a peer's",
-    g.STASH_APPLY: "it merges a stash entry, which may be a peer's, into the shared tree",
-    g.UNFOLLOWED: "it runs code that mentions git, and the guard cannot tell which git commands it runs",
-    g.FOREIGN_TREE: "its work tree is not its repository's: git reads every index entry against another folder, "
-                    "where the files outside it look deleted, so what the peers staged may leave the index",
-}
-ASK_HUMAN = {
-    "switch": "would switch the checkout {they} work{s} in", "new-branch": "would move the checkout {they} "
-    "work{s} in onto a new branch", "rebase": "would rewrite the branch {they} work{s} on",
-    "bisect": "would check out other commits under {them}", g.RESET_ALL: "would move the branch {they} work{s} on",
-    "apply-commit": "would write a commit's changes into the index and tree {they} work{s} in",
-    g.WRITE_REFS: "would rewrite a branch {they} may have checked out", g.AMEND: "would rewrite the last commit, "
-    "which may be {theirs}", g.REMOVE_WORKTREE: "would remove the worktree {they} work{s} in",
-    g.STASH_STACK: "would take {entry} off the shared stash, and it may be {theirs}",
-    g.STASH_APPLY: "would merge a stash entry, which may be {theirs}, into the shared tree",
-    g.UNFOLLOWED: "runs git the guard cannot read, in the checkout {they} work{s} in",
-    g.FOREIGN_TREE: "would run git on the index {they} share{s} against another folder",
-}
-ASK_ADVICE = {
-    "switch": "work on another branch in a linked worktree: git worktree add -b <new-branch> ../<dir> "
-              "(an existing branch: git worktree add ../<dir> <branch>); for one file: git checkout <rev> -- <path>",
-    "new-branch": "make the branch in a linked worktree instead: git worktree add -b <new-branch> ../<dir>",
-    "rebase": "rebase in a linked worktree, or ask the user to run it when the peers are done",
-    "bisect": "bisect in a linked worktree: git worktree add ../<dir> HEAD",
-    g.SPARSE: "make a sparse checkout of your own in a linked worktree: git worktree add ../<dir>",
-    "apply-commit": "revert or cherry-pick in a linked worktree, or as a commit of its own without -n",
-    g.RESET_ALL: "to undo only your own changes name them: git restore --staged --worktree -- <your files>; to move "
-                 "the branch, do it in a linked worktree",
-    g.WRITE_REFS: "work on your own branch in a linked worktree: git worktree add -b <new-branch> ../<dir>",
-    g.REMOVE_WORKTREE: "leave that worktree to its session",
-    g.AMEND: "make a new commit of your own files instead of amending",
-    g.STASH_STACK: "leave the stash alone, or check whose entry it is with git stash list / git stash show -p stash@{n}",
-    g.STASH_APPLY: "check whose entry it is with git stash show -p stash@{n}; apply it in a linked worktree",
-    g.COMMIT_PRIVATE: "commit your own files from the shared index instead: git commit -m <message> -- <your files>",
-    g.UNFOLLOWED: "run the git commands it would run yourself, by name, so that each can be judged",
-    g.FOREIGN_TREE: "run git from the checkout without --work-tree (git -C <folder> keeps paths relative to it)",
-}
-PULL_ADVICE = ("git fetch first (it touches no working tree), then merge or rebase in a linked worktree, "
-               "or ask the user to pull when the peers are done")
-SUGGESTION_HEADER = "Instead, run:"
-FENCE = "```"
+# -- what a later command of the line puts back ----------------------------------------------
+
+UNDONE_KINDS = frozenset([g.REMOVE_PATHS, g.STAGE_ALL, g.STAGE_PATHS])  # what a later command may put back
 
 
-def _ask_topic(op):
-    """Which kind of HEAD mover an operation is, for its words."""
-    if op.kind != g.MOVE_HEAD:
-        return op.kind
-    words = [w.value for w in op.words[1:]] if op.words else op.command.split()[2:]
-    verb = op.words[0].value if op.words else op.command.split()[1:2][0] if len(op.command.split()) > 1 else ""
-    if verb in ("checkout", "switch") and set(words) & {"-b", "-B", "--orphan", "-c", "-C", "--create",
-                                                          "--force-create"}:
-        return "new-branch"
-    if verb in ("rebase", "pull"):
-        return "rebase"
-    if verb in ("revert", "cherry-pick"):
-        return "apply-commit"
-    if verb == "bisect":
-        return "bisect"
-    return "switch"
-
-
-def as_written(op, line):
-    """The operation's command as the line spells it (its span), else as gitops rendered it."""
-    if op.span is not None and line and 0 <= op.span[0] < op.span[1] <= len(line) and op.depth == 0:
-        return line[op.span[0]:op.span[1]]
-    return op.command
-
-
-def _short(command, limit):
-    command = " ".join(command.split())
-    return command if len(command) <= limit else command[:limit - 1] + "…"
-
-
-def _files_phrase(held):
-    """`src/a.py staged, src/b.py untracked (+2 more)` for the first line."""
-    shown = ", ".join("%s %s" % (h.path, h.state) for h in held[:HUMAN_FILES])
-    return shown + (" (+%d more)" % (len(held) - HUMAN_FILES) if len(held) > HUMAN_FILES else "")
-
-
-def human_line(refusal, line=""):
-    """The first line, for the person who reads it: whose work, which files, what the command would do."""
+def _undone(refusal, index, top, running, chain, states):
+    """The refusal without the paths a later command of the line puts back as they are now."""
+    later = [other.operation for at, other in running if at > index and other.toplevel == top]
     op = refusal.operation
-    command = "`%s`" % _short(as_written(op, line), HUMAN_COMMAND_CHARS) + run_by(op, short=True)
-    names = [p.name for p in refusal.peers]
-    by_peer = {}
-    for held in refusal.held:
-        by_peer.setdefault(held.peer, []).append(held)
-    one = len(names) == 1
-    pronouns = {"they": names[0] if one else "they", "s": "s" if one else "", "them": names[0] if one else "them",
-                "theirs": "%s's" % names[0] if one else "one of theirs"}
-    if op.kind in (g.STASH_STACK, g.STASH_APPLY) and refusal.entries:
-        return "%s: %s; %s %s." % (REFUSAL_MARK, _entries_phrase(refusal), command,
-                                   "would merge it into the shared tree" if op.kind == g.STASH_APPLY
-                                   else "would take %s off the stash every worktree shares"
-                                   % ("it" if len(refusal.entries) == 1 else "them"))
-    if refusal.ask and not refusal.held or op.kind in ALWAYS_ASK:
-        topic = _ask_topic(op)
-        entry = _entry_phrase(refusal.entries)
-        phrase = ASK_HUMAN.get(topic, "would act on the work {they} share{s}").format(entry=entry, **pronouns)
-        place = "this repository's worktrees" if op.kind in g.REPOSITORY_KINDS else "this checkout"
-        where = _stake_summary(by_peer) or "%s %s live in %s" % (" and ".join(names), "is" if one else "are", place)
-        return "%s: %s; %s %s." % (REFUSAL_MARK, where, command, phrase)
-    parts = []
-    for peer, held in list(by_peer.items())[:HUMAN_PEERS]:
-        who = "changes nobody's transcript shows (a busy peer may have made them)" if peer == UNATTRIBUTED else peer
-        parts.append("%s has %s" % (who, _files_phrase(held)) if peer != UNATTRIBUTED else
-                     "there are %s: %s" % (who, _files_phrase(held)))
-    if len(by_peer) > HUMAN_PEERS:
-        parts[-1] += " (and %d more peers, below)" % (len(by_peer) - HUMAN_PEERS)
-    them = "it" if len(refusal.held) == 1 else "them"
-    phrase = VERB_PHRASES.get(refusal.topic or op.kind, "would take {them}").format(them=them)
-    if op.runtime:
-        phrase = "computes its paths only when it runs, and " + phrase.replace("would", "could")
-    return "%s: %s; %s %s." % (REFUSAL_MARK, "; ".join(parts), command, phrase)
+    removes = op.kind == g.REMOVE_PATHS
+    if removes and "--cached" not in {w.value for w in op.words} or \
+            not removes and not any(o.kind in (g.UNSTAGE_ALL, g.UNSTAGE_PATHS) for o in later):
+        return refusal  # the refused `git add -A` alone
+    if removes:
+        return _readded(refusal, top, later, states)
+    return _unstaged_again(refusal, top, later, chain, states)
 
 
-def _stake_summary(by_peer):
-    parts = []
-    for peer, held in list(by_peer.items())[:HUMAN_PEERS]:
-        if peer == UNATTRIBUTED:
+def _put_back(refusal, top, running, chain, trips, states, binary):
+    """`git diff > F && git checkout . && git apply F` (patch_roundtrip): the discard's refusal
+    without the paths the apply writes back, or None when it writes back all of them. Only while
+    nothing between the save and the apply but readers and such discards may change the tree (an
+    apply that no longer applies writes nothing back)."""
+    from ..git import patch_roundtrip  # seam: only a line that runs `git apply` saves a tree (0.13 ms)
+
+    op = refusal.operation
+    if states is None or chain is None or not patch_roundtrip.discards_tree_only(op):
+        return refusal
+    by_step = {}
+    for _at, item in running:
+        by_step.setdefault(item.operation.step, []).append(item.operation)
+    held = refusal.held
+    for trip in trips:
+        if not trip.saved < op.step < trip.applied or (binary is None and not trip.binary):
             continue
-        parts.append("%s has %d uncommitted file%s here (%s)" % (peer, len(held), "" if len(held) == 1 else "s",
-                                                              _files_phrase(held)))
-    return "; ".join(parts)
+        between = range(trip.saved + 1, trip.applied)
+        if any(s not in chain.readers and not (by_step.get(s) and all(
+                patch_roundtrip.discards_tree_only(o) for o in by_step[s])) for s in between):
+            continue
+        held = tuple(h for h in held if not patch_roundtrip.restores(trip, h.path, states.get(h.path), top,
+                                                                     binary or frozenset()))
+    if len(held) == len(refusal.held):
+        return refusal
+    return refusal._replace(held=held) if held else None
 
 
-def _entries_phrase(refusal):
-    """`stash@{0} ("On main: wip") was pushed by app-peer` for the first line."""
-    owners = {h.path: h.peer for h in refusal.held}
-    parts = []
-    for entry in refusal.entries[:HUMAN_FILES]:
-        owner = owners.get(entry.ref)
-        who = "no transcript shows who pushed it" if owner in (None, "owner unknown") else "it was pushed by %s" % owner
-        parts.append('%s ("%s"): %s' % (entry.ref, entry.subject, who))
-    if len(refusal.entries) > HUMAN_FILES:
-        parts.append("and %d more entries" % (len(refusal.entries) - HUMAN_FILES))
-    return "; ".join(parts)
+STAGE_KINDS = frozenset([g.STAGE_ALL, g.STAGE_PATHS])
+INDEX_RESETS = frozenset([g.UNSTAGE_ALL, g.UNSTAGE_PATHS])
 
 
-def _entry_phrase(entries):
-    if not entries:
-        return "an entry"
-    first = entries[0]
-    return "%s (%s)" % (first.ref, first.subject) + (" or another of its %d entries" % len(entries)
-                                                     if len(entries) > 1 else "")
+def _readded(refusal, top, later, states):
+    """The refusal of a `git rm --cached` without the files a later add stages again as they were
+    (the add is judged by itself), or None when none is left."""
+    if states is None:
+        return refusal
+    adds = [o for o in later if o.kind in STAGE_KINDS]
+    prefix = top.rstrip("/") + "/"
+
+    def restored(held):
+        state = gitstate.state_of(states, held.path)
+        if state is None or state.worktree != gitstate.UNCHANGED:
+            return False
+        untracked = state._replace(index=gitstate.UNCHANGED, untracked=True)  # what rm --cached leaves
+        return any(reaches(add, prefix + held.path, untracked, top) for add in adds)
+
+    return _without(refusal, restored)
 
 
-def stake_line(refusals):
-    """`At stake: peer: path [state], path [state]; other: …` over every refusal (tests read it back)."""
-    by_peer, seen = {}, set()
-    for refusal in refusals:
-        for held in refusal.held:
-            if (held.peer, held.path) not in seen:
-                seen.add((held.peer, held.path))
-                by_peer.setdefault(held.peer, []).append("%s [%s]" % (held.path, held.state))
-    if not by_peer:
-        names = []
-        for refusal in refusals:
-            names.extend(p.name for p in refusal.peers if p.name not in names)
-        return "At stake: %s (live here; no uncommitted file of theirs)" % ", ".join(names)
-    groups, budget = [], MAX_STAKE_ITEMS
-    for peer, items in by_peer.items():
-        room = min(MAX_FILES_LISTED, max(1, budget))
-        shown = ", ".join(items[:room])
-        if len(items) > room:
-            shown += " (+%d more)" % (len(items) - room)
-        groups.append("%s: %s" % (peer, shown))
-        budget -= room
-        if budget <= 0 and len(groups) < len(by_peer):
-            groups.append("(+%d more peers)" % (len(by_peer) - len(groups)))
-            break
-    return "At stake: " + "; ".join(groups)
-
-
-def model_lines(refusals, command):
-    """What the model reads about each refused operation."""
-    lines = ["%s did not run `%s`:" % (REFUSAL_MARK, _short(command, COMMAND_ECHO_CHARS))]
-    for refusal in refusals:
-        op = refusal.operation
-        if refusal.ask and op.kind in ASK_EFFECTS or op.kind in ALWAYS_ASK or op.kind == g.RESET_ALL and op.moves_branch:
-            topic = _ask_topic(op)
-            effect = ASK_EFFECTS.get(topic, ASK_EFFECTS.get(op.kind, ""))
-            if op.kind == g.RESET_ALL and not op.moves_branch:
-                effect = EFFECTS[g.RESET_ALL]
-        elif op.runtime:
-            effect = RUNTIME_EFFECT
-        elif refusal.topic is None and op.kind in TRACKED_ONLY_EFFECTS and not g.touches_of(op) & g.UNTRACKED_ANYWHERE:
-            effect = TRACKED_ONLY_EFFECTS[op.kind]  # `git add -u`, a saved diff applied with --cached
-        elif op.kind in FROM_SOURCE_EFFECTS and op.target is not None:  # `git reset HEAD~1 -- <paths>`
-            effect = FROM_SOURCE_EFFECTS[op.kind] % _short(op.target, 40)
-        else:
-            effect = EFFECTS.get(refusal.topic or op.kind, "")
-        lines.append("- `%s`%s: %s." % (_short(as_written(op, command), 80), run_by(op), effect))
-    return lines
-
-
-def run_by(op, short=False):
-    """Which wrapper runs the operation, as the reader can check it: `, which `make commit` runs
-    (`git add -A && git commit -m save`)`, through several each named (`make release` through
-    `make commit`); short: ` (run by `make commit`)`. A wrapper that is itself the operation (`gh pr
-    checkout 12`) names only the wrappers that run it, and why it cannot be followed when it cannot."""
-    via = op.via
-    why = ""
-    if via and via[-1].wrapper == op.command:
-        why = " (%s)" % via[-1].runs if op.kind == g.UNFOLLOWED and via[-1].runs and not short else ""
-        via = via[:-1]
-    if not via:
-        return why
-    names = " through ".join("`%s`" % _short(v.wrapper, 80) for v in via)
-    if short:
-        return " (run by %s)" % names
-    shown = " (`%s`)" % _short(via[-1].runs, 100) if via[-1].runs else ""
-    return ", which %s runs%s%s" % (names, shown, why)
-
-
-def advice_of(refusal):
-    """Advice for an ask-kind refusal (the human decides; the model learns what else it can do)."""
+def _unstaged_again(refusal, top, after, chain, states):
+    """The refusal of a staging (`git add -A`) without the peers' files it stages that an index reset
+    to HEAD right after it (`&& git reset -q -- src`) puts back: a file with nothing staged now
+    (untracked, or changed in the tree only) is as it was once the reset has run. after: the
+    operations of the line after the staging, in order. Only while the reset runs whenever the
+    staging did (nothing but other such resets of the checkout between them, each after `;` or
+    the one before it with `&&`: `git reset` refuses no pathspec inside the checkout), so that
+    nothing reads the index in between. When the reset is refused too, the suggestion narrows the
+    staging with it (peerhooks.guard.narrow): narrowed, the reset no longer puts back what it staged."""
     op = refusal.operation
-    if op.command.startswith("git pull"):
-        return PULL_ADVICE
-    return ASK_ADVICE.get(_ask_topic(op), ASK_ADVICE.get(op.kind))
+    if states is None or chain is None or op.step is None or op.depth or op.in_loop or op.via:
+        return refusal
+    resets = _resets_run_after(op.step, top, after, chain)
+    if not resets:
+        return refusal
+    prefix = top.rstrip("/") + "/"
+
+    def put_back(held):
+        state = gitstate.state_of(states, held.path)
+        if state is None or gitstate.is_staged(state) or state.index == "U":
+            return False  # what was staged before loses its staging: the reset's own refusal says so
+        staged = state._replace(index="A" if state.untracked or state.ignored else state.worktree,
+                                worktree=gitstate.UNCHANGED, untracked=False, ignored=False)
+        return any(reaches(reset, prefix + held.path, staged, top) for reset in resets)
+
+    return _without(refusal, put_back)
 
 
-def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_own_work=False, shared=()):
-    """The text the human and the model read: a first line for the person who answers, the paths at
-    stake, what git would do, what to run instead (a runnable fenced block) and how to reach the peers.
-    suggestion: the corrected line (peerhooks.guard.narrow), or None; no_own_work: this session has nothing
-    of its own the refused operations would take, so there is nothing to run instead; shared: files
-    both sessions changed whose hunks this session's edit records cannot tell apart."""
-    lines = [human_line(refusals[0], command)]
-    if len(refusals) > 1:
-        lines[0] += " (And %d more below.)" % (len(refusals) - 1)
-    lines.append(stake_line(refusals))
-    if is_ask(refusals) and host != "codex":
-        lines.append("Yes runs it anyway; No leaves the peers' work as it is.")
-    lines.extend(model_lines(refusals, command))
-    if shared:
-        lines.append("%s hold%s both this session's and a peer's changes, which this session's edit records "
-                     "cannot tell apart: staging %s would take the peer's hunks too. The user decides."
-                     % (", ".join(shared), "s" if len(shared) == 1 else "", "it" if len(shared) == 1 else "them"))
-    lines = _redacted(lines)
-    if suggestion:  # this session's own line, which must run as given: never redacted
-        lines.extend([SUGGESTION_HEADER, FENCE, suggestion, FENCE])
-    elif no_own_work and any(r.operation.kind != g.SHELL_WRITE for r in refusals):
-        lines.append("None of what it would take is this session's: there is nothing of yours to run it on.")
-    for refusal in refusals:
-        advice = advice_of(refusal) if refusal.ask else WRITE_ADVICE if refusal.operation.kind == g.SHELL_WRITE \
-            else None
-        if advice and advice not in lines[-1]:
-            lines.append("For `%s`: %s." % (_short(as_written(refusal.operation, command), 80), advice))
-    peers = []
-    for refusal in refusals:
-        peers.extend(p for p in refusal.peers if p.name not in [q.name for q in peers])
-    lines.append(_peers_line(peers, host, can_send))
-    return "\n".join(lines)
+def _resets_run_after(step, top, after, chain):
+    """The index resets to HEAD that run right after the command at `step` whenever it succeeds."""
+    resets, previous = [], step
+    for op in after:
+        if op.step is None or op.step <= step:
+            continue
+        if op.step != previous + 1 or not _is_plain_reset(op, top):
+            break
+        gate = chain.gates.get(op.step)
+        if gate is not None and gate != (previous, chains.AND):
+            break
+        resets.append(op)
+        previous = op.step
+    return resets
 
 
-def _redacted(lines):
-    """The lines with secrets taken out (peerhooks.text.redact): a refusal echoes the command, which may
-    hold one, to the model and to the person who answers."""
-    from ..text.redact import redact  # only a refusal pays for it
-
-    return [redact(line) for line in lines]
-
-
-def too_large_reason(command, why, parties, host="claude"):
-    """The words for a line too large to judge in the guard's budget (its commands are not read)."""
-    names = ", ".join(p.name for p in parties)
-    return "\n".join(_redacted([
-        "%s: this command line is too large to judge in time (%s, %d characters), and %s %s live in this "
-        "checkout; the user decides." % (REFUSAL_MARK, why, len(command), names, "is" if len(parties) == 1 else "are"),
-        "At stake: %s (its work was not read)" % names,
-        "%s did not run `%s`: split it into smaller commands that name your own files." % (
-            REFUSAL_MARK, _short(command, COMMAND_ECHO_CHARS)),
-    ]))
+def _is_plain_reset(op, top):
+    """`git reset [-q] [HEAD] [--] <paths inside the checkout>` of this checkout's own index, or
+    `git restore --staged .` (restore refuses a whole list for one pathspec that matches nothing;
+    the tree or folder just staged always matches)."""
+    if op.kind not in INDEX_RESETS or op.target is not None or op.runtime or op.depth or op.in_loop or op.via \
+            or op.private or not op.words or op.cwd is None:
+        return False
+    if op.words[0].value == "restore":
+        return op.kind == g.UNSTAGE_ALL and not op.excludes
+    return op.words[0].value == "reset" and all(spec.known and _inside(resolve(spec, top), top)
+                                                for spec in op.paths + op.excludes)
 
 
-def _peers_line(peers, host, can_send):
-    return messaging.advice([(p.name, p.can_message, p.kind) for p in peers], can_send, host)
+def _inside(path, top):
+    return path == top or path.startswith(top.rstrip("/") + "/")
+
+
+def _without(refusal, dropped):
+    """The refusal without the held paths `dropped` tells, at stake only the peers left holding one;
+    None when none is left."""
+    held = tuple(h for h in refusal.held if not dropped(h))
+    if len(held) == len(refusal.held):
+        return refusal
+    if not held:
+        return None
+    names = {h.peer for h in held}
+    return refusal._replace(held=held, peers=tuple(p for p in refusal.peers if p.name in names) or refusal.peers)

@@ -29,7 +29,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from ...claude.formats import HANDOFF_NAME as HANDOFF_FILE
 from ...claude.formats import EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE, SUBAGENTS_FOLDER
-from ...guard.verdict import REFUSAL_MARK
+from ...guard.reason import REFUSAL_MARK
 from ...claude.home import transcript_entries
 from ...state.safefiles import open_regular
 from ...text.timeutil import iso_to_ms
