@@ -7,24 +7,29 @@ This installer merges exactly our entries into the chosen settings file and noth
 
 - it recognises its own entries by script name (`scripts/<name>.py`), so a moved checkout updates the
   paths instead of adding copies, and `--uninstall` removes exactly those;
-- it rewrites only the hook events it changes, in the file's own indentation, escaping and newline
-  style, and leaves the file byte-identical when nothing changes; an uninstall of a file nobody
-  touched since the install gives back its original bytes (or removes the file it created);
+- it writes only the hook groups and handlers it changes, in the file's own indentation, escaping and
+  newline style (the user's own entries keep their bytes), and leaves the file byte-identical when
+  nothing changes; an uninstall of a file nobody touched since the install gives back its original
+  bytes (or removes the file it created);
 - it writes through a symlink to its target, replaces the file by an atomic rename only if nobody
   changed it meanwhile, and keeps a bounded number of backups outside the checkout;
 - it refuses a file it cannot understand (not JSON, not an object, `hooks` of the wrong type) without
   touching it;
 - it wires only scripts that exist: `python3 missing.py` exits 2, which Claude Code reads as *block*
-  (every Bash call refused, every prompt erased on UserPromptSubmit).
+  (every Bash call refused, every prompt erased on UserPromptSubmit);
+- an uninstall says what state the hooks leave behind, and `--uninstall --purge` removes it, only
+  what is peerhooks', once no other install runs the hooks.
 
 What is wired and the pure merge live in `installer/wiring.py`, the format-keeping edit in
 `installer/jsonedit.py`, the safe replacement in `installer/userfile.py`, `--check` in
-`installer/checks.py`. This file is the command line and the order of the steps.
+`installer/checks.py`, the state left behind in `installer/purge.py`. This file is the command line
+and the order of the steps.
 """
 import argparse
 import datetime
 import difflib
 import os
+import shlex
 import sys
 from dataclasses import dataclass
 from typing import Tuple
@@ -34,11 +39,11 @@ SCRIPTS_DIR = os.path.join(REPO, "scripts")
 sys.path.insert(0, SCRIPTS_DIR)
 sys.path.insert(0, REPO)
 
-from installer import InstallError, checks, hooksfile, plugin, userfile, windows  # noqa: E402 - needs the sys.path lines above
+from installer import InstallError, checks, hooksfile, plugin, purge, userfile, windows  # noqa: E402 - needs the sys.path lines above
 from installer.wiring import (CLAUDE_HOOKS, CODEX_HOOKS, Hook, build_entries, merge,  # noqa: E402
                               registrations, unmerge)
-from peerhooks.gitrepo import toplevel  # noqa: E402
-from peerhooks.home import claude_home, codex_home  # noqa: E402
+from peerhooks.git.gitrepo import toplevel  # noqa: E402
+from peerhooks.claude.home import claude_home, codex_home  # noqa: E402
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1  # also for usage errors: argparse's 2 would read as "block" if ever run as a hook
@@ -198,6 +203,7 @@ def plugin_still_runs(copies, out):
 
 
 def install(target, scripts_dir, python, dry_run, now, out):
+    """Wire the hooks into the target file; True when the file changed (the wiring is news)."""
     wired = present_scripts(scripts_dir, target.hooks)
     missing = [hook for hook in target.hooks if hook not in wired]
     # On Windows, Claude Code's hooks in exec form: no shell (Git Bash or PowerShell) parses them.
@@ -219,12 +225,13 @@ def install(target, scripts_dir, python, dry_run, now, out):
                   "exit 2, which the host reads as a refusal)\n" % (describe(hook), hook.script))
     if dry_run:
         show_dry_run(target.path, compute, out)
-        return
+        return False
     store = userfile.BackupFolder(target.backups)
     outcome = userfile.change(target.path, compute, store, now)
     report_outcome(outcome, store, out)
     if outcome.changed:
         remember_install(store, target.path, outcome, read["settings"])
+    return outcome.changed
 
 
 def uninstall(target, dry_run, now, out):
@@ -261,6 +268,64 @@ def uninstall(target, dry_run, now, out):
     if outcome.changed and outcome.after is None and record is not None:
         userfile.remove_empty_folders(record.created_folders)
     store.drop_record(target.path)
+
+
+# ---------------------------------------------------------------------------------------------------
+# What an uninstall leaves, and --purge
+
+
+def still_wired(environ, cwd, plugins, except_path):
+    """Where the hooks still run, besides except_path: this checkout's settings and Codex hooks files
+    and every file an install record names, when they hold our entries, and the enabled plugin copies."""
+    home, codex, checkout = claude_home(environ), codex_home(environ), toplevel(cwd)
+    paths = [path for _, path in checks.settings_files(home, checkout)] + [os.path.join(codex, "hooks.json")]
+    if checkout is not None:
+        paths.append(os.path.join(checkout, ".codex", "hooks.json"))
+    for folder in (os.path.join(home, BACKUPS), os.path.join(codex, BACKUPS)):
+        paths.extend(userfile.BackupFolder(folder).recorded_files())
+    places = []
+    for path in dict.fromkeys(os.path.abspath(path) for path in paths):
+        if path == os.path.abspath(except_path):
+            continue
+        try:
+            settings = hooksfile.load(path).settings
+        except InstallError:
+            continue
+        if registrations(settings, path):
+            places.append(path)
+    return places + [copy.where for copy in plugins]
+
+
+def purge_or_say_what_stays(target, environ, cwd, plugins, purging, dry_run, out):
+    """After an uninstall: with --purge, remove peerhooks' state once nothing else runs the hooks
+    (they would write it again, and install.py's records give the other files back as they were);
+    without, say what stays and how to remove it, once nothing else runs them."""
+    wired = still_wired(environ, cwd, plugins, target.path)
+    if purging and wired:
+        raise InstallError(
+            "--purge removed nothing: the hooks still run from %s. Their state is in use there, and "
+            "install.py's records are what gives those files back as they were. Uninstall them first "
+            "(install.py --uninstall with the --scope or --codex they were installed with; `claude plugin "
+            "uninstall <id>` for a plugin), then run --uninstall --purge again." % "; ".join(wired))
+    if wired and not purging:
+        return EXIT_OK  # the state is in use: nothing to say about it
+    homes = (claude_home(environ), codex_home(environ))
+    found = purge.find(homes, purge.known_workspaces(homes[0]) | {toplevel(cwd) or os.path.abspath(cwd)})
+    if not purging:
+        if found:
+            out.write("\n%s `python3 %s --uninstall --purge` removes them.\n"
+                      % (purge.summary(found), shlex.quote(os.path.join(REPO, "install.py"))))
+        return EXIT_OK
+    if not (found or found.links):
+        out.write("No state of peerhooks' is left to purge.\n")
+    elif dry_run:
+        out.write("Dry run: --purge would remove (nothing was removed):\n")
+        purge.plan(found, out)
+    else:
+        out.write("Purged peerhooks' state:\n")
+        if purge.remove(found, out):
+            return EXIT_PROBLEM
+    return EXIT_OK
 
 
 def rules_source():
@@ -311,8 +376,8 @@ def precompile(scripts_dir):
     (about 0.3x of the interpreter's start-up). Best effort: a read-only checkout still works."""
     import compileall
 
-    try:  # the plain bytecode and -OO's, which the hooks prefer (peerhooks.pycache says why)
-        compileall.compile_dir(scripts_dir, quiet=1, optimize=[0, 2])
+    try:
+        compileall.compile_dir(scripts_dir, quiet=1)
     except OSError:
         pass
 
@@ -350,6 +415,9 @@ def parse_args(argv):
     parser.add_argument("--dry-run", action="store_true", help="print the change as a unified diff; write nothing")
     parser.add_argument("--uninstall", action="store_true",
                         help="remove exactly peerhooks' entries (and, in user scope or with --rules, the rule file)")
+    parser.add_argument("--purge", action="store_true",
+                        help="with --uninstall: also remove peerhooks' state and install.py's backups, once no "
+                             "other install runs the hooks")
     parser.add_argument("--codex", action="store_true",
                         help="wire the hooks that work under Codex into its hooks.json instead")
     parser.add_argument("--rules", action="store_true",
@@ -360,6 +428,8 @@ def parse_args(argv):
         parser.error("--check runs on its own")
     if args.codex and args.rules:
         parser.error("--rules places a Claude Code rule file; Codex does not read it")
+    if args.purge and not args.uninstall:
+        parser.error("--purge goes with --uninstall")
     return args
 
 
@@ -380,17 +450,18 @@ def main(argv=None, environ=None, cwd=None, out=None, now=None):
             if args.rules or (args.scope == "user" and not args.codex):
                 remove_rules(home, args.dry_run, out)
             plugin_still_runs(plugins, out)
-            return EXIT_OK
+            return purge_or_say_what_stays(target, environ, cwd, plugins, args.purge, args.dry_run, out)
         if plugins:
             refuse_beside_plugin(plugins, target)
         if not sys.executable:
             raise InstallError("cannot tell which Python runs this installer; run it as `python3 install.py`")
-        install(target, SCRIPTS_DIR, os.path.abspath(sys.executable), args.dry_run, now, out)
+        news = install(target, SCRIPTS_DIR, os.path.abspath(sys.executable), args.dry_run, now, out)
         if not args.dry_run:
             precompile(SCRIPTS_DIR)
         if args.rules:
             place_rules(home, args.dry_run, now, out)
-        out.write("\n" + AGENT_KEY_REMINDER)
+        if news:
+            out.write("\n" + AGENT_KEY_REMINDER)
         if args.codex:
             out.write("\n" + CODEX_TRUST_REMINDER)
         return EXIT_OK

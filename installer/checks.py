@@ -14,7 +14,7 @@ from typing import List, Optional
 
 from installer import InstallError, codextrust, hooksfile, plugin, windows
 from installer.userfile import BACKUPS, KEEP_BACKUPS
-from installer.wiring import (CLAUDE_HOOKS, PLUGIN_PYTHON, PLUGIN_ROOT, registration_problems,
+from installer.wiring import (CLAUDE_HOOKS, PLUGIN_LAUNCHER, PLUGIN_ROOT, registration_problems,
                               registrations, script_of)
 
 MIN_PYTHON = (3, 9)  # the hooks use 3.9 syntax and library calls
@@ -92,6 +92,18 @@ def interpreter_in(command):
     return words[0] if words else None
 
 
+def launcher_in(command, plugin_root):
+    """The plugin's launcher a command runs (`sh <root>/hooks/python.sh <script>`), its root filled
+    in; None for any other command."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if len(words) > 1 and words[0] == "sh" and words[1] == "%s/%s" % (PLUGIN_ROOT, PLUGIN_LAUNCHER):
+        return os.path.join(plugin_root, *PLUGIN_LAUNCHER.split("/"))
+    return None
+
+
 def compile_problem(path):
     """Why a Python file would not run (missing, unreadable, syntax error), or None."""
     try:
@@ -112,32 +124,53 @@ def compile_problem(path):
     return None
 
 
+VERSION_PROBE = ("-S", "-c", "import sys; print('%d.%d' % sys.version_info[:2])")
+
+
 def interpreter_problem(python):
-    """Why a registered interpreter cannot run the hooks, or None."""
-    if python == PLUGIN_PYTHON:
+    """Why a registered interpreter cannot run the hooks, or None. A bare name (an older plugin's
+    `python3`) is looked up on PATH, as the shell running the hook would."""
+    if "/" not in python and "\\" not in python:
         found = shutil.which(python)
         if not found:
-            return "python3 (used by the plugin's hooks) is not on PATH"
+            return "%s (a registered hook's interpreter) is not on PATH" % python
         python = found
     if not os.path.isfile(python):
         return "the registered interpreter %s does not exist" % python
+    return _probe_problem([python] + list(VERSION_PROBE), "the registered interpreter %s" % python)
+
+
+def launcher_problem(launcher, path_variable):
+    """Why the plugin's launcher cannot run the hooks (no sh, no Python 3.9+ for it to find on PATH),
+    or None. It is asked as a hook asks it, but without the plugin's data folder: nothing is remembered."""
+    shell = shutil.which("sh", path=path_variable)
+    if shell is None:
+        return "sh is not on PATH: the plugin's hooks run `sh %s` (on Windows, Git Bash's sh)" % launcher
+    if not os.path.isfile(launcher):
+        return "the plugin's launcher %s does not exist (update or reinstall the plugin)" % launcher
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PLUGIN_DATA"}
+    if path_variable is not None:
+        env["PATH"] = path_variable
+    return _probe_problem([shell, launcher] + list(VERSION_PROBE[1:]), "the plugin's launcher %s" % launcher, env)
+
+
+def _probe_problem(argv, what, env=None):
+    """Run a version probe; why what it ran cannot run the hooks, or None."""
     try:
-        completed = subprocess.run([python, "-S", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                   timeout=INTERPRETER_PROBE_TIMEOUT)
+        completed = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   timeout=INTERPRETER_PROBE_TIMEOUT, env=env)
     except (OSError, subprocess.SubprocessError):
-        return "the registered interpreter %s does not run" % python
+        return "%s does not run" % what
     if completed.returncode == windows.STORE_STAND_IN_EXIT:
-        return ("the registered interpreter %s is the Microsoft Store's stand-in (it exits %d: no Python "
-                "is installed behind it); install Python from python.org and run install.py with it"
-                % (python, windows.STORE_STAND_IN_EXIT))
+        return ("%s is the Microsoft Store's stand-in (it exits %d: no Python is installed behind it); "
+                "install Python from python.org and run install.py with it" % (what, windows.STORE_STAND_IN_EXIT))
     try:
         major, minor = (int(part) for part in completed.stdout.decode().strip().split("."))
     except ValueError:
-        return "the registered interpreter %s does not run" % python
+        said = completed.stderr.decode(errors="replace").strip().splitlines()
+        return "%s does not run%s" % (what, ": " + said[-1] if said else "")
     if (major, minor) < MIN_PYTHON:
-        return "the registered interpreter %s is Python %d.%d; the hooks need %d.%d or newer" % (
-            python, major, minor, MIN_PYTHON[0], MIN_PYTHON[1])
+        return "%s is Python %d.%d; the hooks need %d.%d or newer" % (what, major, minor, MIN_PYTHON[0], MIN_PYTHON[1])
     return None
 
 
@@ -235,11 +268,18 @@ def check_registered_scripts_exist(context, report):
 
 
 def check_interpreters(context, report):
-    commands = [r.command for r in report.found] + [hook.command for hook in report.codex]
-    for python in sorted({interpreter_in(command) for command in commands} - {None}):
-        problem = interpreter_problem(python)
-        if problem:
-            report.problems.append(problem)
+    """Each registered interpreter, and each plugin copy's launcher, is asked for its version."""
+    launchers, commands = set(), [hook.command for hook in report.codex]
+    for registration in report.found:
+        root = report.plugin_roots.get(registration.where)
+        launcher = launcher_in(registration.command, root) if root else None
+        if launcher:
+            launchers.add(launcher)
+        else:
+            commands.append(registration.command)
+    problems = [launcher_problem(launcher, context.path_variable) for launcher in sorted(launchers)]
+    problems += [interpreter_problem(python) for python in sorted({interpreter_in(c) for c in commands} - {None})]
+    report.problems.extend(problem for problem in problems if problem)
 
 
 def check_scripts_compile(context, report):

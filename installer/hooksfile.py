@@ -1,5 +1,5 @@
 """A hooks document's bytes (settings.json, hooks.json): read and checked, and written back in the
-file's own style, changing only the hook events that change."""
+file's own style, changing only the hook groups and handlers that change."""
 import codecs
 import json
 from dataclasses import dataclass
@@ -7,8 +7,6 @@ from typing import Optional
 
 from installer import InstallError, jsonedit, userfile
 from installer.wiring import shape_problem
-
-HOOKS_KEY = "hooks"
 
 
 @dataclass(frozen=True)
@@ -50,31 +48,16 @@ def load(path):
 
 
 def edited_bytes(loaded, new_settings):
-    """The file's bytes with new_settings' hooks. Only what changed is rewritten: the events whose
-    groups differ (or the whole `"hooks"` member when it appears or goes), in the file's indentation,
-    escaping and newline style; every other byte stays. (If the text cannot be edited in place, the
-    whole document is rendered in that style instead.)"""
+    """The file's bytes with new_settings' hooks. Only what changed is rewritten: the hook groups and
+    handlers added, removed or changed (or the whole `"hooks"` member when it appears or goes), in the
+    file's indentation, escaping and newline style; every other byte, the user's own hook entries
+    among them, stays. (If the text cannot be edited in place, the whole document is rendered in
+    that style instead.)"""
     text = loaded.text or ""
     try:
-        new_text = _edited_text(text, loaded.settings, new_settings)
+        new_text = jsonedit.edit(text, loaded.settings, new_settings)
         if json.loads(new_text) != new_settings:
             raise ValueError("the edit did not give the intended value")
     except ValueError:
         new_text = jsonedit.render_document(new_settings, jsonedit.detect_style(text))
     return (codecs.BOM_UTF8 if loaded.bom else b"") + new_text.encode("utf-8")
-
-
-def _edited_text(text, old_settings, new_settings):
-    old_hooks, new_hooks = old_settings.get(HOOKS_KEY), new_settings.get(HOOKS_KEY)
-    if new_hooks is None:
-        return jsonedit.remove_member(text, HOOKS_KEY)
-    if not isinstance(old_hooks, dict):
-        return jsonedit.set_member(text, HOOKS_KEY, new_hooks)
-    style = jsonedit.detect_style(text)
-    for event in old_hooks:
-        if event not in new_hooks:
-            text = jsonedit.remove_member(text, event, path=(HOOKS_KEY,))
-    for event, groups in new_hooks.items():
-        if old_hooks.get(event) != groups or event not in old_hooks:
-            text = jsonedit.set_member(text, event, groups, style, path=(HOOKS_KEY,))
-    return text

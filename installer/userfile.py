@@ -292,9 +292,30 @@ class BackupFolder:
                  "created_folders": list(record.created_folders)}
         write_atomically(self._record_path(path), (json.dumps(value, indent=2) + "\n").encode(), PRIVATE_MODE)
 
+    def recorded_files(self):
+        """The files this folder keeps install records of: where install.py wired the hooks and no
+        uninstall has run since."""
+        files = []
+        for name in sorted(_listdir(self.folder)):
+            if name.endswith(".install-record.json"):
+                try:
+                    with open(os.path.join(self.folder, name), encoding="utf-8") as handle:
+                        path = json.load(handle).get("file")
+                except (OSError, ValueError, AttributeError):
+                    continue
+                if isinstance(path, str):
+                    files.append(path)
+        return files
+
     def drop_record(self, path):
         try:
             os.remove(self._record_path(path))
         except OSError:
             pass
 
+
+def _listdir(folder):
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []

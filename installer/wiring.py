@@ -23,12 +23,12 @@ from installer import InstallError
 
 PLACEHOLDER_PYTHON = "/path/to/python3"
 PLACEHOLDER_CHECKOUT = "/path/to/peerhooks"
-# A plugin cannot know the user's interpreter: one hooks.json serves every platform, and python3 is the
-# name on macOS and Linux. Windows has no name that works everywhere (python.org installs `py` and
-# `python`, no python3; the Store's python3 is often a stand-in that exits 9009), so there install.py,
-# which registers the interpreter that ran it in exec form, is the way; `--check` names the stand-in.
-PLUGIN_PYTHON = "python3"
+# A plugin cannot know the user's interpreter, and `python3` on PATH may be a version manager's shim
+# (pyenv's costs ~110 ms per call). So the plugin's hooks run `sh <launcher> <script> [words]`: the
+# launcher (plugin/hooks/python.sh) asks python3 (python, py -3) once for its sys.executable, remembers
+# it in the plugin's data folder, and execs `<python> -S <script> [words]` from then on.
 PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
+PLUGIN_LAUNCHER = "hooks/python.sh"  # under the plugin's root
 # Hooks run as `<python> -S <script>`: they import only the standard library, and without the site
 # module (and the .pth files it executes) an interpreter starts several times faster: here 8 ms
 # instead of 35 ms for `python3 -c pass` (median of 15; README: `bench/run.py --no-site`). Every hook
@@ -169,10 +169,12 @@ def build_entries(hooks, python, scripts_dir, windows=False, exec_form=False):
 
 
 def plugin_entries(hooks):
-    """Entries for the plugin's hooks/hooks.json: Claude Code fills in ${CLAUDE_PLUGIN_ROOT}."""
+    """Entries for the plugin's hooks/hooks.json: its launcher runs each script with -S (Claude Code
+    fills in ${CLAUDE_PLUGIN_ROOT})."""
     return [
         Entry(hook.event, hook.matcher, hook.script,
-              " ".join([PLUGIN_PYTHON, NO_SITE, '"%s/scripts/%s"' % (PLUGIN_ROOT, hook.script)] + list(hook.args)),
+              " ".join(["sh", '"%s/%s"' % (PLUGIN_ROOT, PLUGIN_LAUNCHER), '"%s/scripts/%s"' % (PLUGIN_ROOT, hook.script)]
+                       + list(hook.args)),
               hook.timeout)
         for hook in hooks
     ]

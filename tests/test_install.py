@@ -20,6 +20,7 @@ import unittest
 from unittest import mock
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLUGIN = os.path.join(REPO, "plugin")  # the marketplace's plugin source: what the plugin cache copies
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "tests"))  # the e2e helpers, when run outside discover
@@ -225,19 +226,127 @@ class ShippedFilesTest(unittest.TestCase):
         self.assertIn("newest %d backups" % userfile.KEEP_BACKUPS, doc)
 
     def test_plugin_hooks_run_the_same_hooks_from_the_plugin_root(self):
-        with open(os.path.join(REPO, "hooks", "hooks.json"), encoding="utf-8") as handle:
+        with open(os.path.join(PLUGIN, "hooks", "hooks.json"), encoding="utf-8") as handle:
             shipped = json.load(handle)
         expected = wiring.merge({}, wiring.plugin_entries(wiring.CLAUDE_HOOKS))
         self.assertEqual(shipped["hooks"], expected["hooks"])
 
+    def test_the_marketplace_names_a_plugin_folder_that_holds_only_what_runs(self):
+        """`claude plugin install` copies the plugin source whole (links followed) into its cache:
+        the source is plugin/, whose scripts/ is a link to the repository's, not the repository."""
+        with open(os.path.join(REPO, ".claude-plugin", "marketplace.json"), encoding="utf-8") as handle:
+            marketplace = json.load(handle)
+        self.assertEqual([(p["name"], p["source"]) for p in marketplace["plugins"]], [("peerhooks", "./plugin")])
+        self.assertEqual(sorted(os.listdir(PLUGIN)), [".claude-plugin", "hooks", "scripts"])
+        self.assertEqual(os.readlink(os.path.join(PLUGIN, "scripts")), os.path.join("..", "scripts"))
+        self.assertEqual(sorted(os.listdir(os.path.join(PLUGIN, "hooks"))), ["hooks.json", "python.sh"])
+        self.assertEqual(os.listdir(os.path.join(PLUGIN, ".claude-plugin")), ["plugin.json"])
+
     def test_plugin_manifest_has_no_hooks_key_and_the_project_version(self):
-        with open(os.path.join(REPO, ".claude-plugin", "plugin.json"), encoding="utf-8") as handle:
+        with open(os.path.join(PLUGIN, ".claude-plugin", "plugin.json"), encoding="utf-8") as handle:
             manifest = json.load(handle)
         self.assertNotIn("hooks", manifest)  # hooks/hooks.json loads by default; a key would load it twice
         self.assertEqual(manifest["name"], "peerhooks")
         with open(os.path.join(REPO, "pyproject.toml"), encoding="utf-8") as handle:
             version = re.search(r'^version = "([^"]+)"', handle.read(), re.M).group(1)
         self.assertEqual(manifest["version"], version)
+
+
+class PluginLauncherTest(unittest.TestCase):
+    """plugin/hooks/python.sh, run as the plugin's hooks run it (`sh <launcher> <script> [words]`) on a
+    machine whose `python3` on PATH is a shim, as pyenv's is: a script that starts the real one."""
+
+    LAUNCHER = os.path.join(PLUGIN, "hooks", "python.sh")
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="peerhooks-launcher-")
+        self.addCleanup(shutil.rmtree, self.root, True)
+        self.bin = os.path.join(self.root, "shims")
+        self.data = os.path.join(self.root, "data")  # CLAUDE_PLUGIN_DATA, which Claude Code creates
+        os.makedirs(self.bin)
+        os.makedirs(self.data)
+        self.calls = os.path.join(self.root, "shim-calls")
+        self.shim("python3", sys.executable)
+        self.hook = os.path.join(self.root, "hook.py")
+        with open(self.hook, "w", encoding="utf-8") as handle:
+            handle.write("import sys\nprint(sys.executable, sys.flags.no_site, sys.argv[1:])\n")
+
+    def shim(self, name, real):
+        """A stand-in for a version manager's shim: it notes the call, then runs the real interpreter."""
+        path = os.path.join(self.bin, name)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("#!/bin/sh\necho %s >> '%s'\nexec '%s' \"$@\"\n" % (name, self.calls, real))
+        os.chmod(path, 0o755)
+
+    def run_launcher(self, *args, shell="sh", data=True, path=None):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "PYENV"))}
+        env["PATH"] = path if path is not None else self.bin + os.pathsep + "/usr/bin" + os.pathsep + "/bin"
+        if data:
+            env["CLAUDE_PLUGIN_DATA"] = self.data
+        return subprocess.run([shell, self.LAUNCHER] + list(args), env=env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+
+    def shim_calls(self):
+        if not os.path.exists(self.calls):
+            return 0
+        with open(self.calls, encoding="utf-8") as handle:
+            return len(handle.read().splitlines())
+
+    def test_the_shim_is_asked_once_and_every_call_runs_the_real_interpreter_with_dash_s(self):
+        for _ in range(3):
+            completed = self.run_launcher(self.hook, "--hook")
+            self.assertEqual(completed.returncode, 0, completed.stderr)
+            self.assertEqual(completed.stdout, "%s 1 ['--hook']\n" % sys.executable)
+        self.assertEqual(self.shim_calls(), 1)
+        with open(os.path.join(self.data, "python"), encoding="utf-8") as handle:
+            self.assertEqual(handle.read(), sys.executable + "\n")
+
+    def test_it_runs_under_each_posix_sh_a_client_may_use(self):
+        """dash (Debian's sh), bash as sh (macOS's /bin/sh is bash 3.2; Git Bash's sh on Windows)."""
+        shells = [[shell] for shell in ("dash", "bash", "sh") if shutil.which(shell)]
+        shells += [["bash", "--posix"]] if shutil.which("bash") else []
+        for shell in shells:
+            with self.subTest(shell=shell):
+                if os.path.exists(os.path.join(self.data, "python")):
+                    os.remove(os.path.join(self.data, "python"))
+                for _ in range(2):
+                    completed = subprocess.run(shell + [self.LAUNCHER, self.hook], stdin=subprocess.DEVNULL,
+                                               env=dict(os.environ, PATH=self.bin + os.pathsep + "/usr/bin:/bin",
+                                                        CLAUDE_PLUGIN_DATA=self.data),
+                                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                                               timeout=60)
+                    self.assertEqual(completed.stdout, "%s 1 []\n" % sys.executable, completed.stderr)
+        self.assertEqual(self.shim_calls(), len(shells))
+
+    def test_an_interpreter_that_went_away_is_looked_up_again(self):
+        with open(os.path.join(self.data, "python"), "w", encoding="utf-8") as handle:
+            handle.write(os.path.join(self.root, "removed", "python3") + "\n")
+        self.assertEqual(self.run_launcher(self.hook).stdout, "%s 1 []\n" % sys.executable)
+        self.assertEqual(self.shim_calls(), 1)
+
+    def test_without_a_data_folder_nothing_is_remembered(self):
+        for _ in range(2):
+            self.assertEqual(self.run_launcher(self.hook, data=False).stdout, "%s 1 []\n" % sys.executable)
+        self.assertEqual(self.shim_calls(), 2)
+        self.assertEqual(os.listdir(self.data), [])
+
+    def test_without_a_python_3_9_or_the_script_it_exits_0_and_says_why(self):
+        os.remove(os.path.join(self.bin, "python3"))
+        old = os.path.join(self.root, "old-python")
+        with open(old, "w", encoding="utf-8") as handle:  # a Python 2 or 3.8: answers nothing to the probe
+            handle.write("#!/bin/sh\nexit 0\n")
+        os.chmod(old, 0o755)
+        self.shim("python", old)
+        tools = os.path.join(self.root, "tools")  # sh alone, with no Python beside it
+        os.makedirs(tools)
+        os.symlink(shutil.which("sh"), os.path.join(tools, "sh"))
+        completed = self.run_launcher(self.hook, path=self.bin + os.pathsep + tools)
+        self.assertEqual((completed.returncode, completed.stdout), (0, ""))
+        self.assertIn("no Python 3.9 or newer on PATH", completed.stderr)
+        self.assertEqual(os.listdir(self.data), [])
+        missing = self.run_launcher(os.path.join(self.root, "gone.py"))
+        self.assertEqual((missing.returncode, missing.stdout), (0, ""))  # never 2: Claude Code reads 2 as block
+        self.assertIn("gone.py does not exist; the hook did not run", missing.stderr)
 
 
 # Settings files as people write them by hand; none holds a "hooks" member.
@@ -253,6 +362,20 @@ HAND_FORMATTED = {
 # A user's own hooks, hand-formatted: an install adds events beside them and leaves them as they are.
 HAND_FORMATTED_WITH_HOOKS = (b'{\n    "hooks": {"Stop": [{"hooks": [{"type": "command",\n'
                              b'        "command": "say d\\u00f6ne"}]}]},\n    "model": "opus"\n}')
+# A user's own hook entries kept on one line each, as people write them: in an array of its own lines,
+# in an array on the event's line, and one group that also runs an old copy of our guard.
+ONE_LINE_ENTRIES = (b'{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [\n'
+                    b'      {"matcher": "Bash", "hooks": [{"type": "command", "command": "my-guard"}]},\n'
+                    b'      {"matcher": "Read", "hooks": [{"type": "command", "command": "audit read"}]}\n'
+                    b'    ],\n'
+                    b'    "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hi"}]}],\n'
+                    b'    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "log-prompt"}, '
+                    b'{"type": "command", "command": "python3 /old/scripts/memory_delta.py"}]}]\n'
+                    b'  }\n}\n')
+ONE_LINE_USER_PARTS = (b'{"matcher": "Bash", "hooks": [{"type": "command", "command": "my-guard"}]},\n',
+                       b'{"matcher": "Read", "hooks": [{"type": "command", "command": "audit read"}]}',
+                       b'[{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hi"}]}',
+                       b'{"hooks": [{"type": "command", "command": "log-prompt"}')
 OBSERVED_CODEX_CONFIG = '''model_provider = "stub"
 
 [projects."/tmp/cx/repo"]
@@ -319,6 +442,29 @@ class FormatKeepingEditTest(unittest.TestCase):
         self.assertEqual((style.indent, style.ensure_ascii, style.newline, style.final_newline),
                          ("    ", True, "\n", False))
         self.assertIsNone(jsonedit.detect_style(HAND_FORMATTED["one line"].decode()).indent)
+
+    def test_an_element_added_to_an_array_leaves_the_others_byte_for_byte(self):
+        text = '{\n  "a": [\n    {"x": 1,  "y": [2]},\n    {"z": 3}\n  ]\n}\n'
+        old = json.loads(text)
+        new = {"a": old["a"] + [{"ours": True}]}
+        added = jsonedit.edit(text, old, new)
+        self.assertEqual(added, '{\n  "a": [\n    {"x": 1,  "y": [2]},\n    {"z": 3},\n    {\n      "ours": true\n    }\n  ]\n}\n')
+        self.assertEqual(jsonedit.edit(added, new, old), text)
+        first = {"a": [{"ours": True}] + old["a"]}
+        self.assertEqual(jsonedit.edit(jsonedit.edit(text, old, first), first, old), text)
+
+    def test_a_changed_element_is_edited_inside_the_one_it_resembles(self):
+        text = '{"a": [{"k": "ours", "v": 1}, {"k": "mine",  "v": [1,  2], "w": "x"}]}'
+        old = json.loads(text)
+        new = {"a": [{"k": "mine", "v": [1, 2]}]}  # ours gone, and a member of mine
+        self.assertEqual(jsonedit.edit(text, old, new), '{"a": [{"k": "mine",  "v": [1,  2]}]}')
+
+    def test_a_one_line_document_stays_on_one_line(self):
+        text = '{"model":"opus","hooks":{"Stop":[{"hooks":[]}]}}'
+        old = json.loads(text)
+        new = {"model": "opus", "hooks": {"Stop": [{"hooks": []}, {"matcher": "x"}], "Other": []}}
+        self.assertEqual(jsonedit.edit(text, old, new),
+                         '{"model":"opus","hooks":{"Stop":[{"hooks":[]},{"matcher":"x"}],"Other":[]}}')
 
 
 class CodexTrustTest(unittest.TestCase):
@@ -543,13 +689,16 @@ class InstallerTest(unittest.TestCase):
         self.assertEqual(completed.returncode, 1, completed.stdout)
         return completed
 
-    def test_install_writes_the_hooks_bytecode(self):
+    def test_install_writes_the_hooks_plain_bytecode_only(self):
         library = os.path.join(self.box.checkout, "scripts", "peerhooks")
-        shutil.rmtree(os.path.join(library, "__pycache__"))
+        for folder, _, _ in list(os.walk(library)):
+            if os.path.basename(folder) == "__pycache__":
+                shutil.rmtree(folder)
         self.install_ok()
-        compiled = os.listdir(os.path.join(library, "__pycache__"))
+        compiled = [name for _, _, names in os.walk(library) for name in names if name.endswith(".pyc")]
         self.assertIn("hookio.%s.pyc" % sys.implementation.cache_tag, compiled)
-        self.assertIn("cmdline.%s.pyc" % sys.implementation.cache_tag, compiled)
+        sources = [name for _, _, names in os.walk(library) for name in names if name.endswith(".py")]
+        self.assertEqual(len(compiled), len(sources))  # one plain .pyc per module: no -O or -OO variants
 
     def test_fresh_install_wires_every_hook_with_absolute_quoted_paths(self):
         completed = self.install_ok()
@@ -732,7 +881,7 @@ class InstallerTest(unittest.TestCase):
     def test_check_finds_a_plugin_copy_next_to_a_settings_install(self):
         self.install_ok()
         plugin_root = os.path.join(self.box.claude, "plugins", "cache", "local", "peerhooks", "0.1.0")
-        shutil.copytree(os.path.join(REPO, "hooks"), os.path.join(plugin_root, "hooks"))
+        shutil.copytree(os.path.join(PLUGIN, "hooks"), os.path.join(plugin_root, "hooks"))
         self.box.write(os.path.join(self.box.claude, "plugins", "installed_plugins.json"), json.dumps(
             {"version": 2, "plugins": {"peerhooks@local": [{"scope": "user", "installPath": plugin_root,
                                                             "version": "0.1.0"}]}}))
@@ -744,7 +893,7 @@ class InstallerTest(unittest.TestCase):
     def test_check_does_not_count_a_disabled_plugin(self):
         self.install_ok()
         plugin_root = os.path.join(self.box.claude, "plugins", "cache", "local", "peerhooks", "0.1.0")
-        shutil.copytree(os.path.join(REPO, "hooks"), os.path.join(plugin_root, "hooks"))
+        shutil.copytree(os.path.join(PLUGIN, "hooks"), os.path.join(plugin_root, "hooks"))
         self.box.write(os.path.join(self.box.claude, "plugins", "installed_plugins.json"), json.dumps(
             {"version": 2, "plugins": {"peerhooks@local": [{"scope": "user", "installPath": plugin_root}]}}))
         settings = json.loads(self.box.read(self.box.settings))
@@ -759,10 +908,10 @@ class InstallerTest(unittest.TestCase):
     def plugin_copy(self, plugin_id="peerhooks@local", scope="user", project=None, default_enabled=None):
         """An installed copy of this repository's plugin, recorded as Claude Code records one."""
         plugin_root = os.path.join(self.box.claude, "plugins", "cache", "local", "peerhooks", "0.1.0")
-        shutil.copytree(os.path.join(REPO, "hooks"), os.path.join(plugin_root, "hooks"))
+        shutil.copytree(os.path.join(PLUGIN, "hooks"), os.path.join(plugin_root, "hooks"))
         shutil.copytree(os.path.join(self.box.checkout, "scripts"), os.path.join(plugin_root, "scripts"),
                         copy_function=os.link)
-        manifest = json.loads(self.box.read(os.path.join(REPO, ".claude-plugin", "plugin.json")))
+        manifest = json.loads(self.box.read(os.path.join(PLUGIN, ".claude-plugin", "plugin.json")))
         if default_enabled is not None:
             manifest["defaultEnabled"] = default_enabled
         self.box.write(os.path.join(plugin_root, ".claude-plugin", "plugin.json"), json.dumps(manifest))
@@ -823,6 +972,44 @@ class InstallerTest(unittest.TestCase):
         completed = self.box.run("--check")
         self.assertEqual(completed.returncode, 0, completed.stdout)
         self.assertIn("note   the hooks run from plugin peerhooks@local at %s\n" % plugin_root, completed.stdout)
+
+    def test_plugin_commands_run_as_claude_code_runs_them(self):
+        """sh -c "<command>" with CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA set, as Claude Code runs a
+        plugin's hook: from the installed copy, and from the repository's plugin/ (a marketplace added
+        from a local folder runs the plugin from there)."""
+        with open(os.path.join(PLUGIN, "hooks", "hooks.json"), encoding="utf-8") as handle:
+            hooks = json.load(handle)["hooks"]
+        repo = self.box.make_repo()
+        for plugin_root in (self.plugin_copy(), PLUGIN):
+            data = tempfile.mkdtemp(prefix="data-", dir=self.box.root)
+            env = dict(self.box.env, CLAUDE_PLUGIN_ROOT=plugin_root, CLAUDE_PLUGIN_DATA=data)
+            ran = 0
+            for event, groups in hooks.items():
+                for group in groups:
+                    for handler in group["hooks"]:
+                        payload = dict(PAYLOADS[event], session_id="0" * 8, cwd=repo, transcript_path="")
+                        completed = subprocess.run(["sh", "-c", handler["command"]], cwd=repo, env=env,
+                                                   input=json.dumps(payload) + "\n", universal_newlines=True,
+                                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+                        self.assertEqual(completed.returncode, 0, "%s: %s" % (handler["command"], completed.stderr))
+                        self.assertNotIn("the hook did not run", completed.stderr)
+                        ran += 1
+            self.assertEqual(ran, len(wiring.CLAUDE_HOOKS))
+            with open(os.path.join(data, "python"), encoding="utf-8") as handle:
+                remembered = handle.read().strip()
+            self.assertTrue(os.path.isfile(remembered), remembered)
+
+    def test_check_says_when_the_plugins_launcher_finds_no_python(self):
+        plugin_root = self.plugin_copy()
+        tools = os.path.join(self.box.root, "tools")  # sh and git, and no Python
+        os.makedirs(tools)
+        for tool in ("sh", "git"):
+            os.symlink(shutil.which(tool), os.path.join(tools, tool))
+        self.box.env["PATH"] = tools
+        completed = self.box.run("--check")
+        self.assertEqual(completed.returncode, 1, completed.stdout)
+        self.assertIn("the plugin's launcher %s does not run: peerhooks: no Python 3.9 or newer on PATH"
+                      % os.path.join(plugin_root, "hooks", "python.sh"), completed.stdout)
 
     def test_check_of_plugin_and_settings_says_which_both_run_and_how_to_keep_one(self):
         self.install_ok()
@@ -920,6 +1107,29 @@ class InstallerTest(unittest.TestCase):
         self.install_ok("--uninstall")
         self.assertEqual(self.read_bytes(self.box.settings), HAND_FORMATTED_WITH_HOOKS.replace(b'"opus"', b'"sonnet"'))
 
+    def test_a_users_one_line_hook_entries_keep_their_bytes_through_install_and_an_edited_uninstall(self):
+        self.write_bytes(self.box.settings, ONE_LINE_ENTRIES)
+        self.install_ok()
+        installed = self.read_bytes(self.box.settings)
+        for part in ONE_LINE_USER_PARTS:
+            self.assertIn(part, installed)
+        settings = json.loads(installed)
+        self.assertEqual(len([c for c in commands(settings) if wiring.script_of(c)]), len(wiring.CLAUDE_HOOKS))
+        self.assertNotIn("/old/scripts/", installed.decode())  # the old copy of ours left the user's group
+        self.write_bytes(self.box.settings, installed.replace(b'"opus"', b'"sonnet"'))  # edited: no record applies
+        completed = self.install_ok("--uninstall")
+        self.assertNotIn("bytes from before", completed.stdout)
+        expected = ONE_LINE_ENTRIES.replace(b'"opus"', b'"sonnet"').replace(
+            b', {"type": "command", "command": "python3 /old/scripts/memory_delta.py"}', b"")
+        self.assertEqual(self.read_bytes(self.box.settings), expected)
+
+    def test_the_agent_key_paragraph_is_printed_only_when_the_wiring_changed(self):
+        self.assertIn("LI_PLUS_AGENT_KEY", self.install_ok().stdout)
+        self.assertNotIn("LI_PLUS_AGENT_KEY", self.install_ok().stdout)
+        self.assertNotIn("LI_PLUS_AGENT_KEY", self.install_ok("--dry-run").stdout)
+        moved = self.box.copy_checkout("moved here")
+        self.assertIn("LI_PLUS_AGENT_KEY", self.install_ok(checkout=moved).stdout)
+
     def test_a_symlinked_settings_file_is_written_through_and_stays_a_link(self):
         dotfiles = os.path.join(self.box.root, "dotfiles")
         target = os.path.join(dotfiles, "claude-settings.json")
@@ -992,6 +1202,128 @@ class InstallerTest(unittest.TestCase):
         self.install_ok("--scope", "local", cwd=repo)
         self.install_ok("--scope", "local", "--uninstall", cwd=repo)
         self.assertEqual(os.listdir(os.path.join(repo, ".claude")), ["settings.json"])
+
+    # -- what an uninstall leaves, and --purge --------------------------------------------------------
+
+    def start_session(self, folder, checkout=None):
+        """A session start in folder, as Claude Code runs the cold-start hook: it writes its state."""
+        payload = dict(PAYLOADS["SessionStart"], session_id="1" * 8, cwd=folder, transcript_path="")
+        completed = subprocess.run([sys.executable, "-S", os.path.join(checkout or self.box.checkout, "scripts",
+                                                                        "cold_start.py")],
+                                   cwd=folder, env=self.box.env, input=json.dumps(payload) + "\n",
+                                   universal_newlines=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        state = os.path.join(os.path.realpath(folder), ".claude", "state")
+        self.assertTrue(os.path.isdir(state), "the cold start wrote no state in %s" % folder)
+        return state
+
+    def test_uninstall_says_what_stays_and_how_to_remove_it(self):
+        self.install_ok()
+        repo = self.box.make_repo()
+        state = self.start_session(repo)
+        completed = self.install_ok("--uninstall", cwd=repo)
+        self.assertIn("What stays: %s%s (" % (os.path.join(self.box.claude, "peerhooks"), os.sep), completed.stdout)
+        self.assertIn("the cold-start state in %s%s" % (state, os.sep), completed.stdout)
+        self.assertIn("--uninstall --purge` removes them", completed.stdout)
+        self.assertTrue(os.listdir(state))  # said, not done
+
+    def test_uninstall_purge_removes_peerhooks_state_and_nothing_else(self):
+        self.install_ok()
+        repo = self.box.make_repo()
+        state = self.start_session(repo)
+        elsewhere = self.box.make_repo("elsewhere")  # known to Claude Code only by a transcript's cwd
+        other_state = self.start_session(elsewhere)
+        self.box.write(os.path.join(self.box.claude, "projects", "-elsewhere", "s.jsonl"),
+                       json.dumps({"type": "user", "cwd": os.path.realpath(elsewhere)}) + "\n")
+        self.box.write(os.path.join(self.box.claude, "history.jsonl"),  # and repo by a prompt typed there
+                       json.dumps({"display": "hi", "timestamp": 1, "project": os.path.realpath(repo)}) + "\n")
+        self.box.write(os.path.join(state, "last-cold-start-emit.json.corrupt-20261201T020000Z"), "torn")
+        self.box.write(os.path.join(state, ".cold-start-inputs.txt.123.0a1b2c3d.tmp"), "half")
+        self.box.write(os.path.join(state, "notes.md"), "the user's own")  # not ours: stays
+        self.box.write(os.path.join(other_state, ".gitignore"), "*.log\n")  # the user's words: stays
+        home_state = os.path.join(self.box.claude, "peerhooks")
+        self.box.write(os.path.join(home_state, "roster", "s.json"), "{}")
+        completed = self.install_ok("--uninstall", "--purge", cwd=self.box.root)
+        self.assertIn("Purged peerhooks' state:", completed.stdout)
+        self.assertIn("removed %s%s (" % (home_state, os.sep), completed.stdout)
+        self.assertFalse(os.path.exists(home_state))
+        self.assertEqual(os.listdir(state), ["notes.md"])
+        self.assertIn("removed .cold-start-inputs.txt.123.0a1b2c3d.tmp, .gitignore, cold-start-inputs.txt, "
+                      "last-cold-start-emit.json, last-cold-start-emit.json.corrupt-20261201T020000Z, "
+                      "last-cold-start-emit.json.lock from %s%s\n" % (state, os.sep), completed.stdout)
+        self.assertEqual(os.listdir(other_state), [".gitignore"])
+        self.assertEqual(sorted(os.listdir(self.box.claude)), ["history.jsonl", "projects", "sessions"])
+        self.assertEqual(self.install_ok("--uninstall", "--purge").stdout.splitlines()[-1],
+                         "No state of peerhooks' is left to purge.")
+
+    def test_a_purged_workspace_is_as_clean_as_before(self):
+        repo = self.box.make_repo()
+        self.install_ok("--scope", "local", cwd=repo)
+        self.start_session(repo)
+        self.install_ok("--scope", "local", "--uninstall", "--purge", cwd=repo)
+        self.assertEqual(os.listdir(repo), [".git"])
+
+    def test_purge_follows_no_link_and_removes_no_link(self):
+        outside = os.path.join(self.box.root, "outside")
+        self.box.write(os.path.join(outside, "keep.json"), "{}")
+        os.symlink(outside, os.path.join(self.box.claude, "peerhooks"))  # a peerhooks folder that is a link
+        repo = self.box.make_repo()
+        shared = os.path.join(self.box.root, "shared-claude")
+        self.box.write(os.path.join(shared, "state", "last-cold-start-emit.json"), "{}")
+        os.symlink(shared, os.path.join(repo, ".claude"))  # a workspace's .claude that is a link
+        completed = self.install_ok("--uninstall", "--purge", cwd=repo)
+        self.assertIn("left    %s (a symlink" % os.path.join(self.box.claude, "peerhooks"), completed.stdout)
+        self.assertIn("left    %s (a symlink or under one" % os.path.join(repo, ".claude", "state"), completed.stdout)
+        self.assertEqual(os.listdir(outside), ["keep.json"])
+        self.assertEqual(os.listdir(os.path.join(shared, "state")), ["last-cold-start-emit.json"])
+        home_state = os.path.join(self.box.root, "home2", "peerhooks")  # a link inside our folder stays
+        self.box.write(os.path.join(home_state, "names.json"), "{}")
+        os.symlink(os.path.join(outside, "keep.json"), os.path.join(home_state, "link.json"))
+        self.box.env["CLAUDE_CONFIG_DIR"] = os.path.dirname(home_state)
+        completed = self.install_ok("--uninstall", "--purge", cwd=self.box.root)
+        self.assertEqual(os.listdir(home_state), ["link.json"])
+        self.assertIn("left    %s (a symlink" % os.path.join(home_state, "link.json"), completed.stdout)
+        self.assertEqual(os.listdir(outside), ["keep.json"])
+
+    def test_purge_removes_nothing_while_another_install_still_runs_the_hooks(self):
+        repo = self.box.make_repo()
+        self.install_ok(cwd=repo)
+        self.install_ok("--scope", "project", cwd=repo)
+        state = self.start_session(repo)
+        before = sorted(os.listdir(state))
+        completed = self.refused("--uninstall", "--purge", cwd=self.box.root)  # the project is not in sight here
+        project_settings = os.path.join(os.path.realpath(repo), ".claude", "settings.json")
+        self.assertIn("--purge removed nothing: the hooks still run from %s" % project_settings, completed.stderr)
+        self.assertFalse(os.path.exists(self.box.settings))  # the uninstall itself was done
+        self.assertEqual(sorted(os.listdir(state)), before)
+        self.assertTrue(os.path.isdir(os.path.join(self.box.claude, "peerhooks")))
+        self.assertNotIn("What stays", self.install_ok("--uninstall", cwd=repo).stdout)  # in use: nothing to say
+
+    def test_the_plugins_state_is_purged_once_the_plugin_is_uninstalled(self):
+        self.plugin_copy()
+        repo = self.box.make_repo()
+        state = self.start_session(repo)
+        completed = self.refused("--uninstall", "--purge", cwd=repo)
+        self.assertIn("the hooks still run from plugin peerhooks@local", completed.stderr)
+        self.assertTrue(os.listdir(state))
+        os.remove(os.path.join(self.box.claude, "plugins", "installed_plugins.json"))  # `claude plugin uninstall`
+        shutil.rmtree(os.path.join(self.box.claude, "plugins", "cache"))
+        self.install_ok("--uninstall", "--purge", cwd=repo)
+        self.assertFalse(os.path.exists(os.path.join(repo, ".claude")))
+
+    def test_purge_dry_run_says_what_it_would_remove_and_removes_nothing(self):
+        self.install_ok()
+        repo = self.box.make_repo()
+        state = self.start_session(repo)
+        before = sorted(os.listdir(state))
+        completed = self.install_ok("--uninstall", "--purge", "--dry-run", cwd=repo)
+        self.assertIn("would remove %s%s (" % (os.path.join(self.box.claude, "peerhooks"), os.sep), completed.stdout)
+        self.assertIn("from %s%s\n" % (state, os.sep), completed.stdout)
+        self.assertEqual(sorted(os.listdir(state)), before)
+        self.assertTrue(os.path.isfile(self.box.settings))
+
+    def test_purge_goes_only_with_uninstall(self):
+        self.assertIn("--purge goes with --uninstall", self.refused("--purge").stderr)
 
     # -- Codex -----------------------------------------------------------------------------------------
 

@@ -70,28 +70,39 @@ class RealClientTest(unittest.TestCase):
         self.assertNotIn("hook error", seen)
 
     def test_plugin_install_runs_in_a_real_session_and_check_sees_it(self):
+        """The README's plugin route on a copy of the repository (in a folder with a space): `claude
+        plugin marketplace add <checkout>`, `claude plugin install peerhooks@peerhooks`. The cache holds
+        only what runs, and the hooks run the interpreter the launcher remembered, not a shim."""
         market = os.path.join(self.box.root, "market place")
-        for part in (".claude-plugin", "hooks", "scripts"):
+        shutil.copytree(os.path.join(REPO, ".claude-plugin"), os.path.join(market, ".claude-plugin"))
+        shutil.copytree(os.path.join(REPO, "plugin"), os.path.join(market, "plugin"), symlinks=True)
+        for part in ("scripts", "tests"):  # tests: what the cache must not carry
             shutil.copytree(os.path.join(REPO, part), os.path.join(market, part),
-                            ignore=shutil.ignore_patterns("__pycache__"))
-        with open(os.path.join(market, ".claude-plugin", "marketplace.json"), "w", encoding="utf-8") as handle:
-            json.dump({"name": "local", "owner": {"name": "tests"},
-                       "plugins": [{"name": "peerhooks", "source": "./"}]}, handle)
-        for args in (["plugin", "marketplace", "add", market], ["plugin", "install", "peerhooks@local"]):
+                            ignore=shutil.ignore_patterns("__pycache__", "e2e"))
+        for args in (["plugin", "marketplace", "add", market], ["plugin", "install", "peerhooks@peerhooks"]):
             done = subprocess.run([self.cli] + args, env=self.box.env(), cwd=self.repo, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        cached = os.path.join(self.box.claude_home, "plugins", "cache", "local", "peerhooks", "0.1.0")
+        cached = os.path.join(self.box.claude_home, "plugins", "cache", "peerhooks", "peerhooks", "0.1.0")
+        self.assertEqual(sorted(os.listdir(cached)), [".claude-plugin", "hooks", "scripts"])
+        self.assertFalse(os.path.islink(os.path.join(cached, "scripts")))  # copied, the link followed
+        self.assertTrue(os.path.isfile(os.path.join(cached, "scripts", "peers.py")))
         with open(os.path.join(cached, "hooks", "hooks.json"), encoding="utf-8") as handle:
             wired = commands(json.load(handle))
-        self.assertTrue(wired and all(" -S " in command for command in wired), wired)
+        self.assertTrue(wired and all(command.startswith('sh "${CLAUDE_PLUGIN_ROOT}/hooks/python.sh" ')
+                                      for command in wired), wired)
         seen = self.session_start_output()
         self.assertIn("SessionStart:startup hook success:", seen)
         self.assertNotIn("hook error", seen)
+        remembered = os.path.join(self.box.claude_home, "plugins", "data", "peerhooks-peerhooks", "python")
+        with open(remembered, encoding="utf-8") as handle:
+            python = handle.read().strip()
+        with open(python, "rb") as handle:
+            self.assertNotEqual(handle.read(2), b"#!", "%s is a script (a shim), not an interpreter" % python)
         check = subprocess.run([sys.executable, os.path.join(REPO, "install.py"), "--check"], env=self.box.env(),
                                cwd=self.repo, stdout=subprocess.PIPE, universal_newlines=True, timeout=60)
-        self.assertIn("peers.py for SessionStart in plugin peerhooks@local at " + os.path.join(
-            self.box.claude_home, "plugins", "cache", "local", "peerhooks", "0.1.0"), check.stdout)
+        self.assertIn("peers.py for SessionStart in plugin peerhooks@peerhooks at " + cached, check.stdout)
+        self.assertIn("All well", check.stdout)
 
 
 class RealClientLatestTest(RealClientTest):
