@@ -4,17 +4,18 @@ Joins the registry, the history index and transcript heads and tails into small 
 peers.py, cold_start.py and the guard render or judge. Reads are bounded by the readers below and by
 a budget of transcripts read per run; every prompt put in a record has been redacted (shown_prompt).
 """
-from . import editindex, headtailindex, history, names, transcripts
-from ..git import gitrepo
-from ..startup import oscalls
 from .. import platform
-from . import home as homes
-from .budget import Budget
-from .formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLDER, short_id
-from .intent import one_line
+from ..git import gitrepo, gitstate
+from ..startup import oscalls
 from ..startup.records import record
+from ..state.safefiles import regular_stat
 from ..text.redact import redact
+from . import editindex, headtailindex, history, identity, names, registry, transcripts
+from .budget import Budget
 from .editscan import Edit, EditScan
+from .formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLDER, short_id
+from .home import checkout_memory_dir
+from .intent import one_line
 
 ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
 # Transcripts whose tails are read to find the last finished sessions: a transcript's mtime is only
@@ -192,9 +193,7 @@ def not_ended_ids(home, live, table=None):
     """Ids that must never be shown as ended: every live session's, and the earlier contexts
     (before /clear) of sessions whose process still runs."""
     table = names.load_table(home) if table is None else table
-    from .identity import earlier_contexts
-
-    return {s.session_id for s in live} | earlier_contexts(table, live)
+    return {s.session_id for s in live} | identity.earlier_contexts(table, live)
 
 
 def find_ended(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW_DAYS, limit=1,
@@ -209,8 +208,6 @@ def find_ended(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW
     (read here when not given). heads: the run's HeadTails index (loaded here when not given)."""
     if not top:
         return EndedSearch([], 0)
-    from . import registry
-
     live = registry.live_sessions(home) if live is None else live
     table = names.load_table(home)
     exclude = set(exclude_ids) | not_ended_ids(home, live, table)
@@ -295,8 +292,6 @@ def find_handoff(top, memory, worked_until_ms):
     stale when it is older than the last moment the session it follows worked (worked_until): an
     early handoff in a long session is not current. Only a regular file inside its own folder
     counts: a committed `HANDOFF.md -> ~/.aws/credentials` is no handoff."""
-    from ..state.safefiles import regular_stat
-
     candidates = [(oscalls.path.join(top, HANDOFF_NAME), top)]
     if memory:
         candidates.append((oscalls.path.join(memory, HANDOFF_NAME), memory))
@@ -381,8 +376,6 @@ def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
     mtimes = {}
     if moved is not None and all(_changed_after(e, moved, mtimes) for edits in checked.values() for e in edits):
         return list(activities)  # nothing can have been committed or stashed since: no git needed
-    from ..git import gitstate
-
     states = gitstate.read(top, timeout, paths=wanted)
     if states is None:
         return list(activities)
@@ -396,9 +389,8 @@ def settled_by_git(activities, top, timeout=GIT_TIMEOUT_SECONDS):
 
 def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=True, all_live=None):
     """Live peers (already filtered to this checkout, self excluded) and the last ended session.
-    all_live: every live registry session (never shown as ended, even when not listed here)."""
-    from . import identity  # a live peer is its chain of ids across /clear, with its subagents
-
+    all_live: every live registry session (never shown as ended, even when not listed here).
+    A live peer is its chain of ids across /clear, with its subagents (identity)."""
     folders_of, table = {}, names.load_table(home)
     index = identity.process_index(table)  # each peer's chain looked up among the entries of its pid
     identities = [identity.of_registry(home, s, table, folders_of, index) for s in live]
@@ -416,7 +408,7 @@ def describe_checkout(home, top, live, self_ids, now_ms, summaries, with_ended=T
         unread_transcripts = search.unread
         if search.found:
             ended = search.found[0]
-            handoff = find_handoff(top, homes.checkout_memory_dir(home, top, top),
+            handoff = find_handoff(top, checkout_memory_dir(home, top, top),
                                    worked_until(ended, summaries.get(ended.activity.session_id)))
     heads.save()
     if top:

@@ -55,7 +55,7 @@ SCRATCH_FOLDER = "scratchpad"  # the folder name of a session's scratch files (n
 
 
 # --- Rule files every session loads at start: docs; 2.1.197 and 2.1.332 announce edits to these ---
-# (see memory_report.announced_by_the_client)
+# (see memory_delta.report.announced_by_the_client)
 RULE_FILES = ("CLAUDE.md", "CLAUDE.local.md", oscalls.path.join(".claude", "CLAUDE.md"))  # under a checkout
 RULE_FOLDERS = (oscalls.path.join(".claude", "rules"),)  # under a checkout, searched for **/*.md
 HOME_RULE_FILES = ("CLAUDE.md",)  # under the Claude home

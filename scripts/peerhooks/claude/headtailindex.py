@@ -8,7 +8,7 @@ never changes, and the same inode, size and mtime mean the same tail, so a remem
 one stat. Prompts are kept as the byte offsets of their records (transcripts.prompt_at reads them
 back), so this file holds no prompt text. A lost or stale index only costs reading the files again.
 """
-from . import home as homes
+from .home import state_dir
 from ..startup import oscalls
 from . import transcripts
 from .formats import DAY_MS
@@ -21,7 +21,7 @@ KEEP_DAYS = 7  # a transcript nobody asked about for a week is dropped (ended se
 
 
 def _path(home):
-    return oscalls.path.join(homes.state_dir(home), INDEX_NAME)
+    return oscalls.path.join(state_dir(home), INDEX_NAME)
 
 
 def _version(info):

@@ -15,7 +15,7 @@ may race, the last atomic replace wins, and the loser's lines are read again nex
 """
 import mmap
 
-from . import home as homes
+from .home import state_dir
 from ..startup import oscalls
 from .budget import Budget
 from .formats import DAY_MS, HISTORY_FILE
@@ -211,7 +211,7 @@ IndexState = record("IndexState", [
 
 
 def _index_path(home):
-    return oscalls.path.join(homes.state_dir(home), INDEX_NAME)
+    return oscalls.path.join(state_dir(home), INDEX_NAME)
 
 
 def _load_index(home):

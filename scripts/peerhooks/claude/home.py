@@ -8,8 +8,11 @@ cut to 200 plus a hash suffix we cannot recompute, so long paths match by prefix
 those folders case-insensitively, and so do we there.
 """
 
-from ..startup import oscalls
 from .. import platform
+from ..git import gitrepo
+from ..startup import oscalls
+from ..startup.jsonfast import loads
+from ..state.safefiles import read_regular
 from .formats import MEMORY_FOLDER, PROJECTS_FOLDER, SETTINGS_FILE, TRANSCRIPT_SUFFIX
 
 SLUG_MAX = 200
@@ -114,11 +117,8 @@ def state_dir(home):
 
 
 def _configured_memory_dir(home):
-    """The `autoMemoryDirectory` from the user's settings, if one is set."""
-    from ..startup.jsonfast import loads
-
-    from ..state.safefiles import read_regular  # a FIFO in its place is never waited on
-
+    """The `autoMemoryDirectory` from the user's settings, if one is set (read_regular: a FIFO in
+    its place is never waited on)."""
     try:
         settings = loads(read_regular(oscalls.path.join(home, SETTINGS_FILE), 1 << 24))
     except (OSError, ValueError):  # ValueError: not JSON, or nested too deep (jsonfast.TooDeep)
@@ -138,8 +138,6 @@ def user_home(environ=None):
 def project_root(folder, toplevel):
     """What Claude Code keys a checkout's auto memory by: the main working tree of its repository
     (a linked worktree maps to it), or the folder itself outside git."""
-    from ..git import gitrepo
-
     return gitrepo.canonical_root(toplevel) if toplevel else platform.current().paths.realpath(folder)
 
 

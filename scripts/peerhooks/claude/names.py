@@ -17,7 +17,7 @@ remembers its id with the processes it may run in (its own ancestors that are no
 until a later read of the registry gives the one process.
 """
 
-from . import home as homes
+from .home import state_dir
 from ..startup import oscalls
 from ..state.statefiles import read_json_object, write_json
 from .formats import DAY_MS
@@ -27,7 +27,7 @@ KEEP_DAYS = 30  # ended sessions are shown for 7 days; a month leaves room for t
 
 
 def _path(home):
-    return oscalls.path.join(homes.state_dir(home), NAMES_FILE)
+    return oscalls.path.join(state_dir(home), NAMES_FILE)
 
 
 def _valid(entry):

@@ -13,17 +13,17 @@ an edit or a tool call (decoded records are checked by type, big ones by the hea
 Paths in records (`cwd`, an edit's `file_path`) are the client's (native on Windows) and are kept in
 this process's spelling (peerhooks/platform).
 """
-from . import home as homes
-from ..startup import oscalls
 from .. import platform
-from .formats import BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, REPEAT_RECORD_TYPE, edit_target, tool_uses
-from .intent import is_substantive
+from ..startup import oscalls
 from ..startup.jsonfast import loads
-from .jsonl import line_at, lines_backward, open_map, whole_lines_end
-from .editscan import Edit, EditScan, inode_of, unchanged_since
 from ..startup.records import record as _record  # `record` names a transcript record below
 from ..state.safefiles import open_regular
 from ..text.timeutil import iso_to_ms
+from .editscan import Edit, EditScan, inode_of, unchanged_since
+from .formats import BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, REPEAT_RECORD_TYPE, edit_target, tool_uses
+from .home import transcript_entries, transcript_folders
+from .intent import is_substantive
+from .jsonl import line_at, lines_backward, open_map, whole_lines_end
 
 BIG_HEAD_BYTES = 64 * 1024  # a record's tool name and file_path come within its first few hundred bytes
 BIG_TAIL_BYTES = 4 * 1024  # ...and its timestamp within its last few hundred
@@ -68,8 +68,8 @@ def transcripts_in(home, folder, since_ms):
     """[(mtime ms, session id, path)] of the top-level transcripts of sessions started in `folder`
     or below it (see home.transcript_folders), modified since since_ms, newest first."""
     found = []
-    for project in homes.transcript_folders(home, folder):
-        for session_id, entry in homes.transcript_entries(project):
+    for project in transcript_folders(home, folder):
+        for session_id, entry in transcript_entries(project):
             try:
                 mtime_ms = entry.stat().st_mtime_ns // 1000000
             except OSError:
@@ -152,9 +152,9 @@ def edits_in_record(record):
 
 
 def bash_writes(command, cwd):
-    """The files a Bash tool_use wrote, by the shared command-line interpreter (peerhooks.shell.lexer.cmdline);
+    """The files a Bash tool_use wrote, by the shared command-line interpreter (peerhooks.shell.cmdline);
     glob patterns and paths only the shell could expand are left out."""
-    from ..shell.cmdline import write_targets  # only transcripts holding Bash commands need it
+    from ..shell.cmdline import write_targets  # seam: only a Bash command not scanned before (the shell model, ~1.5 ms)
 
     paths = platform.current().paths
     cwd = paths.local(cwd) if isinstance(cwd, str) else None

@@ -3,26 +3,30 @@ model is told when a file it is about to write holds a live party's uncommitted 
 always runs (the notice is `additionalContext`, never a decision), once per (file, party, that
 party's latest change) in this session.
 
-The I/O around peerhooks.edit_notice.notice's decisions: the files the call names (edit_targets), who
+The I/O around peerhooks.edit_notice.notice's decisions: the files the call names (targets), who
 else works in their checkouts (identity.Caller, the guard's own view: other live sessions with
 their chains of ids across /clear; for a subagent the main thread and its running siblings), what
 their transcripts show they changed (peerchanges, resumed through the edit index), git's state of
 those files only when a party changed one (gitstate, one `git status` limited to them), and what
-this session was already told (notice_state). Silent when alone, when the human's off switch
+this session was already told (told). Silent when alone, when the human's off switch
 (PEERHOOKS_GUARD=off) is set, and on any error.
 
 Seen on both Claude Code versions (shared/reference/real-client.md): PreToolUse
 `additionalContext` without a decision on a Write reaches the model in its next request and the
 tool runs; Codex 0.171 places it as a developer message after the call (fixtures/samples/codex-0.171).
 """
-from . import targets as edit_targets
 from .. import hookio, platform
+from ..claude import peerchanges, registry
+from ..claude.formats import EDIT_TOOLS, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX, is_safe_session_id
+from ..claude.home import claude_home, state_dir
+from ..claude.identity import Caller
+from ..git import gitstate
 from ..startup import oscalls
-from ..claude import registry
-from ..claude import home as homes
-from ..claude.formats import EDIT_TOOLS, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX
+from ..startup.jsonfast import dumps
+from ..state.statefiles import LockBusy
+from . import notice, targets, told
 
-NOTICED_TOOLS = frozenset(EDIT_TOOLS + (edit_targets.APPLY_PATCH_TOOL,))
+NOTICED_TOOLS = frozenset(EDIT_TOOLS + (targets.APPLY_PATCH_TOOL,))
 GIT_TIMEOUT_SECONDS = 0.5  # one status of the candidate files, and one log of those still changed
 
 
@@ -33,22 +37,18 @@ def run(payload, argv, environ, now):
     paths = platform.current().paths
     cwd = payload.cwd  # local, or None (hookio)
     cwd = paths.realpath(cwd) if cwd and oscalls.path.isdir(cwd) else None
-    targets = edit_targets.targets(payload.tool_name, payload.tool_input, cwd, paths)
-    if not targets:
+    written = targets.targets(payload.tool_name, payload.tool_input, cwd, paths)
+    if not written:
         return hookio.QUIET
-    claude = homes.claude_home(environ)
+    claude = claude_home(environ)
     sessions = registry.read_sessions(claude)
     if not any(s.session_id != payload.session_id for s in sessions) and not _may_have_parts(payload):
         return hookio.QUIET  # alone: the common case, decided before anything else is read
-    from ..claude.formats import is_safe_session_id
-
     if not is_safe_session_id(payload.session_id):
         return hookio.QUIET  # nowhere to remember what was said: better silent than repeating
-    from ..claude.identity import Caller
-
     now_ms = int(now * 1000)
     caller = Caller(claude, sessions, payload.session_id, payload.agent_id, cwd, payload.transcript_path, now_ms)
-    located = [(real, caller.toplevel(paths.dirname(real))) for real in _realpaths(targets, paths)]
+    located = [(real, caller.toplevel(paths.dirname(real))) for real in _realpaths(written, paths)]
     located = [(path, top) for path, top in located if top]
     tops = {top for _path, top in located}
     if not tops or not any(t in tops for _s, t in caller.live_others()) and not _may_have_parts(payload):
@@ -57,22 +57,17 @@ def run(payload, argv, environ, now):
     parties = [(p, t) for p, t in caller.parties(tops)[1] if t in tops]
     if not parties:
         return hookio.QUIET
-    from . import notice as edit_notice
-    from ..claude import peerchanges
-
     changes = peerchanges.latest_changes_of(claude, {p.key: list(p.transcripts) for p, _t in parties}, now_ms,
                                             only={path for path, _top in located})
-    candidates = edit_notice.candidates(located, parties, changes)
+    candidates = notice.candidates(located, parties, changes)
     if not candidates:
         return hookio.QUIET
-    told = _told(homes.state_dir(claude), payload.session_id, candidates, now_ms)
-    if not told:
+    fresh = _told(state_dir(claude), payload.session_id, candidates, now_ms)
+    if not fresh:
         return hookio.QUIET
     host = hookio.host(argv)
-    notices = _with_intents(claude, caller, told, now_ms)
-    text = edit_notice.render(notices, now_ms, registry.can_send(caller.own_entry(), environ), host)
-    from ..startup.jsonfast import dumps
-
+    notices = _with_intents(claude, caller, fresh, now_ms)
+    text = notice.render(notices, now_ms, registry.can_send(caller.own_entry(), environ), host)
     output = {"hookEventName": "PreToolUse", "additionalContext": text}
     return hookio.Outcome(stdout=dumps({"hookSpecificOutput": output}, ensure_ascii=False))
 
@@ -89,14 +84,12 @@ def _may_have_parts(payload):
     return oscalls.path.isdir(oscalls.path.join(transcript[:-len(TRANSCRIPT_SUFFIX)], SUBAGENTS_FOLDER))
 
 
-def _realpaths(targets, paths):
-    """Each target with its folder resolved through symlinks, as peerchanges resolves the parties'
-    files, so that equality is the comparison."""
-    from ..claude.peerchanges import resolved
-
+def _realpaths(written, paths):
+    """Each file written with its folder resolved through symlinks, as peerchanges resolves the
+    parties' files, so that equality is the comparison."""
     folders, found = {}, []
-    for path in targets:
-        real = resolved(path, folders, paths)
+    for path in written:
+        real = peerchanges.resolved(path, folders, paths)
         if real not in found:
             found.append(real)
     return found
@@ -106,21 +99,18 @@ def _told(state_folder, session_id, candidates, now_ms):
     """[(Candidate, git's state of its file)] to tell now: not told or settled before in this
     session, and still uncommitted per git; what is told and settled is recorded under the
     session's lock, so concurrent calls of one session tell a change once."""
-    from . import told as notice_state
-    from ..state.statefiles import LockBusy
-
     def key(candidate):
-        return notice_state.key(candidate.path, candidate.party.name, candidate.at_ms)
+        return told.key(candidate.path, candidate.party.name, candidate.at_ms)
 
-    known = notice_state.known(state_folder, session_id)
+    known = told.known(state_folder, session_id)
     if all(key(c) in known for c in candidates):
         return []  # all told or settled before: no lock, no git
     try:
-        with notice_state.Record(state_folder, session_id) as record:
+        with told.Record(state_folder, session_id) as record:
             pending = [c for c in candidates if key(c) not in record.keys]
-            told, settled = _judged(pending)
-            record.save([key(c) for c, _s in told], [key(c) for c, _s in settled], now_ms)
-            return told
+            to_tell, settled = _judged(pending)
+            record.save([key(c) for c, _s in to_tell], [key(c) for c, _s in settled], now_ms)
+            return to_tell
     except (LockBusy, OSError):
         return []  # the record cannot be kept: saying nothing beats saying it on every edit
 
@@ -130,12 +120,9 @@ def _judged(candidates):
     checkout one `git status` of the candidates' files and one `git log` of those still changed,
     since the oldest of their changes. A checkout git does not answer for in time is left out of
     both: nothing is concluded, nothing recorded."""
-    from . import notice as edit_notice
-    from ..git import gitstate
-
-    told, settled = [], []
+    to_tell, settled = [], []
     for top in sorted({c.toplevel for c in candidates}):
-        mine = [(c, edit_notice.relative(c.path, top)) for c in candidates if c.toplevel == top]
+        mine = [(c, notice.relative(c.path, top)) for c in candidates if c.toplevel == top]
         states = gitstate.read(top, GIT_TIMEOUT_SECONDS, paths=sorted({relative for _c, relative in mine}))
         if states is None:
             continue
@@ -149,20 +136,19 @@ def _judged(candidates):
                 continue
         for candidate, relative in mine:
             state = gitstate.state_of(states, relative)
-            verdict = edit_notice.judge(candidate, state, commits.get(relative))
-            (told if verdict == edit_notice.NOTICE else settled).append((candidate, state))
-    return told, settled
+            verdict = notice.judge(candidate, state, commits.get(relative))
+            (to_tell if verdict == notice.NOTICE else settled).append((candidate, state))
+    return to_tell, settled
 
 
-def _with_intents(claude, caller, told, now_ms):
-    """[Notice]: each told candidate with its party's registry status and latest prompts."""
-    from ..claude import activity, history
-    from . import notice as edit_notice
+def _with_intents(claude, caller, to_tell, now_ms):
+    """[Notice]: each candidate to tell with its party's registry status and latest prompts."""
+    from ..claude import activity, history  # seam: only when a notice is told (activity, history: ~2 ms)
 
     sessions = {s.session_id: s for s, _t in caller.live_others()}
     summaries = None
     notices = []
-    for candidate, state in told:
+    for candidate, state in to_tell:
         party = candidate.party
         session = sessions.get(party.session_id) if party.kind == "session" else None
         status, intent, direction = None, None, None
@@ -172,5 +158,5 @@ def _with_intents(claude, caller, told, now_ms):
             transcript = party.transcripts[0] if party.transcripts else None
             intent, direction = activity.latest_intent(summaries.get(session.session_id), transcript)
             status = session.status
-        notices.append(edit_notice.Notice(candidate, state, status, intent, direction))
+        notices.append(notice.Notice(candidate, state, status, intent, direction))
     return notices

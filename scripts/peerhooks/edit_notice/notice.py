@@ -13,8 +13,11 @@ Claude Code's docs advise that context a hook adds be factual, not imperative "s
 instruction" phrasing: each line says what was observed (who changed the file, how long ago, what
 git shows, what that party works on) and messaging.advice how to reach it.
 """
+from ..claude import messaging
+from ..claude.intent import one_line
 from ..git import gitstate
 from ..startup.records import record
+from ..text.timeutil import ago
 
 MARK = "peerhooks"  # every notice opens with it, as the guard's refusals open with theirs
 MAX_LINES = 5  # (file, party) lines; more are named on one line
@@ -72,9 +75,6 @@ def _who(party):
 
 def line(notice, now_ms):
     """One notice as one line."""
-    from ..claude.intent import one_line  # the words are needed only when something is said
-    from ..text.timeutil import ago
-
     candidate = notice.candidate
     facts = []
     if notice.status:
@@ -111,8 +111,6 @@ def _listed(items, more, shown=MAX_LISTED):
 
 def render(notices, now_ms, can_send, host="claude"):
     """The notice text: one line per (file, party), then how to reach them; '' for none."""
-    from ..claude import messaging
-
     if not notices:
         return ""
     lines = [line(n, now_ms) for n in notices[:MAX_LINES]]

@@ -8,6 +8,7 @@ header line of its own, relative to the session's folder. Bash lines that write 
 the git guard's interpreter, not read here.
 """
 
+from .. import platform
 from ..claude.formats import EDIT_TOOLS, edit_target
 
 APPLY_PATCH_TOOL = "apply_patch"  # Codex's file-editing tool, as its PreToolUse payload names it
@@ -48,9 +49,7 @@ def targets(tool_name, tool_input, cwd, paths=None):
     else:
         return []
     if paths is None:
-        from ..platform import current
-
-        paths = current().paths
+        paths = platform.current().paths
     found = []
     for written in named:
         path = paths.resolve(written, cwd)

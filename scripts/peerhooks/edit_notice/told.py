@@ -12,8 +12,9 @@ lock beside it (`<session id>.lock`), replaced atomically, never through a link;
 keys, the oldest dropped; files of sessions untouched for 30 days are swept on a session's first
 record.
 """
-from ..startup import oscalls
 from ..claude.formats import DAY_MS
+from ..startup import oscalls
+from ..state.safefiles import private_folder
 from ..state.statefiles import FileLock, UnusableJSON, parse_json, read_state, remove_older_than, write_json
 
 FOLDER = "edit-notice"  # under peerhooks' state folder
@@ -88,8 +89,6 @@ class Record:
         self.existed = False
 
     def __enter__(self):
-        from ..state.safefiles import private_folder
-
         private_folder(self.folder, LEVELS)  # a link there is never written through
         self.lock.acquire()
         try:

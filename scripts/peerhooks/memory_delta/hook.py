@@ -1,14 +1,14 @@
 """memory_delta.py: on each prompt, the memory and rule files a peer wrote since this session last
 looked, and the peers that joined or ended this checkout since it last heard, once each. The quiet
 path (nothing changed) is a stat per watched file, one listing of the registry folder and two small
-reads (the stamp, the roster); memory_report and roster_report run only when something did change.
+reads (the stamp, the roster); report and roster_report are loaded only when something did change.
 """
-from ..git import gitrepo
 from .. import hookio
-from . import watch
-from ..peers import roster
 from ..claude.formats import is_safe_session_id
-from ..claude import home as homes
+from ..claude.home import claude_home, memory_dir, project_root, state_dir, user_home
+from ..git import gitrepo
+from ..peers import roster
+from . import watch
 
 
 def run(payload, argv, environ, now):
@@ -16,11 +16,11 @@ def run(payload, argv, environ, now):
     if not is_safe_session_id(session_id):
         return hookio.QUIET
     cwd = payload.working_folder(environ)
-    home = homes.claude_home(environ)
-    state_folder = homes.state_dir(home)
+    home = claude_home(environ)
+    state_folder = state_dir(home)
     checkout = gitrepo.toplevel(cwd)
-    project_root = homes.project_root(cwd, checkout)
-    memory_folder = homes.memory_dir(home, project_root)
+    root = project_root(cwd, checkout)
+    memory_folder = memory_dir(home, root)
     now_ms = int(now * 1000)  # read before listing: anything written after it shows next time
     seen = watch.look(home, state_folder, session_id, memory_folder, checkout, now_ms)
     heard = roster.look(home, state_folder, session_id)
@@ -29,15 +29,14 @@ def run(payload, argv, environ, now):
         return hookio.QUIET
     texts, found = [], None
     if not memory_quiet:
-        if seen.previous is None:
-            watch.sweep_stamps(state_folder, home, now_ms)
-        from . import report as memory_report
+        from . import report  # seam: the slow path, only when a watched file changed (16 modules, ~4 ms)
 
-        texts.append(memory_report.notice(seen, memory_report.Where(
-            home, homes.user_home(environ), session_id, cwd, checkout, project_root, memory_folder,
-            payload.transcript_path)))
+        if seen.previous is None:
+            report.sweep_stamps(state_folder, home, now_ms)
+        texts.append(report.notice(seen, report.Where(
+            home, user_home(environ), session_id, cwd, checkout, root, memory_folder, payload.transcript_path)))
     if not roster_quiet:
-        from . import roster_report
+        from . import roster_report  # seam: the slow path, only when a peer joined or ended (~1.5 ms)
 
         found = roster_report.report(home, heard, session_id, checkout, environ, now_ms)
         texts.append(found.text)

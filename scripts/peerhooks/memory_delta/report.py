@@ -10,11 +10,17 @@ file's `originSessionId` names, else "another session".
 import os
 import time
 
-from . import watch
+from ..claude import identity, registry, transcripts
 from ..claude.formats import BASH_TOOL, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX, short_id
+from ..claude.home import transcript_path
 from ..claude.intent import one_line
+from ..claude.names import load_table
+from ..shell import cmdline
 from ..startup.records import record
+from ..state.safefiles import is_private_folder, read_regular
 from ..text.redact import redact
+from ..text.timeutil import iso_to_ms
+from . import watch
 
 MAX_LINES = 5  # the notice shows this many files, then how many more and where
 DESCRIPTION_CHARS = 160
@@ -49,9 +55,7 @@ EDIT_TOOLS = frozenset(["Write", "Edit", "MultiEdit", "NotebookEdit"])
 
 def bash_write_targets(command, cwd, user_home):
     """[(path, is_pattern)] that a Bash command line writes, read by the shared interpreter
-    (peerhooks.shell.lexer.cmdline); the one look at the filesystem: whether a copy's destination is a folder."""
-    from ..shell import cmdline  # only needed when some file changed
-
+    (peerhooks.shell.cmdline); the one look at the filesystem: whether a copy's destination is a folder."""
     return cmdline.write_targets(command, cwd, user_home, os.path.isdir)
 
 
@@ -266,8 +270,6 @@ def read_summary(path, roots):
     """The Summary of a file's head, or None when it cannot be read, is not a regular file, leads
     by a symlink out of its root (one of roots: the memory folder, the checkout, the Claude home),
     or is not text."""
-    from ..state.safefiles import read_regular
-
     try:
         raw = read_regular(path, HEAD_BYTES, inside=roots)
     except (OSError, ValueError):
@@ -279,9 +281,6 @@ def read_summary(path, roots):
 def session_start_ms(sessions, session_id, ancestors, own_transcript):
     """When this session (its current context) started: the registry's `startedAt` when the
     entry carries this session id, else the time of the transcript's first record."""
-    from ..claude import registry, transcripts
-    from ..text.timeutil import iso_to_ms
-
     entry = registry.own_entry(sessions, session_id, ancestors)
     if entry is not None and entry.session_id == session_id and entry.started_at_ms is not None:
         return entry.started_at_ms
@@ -311,8 +310,6 @@ def _with_subagents(path, since_ms):
 
 
 def _writes_since(path, since_ms, user_home):
-    from ..claude import transcripts
-
     writes = []
     for one in _with_subagents(path, since_ms):
         writes += writes_of(transcripts.tool_calls_since(one, since_ms).calls, user_home)
@@ -330,9 +327,6 @@ def _modified_since(path, since_ms):
 def peer_transcripts(home, sessions, own_ids, folders_of, own_transcript, since_ms):
     """[(name, path)] of other sessions' transcripts written since since_ms, newest first: every
     live session's, and the recent ones in this checkout's project folders (ended sessions)."""
-    from ..claude import identity, registry, transcripts
-    from ..claude.names import load_table
-
     table = load_table(home)
     names = {k: v[0] for k, v in table.items() if v[0]}  # ended sessions keep the name their peers knew
     names.update((session.session_id, session.name) for session in sessions)
@@ -404,13 +398,11 @@ def announced_by_the_client(path, previous, memory_folder):
 
 def notice(seen, where):
     """The text to print for a listing that differs from the stamp ("" when nothing to say)."""
-    from ..claude import home as homes, registry
-
     sessions = registry.read_sessions(where.home)
     ancestors = registry.ancestor_pids()
     hint = where.transcript_hint
     own_transcript = hint if hint and os.path.isfile(hint) else \
-        homes.transcript_path(where.home, where.session_id, where.cwd)
+        transcript_path(where.home, where.session_id, where.cwd)
     since_ms = None
     if seen.previous is None:
         since_ms = session_start_ms(sessions, where.session_id, ancestors, own_transcript)
@@ -431,9 +423,7 @@ def notice(seen, where):
     scan_from = min([c.previous_ms for c in changed] + [r.previous_ms for r in removed])
     own_writes = Writes(_writes_since(own_transcript, scan_from, where.user_home) if own_transcript else [])
     removed = [r for r in removed if last_write_at(own_writes, _spellings(r.path), r.previous_ms) is None]
-    from ..claude.identity import own_ids as ids_of_this_session
-
-    own_ids = ids_of_this_session(where.home, sessions, where.session_id, ancestors)
+    own_ids = identity.own_ids(where.home, sessions, where.session_id, ancestors)
     peer_writes = []
     if changed or removed:
         for name, path in peer_transcripts(where.home, sessions, own_ids,
@@ -456,3 +446,30 @@ def notice(seen, where):
     folder_names = {root.folder.rstrip(os.sep): shorten_home(root.folder.rstrip(os.sep), where.user_home)
                     for root in roots}
     return render(notices, removals, folder_names, overflow=overflow)
+
+
+# -- Housekeeping on a session's first prompt -----------------------------------------------------
+
+def sweep_stamps(state_folder, home, now_ms):
+    """Delete stamps of sessions gone for 30 days (run once per session, on its first prompt)."""
+    folder = watch.stamp_folder(state_folder)
+    if not is_private_folder(folder, watch.STAMP_LEVELS):
+        return  # missing, or a link: nothing of ours is removed through it
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".json")]
+    except OSError:
+        return
+    described = []
+    for entry in entries:
+        try:
+            described.append((entry.path, entry.name[:-len(".json")], entry.stat().st_mtime_ns // 1000000))
+        except OSError:
+            continue
+    if not any(now_ms - mtime_ms > watch.STAMP_MAX_AGE_MS for _, _, mtime_ms in described):
+        return
+    live_ids = {session.session_id for session in registry.live_sessions(home)}
+    for path in watch.expired_stamps(described, now_ms, live_ids):
+        try:
+            os.unlink(path)
+        except OSError:
+            continue

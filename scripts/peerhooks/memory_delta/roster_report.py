@@ -8,9 +8,10 @@ described from its transcripts, found by the session id and process the roster k
 of ids across /clear, its subagents: identity), and git's state of the files they changed: what
 it left uncommitted is still its work, for whoever comes next.
 """
-from ..claude import messaging
-from ..peers import roster
+from ..claude import activity, editindex, history, identity, messaging, names, registry, transcripts
 from ..claude.intent import one_line
+from ..peers import roster
+from ..peers.report import edits_line, named
 from ..startup.records import record
 from ..text.timeutil import ago, duration
 
@@ -25,31 +26,27 @@ Ended = record("Ended", "name started_ms ended_ms uncommitted settled", doc="""A
 
 def joined_line(peer, top, now_ms):
     """One joined peer (an activity.Activity) as one line."""
-    from ..peers import report as peers_report
-
     facts = [f for f in (peer.status, "up " + ago(now_ms, peer.started_ms) if peer.started_ms else None) if f]
     text = "- joined: %s%s" % (peer.name, " (%s)" % ", ".join(facts) if facts else "")
     if peer.latest:
         text += "; working on: %s" % one_line(peer.latest)
         if peer.direction:
             text += ", then: %s" % one_line(peer.direction)
-    editing = peers_report.edits_line(peer, top, now_ms, "editing")
+    editing = edits_line(peer, top, now_ms, "editing")
     return text + ("; " + editing.strip() if editing else "")
 
 
 def ended_line(ended, top, now_ms):
     """One ended peer as one line."""
-    from ..peers import report as peers_report
-
     when = []
     if ended.ended_ms is not None:
         when.append("%s ago" % ago(now_ms, ended.ended_ms))
     if ended.started_ms is not None and ended.ended_ms is not None:
         when.append("after %s" % duration(ended.ended_ms - ended.started_ms))
     text = "- ended: %s%s" % (ended.name, " (%s)" % ", ".join(when) if when else "")
-    settled = "committed or stashed: %s" % peers_report.named(ended.settled, top, SHOWN_FILES) if ended.settled else ""
+    settled = "committed or stashed: %s" % named(ended.settled, top, SHOWN_FILES) if ended.settled else ""
     if ended.uncommitted:
-        text += "; left uncommitted: %s" % peers_report.named(ended.uncommitted, top, SHOWN_FILES)
+        text += "; left uncommitted: %s" % named(ended.uncommitted, top, SHOWN_FILES)
         return text + ("; " + settled if settled else "")
     if settled:
         return text + "; left nothing uncommitted (%s)" % settled
@@ -79,8 +76,6 @@ Found = record("Found", "text roster", doc="""The lines to print and the roster 
 def describe_ended(home, top, key, heard, table, now_ms):
     """An Ended from what the roster kept of a peer: its transcripts (its chain of ids across
     /clear, its subagents), the files they show it changed, git's state of those now."""
-    from ..claude import activity, editindex, identity, transcripts
-
     pid, _sep, start = key.partition(":")
     processes = [(int(pid), start or None)] if pid.isdigit() else []
     found = identity.identity(home, heard.session_id, heard.cwd or top, heard.name, processes, table)
@@ -98,8 +93,6 @@ def describe_ended(home, top, key, heard, table, now_ms):
 def report(home, seen, session_id, top, environ, now_ms):
     """Found: the roster lines for this prompt and the roster to record (I/O: the registry, the
     joined peers' history and transcripts, the ended peers' transcripts, git's state)."""
-    from ..claude import history, names, registry
-
     sessions = registry.read_sessions(home)
     ancestors = registry.ancestor_pids()
     live = registry.peers_in_checkout(home, top, session_id, ancestors, sessions) if top else []
@@ -113,8 +106,6 @@ def report(home, seen, session_id, top, environ, now_ms):
     joined, ended = joined[:MAX_EACH], ended[:MAX_EACH]  # a bounded description, whatever the churn
     described, gone = [], []
     if joined:
-        from ..claude import activity
-
         checkout = activity.describe_checkout(home, top, joined, {session_id}, now_ms, history.load(home, now_ms),
                                               with_ended=False)
         described = [(a, s.can_message) for a, s in zip(checkout.peers, joined)]

@@ -5,7 +5,7 @@ long-lived session never sees the correction a peer wrote at noon. memory_delta.
 next prompt. It runs on every prompt and almost always has nothing to say, so this module is the
 whole of that silent path and is kept small (it is compiled on every run where no .pyc can be
 written): a stat of each watched file and one small read of the session's stamp, which records
-the previous listing. Everything else (memory_report.py) runs only when the two differ.
+the previous listing. Everything else (report.py) runs only when the two differ.
 
 The memory folder is listed within a fixed budget: with 100,000 notes, stat'ing them all took 0.8 s
 and the first prompt's notice was killed at 5 s, on every prompt (issue 21). At most WATCHED_NOTES
@@ -16,6 +16,7 @@ import os
 from ..claude.formats import DAY_MS, MEMORY_INDEX, rule_places, rule_tree
 from ..startup.jsonfast import dumps, loads
 from ..startup.records import record
+from ..state.statefiles import read_state, write_atomically
 
 # A file that appears after a listing may carry an mtime a little before the clock reading taken
 # just ahead of that listing (the kernel stamps files with a coarse clock; FAT keeps 2 s).
@@ -122,14 +123,10 @@ def read_stamp(path):
     """The session's stamp, or None; a stamp that is not one (torn, foreign, a FIFO or symlink in
     its place) is set aside, so the next write starts clean and nothing blocks. Under a state
     folder that is a link nothing is read or set aside (and write_stamp refuses to write)."""
-    from ..state.statefiles import read_state
-
     return read_state(path, MAX_STAMP_BYTES, decode_stamp, STAMP_LEVELS)
 
 
 def write_stamp(path, stamp):
-    from ..state.statefiles import write_atomically  # tempfile is not needed on the silent path
-
     write_atomically(path, encode_stamp(stamp), levels=STAMP_LEVELS)
 
 
@@ -194,31 +191,3 @@ def unchanged(seen):
 def stamp_of(seen):
     """The stamp to record after this run's notice was delivered."""
     return Stamp(seen.listed_at_ms, seen.listing, seen.overflow)  # an overflow is told in that notice
-
-
-def sweep_stamps(state_folder, home, now_ms):
-    """Delete stamps of sessions gone for 30 days (run once per session, on its first prompt)."""
-    from ..claude import registry
-    from ..state.safefiles import is_private_folder
-
-    folder = stamp_folder(state_folder)
-    if not is_private_folder(folder, STAMP_LEVELS):
-        return  # missing, or a link: nothing of ours is removed through it
-    try:
-        entries = [e for e in os.scandir(folder) if e.name.endswith(".json")]
-    except OSError:
-        return
-    described = []
-    for entry in entries:
-        try:
-            described.append((entry.path, entry.name[:-len(".json")], entry.stat().st_mtime_ns // 1000000))
-        except OSError:
-            continue
-    if not any(now_ms - mtime_ms > STAMP_MAX_AGE_MS for _, _, mtime_ms in described):
-        return
-    live_ids = {session.session_id for session in registry.live_sessions(home)}
-    for path in expired_stamps(described, now_ms, live_ids):
-        try:
-            os.unlink(path)
-        except OSError:
-            continue

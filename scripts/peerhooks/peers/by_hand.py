@@ -8,9 +8,9 @@ import json
 import os
 
 from ..claude import activity, history, identity, registry
-from ..git import gitrepo
-from . import report
 from ..claude.home import claude_home
+from ..git import gitrepo
+from . import report, stats
 
 MANUAL_BUDGET = 100000  # a person at a terminal can read more than a model's context should get
 
@@ -74,8 +74,6 @@ def as_json(checkouts):
 def run(options, environ, now_ms):
     """The text (or JSON) peers.py prints by hand for the chosen mode."""
     if options.get("stats"):
-        from . import stats
-
         return stats.run(claude_home(environ), now_ms, options["days"], as_json=bool(options.get("json")))
     checkouts = collect(options, environ, now_ms)
     messageable = frozenset(s.session_id for s in registry.read_sessions(claude_home(environ)) if s.can_message)

@@ -4,6 +4,12 @@ One entry, run(payload, argv, environ, now): `--hook` is the SessionStart hook (
 the session and its folder); every other mode is by hand and reads no payload.
 """
 from .. import hookio
+from ..claude import activity, history, names, registry
+from ..claude.formats import is_safe_session_id
+from ..claude.home import claude_home, state_dir
+from ..claude.identity import own_ids
+from ..git import gitrepo
+from . import report, roster
 
 USAGE = """\
     peers.py --hook            SessionStart hook: reads the payload on stdin
@@ -62,18 +68,13 @@ def run(payload, argv, environ, now):
     now_ms = int(now * 1000)
     if options.get("hook"):
         return hookio.Outcome(stdout=session_start_report(payload, environ, now_ms))
-    from . import by_hand
+    from . import by_hand  # seam: the by-hand modes (and --stats behind them) load only by hand
 
     return hookio.Outcome(stdout=by_hand.run(options, environ, now_ms))
 
 
 def session_start_report(payload, environ, now_ms):
     """The SessionStart text: the last finished session here and each live peer."""
-    from ..claude import activity, history, names, registry
-    from ..git import gitrepo
-    from . import report
-    from ..claude.home import claude_home
-
     home = claude_home(environ)
     top = gitrepo.toplevel(payload.working_folder(environ))
     sessions = registry.read_sessions(home)
@@ -88,25 +89,19 @@ def session_start_report(payload, environ, now_ms):
             [(pid, starts.get(pid)) for pid in chain], {s.pid for s in sessions}), now_ms)
     summaries = history.load(home, now_ms)
     all_live = registry.alive(sessions)  # one question to the platform for every pid
-    from ..claude.identity import own_ids
-
     _remember_roster(home, payload.session_id, live)
     checkout = activity.describe_checkout(
         home, top, live, own_ids(home, sessions, payload.session_id, ancestors), now_ms, summaries,
         all_live=all_live)
     return report.hook_report(checkout.ended, checkout.handoff, checkout.peers, top, now_ms,
-                                    messageable=frozenset(s.session_id for s in live if s.can_message),
-                                    can_send=registry.can_send(own, environ), unread=checkout.unread)
+                              messageable=frozenset(s.session_id for s in live if s.can_message),
+                              can_send=registry.can_send(own, environ), unread=checkout.unread)
 
 
 def _remember_roster(home, session_id, live):
     """What this start tells the session about its peers, so that memory_delta.py later tells only
     who joined or ended since (best effort: without it, the first prompt takes peers that started
     after this session for joined)."""
-    from . import roster
-    from ..claude.formats import is_safe_session_id
-    from ..claude.home import state_dir
-
     if not is_safe_session_id(session_id):
         return
     try:

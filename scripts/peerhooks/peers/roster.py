@@ -15,10 +15,13 @@ a new session id, is neither an end nor a join.
     roster/<session id>.json: {"version": 1, "registry": ["<pid>.json", ...],
                                "peers": {"<pid>:<procStart>": {"id": …, "name": …, "cwd": …, "started": ms}}}
 """
-from ..startup import oscalls
+from .. import platform
 from ..claude.formats import DAY_MS, REGISTRY_FOLDER, is_registry_name
+from ..startup import oscalls
 from ..startup.jsonfast import dumps, loads
 from ..startup.records import record
+from ..state.safefiles import read_regular
+from ..state.statefiles import read_state, remove_older_than, write_atomically
 
 FOLDER = "roster"  # under peerhooks' state folder; one file per session
 VERSION = 1
@@ -90,20 +93,14 @@ def decode(raw):
 def read(path):
     """The roster in a file, or None; one that is not (torn, foreign, a link or FIFO in its place)
     is set aside so the next write starts clean."""
-    from ..state.statefiles import read_state
-
     return read_state(path, MAX_BYTES, decode, LEVELS)
 
 
 def write(path, roster, unless_same=False):
     """Record a roster (atomically, never through a link); unless_same: not when the file already
     holds these bytes (a start after /clear or a resume often finds the roster unchanged)."""
-    from ..state.statefiles import write_atomically
-
     raw = encode(roster)
     if unless_same:
-        from ..state.safefiles import read_regular
-
         try:
             if read_regular(path, len(raw) + 1, follow_symlinks=False) == raw:
                 return
@@ -129,9 +126,7 @@ def unchanged(seen):
     if previous is None or tuple(seen.registry) != tuple(previous.registry):
         return False
     if previous.peers:
-        from ..platform import current
-
-        processes = current().processes
+        processes = platform.current().processes
         for key in previous.peers:
             pid = key.partition(":")[0]
             if not pid.isdigit():
@@ -163,6 +158,4 @@ def changes(previous, live):
 
 def sweep(folder, now_ms):
     """Delete rosters untouched for MAX_AGE_MS (run on a session's first record)."""
-    from ..state.statefiles import remove_older_than
-
     remove_older_than(folder, (".json",), MAX_AGE_MS, now_ms)

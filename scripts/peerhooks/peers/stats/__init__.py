@@ -14,8 +14,9 @@ sessions, and git (which checkout a cwd belongs to). Only `peers.py --stats` imp
 """
 import os
 
-from ...git import gitrepo
 from ... import platform
+from ...claude import registry
+from ...git import gitrepo
 from .figures import alive_until_now, summarize, window
 from .render import render_json, render_text
 from .scan import scan_home
@@ -40,8 +41,6 @@ def checkout_keys(sessions, toplevel=gitrepo.toplevel):
 
 def report(home, now_ms, days, tz=None, toplevel=gitrepo.toplevel):
     """Scan a Claude home and summarize the last `days` days ending at now_ms."""
-    from ...claude import registry
-
     win = window(now_ms, days, tz)
     scan = scan_home(home, win.start_ms)
     alive_until_now(scan.sessions, {s.session_id for s in registry.live_sessions(home)}, now_ms)
