@@ -5,14 +5,12 @@ Each producer builds its records by hand and calls the pure function that render
 clock and fixed paths, so a sample changes only when what a hook prints changes.
 """
 import hashlib
-import os
-import sys
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from peerhooks.cold_start import quiet as cold_start_quiet, sections, state as cold_start_state, hook as hook_cold_start
 from peerhooks.shell import cmdline
 from peerhooks.edit_notice import notice as edit_notice
-from peerhooks.git import gitops, gitstate
+from peerhooks.git import classify, gitstate, kinds
 from peerhooks.guard import reason as guard_reason, verdict as guard_verdict
 from peerhooks.claude import identity
 from peerhooks.memory_delta import report as memory_report, roster_report
@@ -50,35 +48,26 @@ def workspace_sections(rules_text, memory=MEMORY_V1, commits=COMMITS_V1):
     ]
 
 
-def quiet(key="default"):
-    line = hook_cold_start.quiet_line(key, REPO, "claude")
-    package = os.path.dirname(os.path.dirname(os.path.abspath(hook_cold_start.__file__)))
-    script = os.path.join(os.path.dirname(package), "cold_start.py")
-    return line.replace(hook_cold_start.shell_word(sys.executable or "python3"), "python3").replace(
-        script, "~/peerhooks/scripts/cold_start.py")
-
-
 def cold_start_samples():
     loaded = sections.CLIENT_LOADED
     first = workspace_sections(RULES_V1)
-    full = sections.plan_emission(first, {}, None, cold_start_state.REASON_ABSENT, quiet(),
-                                             client_loaded=loaded)
+    full = sections.plan_emission(first, {}, None, cold_start_state.REASON_ABSENT, client_loaded=loaded)
     recorded = sections.fingerprints_to_record({}, first, full.printed)
     second = workspace_sections(RULES_V2)
     old_texts = {hashlib.sha256(RULES_V1.encode()).hexdigest(): RULES_V1}
     old_texts.update({sections.fingerprint_of(s): s.body for s in first if not sections.is_rule(s)})
-    diff = sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
-                                             client_loaded=loaded)
+    diff = sections.plan_emission(second, recorded, "2026-11-29T17:02:11Z", None, old_texts,
+                                  client_loaded=loaded)
     third = workspace_sections(RULES_V1, MEMORY_V2, COMMITS_V2)
-    loaded_diff = sections.plan_emission(third, recorded, "2026-11-29T17:02:11Z", None, quiet(), old_texts,
-                                                    client_loaded=loaded)
+    loaded_diff = sections.plan_emission(third, recorded, "2026-11-29T17:02:11Z", None, old_texts,
+                                         client_loaded=loaded)
     document = cold_start_state.render_document(cold_start_state.parse_document(None), "default",
                                      {k: v[:16] + "…" for k, v in recorded.items()}, NOW)
     return {
         "full": full.text.rstrip("\n"),
         "diff": diff.text.rstrip("\n"),
         "loaded-diff": loaded_diff.text.rstrip("\n"),
-        "quiet": quiet(),
+        "help": hook_cold_start.USAGE.rstrip("\n"),
         "state": document.decode().rstrip("\n"),
         "continues": cold_start_quiet.continues_line("fork").rstrip("\n"),
     }
@@ -160,7 +149,7 @@ def guard_samples():
                                  PathState("docs/tutorial.md", ".", ".", True), PathState("src/app.py", ".", "M"))}
     peers = (guard_verdict.Peer("parser-peer", (top + "/src/parser.py", top + "/src/cache.py"), can_message=True),
              guard_verdict.Peer("docs-peer", (), can_message=False, busy=False))
-    judged = [guard_verdict.Judged(op, top, peers) for op in gitops.parse(command, top) if op.kind != gitops.SAFE]
+    judged = [guard_verdict.Judged(op, top, peers) for op in classify.parse(command, top) if op.kind != kinds.SAFE]
     own = {top + "/docs/tutorial.md": world["docs/tutorial.md"], top + "/src/app.py": world["src/app.py"]}
     refusals = guard_verdict.verdict(judged, frozenset(own), {top: world}, {top: None})
     suggestion = narrow.suggestion(command, top, [(j.operation, j.toplevel) for j in judged],
@@ -168,8 +157,8 @@ def guard_samples():
     wrapped = "make commit"
     makefile = {top + "/Makefile": ".PHONY: commit\ncommit:\n\t@git add -A && git commit -m save\n"}
     context = cmdline.Context(follow=Follower(makefile))
-    judged = [guard_verdict.Judged(op, top, peers[:1]) for op in gitops.parse(wrapped, top, context)
-              if op.kind != gitops.SAFE]
+    judged = [guard_verdict.Judged(op, top, peers[:1]) for op in classify.parse(wrapped, top, context)
+              if op.kind != kinds.SAFE]
     wrapped_refusals = guard_verdict.verdict(judged, frozenset(own), {top: world}, {top: None})
     wrapped_suggestion = narrow.suggestion(wrapped, top, [(j.operation, j.toplevel) for j in judged],
                                            {id(r.operation) for r in wrapped_refusals}, {top: own})

@@ -14,12 +14,11 @@ import unittest
 from datetime import datetime, timezone
 from unittest import mock
 
-from support import SCRIPTS, HomeTestCase, as_started, client_payload, payload_bytes
+from support import SCRIPTS, HomeTestCase, client_payload, payload_bytes, script_command
 
-from peerhooks.cold_start import gather as cold_start_gather, commits as cold_start_git, quiet as cold_start_quiet, sections as cold_start_sections, state as cold_start_state, user as cold_start_user, hook as hook_cold_start
+from peerhooks.cold_start import gather as cold_start_gather, commits as cold_start_git, compare as cold_start_compare, quiet as cold_start_quiet, sections as cold_start_sections, state as cold_start_state, user as cold_start_user, hook as hook_cold_start
 from peerhooks import hookio
 
-QUIET_START = cold_start_quiet.NO_NEW_MATERIAL.split("%s")[0]
 SCRIPT = "cold_start.py"
 
 
@@ -58,7 +57,7 @@ class ColdStartCase(HomeTestCase):
     def setUp(self):
         super().setUp()
         self.repo_path = self.repo("repo", {"CLAUDE.md": "Be careful.\n", "README.md": "hi\n"})
-        self.state_file = cold_start_state.state_path(self.repo_path)
+        self.state_file = cold_start_quiet.state_path(self.repo_path)
 
     def start(self, source="startup", key=None, cwd=None, args=(), payload=None, process=False, **env):
         if key is not None:
@@ -72,11 +71,20 @@ class ColdStartCase(HomeTestCase):
         return result
 
     def assertQuiet(self, stdout):
-        """A start with nothing changed prints one line, which names the command for the rest."""
-        self.assertTrue(stdout.startswith(QUIET_START), stdout)
-        self.assertEqual(stdout.count("\n"), 1, stdout)
-        self.assertIn("cold_start.py", stdout)
-        self.assertIn(" --full ", stdout)
+        """A start with nothing new says nothing (the whole material is one command away: --help)."""
+        self.assertEqual(stdout, "")
+
+    def by_hand(self, *args):
+        """cold_start.py run by a person: stdin a terminal that never sends a line (never waited on)."""
+        reader, writer = os.pipe()
+        self.addCleanup(os.close, writer)
+        try:
+            done = subprocess.run(script_command(SCRIPT) + list(args), stdin=reader, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, env=self.claude.env(), cwd=self.repo_path, timeout=60)
+        finally:
+            os.close(reader)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout.decode("utf-8")
 
     def agents(self):
         with open(self.state_file, encoding="utf-8") as handle:
@@ -226,7 +234,7 @@ class StateFileTest(ColdStartCase):
     def test_codex_host_keeps_its_state_under_dot_codex(self):
         shown = self.start(args=("--host", "codex")).stdout
         self.assertIn("full orientation", shown)
-        self.assertTrue(os.path.exists(cold_start_state.state_path(self.repo_path, "codex")))
+        self.assertTrue(os.path.exists(cold_start_quiet.state_path(self.repo_path, "codex")))
         self.assertFalse(os.path.exists(self.state_file))
         self.assertQuiet(self.start(args=("--host=codex",)).stdout)
 
@@ -263,9 +271,9 @@ class StateFileTest(ColdStartCase):
         project = os.path.join(self.tmp, "project")
         os.makedirs(project)
         self.start(CLAUDE_PROJECT_DIR=project)
-        self.assertTrue(os.path.exists(cold_start_state.state_path(project)))
+        self.assertTrue(os.path.exists(cold_start_quiet.state_path(project)))
         self.assertFalse(os.path.exists(self.state_file))
-        self.assertFalse(os.path.exists(cold_start_state.state_path(self.tmp)))  # the process's cwd
+        self.assertFalse(os.path.exists(cold_start_quiet.state_path(self.tmp)))  # the process's cwd
 
     def test_a_subdirectory_start_uses_the_checkout_root(self):
         sub = os.path.join(self.repo_path, "src")
@@ -314,7 +322,7 @@ class BadInputTest(ColdStartCase):
         shown = self.start(cwd=plain).stdout
         self.assertIn("━━━ Rules ━━━", shown)
         self.assertNotIn("Recent commits", shown)
-        self.assertTrue(os.path.exists(cold_start_state.state_path(plain)))
+        self.assertTrue(os.path.exists(cold_start_quiet.state_path(plain)))
 
     def test_odd_keys(self):
         self.start(key="__proto__")
@@ -325,7 +333,7 @@ class BadInputTest(ColdStartCase):
         long = self.start(key="k" * 200)
         self.assertIn("full orientation", long.stdout)
         self.assertIn("longer than 128", long.stderr)
-        derived = cold_start_state.derived_key("k" * 200)
+        derived = cold_start_quiet.derived_key("k" * 200)
         self.assertEqual(sorted(self.agents()), sorted(["Lin", "__proto__", "lin", derived]))
         self.assertIn("no partition yet for agent key 'default'", self.start().stdout)
         self.assertQuiet(self.start().stdout)
@@ -426,21 +434,14 @@ class ToldTest(ColdStartCase):
         self.assertIn("removed: %s" % local, self.start().stdout)
         self.assertQuiet(self.start().stdout)
 
-    def test_the_quiet_line_names_a_command_that_prints_the_whole_material(self):
+    def test_help_names_the_command_that_prints_the_whole_material_which_records_nothing(self):
         self.start()
-        quiet = self.start().stdout
-        self.assertQuiet(quiet)
-        command = quiet.split("the whole of it: ", 1)[1].strip()
-        words = command.split()
-        self.assertEqual(words[-2:], ["--full", self.repo_path])
-        reader, writer = os.pipe()  # a terminal that never sends a line: must not be waited on
-        self.addCleanup(os.close, writer)
-        by_hand = subprocess.run(as_started(words), stdin=reader, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, env=self.claude.env(), timeout=60)
-        os.close(reader)
-        self.assertEqual(by_hand.returncode, 0, by_hand.stderr)
-        self.assertIn(b"Cold start: full orientation (asked for with --full", by_hand.stdout)
-        self.assertIn(b"CLAUDE.md", by_hand.stdout)
+        self.assertQuiet(self.start().stdout)
+        self.assertIn("cold_start.py --full [folder]", self.by_hand("--help"))
+        whole = self.by_hand("--full", self.repo_path)
+        self.assertIn("Cold start: full orientation (asked for with --full", whole)
+        self.assertIn("CLAUDE.md", whole)
+        self.assertIn("CLAUDE.md", self.by_hand("--full"))  # this folder's by default
         self.assertQuiet(self.start().stdout)  # by hand records nothing
 
     def test_a_fresh_keys_full_emit_stays_under_the_budget(self):
@@ -606,7 +607,7 @@ class HostileFilesTest(ColdStartCase):
                 held.append(True)
             return cold_start_gather.Gathered((cold_start_sections.section("n", "one"),), ())
 
-        outcome = hook_cold_start.fresh_start(self.state_file, "k", gather,
+        outcome = cold_start_compare.fresh_start(self.state_file, "k", gather,
                                               datetime.now(timezone.utc))
         outcome.after_delivery(True)
         self.assertEqual(held, [True])
@@ -798,7 +799,7 @@ NOTES = ("alpha", "beta", "gamma")
 
 def _worker(root, key, rounds, barrier, results):
     os.chdir(root)  # marks a forked worker as this run's (tests/leftovers.py), should the runner die first
-    path = cold_start_state.state_path(root)
+    path = cold_start_quiet.state_path(root)
     for _ in range(rounds):
         barrier.wait()
         seen = []
@@ -809,7 +810,7 @@ def _worker(root, key, rounds, barrier, results):
             return cold_start_gather.Gathered(tuple(found), ())
 
         now = datetime.now(timezone.utc).replace(microsecond=0)
-        outcome = hook_cold_start.fresh_start(path, key, gather, now)
+        outcome = cold_start_compare.fresh_start(path, key, gather, now)
         problem = "; ".join(outcome.warnings + list(outcome.after_delivery(True) or ())) or None
         printed = [s for s in seen if "━━━ %s ━━━\n%s" % (s.title, s.body) in outcome.stdout]
         results.put((key, problem, [(s.key, s.body) for s in printed]))
@@ -863,7 +864,7 @@ class ConcurrencyTest(unittest.TestCase):
                                    args=(root, KEYS[n % len(KEYS)], ROUNDS, barrier, results))
                    for n in range(WORKERS)]
         stop, outcome = threading.Event(), {}
-        watcher = threading.Thread(target=_watch, args=(cold_start_state.state_path(root), stop, outcome))
+        watcher = threading.Thread(target=_watch, args=(cold_start_quiet.state_path(root), stop, outcome))
         for process in workers:
             process.start()
         watcher.start()
@@ -885,7 +886,7 @@ class ConcurrencyTest(unittest.TestCase):
         self.assertEqual(outcome["lost"], 0, "a partition disappeared")
         self.assertGreater(outcome["reads"], 0)
         self.assertEqual([p for _, p, _ in collected if p], [])
-        with open(cold_start_state.state_path(root), encoding="utf-8") as handle:
+        with open(cold_start_quiet.state_path(root), encoding="utf-8") as handle:
             self.assertEqual(sorted(json.load(handle)["agents"]), sorted(KEYS))
         for key in KEYS:
             seen = [item for k, _, shown in collected if k == key for item in shown]
@@ -928,7 +929,7 @@ def _stress_start(root, key, log_fd):
         return cold_start_gather.Gathered(tuple(found), ())
 
     now = datetime.now(timezone.utc).replace(microsecond=0)
-    outcome = hook_cold_start.fresh_start(cold_start_state.state_path(root), key, gather, now)
+    outcome = cold_start_compare.fresh_start(cold_start_quiet.state_path(root), key, gather, now)
     token = os.urandom(6).hex()
     shown = [[s.key, s.body] for s in seen if "━━━ %s ━━━\n%s" % (s.title, s.body) in outcome.stdout]
     _log(log_fd, {"t": "P", "key": key, "id": token, "shown": shown})  # printed: under the lock
@@ -994,7 +995,7 @@ class StressTest(unittest.TestCase):
         workers = [[key, spawn(key)] for key in STRESS_KEYS for _ in range(STRESS_WORKERS_PER_KEY)]
         stop, watched = threading.Event(), {}
         watcher = threading.Thread(target=_watch,
-                                   args=(cold_start_state.state_path(root), stop, watched))
+                                   args=(cold_start_quiet.state_path(root), stop, watched))
         watcher.start()
         rng = random.Random(14)
         kills = version = 0
@@ -1045,7 +1046,7 @@ class StressTest(unittest.TestCase):
                          "a change recorded as shown was shown again")
         self.assertGreater(kills, 0)
         self.assertGreater(figures["starts"], 0)
-        with open(cold_start_state.state_path(root), encoding="utf-8") as handle:
+        with open(cold_start_quiet.state_path(root), encoding="utf-8") as handle:
             self.assertEqual(sorted(json.load(handle)["agents"]), sorted(STRESS_KEYS))
 
 if __name__ == "__main__":

@@ -43,7 +43,6 @@ def write(path, text):
         handle.write(text)
 
 
-QUIET = "nothing changed (the one quiet line)"
 
 
 class PureTest(unittest.TestCase):
@@ -66,14 +65,14 @@ class PureTest(unittest.TestCase):
         self.assertEqual(recorded, {"a": "old-a", "b": cold_start_sections.fingerprint("beta")})
 
     def test_full_emit_prints_every_section_under_banners_with_its_reason(self):
-        emission = cold_start_sections.plan_emission([self.a, self.b, self.c], {}, None, "no state file yet", QUIET)
+        emission = cold_start_sections.plan_emission([self.a, self.b, self.c], {}, None, "no state file yet")
         self.assertEqual(emission.text, "Cold start: full orientation (no state file yet).\n"
                                         "━━━ A ━━━\nalpha\n━━━ B ━━━\nbeta\n")
         self.assertEqual(emission.printed, ("a", "b"))
 
     def test_diff_prints_changed_sections_whole_under_a_header_saying_since_when(self):
         old = {"a": cold_start_sections.fingerprint("alpha")}
-        emission = cold_start_sections.plan_emission([self.a, self.b], old, "2026-06-11T21:53:36Z", None, QUIET)
+        emission = cold_start_sections.plan_emission([self.a, self.b], old, "2026-06-11T21:53:36Z", None)
         self.assertEqual(emission.text.splitlines(), [
             cold_start_sections.DIFF_HEADER + " (2026-06-11 21:53 UTC).", "━━━ B ━━━", "beta"])
         self.assertEqual(emission.printed, ("b",))
@@ -89,7 +88,7 @@ class PureTest(unittest.TestCase):
 
     def test_a_fresh_key_is_not_shown_what_the_client_loaded_but_records_it(self):
         emission = cold_start_sections.plan_emission(self.loaded(self.MEMORY_V1, self.COMMITS_V1), {}, None,
-                                                     "no state file yet", QUIET,
+                                                     "no state file yet",
                                                      client_loaded=cold_start_sections.CLIENT_LOADED)
         self.assertNotIn("run the suite", emission.text)
         self.assertNotIn("second", emission.text)
@@ -101,7 +100,7 @@ class PureTest(unittest.TestCase):
                "recent_commits": cold_start_sections.fingerprint(self.COMMITS_V1)}
         texts = {old["memory_index"]: self.MEMORY_V1, old["recent_commits"]: self.COMMITS_V1}
         emission = cold_start_sections.plan_emission(self.loaded(self.MEMORY_V2, self.COMMITS_V2), old,
-                                                     "2026-06-11T21:53:36Z", None, QUIET, texts,
+                                                     "2026-06-11T21:53:36Z", None, texts,
                                                      client_loaded=cold_start_sections.CLIENT_LOADED)
         self.assertEqual(emission.text.splitlines()[1:], [
             "━━━ Memory index ━━━",
@@ -114,7 +113,7 @@ class PureTest(unittest.TestCase):
     def test_without_the_copy_it_saw_a_returning_key_gets_the_section_whole(self):
         old = {"recent_commits": cold_start_sections.fingerprint(self.COMMITS_V1)}
         emission = cold_start_sections.plan_emission([self.loaded(self.MEMORY_V1, self.COMMITS_V2)[1]], old, None,
-                                                     None, QUIET, {}, client_loaded=cold_start_sections.CLIENT_LOADED)
+                                                     None, {}, client_loaded=cold_start_sections.CLIENT_LOADED)
         self.assertIn("(no record of the commits shown before)", emission.text)
         self.assertIn("cccccccccccc  Bo  third", emission.text)
 
@@ -126,39 +125,39 @@ class PureTest(unittest.TestCase):
 
     def test_under_codex_the_loaded_sections_are_shown_whole(self):
         emission = cold_start_sections.plan_emission(self.loaded(self.MEMORY_V1, self.COMMITS_V1), {}, None,
-                                                     "no state file yet", QUIET)
+                                                     "no state file yet")
         self.assertIn("run the suite", emission.text)
         self.assertIn("aaaaaaaaaaaa  Ada  second", emission.text)
 
-    def test_nothing_changed_is_exactly_one_line(self):
+    def test_nothing_changed_says_nothing(self):
         old = {"a": cold_start_sections.fingerprint("alpha")}
-        emission = cold_start_sections.plan_emission([self.a, self.c], old, "2026-06-11T21:53:36Z", None, QUIET)
-        self.assertEqual(emission.text, QUIET + "\n")
+        emission = cold_start_sections.plan_emission([self.a, self.c], old, "2026-06-11T21:53:36Z", None)
+        self.assertEqual(emission.text, "")
         self.assertEqual(emission.printed, ())
 
     def test_full_emit_of_an_empty_workspace_says_so(self):
-        emission = cold_start_sections.plan_emission([self.c], {}, None, "no state file yet", QUIET)
+        emission = cold_start_sections.plan_emission([self.c], {}, None, "no state file yet")
         self.assertIn(cold_start_sections.EMPTY_WORKSPACE, emission.text)
 
     def test_sections_over_budget_are_shown_over_two_starts_none_lost(self):
         big = [Section(k, k.upper(), (k + " line\n") * 500) for k in ("x", "y", "z")]
-        first = cold_start_sections.plan_emission(big, {}, None, "no state file yet", QUIET)
+        first = cold_start_sections.plan_emission(big, {}, None, "no state file yet")
         self.assertLess(len(first.text), cold_start_sections.BUDGET_CHARS)
         self.assertEqual(first.left_out, ("z",))
         self.assertIn("Left out to stay under 9000 characters (shown at the next start): Z.",
                       first.text)
         recorded = cold_start_sections.fingerprints_to_record({}, big, first.printed)
-        second = cold_start_sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None, QUIET)
+        second = cold_start_sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None)
         self.assertEqual(second.printed, ("z",))
         self.assertLess(len(second.text), cold_start_sections.BUDGET_CHARS)
         recorded = cold_start_sections.fingerprints_to_record(recorded, big, second.printed)
-        third = cold_start_sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None, QUIET)
-        self.assertEqual(third.text, QUIET + "\n")
+        third = cold_start_sections.plan_emission(big, recorded, "2026-06-11T21:53:36Z", None)
+        self.assertEqual(third.text, "")
 
     def test_a_smaller_later_section_still_fits_after_a_big_one_is_left_out(self):
         wanted = [Section("x", "X", "x" * 5000), Section("y", "Y", "y" * 5000),
                   Section("s", "S", "small")]
-        emission = cold_start_sections.plan_emission(wanted, {}, None, "r", QUIET)
+        emission = cold_start_sections.plan_emission(wanted, {}, None, "r")
         self.assertEqual(emission.printed, ("x", "s"))
         self.assertEqual(emission.left_out, ("y",))
 
@@ -167,7 +166,7 @@ class PureTest(unittest.TestCase):
         self.assertLessEqual(len(body), cold_start_sections.SECTION_MAX_CHARS)
         others = [Section("u%02d" % n, "u" * user.MAX_USER_KEY_CHARS, "x" * 6000)
                   for n in range(user.MAX_USER_SECTIONS)]
-        emission = cold_start_sections.plan_emission([Section("big", "Big", body)] + others, {}, None, "r", QUIET)
+        emission = cold_start_sections.plan_emission([Section("big", "Big", body)] + others, {}, None, "r")
         self.assertEqual(emission.printed[:1], ("big",))
         self.assertLess(len(emission.text), cold_start_sections.BUDGET_CHARS)
 

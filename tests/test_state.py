@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "scripts"))
 
-from peerhooks.cold_start import state as cold_start_state  # noqa: E402
+from peerhooks.cold_start import quiet as cold_start_quiet, state as cold_start_state  # noqa: E402
 
 NOW = datetime(2026, 6, 11, 21, 53, 36, tzinfo=timezone.utc)
 
@@ -22,43 +22,43 @@ NOW = datetime(2026, 6, 11, 21, 53, 36, tzinfo=timezone.utc)
 class AgentKeyTest(unittest.TestCase):
     def test_unset_or_blank_variable_is_the_default_partition(self):
         for raw in (None, "", "   ", "\t\n"):
-            self.assertEqual(cold_start_state.agent_key(raw), cold_start_state.AgentKey("default", None))
+            self.assertEqual(cold_start_quiet.agent_key(raw), cold_start_quiet.AgentKey("default", None))
 
     def test_surrounding_whitespace_is_removed(self):
-        self.assertEqual(cold_start_state.agent_key("lin ").key, "lin")
-        self.assertEqual(cold_start_state.agent_key("  lin\n").key, "lin")
+        self.assertEqual(cold_start_quiet.agent_key("lin ").key, "lin")
+        self.assertEqual(cold_start_quiet.agent_key("  lin\n").key, "lin")
 
     def test_keys_are_case_sensitive(self):
-        self.assertEqual(cold_start_state.agent_key("Lin").key, "Lin")
-        self.assertNotEqual(cold_start_state.agent_key("Lin").key, cold_start_state.agent_key("lin").key)
+        self.assertEqual(cold_start_quiet.agent_key("Lin").key, "Lin")
+        self.assertNotEqual(cold_start_quiet.agent_key("Lin").key, cold_start_quiet.agent_key("lin").key)
 
     def test_key_over_128_characters_gets_a_partition_of_its_own_named_by_its_hash(self):
-        long_a, long_b = cold_start_state.agent_key("k" * 200), cold_start_state.agent_key("k" * 199 + "j")
-        self.assertTrue(long_a.key.startswith(cold_start_state.DERIVED_KEY_PREFIX))
+        long_a, long_b = cold_start_quiet.agent_key("k" * 200), cold_start_quiet.agent_key("k" * 199 + "j")
+        self.assertTrue(long_a.key.startswith(cold_start_quiet.DERIVED_KEY_PREFIX))
         self.assertNotEqual(long_a.key, long_b.key)
-        self.assertEqual(long_a.key, cold_start_state.agent_key("k" * 200).key)  # stable
+        self.assertEqual(long_a.key, cold_start_quiet.agent_key("k" * 200).key)  # stable
         self.assertIn("128", long_a.warning)
         self.assertIn(long_a.key, long_a.warning)
-        self.assertEqual(cold_start_state.agent_key("k" * 128).key, "k" * 128)
+        self.assertEqual(cold_start_quiet.agent_key("k" * 128).key, "k" * 128)
 
     def test_key_with_control_characters_gets_a_partition_of_its_own(self):
         keys = set()
         for raw in ("a\tb", "a\x00b", "a\x1bb", "a\x85b"):
-            refused = cold_start_state.agent_key(raw)
-            self.assertTrue(refused.key.startswith(cold_start_state.DERIVED_KEY_PREFIX), repr(raw))
+            refused = cold_start_quiet.agent_key(raw)
+            self.assertTrue(refused.key.startswith(cold_start_quiet.DERIVED_KEY_PREFIX), repr(raw))
             self.assertIn("control", refused.warning)
             keys.add(refused.key)
         self.assertEqual(len(keys), 4)
 
     def test_key_that_is_not_utf8_gets_a_partition_of_its_own(self):
-        a = cold_start_state.agent_key(b"caf\xe9".decode("utf-8", "surrogateescape"))
-        b = cold_start_state.agent_key(b"caf\xe8".decode("utf-8", "surrogateescape"))
+        a = cold_start_quiet.agent_key(b"caf\xe9".decode("utf-8", "surrogateescape"))
+        b = cold_start_quiet.agent_key(b"caf\xe8".decode("utf-8", "surrogateescape"))
         self.assertIn("UTF-8", a.warning)
         self.assertNotEqual(a.key, b.key)
         a.key.encode("ascii")
 
     def test_prototype_like_key_is_an_ordinary_key(self):
-        self.assertEqual(cold_start_state.agent_key("__proto__"), cold_start_state.AgentKey("__proto__", None))
+        self.assertEqual(cold_start_quiet.agent_key("__proto__"), cold_start_quiet.AgentKey("__proto__", None))
 
 
 class PathTest(unittest.TestCase):
@@ -69,9 +69,9 @@ class PathTest(unittest.TestCase):
             self.assertIsNone(cold_start_state.parse_stamp(text), text)
 
     def test_state_path_per_host(self):
-        self.assertEqual(cold_start_state.state_path("/w"),
+        self.assertEqual(cold_start_quiet.state_path("/w"),
                          os.path.join("/w", ".claude", "state", "last-cold-start-emit.json"))
-        self.assertEqual(cold_start_state.state_path("/w", "codex"),
+        self.assertEqual(cold_start_quiet.state_path("/w", "codex"),
                          os.path.join("/w", ".codex", "state", "last-cold-start-emit.json"))
 
 
@@ -131,7 +131,7 @@ class LedgerTest(unittest.TestCase):
     def setUp(self):
         self.root = tempfile.mkdtemp(prefix="state-test-")
         self.addCleanup(shutil.rmtree, self.root, True)
-        self.path = cold_start_state.state_path(self.root)
+        self.path = cold_start_quiet.state_path(self.root)
 
     def write_raw(self, data):
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
@@ -312,7 +312,7 @@ class CrashTest(unittest.TestCase):
     def test_writer_killed_at_random_points_never_leaves_a_torn_or_empty_file(self):
         root = tempfile.mkdtemp(prefix="state-crash-")
         self.addCleanup(shutil.rmtree, root, True)
-        path = cold_start_state.state_path(root)
+        path = cold_start_quiet.state_path(root)
         with cold_start_state.Ledger.open(path, NOW) as ledger:
             ledger.record("survivor", {"rules": "1"})
         context = multiprocessing.get_context("fork")

@@ -315,7 +315,7 @@ class ColdStartPerAgentKey(Sandboxed):
             self.assertIn("━━━ Rules ━━━", told)
             rules = told[told.find("━━━ Rules ━━━"):]
             self.assertIn(rule_file, rules.split("━━━", 3)[2])
-        self.assertIn("No new orientation material", lin_third)
+        self.assertNotIn("Cold start:", lin_third)  # nothing new: cold start says nothing
         self.assertNotIn("━━━ Rules ━━━", lin_third)
 
 

@@ -29,7 +29,6 @@ from fixtures.claudehome import ClaudeHome  # noqa: E402
 
 CODEX = None
 REFUSED = "Command blocked by PreToolUse hook: "
-NO_NEW = "No new orientation material"
 RULES_BANNER = "━━━ Rules ━━━"
 # Records each payload's raw bytes, then stays silent, so it changes nothing the model sees.
 RECORDING_HOOK = r'''
@@ -137,7 +136,7 @@ class ColdStartPerAgentKeyUnderCodex(CodexSandboxed):
             self.assertIn("orientation material changed", told)
             rules = told[told.find(RULES_BANNER):].split("━━━", 3)[2]
             self.assertIn(os.path.join(repo, "AGENTS.md"), rules)
-        self.assertIn(NO_NEW, lin_third)
+        self.assertNotIn("Cold start:", lin_third)  # nothing new: cold start says nothing
         self.assertNotIn(RULES_BANNER, lin_third)
 
         with open(os.path.join(repo, ".codex", "state", "last-cold-start-emit.json"),

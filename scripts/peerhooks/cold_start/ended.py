@@ -1,8 +1,15 @@
 """The sessions that ended in this checkout as a cold-start section, and what that section
 depends on (for the quiet path): the checkout's transcript folders and its live sessions.
 """
-from ..git import gitrepo
+from .. import platform
+from ..claude import activity, registry
 from ..claude.formats import DAY_MS
+from ..claude.home import transcript_folders
+from ..claude.intent import one_line
+from ..git import gitrepo
+from ..peers.report import display_path
+from ..text.timeutil import ms_to_utc
+from .quiet import exists_only, process, transcripts
 from .sections import cap, section
 
 MAX_ENDED_SESSIONS = 5  # a week of finished sessions; the newest orient, older ones are history
@@ -19,8 +26,6 @@ def gather_ended_sessions(workspace):
     top = workspace.toplevel
     if not top:
         return section("ended_sessions", ""), None
-    from ..claude import activity
-
     exclude = {workspace.session_id} if workspace.session_id else set()
     search = activity.find_ended(workspace.home, top, workspace.now_ms, exclude,
                                  limit=MAX_ENDED_SESSIONS + 1)
@@ -44,10 +49,6 @@ def gather_ended_sessions(workspace):
 
 def ended_lines(ended, top):
     """One finished session: name, end time (UTC), latest prompt, files edited."""
-    from ..claude.intent import one_line
-    from ..peers.report import display_path
-    from ..text.timeutil import ms_to_utc
-
     done = ended.activity
     count = done.prompt_count
     lines = ["%s ended %s, %d prompt%s" % (done.name, ms_to_utc(ended.ended_ms), count,
@@ -68,11 +69,6 @@ def session_inputs(home, top):
     that crashed leaves it, but its process goes: /proc/<pid> on Linux, the platform's answer
     elsewhere). Sessions of other checkouts, and the status rewrites of registry files, do not
     count."""
-    from .. import platform
-    from ..claude import registry
-    from ..claude.home import transcript_folders
-    from .quiet import exists_only, process, transcripts
-
     processes = platform.current().processes
     paths = []
     for session in registry.read_sessions(home):

@@ -5,11 +5,12 @@ every cold-start gatherer uses (a FIFO or device in a file's place is never wait
 import hashlib
 import os
 
+from ..claude.activity import find_handoff
 from ..claude.formats import HANDOFF_NAME, MEMORY_INDEX, rule_tree
 from ..claude.formats import rule_places as claude_rule_places
+from ..state.safefiles import read_regular, read_text_head, regular_stat
 from .rules import MAX_COPY_BYTES
 from .sections import RULE_PREFIX, SECTION_MAX_CHARS, Section, cap, fingerprint, section
-from ..state.safefiles import read_regular, read_text_head, regular_stat
 
 MAX_RULE_FILES = 200  # a rules tree larger than this is a mistake; list a bounded, stable prefix
 # A rule file's text is kept for the next diff; larger files are fingerprinted by size and mtime,
@@ -142,8 +143,6 @@ def gather_handoff(workspace, memory):
     link that leads out of its folder (a committed `HANDOFF.md -> ~/.aws/credentials`)."""
     roots = (workspace.toplevel or workspace.root, memory)
     if workspace.toplevel:
-        from ..claude.activity import find_handoff
-
         found = find_handoff(workspace.toplevel, memory, None)
         path = found.path if found else None
     else:

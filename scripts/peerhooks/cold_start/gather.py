@@ -1,8 +1,7 @@
 """All the cold-start sections of a workspace, and the paths whose change could change them.
 
-`gather` calls each gatherer (cold_start_files, cold_start_git, cold_start_ended, then the user's
-own from cold_start_user); `input_paths` lists what they read, for the quiet path
-(cold_start_quiet). The decisions on the sections are in cold_start_sections.
+`gather` calls each gatherer (files, commits, ended, then the user's own from user); `input_paths`
+lists what they read, for the quiet path (quiet). The decisions on the sections are in sections.
 """
 import os
 from typing import NamedTuple, Optional, Tuple
@@ -70,7 +69,7 @@ def gather(workspace):
 
 def input_paths(workspace):
     """Every file and folder whose change could change a section, listed before gathering (the
-    quiet path compares their tokens at the next start; see cold_start_quiet). A folder stands for the
+    quiet path compares their tokens at the next start; see quiet). A folder stands for the
     entries it holds; missing paths are listed too, so that their creation counts."""
     root, home, top = workspace.root, workspace.home, workspace.toplevel
     paths = [os.path.join(root, HANDOFF_NAME), os.path.join(root, CONFIG_PATH)]

@@ -8,16 +8,21 @@ with a token per file (type, mtime, size, inode; for a folder its mtime, which m
 is added or removed; for a registry file or a /proc/<pid> only whether it exists; for a session's
 process where no file stands for it, whether it runs), the state file's own token and a
 time after which the answer expires (an ended session leaving the 7-day window, the partition's
-30-day re-stamp). The next start of that key stats those files; if every token matches it prints
-the quiet line without importing anything else. Any difference, a missing or odd inputs file, a
-key that needs deriving: the full comparison runs, under the lock, as before.
+30-day re-stamp). The next start of that key stats those files; if every token matches it says
+nothing, and the comparison (cold_start.compare) is never loaded. Any difference, a missing or odd
+inputs file, a key that needs deriving: the full comparison runs, under the lock, as before.
 
-Kept light on purpose: os and stat only (hashlib is imported when a key must be derived).
+Kept light on purpose: os and stat, and of ours only what finding the workspace and the registry
+need (hashlib is imported when a key must be derived).
 """
 import os
 
+from .. import hookio, platform
+from ..claude import registry
+from ..git import gitrepo
 from ..claude.home import transcript_entries
 from ..state.safefiles import NotRegular, read_regular
+from ..state.statefiles import write_atomically
 
 STATE_FILENAME = "last-cold-start-emit.json"
 INPUTS_FILENAME = "cold-start-inputs.txt"  # beside the state file; one line per agent key
@@ -33,14 +38,29 @@ TRANSCRIPTS = "~"  # a transcript folder: nothing counts but a transcript writte
 PROCESS = "!"  # `!<pid> <start>`: a session's process, where no file stands for it (macOS, Windows)
 TRANSCRIPTS_TOKEN = "no ended session since"
 RACY_NS = 2 * 10 ** 9  # mtimes are coarse (a kernel tick; 2 s on FAT): newer files are not trusted
-NO_NEW_MATERIAL = ("No new orientation material since agent key %s last started here; "
-                   "the whole of it: %s")
 CONTINUES = ("Session continues (%s): orientation material was given at its start; "
              "that context remains authoritative.")
 
 
 def continues_line(source):
     return CONTINUES % source + "\n"
+
+
+def start_folder(folder, environ):
+    """Where the session started: CLAUDE_PROJECT_DIR (fixed at start), else the folder given."""
+    project_dir = hookio.project_dir(environ)
+    folder = folder if folder and os.path.isdir(folder) else None
+    return project_dir or folder
+
+
+def workspace_root(folder, environ):
+    """(root, git toplevel): the root is the checkout the session started in (a session started
+    in a subfolder loads the checkout's rules, so its workspace is the checkout), else the folder
+    it started in; root None when there is nothing to compare."""
+    start = start_folder(folder, environ)
+    toplevel = gitrepo.toplevel(start)
+    root = toplevel or start
+    return (platform.current().paths.realpath(root) if root else None), toplevel
 
 
 class AgentKey(tuple):
@@ -153,8 +173,6 @@ def _process_tokens(listed):
     (on macOS one `ps`)."""
     if not listed:
         return {}
-    from .. import platform
-
     processes = platform.current().processes
     wanted = {}
     for item in listed:
@@ -257,16 +275,12 @@ def _no_session_ended_since(folders, since_ns, own_session_id):
 def _live_session_ids(home):
     """Session ids of registry entries whose process still runs (the same process: its start time
     is the one the entry records)."""
-    from ..claude import registry
-
     return {session.session_id for session in registry.live_sessions(home)}
 
 
 def remember(state_file, key, line, now_ms):
     """Replace the key's line (None removes it) in the inputs file, dropping expired lines; called
     under the state lock, after the state file was written."""
-    from ..state.statefiles import write_atomically
-
     prefix = key + "\t"
     kept = []
     for old in _lines(inputs_path(state_file)):

@@ -5,10 +5,10 @@ runs: no relative times, no pids, no unstable order, abbreviated hashes of fixed
 every start would be "changed" and the diff would be noise. Each rule file is a section of its own
 (`rule:<path>`, fingerprinted by its content), never printed: Claude Code loaded it whole, so a
 start is told which rule files exist, or what changed in them (a diff against the copy kept in
-cold_start_rules when it was last shown).
+cold_start.rules when it was last shown).
 
 Pure: fingerprints, what changed, packing into the output budget, rendering. The sections are
-read by cold_start_gather and the modules it calls. Every block is redacted as it is rendered, after
+read by cold_start.gather and the modules it calls. Every block is redacted as it is rendered, after
 its fingerprint was taken from what was read: a key deleted from CLAUDE.md would otherwise come back in
 the rule diff of every agent, and a handoff or memory index may hold one too.
 """
@@ -196,41 +196,51 @@ def loaded_changes(s, old_text):
     return s._replace(body=cap("\n".join(lines)))
 
 
-def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, quiet_line,
-                  old_texts=None, budget=BUDGET_CHARS, client_loaded=frozenset()):
+def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, old_texts=None, budget=BUDGET_CHARS,
+                  client_loaded=frozenset()):
     """What to print for a fresh context.
 
     full_reason set: every non-empty section (the fail-safe), with the reason. Otherwise only the
-    changed sections; nothing changed gives the one quiet line. Rule files are one block: which
-    exist on a full emit, what changed in them otherwise. Sections the client loads itself
-    (client_loaded, a subset of CLIENT_LOADED) are not printed on a full emit (only recorded), and
-    on a later start only what changed in them. Sections are printed whole in order while they
-    fit; the others are named as left out.
+    changed sections; when none changed, nothing at all. Rule files are one block: which exist on a
+    full emit, what changed in them otherwise. Sections the client loads itself (client_loaded, a
+    subset of CLIENT_LOADED) are not printed on a full emit (only recorded), and on a later start
+    only what changed in them. Sections are printed whole in order while they fit; the others are
+    named as left out.
     old_texts: {fingerprint: text} of the kept copies of rule files and client-loaded sections.
     """
     rules = [s for s in sections if is_rule(s) and _counts(s)]
     others = [s for s in sections if not is_rule(s)]
-    old_texts = old_texts or {}
-    recorded_unprinted = []
-    if full_reason is not None:
-        loaded = [s for s in others if s.body and s.key in client_loaded]
-        recorded_unprinted = [s.key for s in loaded]
-        wanted = ([rules_overview(rules)] if rules else []) + [s for s in others if s.body and s.key not in client_loaded]
-        header = FULL_HEADER % full_reason
-        footer = [CLIENT_LOADED_NOTE] if loaded else []
-    else:
-        changed = set(changed_sections(old_fingerprints, others))
-        block = rules_changes(rules, old_fingerprints, old_texts)
-        wanted = ([block] if block else []) + [
-            loaded_changes(s, old_texts.get(old_fingerprints.get(s.key))) if s.key in client_loaded else s
-            for s in others if s.key in changed]
+    if full_reason is None:
+        wanted = _changes(rules, others, old_fingerprints, old_texts or {}, client_loaded)
         if not wanted:
-            return Emission(quiet_line + "\n", (), ())
-        header = DIFF_HEADER + (SINCE % last_emit_at.replace("T", " ")[:16] if last_emit_at else "") + "."
-        footer = []
+            return Emission("", (), ())  # nothing new: nothing to say
+        return _packed(wanted, rules, _since(last_emit_at), [], [], budget)
+    loaded = [s.key for s in others if s.body and s.key in client_loaded]
+    wanted = ([rules_overview(rules)] if rules else []) + [s for s in others if s.body and s.key not in client_loaded]
+    header, footer = FULL_HEADER % full_reason, [CLIENT_LOADED_NOTE] if loaded else []
     if not wanted:
-        return Emission("\n".join([header, EMPTY_WORKSPACE] + footer) + "\n", tuple(recorded_unprinted), ())
+        return Emission("\n".join([header, EMPTY_WORKSPACE] + footer) + "\n", tuple(loaded), ())
+    return _packed(wanted, rules, header, footer, loaded, budget)
 
+
+def _changes(rules, others, old_fingerprints, old_texts, client_loaded):
+    """The sections a returning key is shown: what changed in the rule files, each changed section
+    (of a client-loaded one only what changed in it)."""
+    changed = set(changed_sections(old_fingerprints, others))
+    block = rules_changes(rules, old_fingerprints, old_texts)
+    return ([block] if block else []) + [
+        loaded_changes(s, old_texts.get(old_fingerprints.get(s.key))) if s.key in client_loaded else s
+        for s in others if s.key in changed]
+
+
+def _since(last_emit_at):
+    return DIFF_HEADER + (SINCE % last_emit_at.replace("T", " ")[:16] if last_emit_at else "") + "."
+
+
+def _packed(wanted, rules, header, footer, recorded_unprinted, budget):
+    """The Emission of the wanted sections, each whole and redacted while it fits the budget (room
+    kept for the line naming those left out), the others left out; recorded_unprinted: keys
+    recorded as shown although not printed (the client loaded them)."""
     worst_left_out = LEFT_OUT_LINE % (budget, ", ".join(s.title for s in wanted))
     room = budget - sum(len(line) + 1 for line in [header] + footer + [worst_left_out])
     blocks, printed, left_out = [], [], []
@@ -245,7 +255,8 @@ def plan_emission(sections, old_fingerprints, last_emit_at, full_reason, quiet_l
     lines = [header] + blocks + footer
     if left_out:
         lines.append(LEFT_OUT_LINE % (budget, ", ".join(s.title for s in left_out)))
-    return Emission("\n".join(lines) + "\n", tuple(printed + recorded_unprinted), tuple(s.key for s in left_out))
+    return Emission("\n".join(lines) + "\n", tuple(printed) + tuple(recorded_unprinted),
+                    tuple(s.key for s in left_out))
 
 
 def cap(text, limit=SECTION_MAX_CHARS):

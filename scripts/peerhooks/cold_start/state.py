@@ -29,9 +29,10 @@ from datetime import datetime, timedelta, timezone
 from json.decoder import scanstring
 from typing import Mapping, NamedTuple, Optional, Tuple
 
-from ..state.statefiles import TEMP_SUFFIX, FileLock, LockBusy, UnusableJSON, parse_json, quarantine, write_atomically
-from .quiet import DEFAULT_KEY, DERIVED_KEY_PREFIX, HOST_FOLDERS, MAX_KEY_CHARS, STATE_FILENAME, AgentKey, agent_key, derived_key, state_path
 from ..state.safefiles import NotRegular, create_new, private_folder, read_regular
+from ..state.statefiles import (TEMP_SUFFIX, FileLock, LockBusy, UnusableJSON, parse_json, quarantine,
+                                quarantine_name, write_atomically)
+from .quiet import STATE_FILENAME
 
 STATE_LEVELS = 2  # `.claude/state`: the two folders below the workspace root that we create
 PRUNE_AFTER = timedelta(days=90)  # an agent silent for a quarter has been retired
@@ -388,8 +389,6 @@ class Ledger:
         self.raw, self.document = written, parse_document(written)
 
     def _keep_copy(self):
-        from ..state.statefiles import quarantine_name
-
         target = quarantine_name(self.path, _timestamp(self.now))
         candidate, n = target, 1
         while not create_new(candidate, self.raw):
