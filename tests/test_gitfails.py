@@ -6,7 +6,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.git import refusals, gitops  # noqa: E402
+from peerhooks.git import classify, kinds, refusals  # noqa: E402
 from peerhooks.git.refusals import FILE, FOLDER  # noqa: E402
 from peerhooks.git.gitstate import PathState, StashEntry  # noqa: E402
 
@@ -28,7 +28,7 @@ STASH = [StashEntry("stash@{0}", "c0", 1, "On main: x")]
 
 
 def fails(line, states=STATES, stash=STASH, in_the_way=None):
-    (op,) = [o for o in gitops.parse(line, TOP) if o.kind != gitops.SAFE]
+    (op,) = [o for o in classify.parse(line, TOP) if o.kind != kinds.SAFE]
     return refusals.fails(op, TOP, refusals.Snapshot({TOP: states}, PRESENT, {TOP: stash}, in_the_way or {}))
 
 

@@ -1,5 +1,5 @@
-"""gitops: git invocations found in command lines, what they do, and the verdict while peers share
-the checkout. Pure: no files, no git, no clock."""
+"""peerhooks.git.classify and its forms: git invocations found in command lines, what they do, and
+the verdict while peers share the checkout. Pure: no files, no git, no clock."""
 import os
 import random
 import sys
@@ -7,7 +7,9 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.git import gitops  # noqa: E402
+from peerhooks.git import classify, lookup, operation, shell_writes, together  # noqa: E402
+from peerhooks.shell import cmdline, writes  # noqa: E402
+from peerhooks.git.forms import head_movers  # noqa: E402
 
 CWD = "/r"
 TOP = "/r"
@@ -417,14 +419,14 @@ NAMING_TOPLEVEL = frozenset(["git add /r"])
 
 def shape(command):
     found = []
-    for op in gitops.parse(command, CWD):
+    for op in classify.parse(command, CWD):
         found.append(op.kind)
     return " ".join(found)
 
 
 def located(command):
     return " ".join("%s@%s" % (op.kind, op.cwd if op.cwd is not None else "?")
-                    for op in gitops.parse(command, CWD))
+                    for op in classify.parse(command, CWD))
 
 
 class ParseTable(unittest.TestCase):
@@ -450,12 +452,12 @@ class ParseTable(unittest.TestCase):
         for command in ("git add $(git log --format=%s -1)", "xargs git add", "git add \"$FILES\"",
                         "git add --pathspec-from-file=list", "cat list | xargs git add", "git add \"$(git ls-files -m)\""):
             with self.subTest(command=command):
-                self.assertTrue(gitops.parse(command, CWD)[-1].runtime)
-        self.assertFalse(gitops.parse('F=a.py; git add "$F"', CWD)[-1].runtime)
+                self.assertTrue(classify.parse(command, CWD)[-1].runtime)
+        self.assertFalse(classify.parse('F=a.py; git add "$F"', CWD)[-1].runtime)
         for command, bound in (("git add $(git ls-files -o docs)", ["docs"]), ("git add $(git ls-files -m)", [""]),
                                ("git diff --name-only -- docs | grep md | xargs git add", ["docs"])):
             with self.subTest(command=command):
-                fed = gitops.parse(command, CWD)[-1]
+                fed = classify.parse(command, CWD)[-1]
                 self.assertFalse(fed.runtime)
                 self.assertEqual([p.relative for p in fed.paths], bound)  # until git's state says which
                 self.assertEqual(len(fed.feeds), 1)
@@ -464,42 +466,42 @@ class ParseTable(unittest.TestCase):
         for command in ("echo a.py b.py | xargs git add", "printf '%s\\n' a.py b.py | xargs -I{} git add {}",
                         "git add $(echo a.py b.py)"):
             with self.subTest(command=command):
-                op = gitops.parse(command, CWD)[-1]
+                op = classify.parse(command, CWD)[-1]
                 self.assertEqual((op.runtime, [p.relative for p in op.paths]), (False, ["a.py", "b.py"]))
 
     def test_dot_and_a_pathless_clean_are_relative_to_their_directory(self):
-        self.assertTrue(gitops.parse("cd docs && git add .", CWD)[-1].relative)
-        self.assertTrue(gitops.parse("git clean -fd", CWD)[-1].relative)
-        self.assertFalse(gitops.parse("git add -A", CWD)[-1].relative)
+        self.assertTrue(classify.parse("cd docs && git add .", CWD)[-1].relative)
+        self.assertTrue(classify.parse("git clean -fd", CWD)[-1].relative)
+        self.assertFalse(classify.parse("git add -A", CWD)[-1].relative)
 
     def test_a_lookup_decides_between_a_branch_and_a_file(self):
-        class Refs(gitops.Lookup):
+        class Refs(lookup.Lookup):
             def is_revision(self, word, cwd):
                 return word == "release-1.2"
-        context = gitops.cmdline.Context()
-        self.assertEqual(gitops.parse("git checkout release-1.2", CWD, context, Refs())[0].kind, "move-head")
-        self.assertEqual(gitops.parse("git checkout Makefile", CWD, context, Refs())[0].kind, "discard-paths")
+        context = cmdline.Context()
+        self.assertEqual(classify.parse("git checkout release-1.2", CWD, context, Refs())[0].kind, "move-head")
+        self.assertEqual(classify.parse("git checkout Makefile", CWD, context, Refs())[0].kind, "discard-paths")
 
     def test_a_forced_checkout_of_the_current_branch_discards_and_a_plain_one_does_nothing(self):
-        class OnMain(gitops.Lookup):
+        class OnMain(lookup.Lookup):
             def is_current(self, revision, cwd):
                 return revision in ("HEAD", "@", "main")
 
             def names_no_commit(self, revisions, cwd):
                 return "nosuch" in revisions
-        context = gitops.cmdline.Context()
+        context = cmdline.Context()
         for command, kind in (("git checkout main", "safe"), ("git switch main", "safe"),
                               ("git switch -q main", "safe"), ("git checkout -f main", "reset-all"),
                               ("git checkout --force main", "reset-all"), ("git switch -f main", "reset-all"),
                               ("git switch --discard-changes main", "reset-all"),
                               ("git checkout -f nosuch", "safe"), ("git switch -f nosuch", "safe")):
             with self.subTest(command=command):
-                self.assertEqual([op.kind for op in gitops.parse(command, CWD, context, OnMain())], [kind])
+                self.assertEqual([op.kind for op in classify.parse(command, CWD, context, OnMain())], [kind])
 
     def test_a_work_tree_other_than_the_repositorys_is_judged_as_such(self):
-        context = gitops.cmdline.Context(toplevel=lambda path: TOP)
+        context = cmdline.Context(toplevel=lambda path: TOP)
         def kind(line, cwd=TOP):
-            return [op.kind for op in gitops.parse(line, cwd, context)]
+            return [op.kind for op in classify.parse(line, cwd, context)]
         self.assertEqual(kind("git --work-tree=src add -A"), ["foreign-tree"])
         self.assertEqual(kind("GIT_WORK_TREE=src git commit -am x"), ["foreign-tree"])
         self.assertEqual(kind("git --work-tree=src status"), ["safe"])
@@ -508,23 +510,23 @@ class ParseTable(unittest.TestCase):
         self.assertEqual(kind("git --git-dir=/r/.git --work-tree=/r/src add -A", "/tmp"), ["foreign-tree"])
 
     def test_paths_from_a_commit_that_does_not_exist_are_not_written(self):
-        class NoStash(gitops.Lookup):
+        class NoStash(lookup.Lookup):
             def names_no_commit(self, revisions, cwd):
                 return "stash@{0}" in revisions or "v9" in revisions
-        context = gitops.cmdline.Context()
+        context = cmdline.Context()
         for command, kind in (("git checkout stash@{0} -- src/util.py", "safe"),
                               ("git checkout stash@{1} -- src/util.py", "discard-paths"),
                               ("git restore -s v9 -- src", "safe"), ("git restore --source=v9 --staged src", "safe"),
                               ("git restore -s v1 -- src", "discard-paths"), ("git restore -s $REV -- src", "discard-paths")):
             with self.subTest(command=command):
-                self.assertEqual([op.kind for op in gitops.parse(command, CWD, context, NoStash())], [kind])
+                self.assertEqual([op.kind for op in classify.parse(command, CWD, context, NoStash())], [kind])
 
     def test_a_reset_to_head_1_right_after_the_lines_one_commit_goes_back_to_where_it_started(self):
         def kinds(line):
-            runs = gitops.cmdline.commands(line, CWD)
-            every = gitops.operations(runs)
+            runs = cmdline.commands(line, CWD)
+            every = classify.operations(runs)
             gates = {step: run.gate for step, run in enumerate(runs) if run.gate is not None}
-            return [(op.kind, op.moves_branch) for op in gitops.back_to_the_start(every, gates)]
+            return [(op.kind, op.moves_branch) for op in together.back_to_the_start(every, gates)]
         self.assertEqual(kinds("git commit -m x && git push && git reset --hard HEAD~1"),
                          [("commit-index", False), ("safe", False), ("reset-all", False)])
         self.assertEqual(kinds("git commit -m x && git reset --soft HEAD^"), [("safe", False), ("safe", False)])
@@ -537,17 +539,17 @@ class ParseTable(unittest.TestCase):
                 self.assertIn(("reset-all", True), kinds(line))
 
     def test_checkout_index_all_acts_on_the_working_directory_and_its_prefix_is_read_from_the_toplevel(self):
-        self.assertTrue(gitops.parse("cd docs && git checkout-index -a -f", CWD)[-1].relative)
-        context = gitops.cmdline.Context(toplevel=lambda path: TOP)
+        self.assertTrue(classify.parse("cd docs && git checkout-index -a -f", CWD)[-1].relative)
+        context = cmdline.Context(toplevel=lambda path: TOP)
         for prefix, kind in (("../r/", "discard-all"), ("/r/", "discard-all"), ("/r/sub/../", "discard-all"),
                              ("../elsewhere/", "safe"), ("/tmp/export/", "safe"), ("../r", "safe")):
             with self.subTest(prefix=prefix):
-                op = gitops.parse("git checkout-index -a -f --prefix=" + prefix, CWD + "/sub", context)[-1]
+                op = classify.parse("git checkout-index -a -f --prefix=" + prefix, CWD + "/sub", context)[-1]
                 self.assertEqual(op.kind, kind)
 
     def test_an_unquoted_variable_holding_blanks_is_several_paths_and_a_quoted_one_is_one(self):
         def paths(command):
-            op = gitops.parse(command, CWD)[-1]
+            op = classify.parse(command, CWD)[-1]
             return op.kind, [p.relative for p in op.paths], op.runtime
         self.assertEqual(paths('FILES="src lib"; git add $FILES'), ("stage-paths", ["src", "lib"], False))
         self.assertEqual(paths('FILES="src lib"; git add "$FILES"'), ("stage-paths", ["src lib"], False))
@@ -555,7 +557,7 @@ class ParseTable(unittest.TestCase):
         self.assertEqual(paths('D=docs; F="a.md b.md"; git add $D/$F'), ("stage-paths", ["docs/a.md", "b.md"], False))
         self.assertEqual(paths('F="src lib"; git add -- ${F}'), ("stage-paths", ["src", "lib"], False))
         self.assertEqual(paths('export F="src lib"; git add $F'), ("stage-paths", ["src", "lib"], False))
-        glob = gitops.parse('F="src/*.py lib"; git add $F', CWD)[-1].paths[0]
+        glob = classify.parse('F="src/*.py lib"; git add $F', CWD)[-1].paths[0]
         self.assertTrue(glob.shell_glob)  # the shell expands the glob a variable yields
 
     def test_an_expansion_only_the_shell_can_split_is_computed_at_run_time(self):
@@ -564,59 +566,59 @@ class ParseTable(unittest.TestCase):
                         'FILES=(src lib); git add "${FILES[@]}"', "git add $FILES",
                         'for f in $(git ls-files); do git add $f; done'):
             with self.subTest(command=command):
-                self.assertTrue(gitops.parse(command, CWD)[-1].runtime)
+                self.assertTrue(classify.parse(command, CWD)[-1].runtime)
 
     def test_a_commit_without_a_message_is_judged_when_the_checkout_holds_one(self):
-        class MergeUnderWay(gitops.Lookup):
+        class MergeUnderWay(lookup.Lookup):
             def message_waiting(self, cwd):
                 return True  # MERGE_MSG, SQUASH_MSG, a commit-msg hook or a template
-        context = gitops.cmdline.Context()
+        context = cmdline.Context()
         for command, kind in (("git commit", "commit-index"), ("git commit --no-edit", "commit-index"),
                               ("git commit -a", "commit-all"), ("git commit -a -- a.py", "safe")):
             with self.subTest(command=command):
-                self.assertEqual(gitops.parse(command, CWD, context, MergeUnderWay())[0].kind, kind)
+                self.assertEqual(classify.parse(command, CWD, context, MergeUnderWay())[0].kind, kind)
 
     def test_git_rm_acts_only_on_the_index_entries_its_pathspecs_match(self):
-        class Index(gitops.Lookup):
+        class Index(lookup.Lookup):
             def index_entries(self, pathspecs, cwd):
                 return [p + "/a.yaml" for p in pathspecs if p == "config"]
-        context = gitops.cmdline.Context()
-        op, = gitops.parse("git rm --cached -r config", CWD, context, Index())
+        context = cmdline.Context()
+        op, = classify.parse("git rm --cached -r config", CWD, context, Index())
         self.assertEqual((op.kind, op.entries), ("remove-paths", frozenset(["config/a.yaml"])))
-        self.assertEqual(gitops.parse("git rm -f untracked.txt", CWD, context, Index())[0].kind, "safe")
-        self.assertIsNone(gitops.parse("git rm --cached -r config", CWD)[0].entries)  # not asked: unknown
-        self.assertIsNone(gitops.parse("git rm -f $(cat list)", CWD, context, Index())[0].entries)
+        self.assertEqual(classify.parse("git rm -f untracked.txt", CWD, context, Index())[0].kind, "safe")
+        self.assertIsNone(classify.parse("git rm --cached -r config", CWD)[0].entries)  # not asked: unknown
+        self.assertIsNone(classify.parse("git rm -f $(cat list)", CWD, context, Index())[0].entries)
 
     def test_stash_apply_asks_the_checkout_for_the_entrys_files(self):
-        class Stash(gitops.Lookup):
+        class Stash(lookup.Lookup):
             def stash_files(self, entry, cwd):
                 return {None: ["src/models.py"], "stash@{1}": ["a.py", "b.py"]}.get(entry)
-        context = gitops.cmdline.Context()
-        self.assertEqual(gitops.parse("git stash apply", CWD, context, Stash())[0].entries,
+        context = cmdline.Context()
+        self.assertEqual(classify.parse("git stash apply", CWD, context, Stash())[0].entries,
                          frozenset(["src/models.py"]))
-        self.assertEqual(gitops.parse("git stash apply stash@{1}", CWD, context, Stash())[0].entries,
+        self.assertEqual(classify.parse("git stash apply stash@{1}", CWD, context, Stash())[0].entries,
                          frozenset(["a.py", "b.py"]))
         for command in ("git stash apply --index", "git stash apply $ENTRY", "git stash apply 7"):
             with self.subTest(command=command):
-                op, = gitops.parse(command, CWD, context, Stash())
+                op, = classify.parse(command, CWD, context, Stash())
                 self.assertEqual((op.kind, op.entries), ("stash-apply", None))
 
     def test_the_commit_message_is_kept_for_the_advice(self):
-        self.assertEqual(gitops.parse("git commit -m 'fix: x'", CWD)[0].message, "fix: x")
+        self.assertEqual(classify.parse("git commit -m 'fix: x'", CWD)[0].message, "fix: x")
 
 
 class CommitInclude(unittest.TestCase):
     def test_a_commit_including_paths_is_the_index_and_those_paths(self):
-        ops = gitops.parse("git commit -i -m x docs/usage.md", CWD)
+        ops = classify.parse("git commit -i -m x docs/usage.md", CWD)
         self.assertEqual([op.kind for op in ops], ["commit-index", "commit-paths"])
         self.assertEqual([p.text for p in ops[1].paths], ["docs/usage.md"])
         self.assertEqual(ops[0].step, ops[1].step)
-        self.assertEqual([op.kind for op in gitops.parse("git commit -i -m x", CWD)], ["commit-index"])
+        self.assertEqual([op.kind for op in classify.parse("git commit -i -m x", CWD)], ["commit-index"])
 
 
 class AppliedCommits(unittest.TestCase):
     def applied(self, command):
-        return gitops.applied_commits(gitops.parse(command, CWD)[0])
+        return head_movers.applied_commits(classify.parse(command, CWD)[0])
 
     def test_the_commits_a_revert_or_cherry_pick_without_commit_writes_are_read_as_written(self):
         self.assertEqual(self.applied("git revert -n HEAD"), ("HEAD",))
@@ -637,15 +639,15 @@ class Aliases(unittest.TestCase):
               "alias.loop loop\nalias.sav stash\nalias.x aa\nalias.Mixed commit -a -m wip\n")
 
     def expand(self, command):
-        aliases = gitops.parse_alias_config(self.CONFIG)
+        aliases = classify.parse_alias_config(self.CONFIG)
         found = []
-        for op in gitops.parse(command, CWD):
-            found.extend(gitops.expand_alias(op, aliases) if gitops.is_unknown(op) else [op])
+        for op in classify.parse(command, CWD):
+            found.extend(classify.expand_alias(op, aliases) if classify.is_unknown(op) else [op])
         return " ".join("%s@%s" % (op.kind, op.cwd) for op in found)
 
     def test_an_alias_is_unknown_until_resolved(self):
-        self.assertTrue(gitops.is_unknown(gitops.parse("git co main", CWD)[0]))
-        self.assertFalse(gitops.is_unknown(gitops.parse("git checkout main", CWD)[0]))
+        self.assertTrue(classify.is_unknown(classify.parse("git co main", CWD)[0]))
+        self.assertFalse(classify.is_unknown(classify.parse("git checkout main", CWD)[0]))
 
     def test_alias_expansions_are_judged(self):
         self.assertEqual(self.expand("git co main"), "move-head@/r")
@@ -663,9 +665,9 @@ class Aliases(unittest.TestCase):
         self.assertEqual(self.expand("git -C /p up"), "move-head@/o")
 
     def test_shell_alias_runs_from_the_toplevel(self):
-        aliases = gitops.parse_alias_config("alias.here !git add lib\n")
-        op = gitops.parse("git here", "/r/src")[0]
-        self.assertEqual(gitops.expand_alias(op, aliases, "/r")[0].paths[0].root, "/r")
+        aliases = classify.parse_alias_config("alias.here !git add lib\n")
+        op = classify.parse("git here", "/r/src")[0]
+        self.assertEqual(classify.expand_alias(op, aliases, "/r")[0].paths[0].root, "/r")
 
     def test_alias_names_are_case_insensitive(self):
         self.assertEqual(self.expand("git mixed"), "commit-all@/r")
@@ -687,7 +689,7 @@ class Fuzz(unittest.TestCase):
     def assertOperations(self, operations):
         self.assertIsInstance(operations, list)
         for op in operations:
-            self.assertIsInstance(op, gitops.Operation)
+            self.assertIsInstance(op, operation.Operation)
 
     def test_random_command_lines_never_raise(self):
         for seed in (1, 2, 3):
@@ -695,23 +697,23 @@ class Fuzz(unittest.TestCase):
             for _ in range(1500):
                 pieces = [rng.choice(FUZZ_PIECES) for _ in range(rng.randint(0, 25))]
                 command = "".join(p + rng.choice(["", " ", " ", "\n"]) for p in pieces)
-                operations = gitops.parse(command, rng.choice([CWD, None]))
+                operations = classify.parse(command, rng.choice([CWD, None]))
                 self.assertOperations(operations)
                 aliases = {"aa": "add -A", "x": "!git stash; git x"}
                 for op in operations:
-                    if gitops.is_unknown(op):
-                        self.assertOperations(gitops.expand_alias(op, aliases))
+                    if classify.is_unknown(op):
+                        self.assertOperations(classify.expand_alias(op, aliases))
 
     def test_random_bytes_never_raise(self):
         rng = random.Random(99)
         alphabet = "git add -A'\"\\$(){}`;&|<>#\n\t*?[]~=:/.abc"
         for _ in range(2000):
             command = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
-            self.assertOperations(gitops.parse(command, CWD))
+            self.assertOperations(classify.parse(command, CWD))
 
     def test_deep_nesting_does_not_exhaust_the_stack(self):
         for opener in ("$(", "`", "(", "bash -c '", "eval "):
-            self.assertOperations(gitops.parse(opener * 2000 + "git add -A", CWD))
+            self.assertOperations(classify.parse(opener * 2000 + "git add -A", CWD))
 
 
 if __name__ == "__main__":
@@ -723,10 +725,9 @@ class RewriteOfAnInPlaceEditor(unittest.TestCase):
     the editor's output redirected, carries none: those write the file whatever it holds."""
 
     def writes(self, line):
-        from peerhooks.shell import cmdline
-
         runs = cmdline.commands(line, "/r")
-        return [gitops.write_operation(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs)]
+        return [shell_writes.write_operation(path, pattern, run)
+                for path, pattern, run in writes.targets_of(runs, cmdline.Context())]
 
     def test_the_editors_script_is_read_and_other_writes_have_none(self):
         (sed,) = self.writes("sed -i 's/old/new/' src/a.py")

@@ -9,7 +9,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
 from peerhooks.shell import chains, cmdline
-from peerhooks.git import gitops
+from peerhooks.git import classify, kinds
 from peerhooks.guard import reason as guard_reason, verdict as guard_verdict  # noqa: E402
 from peerhooks.git.gitstate import PathState  # noqa: E402
 from peerhooks.guard.verdict import Judged, Peer  # noqa: E402
@@ -24,9 +24,9 @@ PEER = Peer("p", tuple(os.path.join(TOP, p) for p in WORLD), busy=False)
 def held(line, cwd=TOP):
     """{command as written: [paths its refusal holds]} of the line's refusals."""
     runs = cmdline.commands(line, cwd)
-    every = gitops.operations(runs)
-    chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
-    judged = [Judged(op, TOP, (PEER,)) for op in every if op.kind != gitops.SAFE and op.cwd]
+    every = classify.operations(runs)
+    chain = chains.chain_of(runs, {op.step for op in every if op.kind != kinds.SAFE})
+    judged = [Judged(op, TOP, (PEER,)) for op in every if op.kind != kinds.SAFE and op.cwd]
     refusals = guard_verdict.verdict(judged, frozenset(), {TOP: WORLD}, chain=chain)
     return {" ".join(w.value for w in r.operation.words): sorted(h.path for h in r.held) for r in refusals}
 
@@ -46,9 +46,9 @@ class AResetAfterAStaging(unittest.TestCase):
         world = dict(WORLD, vendor=PathState("vendor", ".", ".", True, False, True))
         peer = Peer("p", PEER.changes + ("/r/vendor/lib/core.py",), busy=False)
         runs = cmdline.commands("git add -A && git reset -q -- vendor config && git commit -m x", TOP)
-        every = gitops.operations(runs)
-        chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
-        refusals = guard_verdict.verdict([Judged(op, TOP, (peer,)) for op in every if op.kind != gitops.SAFE],
+        every = classify.operations(runs)
+        chain = chains.chain_of(runs, {op.step for op in every if op.kind != kinds.SAFE})
+        refusals = guard_verdict.verdict([Judged(op, TOP, (peer,)) for op in every if op.kind != kinds.SAFE],
                                          frozenset(), {TOP: world}, chain=chain)
         self.assertNotIn("vendor/lib/core.py", [h.path for r in refusals for h in r.held])
 
@@ -70,12 +70,12 @@ class AResetAfterAStaging(unittest.TestCase):
 
     def test_a_reset_from_another_commit_says_so(self):
         runs = cmdline.commands("git reset -q HEAD~1 -- src", TOP)
-        op = [o for o in gitops.operations(runs) if o.kind != gitops.SAFE][0]
+        op = [o for o in classify.operations(runs) if o.kind != kinds.SAFE][0]
         self.assertEqual(op.target, "HEAD~1")
         refusal = guard_verdict.Refusal(op, (PEER,), False, (guard_verdict.Held("p", "src/util.py", "staged"),))
         self.assertIn("resets those paths in the index to HEAD~1",
                       "\n".join(guard_reason.model_lines([refusal], "git reset -q HEAD~1 -- src")))
-        head = [o for o in gitops.parse("git reset -q HEAD -- src", TOP) if o.kind != gitops.SAFE][0]
+        head = [o for o in classify.parse("git reset -q HEAD -- src", TOP) if o.kind != kinds.SAFE][0]
         self.assertIsNone(head.target)
 
 

@@ -1,13 +1,13 @@
 """guard_verdict and narrow: whether to let git operations run beside live peers, judged by what each
 operation reaches of the peers' work as git holds it now, the words the human and the model read,
-and the line to run instead. Pure: operations from gitops, the peers' changes and git's state given."""
+and the line to run instead. Pure: operations from peerhooks.git.classify, the peers' changes and git's state given."""
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.git import gitops
+from peerhooks.git import classify, kinds, operation, patch_answers
 from peerhooks.guard import narrow, reason as guard_reason, verdict as guard_verdict  # noqa: E402
 from peerhooks.git.gitstate import PathState, StashEntry  # noqa: E402
 from peerhooks.guard.verdict import Judged, Peer  # noqa: E402
@@ -44,8 +44,8 @@ def peer(name, *paths, busy=True):
 
 
 def judge(command, peers, world, own=(), cwd=TOP, stash=None):
-    judged = [Judged(op, TOP, tuple(peers)) for op in gitops.parse(command, cwd)
-              if op.kind != gitops.SAFE and op.cwd]
+    judged = [Judged(op, TOP, tuple(peers)) for op in classify.parse(command, cwd)
+              if op.kind != kinds.SAFE and op.cwd]
     own = frozenset(os.path.join(TOP, p) for p in own)
     return guard_verdict.verdict(judged, own, {TOP: world}, {TOP: stash})
 
@@ -286,7 +286,7 @@ class Reason(unittest.TestCase):
 
 
 def suggest(command, peers, world, own, cwd=TOP, stash=None):
-    judged = [Judged(op, TOP, tuple(peers)) for op in gitops.parse(command, cwd) if op.kind != gitops.SAFE and op.cwd]
+    judged = [Judged(op, TOP, tuple(peers)) for op in classify.parse(command, cwd) if op.kind != kinds.SAFE and op.cwd]
     own_paths = frozenset(os.path.join(TOP, p) for p in own)
     refusals = guard_verdict.verdict(judged, own_paths, {TOP: world}, {TOP: stash})
     own_states = {p: world[p[len(TOP) + 1:]] for p in own_paths if p[len(TOP) + 1:] in world}
@@ -396,7 +396,7 @@ class StashOwners(unittest.TestCase):
 
 class Scan(unittest.TestCase):
     def test_short_option_clusters_lose_only_the_dropped_letters(self):
-        words = gitops.parse("git commit -aqm x", TOP)[0].words[1:]
+        words = classify.parse("git commit -aqm x", TOP)[0].words[1:]
         roles = narrow._scan(words, narrow.TABLES["commit"])
         self.assertEqual(roles, [(0, ("rewrite", "-qm")), (1, "keep")])
 
@@ -412,8 +412,8 @@ class SharedFileHunks(unittest.TestCase):
     OWN = {TOP: {PATH: modified("src/h.py")}}
 
     def suggestion(self, command):
-        ops = [op for op in gitops.parse(command, TOP) if op.kind != gitops.SAFE]
-        ops = [gitops.with_answered_hunks(op, ["src/h.py"], TOP) if op.answers is not None else op for op in ops]
+        ops = [op for op in classify.parse(command, TOP) if op.kind != kinds.SAFE]
+        ops = [patch_answers.with_answered_hunks(op, ["src/h.py"], TOP) if op.answers is not None else op for op in ops]
         return narrow.suggestion(command, TOP, [(op, TOP) for op in ops], {id(op) for op in ops}, self.OWN,
                                  frozenset([self.PATH]), {self.PATH: "/p/own.patch"})
 
@@ -433,7 +433,7 @@ class RewritesThatChangeNothing(unittest.TestCase):
     def refusals(self, writes, readers=()):
         ops = []
         for step, (path, rewrite) in enumerate(writes):
-            ops.append(gitops.Operation(gitops.SHELL_WRITE, TOP, "sed", (gitops.Pathspec(path, path, ""),), False,
+            ops.append(operation.Operation(kinds.SHELL_WRITE, TOP, "sed", (operation.Pathspec(path, path, ""),), False,
                                         step=step, rewrite=rewrite))
         held = [guard_verdict.Held("peer", os.path.relpath(path, TOP), "unstaged") for path, _r in writes]
         refusals = [guard_verdict.Refusal(op, (Peer("peer"),), False, (h,)) for op, h in zip(ops, held)]

@@ -8,7 +8,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
 from peerhooks.shell import chains, cmdline
-from peerhooks.git import gitops, patch_roundtrip
+from peerhooks.git import classify, kinds, patch_roundtrip
 from peerhooks.guard import verdict as guard_verdict  # noqa: E402
 from peerhooks.git.gitstate import PathState  # noqa: E402
 from peerhooks.guard.verdict import Judged, Peer  # noqa: E402
@@ -21,9 +21,9 @@ PEER = Peer("p", tuple(os.path.join(TOP, p) for p in WORLD), busy=False)
 
 def held(line, cwd=TOP, binary=frozenset()):
     runs = cmdline.commands(line, cwd)
-    every = gitops.operations(runs)
-    chain = chains.chain_of(runs, {op.step for op in every if op.kind != gitops.SAFE})
-    judged = [Judged(op, TOP, (PEER,)) for op in every if op.kind != gitops.SAFE and op.cwd]
+    every = classify.operations(runs)
+    chain = chains.chain_of(runs, {op.step for op in every if op.kind != kinds.SAFE})
+    judged = [Judged(op, TOP, (PEER,)) for op in every if op.kind != kinds.SAFE and op.cwd]
     refusals = guard_verdict.verdict(judged, frozenset(), {TOP: WORLD}, chain=chain,
                                      saved_trees=patch_roundtrip.round_trips(runs, line, cmdline.Context()),
                                      binary_of={TOP: binary})
@@ -64,9 +64,9 @@ class SavedTreeAppliedBack(unittest.TestCase):
 def staged(line, cwd=TOP):
     """The peers' paths a line's `git apply --cached` of a saved diff is refused for."""
     runs = cmdline.commands(line, cwd)
-    every = patch_roundtrip.with_staged_patches(gitops.operations(runs), runs, line, cmdline.Context(),
+    every = patch_roundtrip.with_staged_patches(classify.operations(runs), runs, line, cmdline.Context(),
                                                 lambda word, _cwd: "." in word)  # a dotted word names a file
-    judged = [Judged(op, TOP, (PEER,)) for op in every if op.kind != gitops.SAFE and op.cwd]
+    judged = [Judged(op, TOP, (PEER,)) for op in every if op.kind != kinds.SAFE and op.cwd]
     refusals = guard_verdict.verdict(judged, frozenset(), {TOP: WORLD})
     return sorted(h.path for r in refusals for h in r.held)
 

@@ -5,7 +5,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.git import gitops, stash_sequence  # noqa: E402
+from peerhooks.git import classify, kinds, stash_sequence  # noqa: E402
 from peerhooks.git.gitstate import StashEntry  # noqa: E402
 from peerhooks.git.stash_sequence import PUSHED_HERE  # noqa: E402
 
@@ -15,7 +15,7 @@ STACK = [MINE, THEIRS, OLD]
 
 
 def walk(line, stack=STACK, saves=True):
-    ops = [op for op in gitops.parse(line, "/r") if op.kind != gitops.SAFE]
+    ops = [op for op in classify.parse(line, "/r") if op.kind != kinds.SAFE]
     return stash_sequence.walk(ops, stack, lambda index: saves)
 
 

@@ -1,4 +1,4 @@
-"""What only the checkout can tell the git classifier (peerhooks.git.gitops.Lookup), read from its files
+"""What only the checkout can tell the git classifier (peerhooks.git.lookup.Lookup), read from its files
 where they say it, else asked of git, each call bounded: is `release-1.2` a branch and `Dockerfile`
 a file, what is checked out, does a pull rebase, does a rebase autostash or only fast-forward, does a revision name
 a commit, which index entries `rm`'s paths match, which files a stash entry holds, which worktrees
@@ -6,8 +6,11 @@ have a branch checked out, does the checkout give a commit a message, is a merge
 does a git lister detect renames here.
 """
 
-from . import gitops, gitrepo
+from . import gitrepo
+from .args import config_bool
+from .lookup import Lookup
 from ..startup import oscalls
+from ..state.safefiles import read_regular  # a FIFO in a config file's place is never waited on
 from .gitrepo import GUARD_GIT_TIMEOUT_SECONDS as GIT_TIMEOUT_SECONDS
 
 # What git leaves in a checkout's own git folder while an operation is under way.
@@ -21,7 +24,7 @@ MESSAGE_FILES = ("MERGE_MSG", "SQUASH_MSG")
 MESSAGE_HOOKS = ("prepare-commit-msg", "commit-msg")
 
 
-class CheckoutLookup(gitops.Lookup):
+class CheckoutLookup(Lookup):
     """Revision or path, asked of the checkout: a name that is a branch, tag or remote branch is a
     revision (`release-1.2`); one that exists in the tree is a path (`Dockerfile`)."""
 
@@ -74,7 +77,7 @@ class CheckoutLookup(gitops.Lookup):
         for key in keys:
             value = _config_value(top, *key.split("."))
             if value is not _UNSET:
-                return None if value is None else gitops.config_bool(value)
+                return None if value is None else config_bool(value)
         return True
 
     def is_folder(self, path):
@@ -145,7 +148,7 @@ def _config_set(cwd, section, key):
     """True when the git config sets section.key to anything but false (the repository's setting
     winning over the user's, as git reads them)."""
     value = _config_value(gitrepo.toplevel(cwd) if cwd else None, section, key)
-    return isinstance(value, str) and gitops.config_bool(value) is not False
+    return isinstance(value, str) and config_bool(value) is not False
 
 
 _UNSET = object()  # a config key no file sets
@@ -166,8 +169,6 @@ def _config_value(top, section, key):
 
 
 def _config_file_value(path, section, key):
-    from ..state.safefiles import read_regular  # a FIFO in a config file's place is never waited on
-
     try:
         text = read_regular(path, 256 * 1024).decode("utf-8", "replace")
     except (OSError, ValueError):
@@ -193,8 +194,6 @@ def _has_ref(top, name):
     for prefix in ("refs/heads/", "refs/tags/", "refs/remotes/", "refs/remotes/origin/"):
         if oscalls.path.isfile(oscalls.path.join(common, prefix + name)):
             return True
-    from ..state.safefiles import read_regular
-
     try:
         packed = read_regular(oscalls.path.join(common, "packed-refs"), 4 * 1024 * 1024)
     except (OSError, ValueError):

@@ -12,6 +12,9 @@ whose output is git's state: `git diff --name-only` (unstaged, `--cached`, `HEAD
 contents, `git log`, a script) is not read: the consumer's paths stay known only at run time.
 """
 from ..shell import cmdline, feeds
+from ..shell.lexer import Word
+from ..shell.words import resolve
+from .args import config_bool, find_bound, pathspec, split_arguments
 
 MAX_STAGES = 8  # a pipeline this long is not read stage by stage
 
@@ -60,14 +63,12 @@ def patch_feed(producer, context, lookup):
     any other producer (a patch file, a pipeline)."""
     if producer.piped_from is not None or producer.name != "git" or not producer.args or producer.cwd is None:
         return None
-    from . import gitops
-
     verb, rest = producer.args[0].value, producer.args[1:]
     if verb == "diff":
         kept = [w for w in rest if not w.value.startswith(("-U", "--unified", "--binary", "--no-color", "--full-index"))]
         if any(w.value in ("--name-only", "--name-status", "--stat", "--numstat", "-R") for w in kept):
             return None
-        listing = _diff((cmdline.Word("--name-only"),) + tuple(kept), producer, context, lookup, gitops)
+        listing = _diff((Word("--name-only"),) + tuple(kept), producer, context, lookup)
         if listing is None:
             return None  # a patch changes both names of a rename: no line folds them
         return feeds.Feed(listing._replace(renames=False), (), feeds.LINES)
@@ -121,7 +122,7 @@ def _ls(command, context, lookup):
     if not names:
         return None
     for name in names:
-        path = cmdline.resolve(cmdline.Word(name), command.cwd, context)
+        path = resolve(Word(name), command.cwd, context)
         is_folder = lookup.is_folder(path) if path else None
         if is_folder is None or is_folder and not folders_as_names:
             return None
@@ -129,9 +130,7 @@ def _ls(command, context, lookup):
 
 
 def _find(command, context):
-    from . import gitops
-
-    bound = gitops.find_bound(command, context)
+    bound = find_bound(command, context)
     if bound is None:
         return None
     tests = [w.value for w in command.args if w.value.startswith("-")]
@@ -145,8 +144,6 @@ STATUS_FORMATS = ("--porcelain", "--porcelain=v1", "--porcelain=1", "-s", "--sho
 
 def _git_listing(lister, context, lookup):
     """The feeds.Listing of a git lister as it runs in its folder, or None."""
-    from . import gitops
-
     args = lister.args
     if not args or lister.cwd is None or any(w.expanded for w in args):
         return None
@@ -157,12 +154,12 @@ def _git_listing(lister, context, lookup):
         args = args[2:]
     verb, rest = args[0].value, args[1:]
     if verb == "diff":
-        listing = _diff(rest, lister, context, lookup, gitops)
+        listing = _diff(rest, lister, context, lookup)
         keys = ("diff.renames",)
     elif verb == "ls-files":
-        return _ls_files(rest, lister, context, gitops) if not config else None
+        return _ls_files(rest, lister, context) if not config else None
     elif verb == "status":
-        listing = _status(rest, lister, context, gitops)
+        listing = _status(rest, lister, context)
         keys = ("status.renames", "diff.renames")  # status.renames wins, diff.renames stands in
     else:
         return None
@@ -171,7 +168,7 @@ def _git_listing(lister, context, lookup):
     if set(config) - set(keys):
         return None  # other config: not read here
     value = next((config[k] for k in keys if k in config), None)
-    renames = None if value is None else gitops.config_bool(value)
+    renames = None if value is None else config_bool(value)
     return None if value is not None and renames is None else listing._replace(renames=renames)
 
 
@@ -185,13 +182,13 @@ def _renames_option(values):
     return said[-1] if said else None
 
 
-def _specs(words, lister, context, gitops):
-    return tuple(gitops.listing_pathspec(w, lister.cwd, context) for w in words)
+def _specs(words, lister, context):
+    return tuple(pathspec(w, lister.cwd, context.paths) for w in words)
 
 
-def _diff(rest, lister, context, lookup, gitops):
-    parsed = gitops.split_arguments(rest, "--name-only --cached --staged --relative --diff-filter --no-renames "
-                                    "--find-renames", frozenset(["--diff-filter"]))
+def _diff(rest, lister, context, lookup):
+    parsed = split_arguments(rest, "--name-only --cached --staged --relative --diff-filter --no-renames "
+                             "--find-renames", frozenset(["--diff-filter"]))
     if "--name-only" not in parsed.flags or parsed.flags - {"--name-only", "--cached", "--staged", "--relative",
                                                              "--no-renames", "--find-renames", "-M", "--diff-filter"}:
         return None  # a patch, --name-status, --stat, -M50% ...: not file names alone
@@ -209,7 +206,7 @@ def _diff(rest, lister, context, lookup, gitops):
         return None
     relative = "--relative" in parsed.flags
     options = [w.value for w in rest[:len(rest) - len(parsed.after_dashes or ())]]
-    return feeds.Listing(frozenset(shows), _specs(paths, lister, context, gitops), letters,
+    return feeds.Listing(frozenset(shows), _specs(paths, lister, context), letters,
                          False, lister.cwd if relative else None, lister.cwd if relative else None,
                          renames=_renames_option(options))
 
@@ -223,9 +220,8 @@ def _diff_filter(value):
     return (frozenset(c for c in value if c.isupper()), frozenset(c.upper() for c in value if c.islower()))
 
 
-def _ls_files(rest, lister, context, gitops):
-    parsed = gitops.split_arguments(rest, "--modified --deleted --others --exclude-standard --full-name",
-                                    frozenset())
+def _ls_files(rest, lister, context):
+    parsed = split_arguments(rest, "--modified --deleted --others --exclude-standard --full-name", frozenset())
     known = {"-m", "--modified", "-d", "--deleted", "-o", "--others", "--exclude-standard", "--full-name"}
     if parsed.flags - known or not parsed.flags & (known - {"--exclude-standard", "--full-name"}):
         return None  # -c (every index entry), -s, -z, --format ...: not the changed files alone
@@ -237,12 +233,12 @@ def _ls_files(rest, lister, context, gitops):
     if parsed.flags & {"-o", "--others"}:
         shows.add("untracked")
     full = "--full-name" in parsed.flags
-    return feeds.Listing(frozenset(shows), _specs(parsed.path_words, lister, context, gitops), None, False,
+    return feeds.Listing(frozenset(shows), _specs(parsed.path_words, lister, context), None, False,
                          None if full else lister.cwd, lister.cwd,
                          bool(shows & {"untracked"}) and "--exclude-standard" not in parsed.flags)
 
 
-def _status(rest, lister, context, gitops):
+def _status(rest, lister, context):
     values = [w.value for w in rest]
     formats = [v for v in values if v in STATUS_FORMATS]
     untracked = [v for v in values if v.startswith(("-u", "--untracked-files"))]
@@ -254,5 +250,5 @@ def _status(rest, lister, context, gitops):
     shows = {"staged", "unstaged"} | (set() if any("no" in u for u in untracked) else {"untracked"})
     paths = [w for w in rest if not w.value.startswith("-")]
     short = not any(v.startswith("--porcelain") for v in formats)  # --porcelain wins, toplevel-relative
-    return feeds.Listing(frozenset(shows), _specs(paths, lister, context, gitops), None, True,
+    return feeds.Listing(frozenset(shows), _specs(paths, lister, context), None, True,
                          lister.cwd if short else None, None, renames=_renames_option(values))

@@ -6,8 +6,9 @@ marks a main working tree, a `.git` file marks a linked worktree or a submodule,
 own index, so each is a toplevel of its own.
 """
 
-from ..startup import oscalls
 from .. import platform
+from ..startup import oscalls
+from ..state.safefiles import read_regular  # a FIFO in a git file's place is never waited on
 
 GIT_TIMEOUT_SECONDS = 3  # a hook's whole budget is a few seconds; a hung git must not eat it
 # The guard stays well under a second: git is asked only for what one form needs (aliases, the
@@ -36,8 +37,6 @@ def toplevel(path):
 def first_line(path, limit=4096):
     """The first line of a small regular file (git's HEAD, a `.git` file, commondir), stripped;
     None when it cannot be read (a FIFO in its place is never waited on) or is not UTF-8."""
-    from ..state.safefiles import read_regular
-
     try:
         return read_regular(path, limit).split(b"\n", 1)[0].decode("utf-8").strip()
     except (OSError, ValueError):  # UnicodeDecodeError is a ValueError

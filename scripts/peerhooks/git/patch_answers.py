@@ -8,6 +8,8 @@ stages it, `n` leaves it, `a` stages it and the rest of the file, `d` leaves the
 other answer (`s` splits a hunk, `e` edits it, `j`/`k` move around) is not followed here.
 """
 from ..startup.records import record
+from .kinds import STAGE_PATHS
+from .operation import Pathspec
 
 Answers = record("Answers", "lines repeat", (None,), """What the line feeds a prompt: its lines, then
     `repeat` forever (what `yes` prints) or nothing more (None).""")
@@ -17,6 +19,24 @@ def answers_of(text=None, repeat=None):
     """Answers from the text fed on stdin and what `yes` repeats after it."""
     return Answers(tuple(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")) if text else (),
                    repeat)
+
+
+def answers_fed(command):
+    """The Answers the line feeds a command's prompts (cmdline.Command: its here-document or here-string,
+    or a plain `yes [word] |` before it), or None when unknown."""
+    if command.stdin is not None:
+        return answers_of(command.stdin)
+    producer = command.piped_from
+    if producer is not None and producer.name == "yes" and producer.piped_from is None and \
+            not any(w.expanded for w in producer.args) and len(producer.args) <= 1:
+        return answers_of(None, producer.args[0].value if producer.args else "y")
+    return None
+
+
+def with_answered_hunks(op, files, top):
+    """A `git add -p` narrowed to the toplevel-relative files its answers stage a hunk of."""
+    return op._replace(kind=STAGE_PATHS, paths=tuple(Pathspec(f, None, f) for f in files), answers=None,
+                       relative=False)
 
 
 def staged_files(answers, hunks):

@@ -14,7 +14,9 @@ a discard of the index too (`git checkout HEAD .`) takes, which the diff never h
 hunk of the paths it holds, a peer's with this session's (the guard had taken any patch file a line
 names for one the session wrote of its own work).
 """
-from . import gitops as g
+from ..shell.words import resolve
+from . import kinds
+from .args import pathspec
 from .reach import covers
 from ..startup.records import record
 
@@ -41,12 +43,12 @@ def with_staged_patches(operations, runs, line, context, is_path=None):
     """The line's operations, each `git apply --cached F` of the F an earlier `git diff` of the tree
     wrote judged as what it does: it stages what the tree holds under the diff's paths, as `git add
     -u -- <those paths>` would (a peer's hunks with this session's), not a patch of the session's
-    own making (gitops takes a patch file the line names for one)."""
+    own making (the classifier takes a patch file the line names for one)."""
     staged = {applied: specs for _saved, applied, specs, _cwd, _binary, options
               in _applies_of_saved(runs, line, context, is_path) if options == {"--cached"}}
-    return [op._replace(kind=g.STAGE_PATHS if staged[op.step] else g.STAGE_ALL, paths=staged[op.step],
-                        relative=not staged[op.step], touches=frozenset([g.TRACKED_WORK]), runtime=False)
-            if op.step in staged and op.kind == g.SAFE else op for op in operations]
+    return [op._replace(kind=kinds.STAGE_PATHS if staged[op.step] else kinds.STAGE_ALL, paths=staged[op.step],
+                        relative=not staged[op.step], touches=frozenset([kinds.TRACKED_WORK]), runtime=False)
+            if op.step in staged and op.kind == kinds.SAFE else op for op in operations]
 
 
 def _applies_of_saved(runs, line, context, is_path):
@@ -87,16 +89,14 @@ def restores(trip, rel, state, top, binary):
 def discards_tree_only(op):
     """A discard of the working tree's changes that leaves the index and untracked files (`git
     checkout .`, `git restore -- src`): what a saved `git diff` holds is all it takes."""
-    touches = g.touches_of(op)
-    return op.kind in (g.DISCARD_ALL, g.DISCARD_PATHS) and not op.runtime and g.STAGED_WORK not in touches \
-        and not touches & (g.UNTRACKED_ANYWHERE | {g.IGNORED_WORK})
+    touches = kinds.touches_of(op)
+    return op.kind in (kinds.DISCARD_ALL, kinds.DISCARD_PATHS) and not op.runtime and kinds.STAGED_WORK not in touches \
+        and not touches & (kinds.UNTRACKED_ANYWHERE | {kinds.IGNORED_WORK})
 
 
 def _path(word, run, context):
     """The file a word names: its absolute path, or, for an absolute word under a root only the
     running shell knows (Git Bash's /tmp), the word itself (the same word is the same file there)."""
-    from ..shell.cmdline import resolve
-
     found = resolve(word, run.cwd, context, dict(run.variables)) if run.cwd else None
     if found is None and not word.expanded and word.value.startswith("/"):
         return ("as written", word.value)
@@ -118,7 +118,7 @@ def _saved_diff(run, word, line, context, is_path=None):
         if dashes or not arg.value.startswith("-"):
             if not dashes and (is_path is None or not is_path(arg.value, run.cwd)):
                 return None  # a revision (the diff is then not the tree against the index)
-            specs.append(g.listing_pathspec(arg, run.cwd, context))
+            specs.append(pathspec(arg, run.cwd, context.paths))
         elif arg.value == "--":
             dashes = True
         elif arg.value not in DIFF_OPTIONS:

@@ -9,13 +9,14 @@ takes whatever is staged, anywhere. So `git add src/util.py` reaches nothing whe
 with the working tree identical to the index, and `git clean -fd` never reaches a staged file.
 """
 
-from . import gitops as g
 from ..startup import oscalls
+from . import kinds
 from .gitstate import is_staged, is_unstaged
+from .operation import Pathspec
 
 # Kinds that act on the whole index and tree, whatever their paths: a plain commit, a reset or a
 # forced checkout of a commit, an amend.
-INDEX_WIDE = frozenset([g.COMMIT_INDEX, g.RESET_ALL, g.AMEND])
+INDEX_WIDE = frozenset([kinds.COMMIT_INDEX, kinds.RESET_ALL, kinds.AMEND])
 
 
 def relative(path, toplevel):
@@ -105,35 +106,35 @@ def _glob_magic(pattern):
 def in_scope(op, path, toplevel):
     """Whether the operation's pathspecs cover the absolute path (a plain commit and a whole-tree
     form cover every path; a cwd-relative whole form, its working directory)."""
-    if op.kind in INDEX_WIDE or op.kind in g.WHOLE_KINDS and not op.relative:
+    if op.kind in INDEX_WIDE or op.kind in kinds.WHOLE_KINDS and not op.relative:
         inside = True
-    elif op.kind in g.WHOLE_KINDS:
+    elif op.kind in kinds.WHOLE_KINDS:
         folder = op.cwd.rstrip("/") + "/"
         inside = path.startswith(folder) or any(covers(spec, path, toplevel) for spec in op.paths)
     else:
         inside = any(covers(spec, path, toplevel) for spec in op.paths)
-    if inside and op.kind == g.REMOVE_PATHS and op.entries is not None:
+    if inside and op.kind == kinds.REMOVE_PATHS and op.entries is not None:
         inside = relative(path, toplevel) in op.entries  # `git rm` acts on the index entries it matched
     return inside and not any(covers(spec, path, toplevel) for spec in op.excludes)
 
 
 def acts_on(op, state):
     """Whether the operation changes a path in this state (gitstate.PathState)."""
-    touches = g.touches_of(op)
-    if op.kind == g.REMOVE_PATHS and state.index == "D":
+    touches = kinds.touches_of(op)
+    if op.kind == kinds.REMOVE_PATHS and state.index == "D":
         return False  # neither `git rm` nor `git mv` acts on a path the index no longer holds
-    if g.HEAD_ONLY in touches and state.index == "A":
+    if kinds.HEAD_ONLY in touches and state.index == "A":
         return False  # a file HEAD lacks: checked out from HEAD, it is left staged as it is
     if state.ignored:  # an ignored folder only for what enters folders (`git clean -x` needs -d for it)
-        return g.IGNORED_WORK in touches and (not state.folder or bool(touches & {g.NEW_FOLDER_WORK,
-                                                                                  g.IGNORED_FOLDER_WORK}))
+        return kinds.IGNORED_WORK in touches and (not state.folder or bool(touches & {kinds.NEW_FOLDER_WORK,
+                                                                                  kinds.IGNORED_FOLDER_WORK}))
     if state.untracked:
-        return (g.NEW_FOLDER_WORK if state.folder else g.UNTRACKED_WORK) in touches
-    if g.DELETION_WORK in touches and state.worktree == "D":
+        return (kinds.NEW_FOLDER_WORK if state.folder else kinds.UNTRACKED_WORK) in touches
+    if kinds.DELETION_WORK in touches and state.worktree == "D":
         return True
-    if g.MODIFIED_WORK in touches and is_unstaged(state) and state.worktree != "D":
+    if kinds.MODIFIED_WORK in touches and is_unstaged(state) and state.worktree != "D":
         return True
-    return g.STAGED_WORK in touches and is_staged(state) or g.TRACKED_WORK in touches and is_unstaged(state)
+    return kinds.STAGED_WORK in touches and is_staged(state) or kinds.TRACKED_WORK in touches and is_unstaged(state)
 
 
 def reaches(op, path, state, toplevel):
@@ -146,9 +147,9 @@ def reaches(op, path, state, toplevel):
 
 
 def _moved_onto(op, path, toplevel):
-    """Whether the path is the destination a `git mv` names (gitops keeps it as the target)."""
+    """Whether the path is the destination a `git mv` names (the classifier keeps it as the target)."""
     spec = op.target
-    return op.kind == g.REMOVE_PATHS and isinstance(spec, g.Pathspec) and spec.known and not spec.pattern \
+    return op.kind == kinds.REMOVE_PATHS and isinstance(spec, Pathspec) and spec.known and not spec.pattern \
         and not spec.shell_glob and resolve(spec, toplevel) == path
 
 
@@ -156,5 +157,5 @@ def names_paths_only(op):
     """True when every pathspec names a file or folder literally (no whole tree, pattern, glob or
     run-time path): naming a file is a claim to it, so changes nobody's transcript shows are then
     not held against the line."""
-    return ((op.kind in g.PATH_KINDS or op.kind == g.SHELL_WRITE) and not op.runtime and op.bound is None
+    return ((op.kind in kinds.PATH_KINDS or op.kind == kinds.SHELL_WRITE) and not op.runtime and op.bound is None
             and bool(op.paths) and all(s.known and not s.pattern and not s.shell_glob for s in op.paths))

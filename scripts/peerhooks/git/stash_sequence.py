@@ -7,7 +7,7 @@ top. Walking the line's pushes, pops, drops and applies in order over the stack 
 tells each operation's entry; a push whose own entry the line pops (or applies) again is a round
 trip, which puts the files back but not what was staged (without --index).
 """
-from . import gitops as g
+from . import kinds
 from .gitstate import StashEntry
 from ..startup.records import record
 
@@ -21,24 +21,24 @@ Sequence = record("Sequence", "taken round_trips", (), """What a line's stash op
 
 
 def walk(ops, stack, stashes_something):
-    """The Sequence of ops (gitops Operations in line order, each with its place in the stack's
+    """The Sequence of ops (Operations in line order, each with its place in the stack's
     repository) over the stack as it is now ([StashEntry], newest first, or None: unknown).
     stashes_something(index) says whether the push at that index makes an entry."""
     stack = None if stack is None else list(stack)
     pushed_at = []  # for each PUSHED_HERE in the stack, newest first: the index of its push
     taken, round_trips = {}, {}
     for index, op in enumerate(ops):
-        if op.kind in (g.STASH_ALL, g.STASH_PATHS):
+        if op.kind in (kinds.STASH_ALL, kinds.STASH_PATHS):
             if stack is not None and stashes_something(index):
                 stack.insert(0, PUSHED_HERE)
                 pushed_at.insert(0, index)
             continue
-        if op.kind not in (g.STASH_STACK, g.STASH_APPLY) or stack is None:
+        if op.kind not in (kinds.STASH_STACK, kinds.STASH_APPLY) or stack is None:
             continue
-        if op.target == g.ALL_ENTRIES:  # clear, expire, update-ref -d refs/stash
+        if op.target == kinds.ALL_ENTRIES:  # clear, expire, update-ref -d refs/stash
             taken[index], stack, pushed_at = list(stack), [], []
             continue
-        if op.target == g.OLDER_ENTRIES:  # every entry but the newest
+        if op.target == kinds.OLDER_ENTRIES:  # every entry but the newest
             taken[index], stack = stack[1:], stack[:1]
             pushed_at = pushed_at[:1] if stack and stack[0] is PUSHED_HERE else []
             continue
@@ -52,9 +52,9 @@ def walk(ops, stack, stashes_something):
         entry = stack[position]
         taken[index] = [entry]
         mine = _pushes_before(stack, position, pushed_at) if entry is PUSHED_HERE else None
-        if mine is not None and (op.kind == g.STASH_APPLY or _is_pop(op)):
+        if mine is not None and (op.kind == kinds.STASH_APPLY or _is_pop(op)):
             round_trips[mine] = _restores_index(op)  # an apply puts the files back as a pop does
-        if op.kind == g.STASH_APPLY:
+        if op.kind == kinds.STASH_APPLY:
             continue
         if mine is not None:
             pushed_at.remove(mine)

@@ -17,25 +17,30 @@ files, `git checkout .` its tracked changes but no untracked file, a plain commi
 and what the same line stages.
 """
 
-from ..git import gitops as g
+from ..git import args as git_args, kinds as g
 from ..git import gitstate
 from ..startup import oscalls
 from ..git.reach import reaches
+from ..shell.lexer import quote
 from ..startup.records import record
 
 # Per subcommand: (long options, options taking a value, flags to drop: they widen the command to
 # the whole tree or take paths from elsewhere).
 TABLES = {
-    "add": (g.ADD_LONG, g.ADD_VALUES, frozenset(["-A", "--all", "-u", "--update", "--no-ignore-removal",
-                                                "--pathspec-from-file", "--pathspec-file-nul"])),
-    "commit": (g.COMMIT_LONG, g.COMMIT_VALUES, frozenset(["-a", "--all", "-i", "--include", "-o", "--only",
-                                                         "--pathspec-from-file", "--pathspec-file-nul"])),
-    "stash": (g.STASH_LONG, g.STASH_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
-    "checkout": (g.CHECKOUT_LONG, g.CHECKOUT_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
-    "restore": (g.RESTORE_LONG, g.RESTORE_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
-    "clean": (g.CLEAN_LONG, g.CLEAN_VALUES, frozenset()),
-    "reset": (g.RESET_LONG, g.RESET_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
-    "rm": (g.RM_LONG, g.RM_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+    "add": (git_args.ADD_LONG, git_args.ADD_VALUES,
+            frozenset(["-A", "--all", "-u", "--update", "--no-ignore-removal", "--pathspec-from-file",
+                       "--pathspec-file-nul"])),
+    "commit": (git_args.COMMIT_LONG, git_args.COMMIT_VALUES,
+               frozenset(["-a", "--all", "-i", "--include", "-o", "--only", "--pathspec-from-file",
+                          "--pathspec-file-nul"])),
+    "stash": (git_args.STASH_LONG, git_args.STASH_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+    "checkout": (git_args.CHECKOUT_LONG, git_args.CHECKOUT_VALUES,
+                 frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+    "restore": (git_args.RESTORE_LONG, git_args.RESTORE_VALUES,
+                frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+    "clean": (git_args.CLEAN_LONG, git_args.CLEAN_VALUES, frozenset()),
+    "reset": (git_args.RESET_LONG, git_args.RESET_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
+    "rm": (git_args.RM_LONG, git_args.RM_VALUES, frozenset(["--pathspec-from-file", "--pathspec-file-nul"])),
 }
 TABLES["stage"] = TABLES["add"]
 REVISION_OPERANDS = frozenset(["checkout", "reset"])  # a leading operand may be a commit, kept as written
@@ -89,7 +94,7 @@ def _scan(words, table):
             after_dashes = True
         elif value.startswith("--"):
             flag, has_value, _attached = value.partition("=")
-            flag = g._unabbreviated(flag, longs)
+            flag = git_args.unabbreviated(flag, longs)
             role = "drop" if flag in drops else "keep"
             roles.append((index, role))
             if flag in values and not has_value and index + 1 < len(words):
@@ -162,7 +167,7 @@ def _kept(op, line):
     if verb_missing:
         texts.insert(0, "push")
         if save_message:
-            texts.insert(1, "-m " + g.quote(" ".join(w.value for w in save_message)))
+            texts.insert(1, "-m " + quote(" ".join(w.value for w in save_message)))
     return subcommand, texts
 
 
@@ -182,11 +187,11 @@ def _text(word, line):
     an expansion the line does not hold (`"${1:-wip}"` in a script: quoted, it would be its text)."""
     if line is not None and word.span is not None and line[word.span[0]:word.span[1]] and word.heredoc is None:
         return line[word.span[0]:word.span[1]]
-    return None if word.expanded else g.quote(word.value)
+    return None if word.expanded else quote(word.value)
 
 
 def _paths_text(paths, cwd):
-    return " ".join(g.quote(_relative_to(path, cwd)) for path in paths)
+    return " ".join(quote(_relative_to(path, cwd)) for path in paths)
 
 
 def _relative_to(path, cwd):
@@ -201,7 +206,7 @@ def narrowed(op, paths, line, start_cwd):
     if op.kind not in NARROWABLE:
         return None
     if op.kind in (g.STASH_ALL, g.STASH_PATHS) and any(w.value in ("-S", "--staged") for w in op.words):
-        return None  # git stashes every staged change whatever the paths (gitops_stash._classify_stash)
+        return None  # git stashes every staged change whatever the paths (git.forms.stash)
     kept = _kept(op, line)
     if kept is None:
         return None
@@ -209,7 +214,7 @@ def narrowed(op, paths, line, start_cwd):
     arguments = " ".join(texts + ["--", _paths_text(paths, op.cwd)])
     where = ""
     if op.cwd and start_cwd and op.cwd != start_cwd:
-        where = " -C " + g.quote(_relative_to(op.cwd, start_cwd))
+        where = " -C " + quote(_relative_to(op.cwd, start_cwd))
     return arguments, "git%s %s %s" % (where, subcommand, arguments)
 
 
@@ -219,7 +224,7 @@ def _standalone(op, line, start_cwd):
         return None
     where = ""
     if op.cwd and start_cwd and op.cwd != start_cwd:
-        where = " -C " + g.quote(_relative_to(op.cwd, start_cwd))
+        where = " -C " + quote(_relative_to(op.cwd, start_cwd))
     texts = [_text(w, _own_text(op, line)) for w in op.words]
     return None if None in texts else "git%s %s" % (where, " ".join(texts))
 
@@ -418,7 +423,7 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
             return Suggestion(None)  # the human decides
         if shared_reach and (op.kind not in STAGE_KINDS or any(p not in patches for p in shared_reach)):
             return Suggestion(None, False, tuple(shared_reach))
-        applies = " && ".join("git -C %s apply --cached %s" % (g.quote(top), g.quote(patches[p]))
+        applies = " && ".join("git -C %s apply --cached %s" % (quote(top), quote(patches[p]))
                               for p in shared_reach)
         if not _spliceable(op, line):
             splice = False

@@ -8,7 +8,7 @@ command, which may hold a secret: all but the suggestion pass through peerhooks.
 
   reason(refusals, command, suggestion, host, can_send) -> text
 """
-from ..git import gitops as g
+from ..git import kinds as g
 from ..claude import messaging
 from ..text.redact import redact
 from .verdict import ALWAYS_ASK, ROUND_TRIP, UNATTRIBUTED, is_ask
@@ -68,7 +68,7 @@ TRACKED_ONLY_EFFECTS = {  # a staging that leaves untracked files alone
     g.STAGE_ALL: "it stages the working-tree changes of tracked files: the peers' with yours",
     g.STAGE_PATHS: "it stages the working-tree changes of the tracked files under those paths: the peers' with yours",
 }
-FROM_SOURCE_EFFECTS = {  # an index reset from another commit than HEAD (gitops_tree._from_source)
+FROM_SOURCE_EFFECTS = {  # an index reset from another commit than HEAD (git.forms.tree._from_source)
     g.UNSTAGE_ALL: "it resets the index to %s, unstaging what the peers staged",
     g.UNSTAGE_PATHS: "it resets those paths in the index to %s, unstaging what the peers staged",
 }
@@ -152,7 +152,7 @@ def _ask_topic(op):
 
 
 def as_written(op, line):
-    """The operation's command as the line spells it (its span), else as gitops rendered it."""
+    """The operation's command as the line spells it (its span), else as the classifier rendered it."""
     if op.span is not None and line and 0 <= op.span[0] < op.span[1] <= len(line) and op.depth == 0:
         return line[op.span[0]:op.span[1]]
     return op.command

@@ -22,7 +22,8 @@ command can put a path back as it is now; naming that path would say something f
 """
 from ..shell import chains
 from ..git import refusals as gitfails, gitstate
-from ..git import gitops as g
+from ..git import kinds as g
+from ..git.operation import PrivateIndex
 from ..git.reach import covers, in_scope, names_paths_only, names_toplevel, reaches, relative, resolve
 from ..startup.records import record
 
@@ -371,7 +372,7 @@ def _judge_private_commit(op, top, peers, own, states, private_of):
     when the index was made before it (anthropics/claude-code #90943; anthony-chaudhary/fak #2320);
     and it commits whatever the line added to it, a peer's unfinished files included. Asked about
     (the human decides) when either reaches someone else's work, or when the index cannot be read."""
-    index = op.private if isinstance(op.private, g.PrivateIndex) else g.PrivateIndex(op.target or True, False, ())
+    index = op.private if isinstance(op.private, PrivateIndex) else PrivateIndex(op.target or True, False, ())
     own_rel = {relative(p, top) for p in own}
     owners = {relative(c, top): p.name for p in peers for c in p.changes}
     held = []
@@ -391,7 +392,7 @@ def _judge_private_commit(op, top, peers, own, states, private_of):
 
 def _judge_stash_apply(op, top, peers, states):
     """A stash apply whose files are known reaches uncommitted work only where a file it holds is
-    staged (gitops_stash._stash_apply says why): refused (ask) then, whoever staged it."""
+    staged (git.forms.stash._stash_apply says why): refused (ask) then, whoever staged it."""
     if op.entries is None or states is None:
         return Refusal(op, peers, True, tuple(_everything_held(top, peers, states)))
     staged = [rel for rel, state in states.items() if gitstate.is_staged(state) and rel in op.entries]
@@ -430,7 +431,7 @@ def _put_back(refusal, top, running, chain, trips, states, binary):
     without the paths the apply writes back, or None when it writes back all of them. Only while
     nothing between the save and the apply but readers and such discards may change the tree (an
     apply that no longer applies writes nothing back)."""
-    from ..git import patch_roundtrip  # seam: only a line that runs `git apply` saves a tree (0.13 ms)
+    from ..git import patch_roundtrip  # seam: only a line that runs `git apply` saves a tree (0.15 ms)
 
     op = refusal.operation
     if states is None or chain is None or not patch_roundtrip.discards_tree_only(op):

@@ -10,17 +10,17 @@ they amount to. Read from cli/cli (pkg/cmd/pr/checkout, pkg/cmd/repo/sync):
   FETCH_HEAD`), else rewrites the local branch with `git update-ref`. A ref a peer may have checked out
   moves either way; `gh repo sync owner/repo` syncs a fork on GitHub and touches nothing here.
 
-The branch gh checks out is the pull request's, known only to GitHub, so these are markers (gitops
+The branch gh checks out is the pull request's, known only to GitHub, so these are markers (git
 kinds) rather than git lines a Lookup would then find naming no commit.
 """
-from ..git.gitops import MOVE_HEAD, RESET_ALL, WRITE_REFS
+from ..git.kinds import MOVE_HEAD, RESET_ALL, WRITE_REFS
 
 HELP = frozenset(["-h", "--help"])
 VALUE_OPTIONS = frozenset(["-b", "--branch", "-R", "--repo", "-s", "--source"])
 
 
 def effect(args):
-    """The gitops kind a `gh …` command line amounts to here, or None when it touches no checkout."""
+    """The git kind a `gh …` command line amounts to here, or None when it touches no checkout."""
     flags, operands = _split(list(args))
     if len(operands) < 2 or flags & HELP:
         return None

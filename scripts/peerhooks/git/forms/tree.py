@@ -1,20 +1,34 @@
 """What the forms that rewrite the index or the working tree from a commit, or clean it, reach: reset,
-checkout, switch, restore, clean, apply, read-tree, checkout-index (peerhooks.git.gitops classifies the
-line; these forms load only for a line that has one).
+checkout, switch, restore, clean, apply, read-tree, checkout-index (a family loaded only for a line
+that has one).
 """
-from ..shell import cmdline
-from ..startup import oscalls
-from .gitops import APPLY_LONG, APPLY_VALUES, CHECKOUT_LONG, CHECKOUT_VALUES, CLEAN_ALL, CLEAN_LONG, CLEAN_PATHS, CLEAN_VALUES, CREATING_OPTIONS, DISCARDING_SWITCH, DISCARD_ALL, DISCARD_PATHS, IGNORED_FOLDER_WORK, IGNORED_WORK, MATCH_INDEX, MATCH_INDEX_OR_HEAD, MOVE_HEAD, NEW_FOLDER_WORK, Operation, PATCH_OPTIONS, Precheck, RESET_ALL, RESET_LONG, RESET_VALUES, RESTORE_LONG, RESTORE_VALUES, SAFE, STAGE_PATHS, SWITCH_LONG, SWITCH_VALUES, UNSTAGE_ALL, UNSTAGE_PATHS, UNTRACKED_WORK, _bound_of, _by_paths, _config_true, _moves_to_nothing, _patch_mode, clean_exclude_specs, configured, obviously_revision, split_arguments
-from ..shell.lexer import Word
+from ...shell.words import expand
+from ...shell.lexer import Word
+from ...startup import oscalls
+from ..args import (APPLY_LONG, APPLY_VALUES, CHECKOUT_LONG, CHECKOUT_VALUES, CLEAN_LONG, CLEAN_VALUES,
+                    CREATING_OPTIONS, PATCH_OPTIONS, RESET_LONG, RESET_VALUES, RESTORE_LONG, RESTORE_VALUES,
+                    SWITCH_LONG, SWITCH_VALUES, clean_exclude_specs, config_true, split_arguments)
+from ..kinds import (CLEAN_ALL, CLEAN_PATHS, DISCARD_ALL, DISCARD_PATHS, IGNORED_FOLDER_WORK, IGNORED_WORK,
+                     MOVE_HEAD, NEW_FOLDER_WORK, RESET_ALL, SAFE, STAGE_PATHS, UNSTAGE_ALL, UNSTAGE_PATHS,
+                     UNTRACKED_WORK)
+from ..lookup import obviously_revision
+from ..operation import MATCH_INDEX, MATCH_INDEX_OR_HEAD, Operation, Precheck
+from . import classifies
+from .run import by_paths
+
+# `git switch -f` (alias of --discard-changes), like `git checkout -f <branch>`, throws away local
+# changes to tracked files and the index, even when the branch is the one checked out (git 2.39).
+DISCARDING_SWITCH = frozenset(["-f", "--force", "--discard-changes"])
 
 
+@classifies("reset")
 def _classify_reset(rest, run):
     args = split_arguments(rest, RESET_LONG, RESET_VALUES)
-    if _patch_mode(args, run):
+    if run.patch_unanswered(args):
         return run.op(SAFE)
     modes = args.flags & {"--hard", "--merge", "--keep", "--soft"}
     if modes:
-        if _moves_to_nothing(run, [w.value for w in args.operands[:1]]):
+        if run.moves_to_nothing([w.value for w in args.operands[:1]]):
             return run.op(SAFE)
         revision = args.operands[0] if args.operands else None
         moves = revision is not None and not _is_current(revision, run)
@@ -30,7 +44,7 @@ def _classify_reset(rest, run):
                       precheck=Precheck(always=True) if with_paths else None)
     moves_branch = False
     if args.after_dashes is None and args.operands and args.operands[0].expanded and \
-            cmdline.expand(args.operands[0], run.cwd, run.context, run.variables) is None:
+            expand(args.operands[0], run.cwd, run.context, run.variables) is None:
         # `git reset $(git rev-parse HEAD~1)`: a revision (the branch moves) or a path, known only at run time
         return run.op(RESET_ALL, touches=frozenset("S"), moves_branch=True)
     source = None  # the commit the index is reset from (None: HEAD)
@@ -45,12 +59,12 @@ def _classify_reset(rest, run):
         path_words = args.operands
     if moves_branch and _is_current(args.operands[0], run):
         moves_branch = False
-    if moves_branch and not _moves_to_nothing(run, [args.operands[0].value]):
+    if moves_branch and not run.moves_to_nothing([args.operands[0].value]):
         # `git reset HEAD~1` moves the branch under every session
         return run.op(RESET_ALL, touches=frozenset("S"), moves_branch=True)
     if run.private_index and "--soft" not in args.flags:
         return run.op(SAFE)
-    return _from_source(_by_paths(UNSTAGE_PATHS, path_words, run, args, empty_whole=True), source, run)
+    return _from_source(by_paths(UNSTAGE_PATHS, path_words, run, args, empty_whole=True), source, run)
 
 
 def _from_source(op, source, run):
@@ -75,9 +89,10 @@ def _is_revision(word, run):
     return run.lookup.is_revision(word.value, run.cwd)
 
 
+@classifies("checkout")
 def _classify_checkout(rest, run):
     args = split_arguments(rest, CHECKOUT_LONG, CHECKOUT_VALUES)
-    if _patch_mode(args, run):
+    if run.patch_unanswered(args):
         return run.op(SAFE)
     merge = bool(args.flags & {"-m", "--merge"})
     if args.flags & {"-b", "-B"}:
@@ -100,7 +115,7 @@ def _classify_checkout(rest, run):
         if len(args.operands) == 1:
             revision = args.operands[0].value
             current = run.lookup.is_current(revision, run.cwd)
-            if not current and _moves_to_nothing(run, [revision]):
+            if not current and run.moves_to_nothing([revision]):
                 return run.op(SAFE)  # no such commit: git stops before touching anything
             if args.flags & {"-f", "--force"}:
                 # -f throws away local changes and the index, even on the current branch
@@ -115,13 +130,14 @@ def _classify_checkout(rest, run):
     # from HEAD itself, in checkout's overlay mode, a file HEAD lacks is left as it is (`git restore`
     # removes it: no overlay by default)
     current = source and _is_current(args.operands[0], run)
-    if source and not current and not args.operands[0].expanded and _moves_to_nothing(run, [args.operands[0].value]):
+    if source and not current and not args.operands[0].expanded and run.moves_to_nothing([args.operands[0].value]):
         return run.op(SAFE)  # `git checkout stash@{0} -- x` with no such entry: "invalid reference", nothing written
     touches = None if not source else frozenset("SWH") if current else frozenset("SW")
-    return _by_paths(DISCARD_PATHS, path_words, run, args, touches=touches,
-                     precheck=None if source else Precheck(MATCH_INDEX))
+    return by_paths(DISCARD_PATHS, path_words, run, args, touches=touches,
+                    precheck=None if source else Precheck(MATCH_INDEX))
 
 
+@classifies("switch")
 def _classify_switch(rest, run):
     args = split_arguments(rest, SWITCH_LONG, SWITCH_VALUES)
     merge = bool(args.flags & {"-m", "--merge"})
@@ -140,7 +156,7 @@ def _classify_switch(rest, run):
     current = len(operands) == 1 and not detach and run.lookup.is_current(operands[0], run.cwd)
     if current and not discards:
         return run.op(SAFE)
-    if not current and _moves_to_nothing(run, operands):
+    if not current and run.moves_to_nothing(operands):
         return run.op(SAFE)
     if discards:
         return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=not current)
@@ -174,26 +190,27 @@ def _checked_out_elsewhere(branch, run):
     return any(t != top for t in where) if top is not None else False
 
 
+@classifies("restore")
 def _classify_restore(rest, run):
     args = split_arguments(rest, RESTORE_LONG, RESTORE_VALUES)
-    if _patch_mode(args, run):
+    if run.patch_unanswered(args):
         return run.op(SAFE)
     source = args.values.get("--source", args.values.get("-s"))
     if source is not None and not set("$`") & set(source) and not run.lookup.is_current(source, run.cwd) \
-            and _moves_to_nothing(run, [source]):
+            and run.moves_to_nothing([source]):
         return run.op(SAFE)  # `git restore -s v9 -- x` with no such commit: git stops before writing
     only_index = args.flags & {"-S", "--staged"} and not args.flags & {"-W", "--worktree"}
     if only_index:
         if run.private_index:
             return run.op(SAFE)
-        return _from_source(_by_paths(UNSTAGE_PATHS, args.path_words, run, args, precheck=_restore_precheck(args)),
+        return _from_source(by_paths(UNSTAGE_PATHS, args.path_words, run, args, precheck=_restore_precheck(args)),
                             None if source is None else Word(source), run)
     # from a source (-s), or the index and the tree together (-SW), both are rewritten
     both = source is not None or args.flags & {"-S", "--staged"}
     touches = frozenset("SW") if both else frozenset("W")
     if args.flags & PATCH_OPTIONS and not args.path_words:
         return run.op(DISCARD_ALL, relative=True, touches=touches)
-    return _by_paths(DISCARD_PATHS, args.path_words, run, args, touches=touches, precheck=_restore_precheck(args))
+    return by_paths(DISCARD_PATHS, args.path_words, run, args, touches=touches, precheck=_restore_precheck(args))
 
 
 def _restore_precheck(args):
@@ -224,10 +241,11 @@ def _classify_clean(rest, run):
     if not args.path_words and not run.adds_words:
         # a pathless clean cleans the working directory
         return run.op(CLEAN_ALL, relative=True, touches=touches, excludes=excludes, ignores=ignores)
-    return _by_paths(CLEAN_PATHS, args.path_words, run, args, touches=touches, excludes=excludes)._replace(
+    return by_paths(CLEAN_PATHS, args.path_words, run, args, touches=touches, excludes=excludes)._replace(
         ignores=ignores)
 
 
+@classifies("apply")
 def _classify_apply(rest, run):
     args = split_arguments(rest, APPLY_LONG, APPLY_VALUES)
     reports = args.flags & {"--stat", "--numstat", "--summary", "--check"}
@@ -246,13 +264,14 @@ def _classify_apply(rest, run):
         else None
     if feed is None:
         return run.op(DISCARD_PATHS, (), True, touches=touches)  # a patch only the running line knows: any path
-    bound = _bound_of(feed, run.context)
+    bound = run.bound  # what the patch piped in changes (fed_paths.bound_of)
     return Operation(kind, run.cwd, run.command, tuple(bound[0]), False, touches=touches, words=run.words,
                      depth=run.depth, in_loop=run.in_loop, span=run.span, config=run.config,
                      private=run.private_index or None, via=run.via, bound=bound, feeds=((feed, tuple(bound[0])),),
                      alone=run.op(SAFE))  # an empty patch: "No valid patches in input"
 
 
+@classifies("read-tree")
 def _classify_read_tree(rest, run):
     values = {w.value for w in rest}
     if values & {"-n", "--dry-run"} or run.private_index and not values & {"-u"}:
@@ -262,6 +281,7 @@ def _classify_read_tree(rest, run):
     return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=True)
 
 
+@classifies("checkout-index")
 def _classify_checkout_index(rest, run):
     args = split_arguments(rest, "--all --force --index --quiet --no-create --stdin --temp --prefix --stage",
                   frozenset(["--prefix", "--stage"]))
@@ -271,7 +291,7 @@ def _classify_checkout_index(rest, run):
         return run.op(DISCARD_ALL, relative=True)  # from a subfolder, -a checks out the entries under it
     if "--stdin" in args.flags:
         return run.op(DISCARD_PATHS, (), True)
-    return _by_paths(DISCARD_PATHS, args.path_words, run, args)
+    return by_paths(DISCARD_PATHS, args.path_words, run, args)
 
 
 def _prefix_is_the_tree(prefix, run):
@@ -281,7 +301,7 @@ def _prefix_is_the_tree(prefix, run):
     trailing `/` (`./`, `../app/`, its absolute path); `export/` writes under export/, `foo` makes
     `fooREADME.md`. A prefix only the running shell knows is taken as somewhere else, as before."""
     if "$" in prefix or "`" in prefix or prefix.startswith("~"):
-        prefix = cmdline.expand(Word(prefix, expanded=True), run.cwd, run.context, run.variables)
+        prefix = expand(Word(prefix, expanded=True), run.cwd, run.context, run.variables)
         if prefix is None:
             return False
     if not prefix:
@@ -295,15 +315,12 @@ def _prefix_is_the_tree(prefix, run):
     return top is not None and paths.resolve(prefix, top) == top
 
 
+@classifies("clean")
 def _classify_clean_configured(rest, run):
     """clean, where `-c clean.requireForce=false` on the line lets it run without -f."""
-    if _config_true(configured(run, "clean.requireforce") or "true") or any(
+    if config_true(run.configured("clean.requireforce") or "true") or any(
             w.value in ("-f", "--force") or w.value.startswith("-") and not w.value.startswith("--") and "f" in w.value
             for w in rest):
         return _classify_clean(rest, run)
     return _classify_clean([Word("-f")] + list(rest), run)
 
-
-CLASSIFIERS = {"reset": _classify_reset, "checkout": _classify_checkout, "switch": _classify_switch,
-               "restore": _classify_restore, "clean": _classify_clean_configured, "apply": _classify_apply,
-               "read-tree": _classify_read_tree, "checkout-index": _classify_checkout_index}

@@ -1,19 +1,32 @@
 """What the forms that write refs, worktrees and the sparse set do: update-ref, symbolic-ref, branch,
-worktree, sparse-checkout, bisect (peerhooks.git.gitops classifies the line; these forms load only for a
-line that has one).
+worktree, sparse-checkout, bisect (a family loaded only for a line that has one).
 """
-from ..shell import cmdline
-from .gitops import ALL_ENTRIES, MOVE_HEAD, Precheck, REMOVE_WORKTREE, SAFE, SPARSE, STASH_STACK, WRITE_REFS, _moves_to_nothing, _pathspec, split_arguments
+from ...shell.words import resolve
+from ..args import pathspec, split_arguments
+from ..kinds import ALL_ENTRIES, MOVE_HEAD, REMOVE_WORKTREE, SAFE, SPARSE, STASH_STACK, WRITE_REFS
+from ..operation import Precheck
+from . import classifies
 
 
+@classifies("bisect")
 def _classify_bisect(rest, run):
     verb = rest[0].value if rest else ""
     if verb in ("log", "view", "visualize", "terms", "help", ""):
         return run.op(SAFE)
     revisions = [w.value for w in rest[1:] if not w.value.startswith("-")]
-    if verb == "start" and (not revisions or _moves_to_nothing(run, revisions)):
+    if verb == "start" and (not revisions or run.moves_to_nothing(revisions)):
         return run.op(SAFE)  # HEAD moves once a good and a bad revision are known
     return run.op(MOVE_HEAD)
+
+
+@classifies("update-ref")
+def _classify_update_ref(rest, run):
+    return _classify_refs(rest, run, 0)
+
+
+@classifies("symbolic-ref")
+def _classify_symbolic_ref(rest, run):
+    return _classify_refs(rest, run, 1)
 
 
 def _classify_refs(rest, run, reading_operands):
@@ -50,6 +63,7 @@ def _branch_write(ref, run):
     return run.op(WRITE_REFS, target=tuple(where)) if where else run.op(SAFE)
 
 
+@classifies("branch")
 def _classify_branch(rest, run):
     """`git branch -m/-M [old] new` renames a branch under whoever has it checked out (git follows
     in every worktree's HEAD). Deleting or forcing a branch some worktree has checked out is
@@ -63,6 +77,7 @@ def _classify_branch(rest, run):
     return _branch_write("refs/heads/" + names[0].value if len(names) == 2 else "HEAD", run)
 
 
+@classifies("sparse-checkout")
 def _classify_sparse(rest, run):
     """`git sparse-checkout set/init/reapply` takes out of the working tree every file outside its
     folders (cone mode: the toplevel's own files stay) whose tree matches the index: a file only
@@ -74,21 +89,16 @@ def _classify_sparse(rest, run):
     folders = [w for w in rest[1:] if not w.value.startswith("-")]
     if verb == "reapply" or "--no-cone" in (w.value for w in rest) or any(w.expanded for w in folders):
         return run.op(SPARSE, runtime=True)  # patterns the guard does not read: any folder may go
-    return run.op(SPARSE, tuple(_pathspec(w, run.cwd, run.context.paths) for w in folders))
+    return run.op(SPARSE, tuple(pathspec(w, run.cwd, run.context.paths) for w in folders))
 
 
+@classifies("worktree")
 def _classify_worktree(rest, run):
     verb = rest[0].value if rest else ""
     if verb not in ("remove", "move"):
         return run.op(SAFE)
     operands = [w for w in rest[1:] if not w.value.startswith("-")]
-    target = cmdline.resolve(operands[0], run.cwd, run.context) if operands else None
+    target = resolve(operands[0], run.cwd, run.context) if operands else None
     forced = any(w.value in ("-f", "--force") for w in rest[1:])
     return run.op(REMOVE_WORKTREE, target=target, precheck=None if forced or verb == "move" else
                   Precheck(clean_target=True))
-
-
-CLASSIFIERS = {"update-ref": lambda rest, run: _classify_refs(rest, run, 0),
-               "symbolic-ref": lambda rest, run: _classify_refs(rest, run, 1),
-               "branch": _classify_branch, "sparse-checkout": _classify_sparse, "worktree": _classify_worktree,
-               "bisect": _classify_bisect}

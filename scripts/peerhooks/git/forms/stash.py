@@ -1,14 +1,19 @@
-"""What `git stash` and `git reflog` forms do to the stash stack and the work it takes (peerhooks.git.gitops
-classifies the line; these forms load only for a line that has one).
+"""What `git stash` and `git reflog` forms do to the stash stack and the work it takes (a family loaded
+only for a line that has one).
 """
-from ..shell import cmdline
-from .gitops import ALL_ENTRIES, GIT_VALUE_OPTIONS, IGNORED_WORK, MATCH_INDEX, MATCH_TREE_OR_INDEX, OLDER_ENTRIES, Precheck, SAFE, STASH_ALL, STASH_APPLY, STASH_LONG, STASH_PATHS, STASH_STACK, STASH_VALUES, UNTRACKED_ANYWHERE, _by_paths, _patch_mode, _stash_ref, split_arguments
-from ..shell.lexer import Word
+from ...shell.lexer import Word
+from ..args import STASH_LONG, STASH_VALUES, split_arguments
+from ..kinds import (ALL_ENTRIES, IGNORED_WORK, OLDER_ENTRIES, SAFE, STASH_ALL, STASH_APPLY, STASH_PATHS, STASH_STACK,
+                     UNTRACKED_ANYWHERE)
+from ..operation import MATCH_INDEX, MATCH_TREE_OR_INDEX, Precheck
+from . import classifies
+from .run import by_paths
 
 
 STASH_READS = frozenset(["list", "show", "create", "store"])
 
 
+@classifies("stash")
 def _classify_stash(rest, run):
     verb = rest[0].value if rest and not rest[0].value.startswith("-") else "push"
     if rest and verb == rest[0].value:
@@ -16,15 +21,15 @@ def _classify_stash(rest, run):
     if verb in STASH_READS:
         return run.op(SAFE)
     if verb in ("drop", "clear", "pop"):
-        return run.op(STASH_STACK, target=ALL_ENTRIES if verb == "clear" else _stash_ref(rest))
+        return run.op(STASH_STACK, target=ALL_ENTRIES if verb == "clear" else stash_ref(rest))
     if verb == "apply":
-        return _stash_apply(rest, run)._replace(target=_stash_ref(rest))
+        return _stash_apply(rest, run)._replace(target=stash_ref(rest))
     if verb == "branch":  # checks out a new branch at the entry's base, applies it, and drops it
-        return run.op(STASH_STACK, target=_stash_ref(rest[1:]), moves_branch=True)
+        return run.op(STASH_STACK, target=stash_ref(rest[1:]), moves_branch=True)
     if verb not in ("push", "save"):
         return run.op(SAFE)  # an unknown verb: git refuses it
     args = split_arguments(rest, STASH_LONG, STASH_VALUES)
-    if _patch_mode(args, run):
+    if run.patch_unanswered(args):
         return run.op(SAFE)
     touches = _stash_touches(args.flags)
     if verb == "save":
@@ -34,38 +39,8 @@ def _classify_stash(rest, run):
         # whatever the paths (peerhooks.guard.narrow has no narrow form for it)
         return run.op(STASH_ALL, touches=touches)
     match = MATCH_TREE_OR_INDEX if touches & UNTRACKED_ANYWHERE else MATCH_INDEX
-    return _by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches,
-                     precheck=Precheck(match))
-
-
-def stash_pushes(command, cwd):
-    """[message or None] of each `git stash` push in a Bash command line (a transcript's), in order:
-    the line's -m/--message, or save's words. Pure but for nothing: the line is only read."""
-    found = []
-    try:
-        runs = cmdline.commands(command, cwd)
-    except cmdline.TooLarge:
-        return found
-    for run in runs:
-        words = [w.value for w in run.args]
-        while words and words[0].startswith("-"):
-            words = words[2:] if words[0] in GIT_VALUE_OPTIONS else words[1:]
-        if run.name != "git" or not words or words[0] != "stash":
-            continue
-        verb = words[1] if len(words) > 1 and not words[1].startswith("-") else "push"
-        if verb not in ("push", "save"):
-            continue
-        rest = words[2:] if len(words) > 1 and words[1] == verb else words[1:]
-        message = None
-        for index, word in enumerate(rest):
-            if word in ("-m", "--message") and index + 1 < len(rest):
-                message = rest[index + 1]
-            elif word.startswith("--message="):
-                message = word.partition("=")[2]
-        if verb == "save" and message is None:
-            message = " ".join(w for w in rest if not w.startswith("-")) or None
-        found.append(message)
-    return found
+    return by_paths(STASH_PATHS, args.path_words, run, args, empty_whole=True, touches=touches,
+                    precheck=Precheck(match))
 
 
 def _stash_touches(flags):
@@ -98,6 +73,7 @@ def _stash_apply(rest, run):
     return run.op(STASH_APPLY, entries=None if files is None else frozenset(files))
 
 
+@classifies("reflog")
 def _classify_reflog(rest, run):
     """`git reflog expire --expire=now --all` (or of refs/stash) drops every stash entry, which
     lives in the stash's reflog; `reflog delete stash@{n}` drops one."""
@@ -113,7 +89,7 @@ def _classify_reflog(rest, run):
         return run.op(SAFE)
     if verb == "delete":
         named = [v for v in values if v.startswith(("stash@{", "refs/stash@{"))]
-        return run.op(STASH_STACK, target=_stash_ref([Word(named[0])]) if len(named) == 1 else None)
+        return run.op(STASH_STACK, target=stash_ref([Word(named[0])]) if len(named) == 1 else None)
     if any(v.startswith("--expire=") or v == "--expire" for v in values):
         return run.op(STASH_STACK, target=ALL_ENTRIES)
     if any(v.startswith("--expire-unreachable") for v in values):
@@ -121,4 +97,17 @@ def _classify_reflog(rest, run):
     return run.op(SAFE)
 
 
-CLASSIFIERS = {"stash": _classify_stash, "reflog": _classify_reflog}
+
+def stash_ref(rest):
+    """The entry a pop, drop or apply names: `stash@{n}`, or n alone, as `stash@{n}` (the newest,
+    stash@{0}, when none is named); None when only the running shell knows it."""
+    operands = [w for w in rest if not w.value.startswith("-")]
+    if not operands:
+        return "stash@{0}"
+    word = operands[0]
+    if word.expanded:
+        return None
+    value = word.value[len("refs/"):] if word.value.startswith("refs/stash") else word.value
+    if value.isdigit():
+        return "stash@{%s}" % value
+    return value if value.startswith("stash@{") else None
