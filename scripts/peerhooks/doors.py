@@ -28,7 +28,7 @@ def guard(argv=None, end_process=False):
     if raw is None:
         return 0
     try:
-        from .guard import readonly
+        from .guard import readonly  # seam: the raw-bytes check, before anything else of the guard loads
 
         if b"\\u" not in raw and not readonly.may_write(raw) and not readonly.may_wrap(raw) and (
                 b"git" not in raw or readonly.only_reads(raw)):
@@ -61,7 +61,7 @@ def edit_notice(argv=None, end_process=False):
     if raw is None:
         return 0
     try:
-        from .edit_notice import alone
+        from .edit_notice import alone  # seam: the registry listing, before anything else of the notice loads
 
         if alone.alone(raw):  # nobody else is live: decided before any other import or read
             return quiet(end_process)
@@ -111,12 +111,12 @@ def cold_start(argv=None):
 
 
 def _serve(name, package, argv, end_process=False, by_hand=False, **options):
-    """hookio.serve of `package`'s hook module (the door's one declared seam: a hook's library
-    loads only once its quiet checks are past); exit 0 after one line on stderr when the library
+    """hookio.serve of `package`'s hook module (the seam door -> hook: a hook's library loads
+    only once its quiet checks are past); exit 0 after one line on stderr when the library
     cannot load: a broken install must not break the session. by_hand: the hook has modes run by
     hand, which read no payload (stdin is a terminal)."""
     try:
-        from . import hookio
+        from . import hookio  # seam: door -> hook, once the quiet case is past
 
         hook = __import__(package, globals(), None, ["hook"], 1).hook  # `from .<package> import hook`
     except Exception as error:  # noqa: BLE001 - whatever it is, the one line and exit 0

@@ -15,7 +15,9 @@ import gc
 import sys
 import time
 
+from .platform import current
 from .startup import oscalls
+from .startup.jsonfast import loads
 
 # The payload is one JSON line. A cap keeps a runaway producer from making us buffer gigabytes.
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
@@ -75,8 +77,6 @@ def project_dir(environ):
 
 
 def _paths():
-    from .platform import current
-
     return current().paths
 
 
@@ -127,8 +127,6 @@ def switched_off(environ):
 
 def decode_payload(raw):
     """Decode one payload line; anything that is not a JSON object gives an empty Payload."""
-    from .startup.jsonfast import loads
-
     try:
         value = loads(raw.decode("utf-8", errors="replace"))
     except ValueError:  # not JSON, or nested too deep (jsonfast.TooDeep)
