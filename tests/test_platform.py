@@ -347,7 +347,7 @@ class StateBytes(support.HomeTestCase):
 
     def test_state_an_older_version_wrote_with_crlf_reads_as_the_same_state(self):
         self.start()
-        state_file = cold_start_state.state_path(self.repo_path)
+        state_file = quiet.state_path(self.repo_path)
         before = cold_start_state.read_baseline(state_file, quiet.DEFAULT_KEY)
         for path, data in self.state().items():
             with open(os.path.join(self.tmp, path), "wb") as handle:
