@@ -5,6 +5,7 @@ Each producer builds its records by hand and calls the pure function that render
 clock and fixed paths, so a sample changes only when what a hook prints changes.
 """
 import hashlib
+import time
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from peerhooks.cold_start import quiet as cold_start_quiet, sections, state as cold_start_state, hook as hook_cold_start
@@ -75,6 +76,7 @@ def cold_start_samples():
 
 SHOP = "/home/me/work/shop"
 NOW_MS = 1796032800000  # 2026-11-30 10:00 UTC
+ZONE = time.gmtime  # the samples' clock: the same text on every machine (a hook shows the user's local time)
 MINUTE_MS = 60 * 1000
 
 
@@ -89,7 +91,7 @@ def peers_samples():
         last_active_ms=_at(120), prompt_count=3, opening="add CSV export to the orders page",
         before=None, latest="handle unicode customer names in the CSV export",
         edits=[Edit(SHOP + "/tests/test_export.py", _at(121)), Edit(SHOP + "/shop/export.py", _at(125))],
-        edits_truncated=False), _at(120))
+        edits_truncated=False), _at(120), exited=True)
     busy = Activity(
         session_id="3a", name="shop-3a", cwd=SHOP, status="busy", started_ms=_at(180), last_active_ms=_at(1),
         prompt_count=5, opening="migrate the payment webhooks to the new queue",
@@ -101,7 +103,8 @@ def peers_samples():
         prompt_count=1, opening=None, before=None, latest="fix the flaky login test on CI",
         edits=[Edit(SHOP + "/tests/test_login.py", _at(7))], edits_truncated=False,
         direction="stop, revert the retry change", settled=[Edit(SHOP + "/tests/conftest.py", _at(20))])
-    text = peers_report.hook_report(ended, None, [busy, idle], SHOP, NOW_MS, messageable=frozenset(["3a"]))
+    text = peers_report.hook_report(ended, None, [busy, idle], SHOP, NOW_MS, messageable=frozenset(["3a"]),
+                                    zone=ZONE)
     return {"peers-hook": text.rstrip("\n")}
 
 
@@ -122,8 +125,9 @@ def roster_samples():
         prompt_count=1, opening=None, before=None, latest="fix the flaky login test on CI",
         edits=[Edit(SHOP + "/tests/test_login.py", _at(1))], edits_truncated=False)
     ended = roster_report.Ended("shop-3a", _at(190), _at(3), [Edit(SHOP + "/shop/queue/retry.py", _at(5))],
-                                [Edit(SHOP + "/tests/test_retry.py", _at(9))])
-    return {"roster": roster_report.render([(joined, False)], [ended], SHOP, NOW_MS, can_send=True).rstrip("\n")}
+                                [Edit(SHOP + "/tests/test_retry.py", _at(9))], exited=True)
+    text = roster_report.render([(joined, False)], [ended], SHOP, NOW_MS, can_send=True, zone=ZONE)
+    return {"roster": text.rstrip("\n")}
 
 
 def memory_delta_samples():

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from unittest import mock
 
 from support import SCRIPTS, HomeTestCase, client_payload, payload_bytes, script_command
+from fixtures import claudehome  # noqa: E402 (support puts it on sys.path)
 
 from peerhooks.cold_start import gather as cold_start_gather, commits as cold_start_git, compare as cold_start_compare, quiet as cold_start_quiet, sections as cold_start_sections, state as cold_start_state, user as cold_start_user, hook as hook_cold_start
 from peerhooks import hookio
@@ -385,6 +386,18 @@ class MaterialTest(ColdStartCase):
         self.assertNotIn("a live peer is working here", shown)
         self.assertNotIn(" ago", shown)
         peer.stop()
+
+    def test_an_ended_session_killed_stopped_without_exiting_and_its_exit_is_not_claimed(self):
+        home = claudehome.ClaudeHome(os.path.join(self.tmp, "home332"), version=claudehome.CURRENT_VERSION)
+        self.addCleanup(home.close)
+        self.claude = home  # 2.1.332 records every clean end: a transcript without one was killed
+        last = int(time.time() * 1000) - 3600 * 1000
+        home.ended_session(self.repo_path, prompts=["refactor the parser module please"], ended_ms=last + 30000,
+                           exited=False)
+        home.ended_session(self.repo_path, prompts=["the last one, which peers.py shows"], ended_ms=last + 60000)
+        shown = self.start().stdout
+        self.assertIn(" stopped without exiting, last seen %s UTC, 1 prompt\n" % time.strftime(
+            "%Y-%m-%d %H:%M", time.gmtime(last // 1000)), shown)
 
     def test_nothing_changed_minutes_apart_is_no_new_material(self):
         self.claude.ended_session(self.repo_path, prompts=["finish the migration today"],

@@ -4,12 +4,21 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import support
 from fixtures import claudehome
 
 DAY_MS = 86400 * 1000
+CLOCK = r"(\d{4}-\d\d-\d\d )?\d\d:\d\d"  # a moment on the local clock, dated when not today
+
+
+def local_clock(ms, zone=time.localtime):
+    """A moment as a hook shows it: on the local clock (the hook runs in this process, or in one
+    with TZ set), dated when it is not today's."""
+    then, today = zone(ms // 1000), zone(time.time())
+    return time.strftime("%H:%M" if then[:3] == today[:3] else "%Y-%m-%d %H:%M", then)
 
 
 class PeersHook(support.HomeTestCase):
@@ -37,11 +46,11 @@ class PeersHook(support.HomeTestCase):
         claudehome.leave_changed(self.repo_path, ["src/a.py", "src/b.py"])
         out = self.hook().stdout
         self.assertIn("Live sessions in this checkout (1):", out)
-        self.assertRegex(out, r"repo-1f  busy · up \d+m · 5 prompts · last \d+s ago")
+        self.assertRegex(out, r"repo-1f  busy · up \d+m · 5 prompts · last %s \(\d+s ago\)" % CLOCK)
         self.assertIn("  opened: migrate the billing jobs to the new queue", out)
         self.assertIn("  before: now port the retry logic as well", out)
         self.assertIn("  now: and add tests for the retry backoff please", out)
-        self.assertRegex(out, r"  editing: src/b.py, src/a.py \(\d+s ago\)")
+        self.assertRegex(out, r"  editing: src/b.py, src/a.py \(%s, \d+s ago\)" % CLOCK)
         self.assertIn("coordinate with it through the user", out)  # this session has no messaging socket
         self.assertNotIn("me-session", out)
 
@@ -71,7 +80,7 @@ class PeersHook(support.HomeTestCase):
         subprocess.run(git + ["commit", "-qm", "done", "--", "src/done.py"], check=True)
         subprocess.run(git + ["stash", "push", "-q", "--", "src/shelved.py"], check=True)
         out = self.hook().stdout
-        self.assertRegex(out, r"  editing: src/open.py \(\d+\w+ ago\); committed or stashed since: "
+        self.assertRegex(out, r"  editing: src/open.py \(%s, \d+\w+ ago\); committed or stashed since: " % CLOCK +
                               r"src/(shelved|done).py, src/(done|shelved).py\n")
 
     def test_a_peer_whose_every_change_is_committed_is_shown_with_nothing_uncommitted(self):
@@ -80,7 +89,7 @@ class PeersHook(support.HomeTestCase):
         subprocess.run(["git", "-C", self.repo_path, "add", "src/done.py"], check=True)
         subprocess.run(["git", "-C", self.repo_path, "commit", "-qm", "done"], check=True)
         self.assertRegex(self.hook().stdout, r"  editing: nothing uncommitted now; committed or stashed since: "
-                                             r"src/done.py \(\d+s ago\)")
+                                             r"src/done.py \(%s, \d+s ago\)" % CLOCK)
 
     def test_an_acknowledgement_flood_does_not_hide_the_intent(self):
         prompts = ["rewrite the session registry reader to be defensive"] + ["ok", "yes", "go on", "continue"] * 50
@@ -181,10 +190,72 @@ class PeersHook(support.HomeTestCase):
                                   edits=["export.py", "tests/test_export.py"])
         claudehome.leave_changed(self.repo_path, ["export.py", "tests/test_export.py"])
         out = self.hook().stdout
-        self.assertRegex(out, r"Last session in this checkout: \w+ ended 1h ago \(.* UTC\), ran 1h 30m, 3 prompts")
+        self.assertRegex(out, r"Last session in this checkout: \w+ ended %s \(1h ago\), ran 1h 30m, 3 prompts"
+                         % local_clock(started + 5400 * 1000))
         self.assertIn("  opened: build the csv exporter for the reports page", out)
         self.assertIn("  latest: now handle unicode in the csv exporter", out)
         self.assertIn("  edited: tests/test_export.py, export.py", out)
+
+    def test_a_session_that_exited_is_told_when_on_the_local_clock_and_how_long_ago(self):
+        ended = claudehome.now_ms() - 2 * 60 * 1000
+        self.claude.ended_session(self.repo_path, started_ms=ended - 5400 * 1000, ended_ms=ended,
+                                  prompts=["build the csv exporter for the reports page"])
+        for zone, tz in ((time.gmtime, "UTC"), (lambda s: time.gmtime(s + 5 * 3600), "XYZ-5")):
+            out = self.hook(process=True, TZ=tz).stdout  # the hook's own process, in that time zone
+            self.assertIn(" ended %s (2m ago), ran 1h 30m, 1 prompt\n" % local_clock(ended, zone), out)
+
+    def test_an_idle_session_ended_at_its_exit_not_at_its_last_prompt(self):
+        home = self.home_recording_every_exit()
+        last_prompt, exited = claudehome.now_ms() - 20 * 60 * 1000, claudehome.now_ms() - 2 * 60 * 1000
+        session_id, path = home.ended_session(self.repo_path, started_ms=last_prompt - 3600 * 1000,
+                                              ended_ms=last_prompt, prompts=["review the export module"], exited=False)
+        home.append_records(session_id, self.repo_path, claudehome.exit_records(
+            session_id, self.repo_path, last_prompt - 3600 * 1000, exited))  # idle for 18 minutes, then /exit
+        os.utime(path, (exited / 1000.0, exited / 1000.0))
+        out = self.hook().stdout
+        self.assertIn(" ended %s (2m ago), ran 1h 18m, 1 prompt\n" % local_clock(exited), out)
+
+    def test_a_killed_session_stopped_without_exiting_and_no_exit_time_is_claimed(self):
+        home = self.home_recording_every_exit()
+        last = claudehome.now_ms() - 30 * 60 * 1000  # its last prompt (the fixture's half a minute before its end)
+        home.ended_session(self.repo_path, started_ms=last - 3600 * 1000, ended_ms=last + 30 * 1000,
+                           prompts=["review the export module"], exited=False)  # kill -9: nothing more written
+        out = self.hook().stdout
+        self.assertIn(" stopped without exiting, last seen %s (30m ago), ran at least 1h 00m, 1 prompt\n"
+                      % local_clock(last), out)
+        self.assertNotIn(" ended", out)
+
+    def test_a_killed_session_was_last_seen_when_peerhooks_last_saw_it_live(self):
+        home = self.home_recording_every_exit()
+        idle = home.live_session(self.repo_path, name="idle-k9", prompts=["review the export module"])
+        last_record = claudehome.now_ms() - 40 * 60 * 1000
+        with open(idle.transcript, "rb") as handle:  # its prompts 40 minutes ago: idle since
+            records = [json.loads(line) for line in handle]
+        with open(idle.transcript, "w") as handle:
+            for record in records:
+                record["timestamp"] = claudehome.iso(last_record) if "timestamp" in record else None
+                handle.write(json.dumps({k: v for k, v in record.items() if v is not None}) + "\n")
+        seen = claudehome.now_ms()
+        self.assertIn("idle-k9", self.hook().stdout)  # seen live at this start
+        idle.stop()  # then killed: its registry entry stays, its process is gone
+        out = self.hook().stdout
+        self.assertRegex(out, r"Last session in this checkout: idle-k9 stopped without exiting, last seen %s "
+                              r"\(\d+s ago\)" % local_clock(seen))
+
+    def test_a_session_whose_client_records_no_exit_but_a_typed_one_is_not_called_killed(self):
+        last = claudehome.now_ms() - 30 * 60 * 1000  # its last prompt (the fixture's half a minute before its end)
+        self.claude.ended_session(self.repo_path, started_ms=last - 3600 * 1000, ended_ms=last + 30 * 1000,
+                                  prompts=["review the export module"], exited=False)  # 2.1.197 records a
+        # typed /exit only: without one, how it ended cannot be told
+        self.assertIn(" ended, last seen %s (30m ago), ran at least 1h 00m, 1 prompt\n" % local_clock(last),
+                      self.hook().stdout)
+
+    def home_recording_every_exit(self):
+        """This checkout's sessions as 2.1.332 writes them (an end record at every clean end)."""
+        home = claudehome.ClaudeHome(os.path.join(self.tmp, "home332"), version=claudehome.CURRENT_VERSION)
+        self.addCleanup(home.close)
+        self.claude, self.me = home, home.live_session(self.repo_path, name="me-session")
+        return home
 
     def test_a_finished_session_keeps_the_name_its_peers_knew(self):
         peer = self.claude.live_session(self.repo_path, name="repo-7c", prompts=["write the exporter docs today"])

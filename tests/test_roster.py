@@ -4,14 +4,17 @@ each once; and the quiet path when nobody did. End to end through the front door
 and git, and roster's pure parts."""
 import os
 import subprocess
+import time
 import unittest
 
 import support
 from fixtures import claudehome
-from fixtures.claudehome import edit_record, now_ms
+from fixtures.claudehome import MINUTE_MS, edit_record, exit_records, now_ms
 from peerhooks import platform
 from peerhooks.peers import roster
 from peerhooks.memory_delta import roster_report
+
+from test_peers import CLOCK
 
 HEADER = roster_report.HEADER
 
@@ -54,7 +57,7 @@ class RosterOnEachPrompt(support.HomeTestCase):
         told = self.prompt()
         self.assertEqual(told.splitlines()[0], HEADER)
         self.assertRegex(told, r"- joined: shop-c1 \(busy, up 30m\); working on: fix the flaky login test on CI; "
-                               r"editing: tests/test_login.py \(\d+s ago\)\n")
+                               r"editing: tests/test_login.py \(%s, \d+s ago\)\n" % CLOCK)
         self.assertIn("coordinate with shop-c1 through the user", told)  # this session has no socket
         self.assertNotIn("shop-a1", told)
         self.assertEqual(self.prompt(), "")
@@ -67,15 +70,29 @@ class RosterOnEachPrompt(support.HomeTestCase):
         self.assertNotIn(key, told)
         self.assertNotIn("QQQQQQQQ", told)
 
-    def test_a_peer_that_exits_is_told_once_with_what_it_left_uncommitted(self):
+    def test_a_peer_that_exits_is_told_once_with_when_and_what_it_left_uncommitted(self):
         path = claudehome.leave_changed(self.repo_path, ["src/export.py"])[0]
         self.claude.append_records(self.a.session_id, self.repo_path, [
-            edit_record(self.a.session_id, self.repo_path, path, now_ms())])
+            edit_record(self.a.session_id, self.repo_path, path, now_ms())] + exit_records(
+            self.a.session_id, self.repo_path, now_ms() - 30 * MINUTE_MS, now_ms()))
         self.a.stop()
         os.unlink(self.a.registry_file)  # /exit removes the entry
         told = self.prompt()
-        self.assertRegex(told, r"- ended: shop-a1 \(\d+s ago, after 30m\); left uncommitted: src/export.py\n")
+        self.assertRegex(told, r"- ended: shop-a1 \(%s, \d+s ago, after 30m\); left uncommitted: src/export.py\n"
+                         % CLOCK)
         self.assertEqual(self.prompt(), "")
+
+    def test_a_peer_killed_is_told_stopped_without_exiting_with_when_it_was_last_seen(self):
+        home = claudehome.ClaudeHome(os.path.join(self.tmp, "home332"), version=claudehome.CURRENT_VERSION)
+        self.addCleanup(home.close)
+        self.claude = home  # a client that records every exit: a transcript without one was killed
+        self.me = home.live_session(self.repo_path, name="me-session")
+        killed = home.live_session(self.repo_path, name="shop-k9", prompts=["port the exporter to the queue"])
+        self.start()
+        killed.stop()  # kill -9: the entry stays, the process is gone, the transcript says nothing more
+        told = self.crashed()
+        self.assertRegex(told, r"- stopped without exiting: shop-k9 \(last seen %s, \d+s ago, after at least 30m\)"
+                         % CLOCK)
 
     def crashed(self):
         """The ended peer's lines once it is seen: at once where the platform has a file standing
@@ -191,9 +208,22 @@ class RosterPure(unittest.TestCase):
     def test_an_ended_peer_says_how_long_it_ran_and_what_it_left(self):
         from peerhooks.claude.editscan import Edit
 
-        ended = roster_report.Ended("shop-3a", 0, 3 * 3600 * 1000 + 600000, [Edit("/r/a.py", 5)], [Edit("/r/b.py", 6)])
-        self.assertEqual(roster_report.ended_line(ended, "/r", 3 * 3600 * 1000 + 720000),
-                         "- ended: shop-3a (2m ago, after 3h 10m); left uncommitted: a.py; committed or stashed: b.py")
+        ended = roster_report.Ended("shop-3a", 0, 3 * 3600 * 1000 + 600000, [Edit("/r/a.py", 5)], [Edit("/r/b.py", 6)],
+                                    exited=True)
+        self.assertEqual(roster_report.ended_line(ended, "/r", 3 * 3600 * 1000 + 720000, zone=time.gmtime),
+                         "- ended: shop-3a (03:10, 2m ago, after 3h 10m); left uncommitted: a.py; "
+                         "committed or stashed: b.py")
+
+    def test_a_peer_killed_or_whose_end_is_unknown_is_told_when_it_was_last_seen(self):
+        from peerhooks.claude.editscan import Edit
+
+        ended = roster_report.Ended("shop-3a", 0, 3 * 3600 * 1000 + 600000, [Edit("/r/a.py", 5)], [], exited=False)
+        now = 3 * 3600 * 1000 + 720000
+        self.assertEqual(roster_report.ended_line(ended, "/r", now, zone=time.gmtime),
+                         "- stopped without exiting: shop-3a (last seen 03:10, 2m ago, after at least 3h 10m); "
+                         "left uncommitted: a.py")
+        self.assertTrue(roster_report.ended_line(ended._replace(exited=None), "/r", now, zone=time.gmtime).startswith(
+            "- ended: shop-3a (last seen 03:10, 2m ago, after at least 3h 10m)"))
 
 
 @unittest.skipUnless(support.SIMULATED == "linux", "what a Linux hook imports; a simulation's launcher is no hook")

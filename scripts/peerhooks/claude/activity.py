@@ -54,7 +54,11 @@ Activity = record("Activity", [
     "settled",  # [Edit] of files git holds no uncommitted change in now (committed, stashed, reverted)
 ], defaults=(None, ()))
 
-Ended = record("Ended", "activity ended_ms")
+Ended = record("Ended", [
+    "activity",  # its last_active_ms is the transcript's last record
+    "ended_ms",  # its recorded exit when it exited, else the last moment it is known alive (end_of)
+    "exited",  # True: exited (/exit, /clear); False: stopped without exiting (killed); None: cannot tell
+], defaults=(None,))
 
 EndedSearch = record("EndedSearch", [
     "found",  # [Ended], newest end first
@@ -202,20 +206,37 @@ def find_ended(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW
     earlier context of a live session, not this one, one per process; and how many transcripts
     that might have ended later were left unread by the budget (TRANSCRIPT_READS a run).
 
-    The end is the time of a transcript's last record, not its mtime: a transcript touched later
-    (copied, synced, appended to) must not displace the session that really ended last.
-    exclude_ids: this session's ids (payload and registry). live: the live registry sessions
-    (read here when not given). heads: the run's HeadTails index (loaded here when not given)."""
+    The end is what the transcript says (its recorded exit, else its last record), not its mtime:
+    a transcript touched later (copied, synced, appended to) must not displace the session that
+    really ended last. exclude_ids: this session's ids (payload and registry). live: the live
+    registry sessions (read here when not given). heads: the run's HeadTails index (loaded here
+    when not given)."""
     if not top:
         return EndedSearch([], 0)
     live = registry.live_sessions(home) if live is None else live
     table = names.load_table(home)
-    exclude = set(exclude_ids) | not_ended_ids(home, live, table)
     heads = heads or headtailindex.HeadTails(home, now_ms)
-    budget = budget or Budget(TRANSCRIPT_READS, TRANSCRIPT_READ_SECONDS)
+    found, unread = _finished_here(home, top, now_ms - days * DAY_MS, set(exclude_ids) | not_ended_ids(home, live, table),
+                                   heads, budget or Budget(TRANSCRIPT_READS, TRANSCRIPT_READ_SECONDS), limit)
+    heads.save()
+    summaries = history.load(home, now_ms) if summaries is None else summaries
+    shown = list(_one_per_process(found, table))[:limit]
+    results = [_ended(home, top, now_ms, c, summaries.get(c.session_id), table.get(c.session_id)) for c in shown]
+    newest_end = shown[-1].end_ms if len(shown) >= limit else None
+    return EndedSearch(results, sum(1 for mtime_ms in unread if newest_end is None or mtime_ms >= newest_end))
+
+
+Candidate = record("Candidate", "end_ms session_id path head tail", doc="""A transcript of a session
+    that ended in the checkout: end_ms, what the transcript says of its end (its recorded exit,
+    else its last record, else its mtime: never later than the mtime), its head and tail.""")
+
+
+def _finished_here(home, top, since_ms, exclude, heads, budget, limit):
+    """(Candidates newest end first, the mtimes of transcripts the budget left unread), read newest
+    mtime first while a later end can still be found."""
     candidates, unread, tops = [], [], {}
-    for mtime_ms, session_id, path in transcripts.transcripts_in(home, top, now_ms - days * DAY_MS):
-        ends = sorted((c[0] for c in candidates), reverse=True)
+    for mtime_ms, session_id, path in transcripts.transcripts_in(home, top, since_ms):
+        ends = sorted((c.end_ms for c in candidates), reverse=True)
         if len(ends) >= limit and mtime_ms < ends[limit - 1]:
             break  # no later transcript can have ended after the ones already found
         if len(candidates) + len(unread) >= MAX_ENDED_CANDIDATES:
@@ -225,48 +246,69 @@ def find_ended(home, top, now_ms, exclude_ids, summaries=None, days=ENDED_WINDOW
         facts = heads.facts(path, budget)
         if facts is None:
             unread.append(mtime_ms)
-            continue
-        head, tail = facts
-        # `claude -p` runs are one-shot scripts (CI, other tools, these hooks' own tests): shown as
-        # "the last session" they would hide the last session a person worked in.
-        if head.cwd is None or head.entrypoint == PRINT_ENTRYPOINT:
-            continue
-        if head.cwd not in tops:
-            tops[head.cwd] = gitrepo.toplevel(head.cwd)
-        if tops[head.cwd] != top:
-            continue
-        candidates.append((tail.ended_at_ms or mtime_ms, session_id, path, head, tail))
-    heads.save()
-    candidates.sort(key=lambda c: (c[0], c[1]), reverse=True)
-    if summaries is None:
-        summaries = history.load(home, now_ms)
-    results, processes = [], set()
-    for ended_ms, session_id, path, head, tail in candidates:
-        entry = table.get(session_id)
+        elif _person_worked_here(facts[0], top, tops):
+            head, tail = facts
+            end_ms = (tail.exited_ms if tail.exited else None) or tail.ended_at_ms or mtime_ms
+            candidates.append(Candidate(end_ms, session_id, path, head, tail))
+    candidates.sort(key=lambda c: (c.end_ms, c.session_id), reverse=True)
+    return candidates, unread
+
+
+def _person_worked_here(head, top, tops):
+    """Whether a transcript's head says a person's session started in this checkout. `claude -p`
+    runs are one-shot scripts (CI, other tools, these hooks' own tests): shown as "the last
+    session" they would hide the last session a person worked in. tops: {cwd: toplevel} so far."""
+    if head.cwd is None or head.entrypoint == PRINT_ENTRYPOINT:
+        return False
+    if head.cwd not in tops:
+        tops[head.cwd] = gitrepo.toplevel(head.cwd)
+    return tops[head.cwd] == top
+
+
+def _one_per_process(candidates, table):
+    """The candidates but the earlier contexts (before /clear) of a process already listed."""
+    processes = set()
+    for candidate in candidates:
+        entry = table.get(candidate.session_id)
         process = names.process_of(entry) if entry else None
         if process is not None:
             if process in processes:
-                continue  # an earlier context (before /clear) of a session already listed
+                continue
             processes.add(process)
-        scan = editindex.recent_edits_of(home, [path], now_ms)[path]
-        summary = summaries.get(session_id)
-        # A finished session shows its opening and latest prompts only, so `before` is not shown.
-        opening = shown_prompt((summary.opening if summary else None) or headtailindex.opening_of(path, head))
-        latest = shown_prompt((summary.recent[-1] if summary and summary.recent else None)
-                              or headtailindex.latest_of(path, tail))
-        if latest is not None and latest == opening:
-            opening = None
-        activity = Activity(
-            session_id=session_id, name=entry[0] if entry and entry[0] else short_id(session_id), cwd=head.cwd,
-            status=None, started_ms=head.started_at_ms, last_active_ms=ended_ms,
-            prompt_count=summary.count if summary else 0, opening=opening, before=None,
-            latest=latest, edits=kept_edits(scan.edits, top), edits_truncated=scan.truncated,
-        )
-        results.append(Ended(activity, ended_ms))
-        if len(results) >= limit:
-            break
-    newest_end = results[-1].ended_ms if len(results) >= limit else None
-    return EndedSearch(results, sum(1 for mtime_ms in unread if newest_end is None or mtime_ms >= newest_end))
+        yield candidate
+
+
+def _ended(home, top, now_ms, candidate, summary, entry):
+    """The Ended of a candidate: its prompts (from history, else its transcript), its edits, and its
+    end with the best evidence of it (end_of)."""
+    session_id, path, head, tail = candidate.session_id, candidate.path, candidate.head, candidate.tail
+    scan = editindex.recent_edits_of(home, [path], now_ms)[path]
+    # A finished session shows its opening and latest prompts only, so `before` is not shown.
+    opening = shown_prompt((summary.opening if summary else None) or headtailindex.opening_of(path, head))
+    latest = shown_prompt((summary.recent[-1] if summary and summary.recent else None)
+                          or headtailindex.latest_of(path, tail))
+    last_record_ms = tail.ended_at_ms or candidate.end_ms
+    activity = Activity(
+        session_id=session_id, name=entry[0] if entry and entry[0] else short_id(session_id), cwd=head.cwd,
+        status=None, started_ms=head.started_at_ms, last_active_ms=last_record_ms,
+        prompt_count=summary.count if summary else 0, opening=None if latest == opening else opening,
+        before=None, latest=latest, edits=kept_edits(scan.edits, top), edits_truncated=scan.truncated,
+    )
+    ended_ms, exited = end_of(tail, last_record_ms, names.last_seen_ms(entry))
+    return Ended(activity, ended_ms, exited)
+
+
+def end_of(tail, last_record_ms, seen_ms=None):
+    """(ended_ms, exited) of a finished session, from its transcript's Tail: the moment of its
+    recorded exit when it exited (exited True); else the last moment it is known alive, its last
+    record or when peerhooks last saw it live (seen_ms), whichever is later, with exited False when
+    it stopped without exiting (its client records every exit and recorded none: it was killed)
+    and None when that cannot be told (a client that records no exit but a typed `/exit`, or an
+    exit recorded without its moment). The process's own exit is recorded nowhere."""
+    if tail.exited and tail.exited_ms is not None:
+        return tail.exited_ms, True
+    known = [t for t in (last_record_ms, seen_ms) if t is not None]
+    return (max(known) if known else None), (False if tail.exited is False else None)
 
 
 Handoff = record("Handoff", [
@@ -279,12 +321,12 @@ Handoff = record("Handoff", [
 
 def worked_until(ended, summary):
     """The last moment a finished session worked: its last prompt (history) or its last change of
-    a file other than a handoff, whichever is later; its end when neither is known. A handoff
+    a file other than a handoff, whichever is later; its last record when neither is known. A handoff
     written before that is not where the session left off, however late in the session."""
     times = [summary.last_ms] if summary is not None and summary.last_ms is not None else []
     times += [e.at_ms for e in list(ended.activity.edits) + list(ended.activity.settled)
               if e.at_ms is not None and oscalls.path.basename(e.path) != HANDOFF_NAME]
-    return max(times) if times else ended.ended_ms
+    return max(times) if times else ended.activity.last_active_ms
 
 
 def find_handoff(top, memory, worked_until_ms):

@@ -115,6 +115,18 @@ REPEAT_RECORD_TYPE = "api-request-blob"
 # Ours: records under this are parsed whole; larger ones are Writes carrying a file, or tool output,
 # read at their head and end only (a Write record holds the whole file: many MB).
 PARSE_LINE_LIMIT = 256 * 1024
+# How a session's end shows in its transcript (samples: an `/exit`, a `/clear` and the end of a `-p`
+# run on each version). 2.1.332 writes `cost-state` records as a session id ends, and their
+# startTime + totalDuration is that moment (within 40 ms of the `/exit` in history.jsonl, and the
+# next id's startTime after a `/clear`); 2.1.197 writes a typed `/exit` as a user record
+# `<command-name>/exit</command-name>…`, and nothing at the other ends. The process's exit itself is
+# recorded nowhere, and a process killed writes nothing more: its transcript stops at its last
+# ordinary record (and its registry file stays behind).
+END_RECORD_TYPE = "cost-state"
+END_RECORDS_SINCE = (2, 1, 332)  # the first version seen writing END_RECORD_TYPE at every end
+EXIT_COMMAND_MARKS = ("<command-name>/exit</command-name>", "<command-name>/quit</command-name>")
+# Records a session writes about itself, not what it did: they may follow its last turn.
+LOCAL_COMMAND_MARKS = ("<command-name>", "<local-command-")
 
 
 def tool_uses(record):

@@ -15,7 +15,7 @@ from .formats import DAY_MS
 from ..state.statefiles import read_json_object, write_json
 
 INDEX_NAME = "transcript-index.json"
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: a tail also says how the session ended
 MAX_ENTRIES = 256  # transcripts remembered; the least recently used go first
 KEEP_DAYS = 7  # a transcript nobody asked about for a week is dropped (ended sessions older are not shown)
 
@@ -30,16 +30,17 @@ def _version(info):
 
 def _encode(version, head, tail, used_ms):
     return [version, used_ms, [head.started_at_ms, head.cwd, head.entrypoint, head.opening_at],
-            [tail.ended_at_ms, tail.latest_at]]
+            [tail.ended_at_ms, tail.latest_at, tail.exited, tail.exited_ms]]
 
 
 def _decode(row):
     """(version, Head, Tail, used_ms) from a stored row, or None. Texts are not stored: Head.opening
     and Tail.latest are None, their offsets tell where to read them."""
     try:
-        version, used_ms, (started, cwd, entrypoint, opening_at), (ended, latest_at) = row
+        version, used_ms, (started, cwd, entrypoint, opening_at), (ended, latest_at, exited, exited_ms) = row
         head = transcripts.Head(started, cwd, None, entrypoint, opening_at)
-        return [int(v) for v in version], head, transcripts.Tail(ended, None, latest_at), int(used_ms)
+        tail = transcripts.Tail(ended, None, latest_at, exited, exited_ms)
+        return [int(v) for v in version], head, tail, int(used_ms)
     except (TypeError, ValueError):
         return None
 

@@ -10,6 +10,11 @@ and rewrites its registry entry, so its old id looks like a finished session. An
 is still live is the earlier context of that live session, not a session that ended (issue 14:
 a session was shown itself as "Last session ... ended 21s ago" after /clear).
 
+Each entry also says when peerhooks last saw the session live (its registry entry, its process
+running): refreshed at every SessionStart on the machine, it is the best evidence of a session's
+life its transcript does not give (an idle session writes nothing; a killed one never writes its
+end), which the last finished session's "last seen" and `peers.py --stats` read.
+
 A session can start before its registry entry exists: 2.1.332 at times writes it only after
 SessionStart:startup has run (seen in about one start in six in the e2e runs), so peers.py saw no
 process for its own id, and after /clear that id read as an ended session. Then peers.py
@@ -90,23 +95,33 @@ def with_unregistered(known, session_id, processes, now_ms):
     return table
 
 
-def merged(known, sessions, now_ms):
-    """The remembered table ({id: [name, last seen ms, pid, process start]}) with these sessions
-    added and old ones dropped; None when nothing changed (so the common start writes nothing)."""
+def merged(known, sessions, now_ms, live_ids=None):
+    """The remembered table ({id: [name, last seen live ms, pid, process start]}) with these
+    registry sessions added and old ones dropped, those live (live_ids; None: all of them) seen
+    now; None when nothing changed. A session whose process is gone (its entry left behind by a
+    crash) keeps the time it was last seen live, or, new here, its entry's own last update."""
     table = {k: v for k, v in known.items() if _valid(v) and now_ms - v[1] <= KEEP_DAYS * DAY_MS}
     changed = len(table) != len(known)
     for session in sessions:
         entry = table.get(session.session_id)
-        wanted = [session.name, now_ms, session.pid, session.proc_start]
-        if entry is None or entry[0] != session.name or process_of(entry) != session_process(session):
+        live = live_ids is None or session.session_id in live_ids
+        seen = now_ms if live else (entry[1] if entry else session.updated_at_ms or session.started_at_ms or now_ms)
+        wanted = [session.name, seen, session.pid, session.proc_start]
+        if entry != wanted:
             table[session.session_id] = wanted
             changed = True
     return table if changed else None
 
 
-def remember(home, sessions, now_ms):
-    """Add the names of registry sessions; best effort (a lost name only costs a bare id later)."""
-    _save(home, merged(read_json_object(_path(home)) or {}, sessions, now_ms))
+def last_seen_ms(entry):
+    """When peerhooks last saw a remembered session live (epoch ms), or None."""
+    return entry[1] if entry else None
+
+
+def remember(home, sessions, now_ms, live_ids=None):
+    """Add the names of registry sessions and when each live one was seen; best effort (a lost name
+    only costs a bare id later)."""
+    _save(home, merged(read_json_object(_path(home)) or {}, sessions, now_ms, live_ids))
 
 
 def remember_unregistered(home, session_id, processes, now_ms):

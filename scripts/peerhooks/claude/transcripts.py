@@ -20,7 +20,8 @@ from ..startup.records import record as _record  # `record` names a transcript r
 from ..state.safefiles import open_regular
 from ..text.timeutil import iso_to_ms
 from .editscan import Edit, EditScan, inode_of, unchanged_since
-from .formats import BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, REPEAT_RECORD_TYPE, edit_target, tool_uses
+from .formats import (BASH_TOOL, EDIT_TOOLS, END_RECORD_TYPE, END_RECORDS_SINCE, EXIT_COMMAND_MARKS,
+                      LOCAL_COMMAND_MARKS, PARSE_LINE_LIMIT, REPEAT_RECORD_TYPE, edit_target, tool_uses)
 from .home import transcript_entries, transcript_folders
 from .intent import is_substantive
 from .jsonl import line_at, lines_backward, open_map, whole_lines_end
@@ -155,10 +156,11 @@ def bash_writes(command, cwd):
     """The files a Bash tool_use wrote, by the shared command-line interpreter (peerhooks.shell.cmdline);
     glob patterns and paths only the shell could expand are left out."""
     from ..shell.cmdline import write_targets  # seam: only a Bash command not scanned before (the shell model, ~1.5 ms)
+    from ..wrappers import code_writes  # seam: and the reader of code it hands an interpreter, which needs the model
 
     paths = platform.current().paths
     cwd = paths.local(cwd) if isinstance(cwd, str) else None
-    return [path for path, pattern in write_targets(command, cwd, paths=paths) if not pattern]
+    return [path for path, pattern in write_targets(command, cwd, paths=paths, code_writes=code_writes) if not pattern]
 
 
 def _edits_in_line(data, start, end):
@@ -366,42 +368,126 @@ Tail = _record("Tail", [  # each None when the tail does not tell
     "ended_at_ms",  # timestamp of the last record that has one
     "latest",  # latest substantive prompt seen in the tail
     "latest_at",  # the byte offset of its record (see prompt_at)
-], defaults=(None,))
+    "exited",  # True: a clean end recorded after the last turn; False: none, from a client that
+    # records every clean end (formats.END_RECORDS_SINCE): the process was killed; None: cannot tell
+    "exited_ms",  # when that clean end was, or None
+], defaults=(None, None, None))
 
 
 TAIL_PROMPT_BYTES = 2 * 1024 * 1024  # how far back the latest prompt is looked for
 
 
 def read_tail(path, scan_bytes=TAIL_PROMPT_BYTES):
-    """The last record's time and the latest substantive prompt (a `last-prompt` record or a
-    user prompt), from the end of a transcript."""
+    """The last record's time, the latest substantive prompt (a `last-prompt` record or a user
+    prompt) and how the session ended, from the end of a transcript."""
     data = open_map(path) if path else None
     if data is None:
         return Tail(None, None)
     try:
-        ended, latest, latest_at = None, None, None
+        found = _TailFacts()
         for start, end in lines_backward(data, max(0, len(data) - scan_bytes)):
-            if end - start > PARSE_LINE_LIMIT:
-                if ended is None:
-                    ended = timestamp_of_big(data, start, end)
-                continue
-            try:
-                record = loads(data[start:end])
-            except ValueError:
-                continue
-            if not isinstance(record, dict):
-                continue
-            if ended is None:
-                ended = iso_to_ms(record.get("timestamp"))
-            if latest is None:
-                text = _prompt_of(record)
-                if is_substantive(text):
-                    latest, latest_at = text, start
-            if ended is not None and latest is not None:
+            if found.take(data, start, end):
                 break
-        return Tail(ended, latest, latest_at)
+        return found.tail()
     finally:
         data.close()
+
+
+_TURN = "turn"  # a turn was met, from the last record backwards, before any end record
+
+
+class _TailFacts:
+    """What read_tail has found so far, reading lines from the last backwards."""
+    __slots__ = ("ended", "latest", "latest_at", "end", "version")
+
+    def __init__(self):
+        self.ended = self.latest = self.latest_at = self.end = self.version = None
+
+    def take(self, data, start, end):
+        """Take one whole line; True once nothing more is wanted."""
+        if end - start > PARSE_LINE_LIMIT:  # a Write or a tool's output: part of a turn
+            if self.ended is None:
+                self.ended = timestamp_of_big(data, start, end)
+            self.end = self.end or _TURN
+            return False
+        try:
+            record = loads(data[start:end])
+        except ValueError:
+            return False
+        if not isinstance(record, dict):
+            return False
+        self._take_record(record, start)
+        return (self.ended is not None and self.latest is not None and self.end is not None
+                and (self.version is not None or self.end is not _TURN))
+
+    def _take_record(self, record, start):
+        if self.ended is None:
+            self.ended = iso_to_ms(record.get("timestamp"))
+        if self.version is None and isinstance(record.get("version"), str):
+            self.version = record["version"]
+        if self.end is None:
+            self.end = end_of_record(record, self._time_of) or (_TURN if is_turn(record) else None)
+        if self.latest is None:
+            text = _prompt_of(record)
+            if is_substantive(text):
+                self.latest, self.latest_at = text, start
+
+    @staticmethod
+    def _time_of(record):
+        return iso_to_ms(record.get("timestamp"))
+
+    def tail(self):
+        if self.end is _TURN:
+            exited, exited_ms = (False if records_every_end(self.version) else None), None
+        else:
+            exited, exited_ms = self.end or (None, None)
+        if exited_ms is not None and self.ended is not None and exited_ms < self.ended:
+            exited_ms = None  # a fork's end record counts from its parent's start: the moment is unknown
+        return Tail(self.ended, self.latest, self.latest_at, exited, exited_ms)
+
+
+def end_of_record(record, time_of):
+    """(True, the moment in epoch ms or None) when a decoded record says its session ended cleanly
+    (2.1.332's END_RECORD_TYPE, 2.1.197's `/exit` command record), else None. time_of(record): a
+    record's own time."""
+    if record.get("type") == END_RECORD_TYPE:
+        start, duration = record.get("startTime"), record.get("totalDuration")
+        return True, (start + duration if _is_count(start) and _is_count(duration) else None)
+    text = _command_text(record)
+    if text is not None and text.lstrip().startswith(EXIT_COMMAND_MARKS):
+        return True, time_of(record)
+    return None
+
+
+def is_turn(record):
+    """Whether a decoded record is part of a turn (an assistant record, a prompt, a tool result):
+    an end record before it belongs to an earlier run of the session (a resumed one)."""
+    if record.get("type") == "assistant":
+        return True
+    if record.get("type") != "user" or record.get("isMeta"):
+        return False
+    text = _command_text(record)
+    return text is None or not text.lstrip().startswith(LOCAL_COMMAND_MARKS)
+
+
+def records_every_end(version):
+    """Whether the client version a record names writes an end record at every clean end, so that
+    a transcript without one after its last turn stopped without exiting (False when unreadable)."""
+    parts = version.split(".")[:3] if isinstance(version, str) else ()
+    if len(parts) != 3 or not all(part.isdigit() for part in parts):
+        return False
+    return tuple(int(part) for part in parts) >= END_RECORDS_SINCE
+
+
+def _is_count(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _command_text(record):
+    """The text of a user record whose content is a string (a prompt or a command wrapper), else None."""
+    message = record.get("message") if record.get("type") == "user" else None
+    content = message.get("content") if isinstance(message, dict) else None
+    return content if isinstance(content, str) else None
 
 
 def _prompt_of(record):

@@ -7,7 +7,7 @@ from ..claude.formats import DAY_MS
 from ..claude.home import transcript_folders
 from ..claude.intent import one_line
 from ..git import gitrepo
-from ..peers.report import display_path
+from ..peers.report import display_path, how_it_ended
 from ..text.timeutil import ms_to_utc
 from .quiet import exists_only, process, transcripts
 from .sections import cap, section
@@ -48,11 +48,12 @@ def gather_ended_sessions(workspace):
 
 
 def ended_lines(ended, top):
-    """One finished session: name, end time (UTC), latest prompt, files edited."""
+    """One finished session: name, how and when it ended (UTC: the body is compared between starts
+    and must not change with the clock), latest prompt, files edited."""
     done = ended.activity
     count = done.prompt_count
-    lines = ["%s ended %s, %d prompt%s" % (done.name, ms_to_utc(ended.ended_ms), count,
-                                          "" if count == 1 else "s")]
+    lines = ["%s %s, %d prompt%s" % (done.name, how_it_ended(ended.exited, ms_to_utc(ended.ended_ms)), count,
+                                    "" if count == 1 else "s")]
     if done.latest:
         lines.append("  latest prompt: " + one_line(done.latest))
     if done.edits:

@@ -8,23 +8,28 @@ described from its transcripts, found by the session id and process the roster k
 of ids across /clear, its subagents: identity), and git's state of the files they changed: what
 it left uncommitted is still its work, for whoever comes next.
 """
+import time
+
 from ..claude import activity, editindex, history, identity, messaging, names, registry, transcripts
 from ..claude.intent import one_line
 from ..peers import roster
 from ..peers.report import edits_line, named
 from ..startup.records import record
-from ..text.timeutil import ago, duration
+from ..startup import oscalls
+from ..text.timeutil import ago, clock, duration
 
 HEADER = "Peers in this checkout since this session last heard:"
 SHOWN_FILES = 5
 MAX_EACH = 8  # joined, and ended, peers described on one prompt; the rest are counted
 
-Ended = record("Ended", "name started_ms ended_ms uncommitted settled", doc="""A peer that ended: its
-    name, when it started and ended (None when unknown), and [Edit] of the files it changed that
-    git holds uncommitted now, and of those it changed that git holds unchanged.""")
+Ended = record("Ended", "name started_ms ended_ms uncommitted settled exited", (None,), """A peer that
+    ended: its name, when it started and ended (None when unknown; ended_ms its recorded exit, else
+    when it was last known alive: activity.end_of), [Edit] of the files it changed that git holds
+    uncommitted now, and of those it changed that git holds unchanged, and whether it exited (True),
+    stopped without exiting (False) or cannot be told (None).""")
 
 
-def joined_line(peer, top, now_ms):
+def joined_line(peer, top, now_ms, zone=time.localtime):
     """One joined peer (an activity.Activity) as one line."""
     facts = [f for f in (peer.status, "up " + ago(now_ms, peer.started_ms) if peer.started_ms else None) if f]
     text = "- joined: %s%s" % (peer.name, " (%s)" % ", ".join(facts) if facts else "")
@@ -32,18 +37,21 @@ def joined_line(peer, top, now_ms):
         text += "; working on: %s" % one_line(peer.latest)
         if peer.direction:
             text += ", then: %s" % one_line(peer.direction)
-    editing = edits_line(peer, top, now_ms, "editing")
+    editing = edits_line(peer, top, now_ms, "editing", zone)
     return text + ("; " + editing.strip() if editing else "")
 
 
-def ended_line(ended, top, now_ms):
-    """One ended peer as one line."""
+def ended_line(ended, top, now_ms, zone=time.localtime):
+    """One ended peer as one line: `ended` once its exit is recorded, else when it was last seen, and
+    `stopped without exiting` when its client records every exit and recorded none."""
     when = []
     if ended.ended_ms is not None:
-        when.append("%s ago" % ago(now_ms, ended.ended_ms))
+        when.append("%s%s, %s ago" % ("" if ended.exited else "last seen ", clock(ended.ended_ms, now_ms, zone),
+                                      ago(now_ms, ended.ended_ms)))
     if ended.started_ms is not None and ended.ended_ms is not None:
-        when.append("after %s" % duration(ended.ended_ms - ended.started_ms))
-    text = "- ended: %s%s" % (ended.name, " (%s)" % ", ".join(when) if when else "")
+        when.append("after %s%s" % ("" if ended.exited else "at least ", duration(ended.ended_ms - ended.started_ms)))
+    how = "stopped without exiting" if ended.exited is False else "ended"
+    text = "- %s: %s%s" % (how, ended.name, " (%s)" % ", ".join(when) if when else "")
     settled = "committed or stashed: %s" % named(ended.settled, top, SHOWN_FILES) if ended.settled else ""
     if ended.uncommitted:
         text += "; left uncommitted: %s" % named(ended.uncommitted, top, SHOWN_FILES)
@@ -53,14 +61,14 @@ def ended_line(ended, top, now_ms):
     return text + "; changed no file here that its transcripts show"
 
 
-def render(joined, ended, top, now_ms, can_send, more=0):
+def render(joined, ended, top, now_ms, can_send, more=0, zone=time.localtime):
     """The roster lines ('' when nobody joined or ended), then how to reach those that joined.
     joined: [(activity.Activity, whether it can receive messages)]; ended: [Ended]; more: how many
-    others joined or ended that are not described."""
+    others joined or ended that are not described; zone: the clock moments are shown on."""
     if not joined and not ended:
         return ""
-    lines = [HEADER] + [joined_line(p, top, now_ms) for p, _can in joined]
-    lines += [ended_line(e, top, now_ms) for e in ended]
+    lines = [HEADER] + [joined_line(p, top, now_ms, zone) for p, _can in joined]
+    lines += [ended_line(e, top, now_ms, zone) for e in ended]
     if more:
         lines.append("- and %d more that joined or ended" % more)
     advice = messaging.advice([(p.name, can, messaging.SESSION) for p, can in joined], can_send)
@@ -73,21 +81,25 @@ Found = record("Found", "text roster", doc="""The lines to print and the roster 
     are delivered.""")
 
 
-def describe_ended(home, top, key, heard, table, now_ms):
+def describe_ended(home, top, key, heard, table, now_ms, heard_at_ms=None):
     """An Ended from what the roster kept of a peer: its transcripts (its chain of ids across
-    /clear, its subagents), the files they show it changed, git's state of those now."""
+    /clear, its subagents), the files they show it changed, git's state of those now, and its end
+    (activity.end_of: its recorded exit, else the last moment it was known alive: its last record,
+    peerhooks' last sight of it, or heard_at_ms, when this session's roster last heard it live)."""
     pid, _sep, start = key.partition(":")
     processes = [(int(pid), start or None)] if pid.isdigit() else []
     found = identity.identity(home, heard.session_id, heard.cwd or top, heard.name, processes, table)
     paths = identity.all_transcripts(found)
     scans = editindex.recent_edits_of(home, paths, now_ms)
     edits = activity.kept_edits(activity.merged_scan([scans[p] for p in paths if p in scans]).edits, top)
-    # its last record; without one (a session that never ran a prompt), now bounds its end
-    ended_ms = (transcripts.read_tail(found.transcripts[0]).ended_at_ms if found.transcripts else None) or now_ms
+    tail = transcripts.read_tail(found.transcripts[0]) if found.transcripts else transcripts.Tail(None, None)
+    seen = [t for t in (names.last_seen_ms(table.get(heard.session_id)), heard_at_ms) if t is not None]
+    ended_ms, exited = activity.end_of(tail, tail.ended_at_ms, max(seen) if seen else None)
+    ended_ms = ended_ms or now_ms  # nothing tells when it was alive (no record, never seen): now bounds its end
     shell = activity.Activity(heard.session_id, heard.name, heard.cwd, None, heard.started_ms, ended_ms, None,
                               None, None, None, edits, False)
     [split] = activity.settled_by_git([shell], top)
-    return Ended(heard.name, heard.started_ms, ended_ms, split.edits, split.settled)
+    return Ended(heard.name, heard.started_ms, ended_ms, split.edits, split.settled, exited)
 
 
 def report(home, seen, session_id, top, environ, now_ms):
@@ -111,5 +123,14 @@ def report(home, seen, session_id, top, environ, now_ms):
         described = [(a, s.can_message) for a, s in zip(checkout.peers, joined)]
     if ended:
         table = names.load_table(home)
-        gone = [describe_ended(home, top, key, heard, table, now_ms) for key, heard in ended]
+        heard_at_ms = _modified_ms(seen.path)
+        gone = [describe_ended(home, top, key, heard, table, now_ms, heard_at_ms) for key, heard in ended]
     return Found(render(described, gone, top, now_ms, can_send, more), new)
+
+
+def _modified_ms(path):
+    """When a file was last written (epoch ms), or None."""
+    try:
+        return oscalls.stat(path).st_mtime_ns // 1000000
+    except (OSError, ValueError):
+        return None

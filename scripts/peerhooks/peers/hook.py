@@ -81,14 +81,14 @@ def session_start_report(payload, environ, now_ms):
     chain = registry.ancestor_chain()
     ancestors = frozenset(chain)
     live = registry.peers_in_checkout(home, top, payload.session_id, ancestors, sessions)
-    names.remember(home, sessions, now_ms)
+    all_live = registry.alive(sessions)  # one question to the platform for every pid
+    names.remember(home, sessions, now_ms, {s.session_id for s in all_live})
     own = registry.own_entry(sessions, payload.session_id, ancestors)
     if own is None and payload.session_id:  # started before its registry entry was written
         starts = registry.process_starts(chain)
         names.remember_unregistered(home, payload.session_id, names.possible_processes(
             [(pid, starts.get(pid)) for pid in chain], {s.pid for s in sessions}), now_ms)
     summaries = history.load(home, now_ms)
-    all_live = registry.alive(sessions)  # one question to the platform for every pid
     _remember_roster(home, payload.session_id, live)
     checkout = activity.describe_checkout(
         home, top, live, own_ids(home, sessions, payload.session_id, ancestors), now_ms, summaries,

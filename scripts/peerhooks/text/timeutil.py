@@ -42,6 +42,22 @@ def ms_to_utc(ms, fmt="%Y-%m-%d %H:%M UTC"):
     return time.strftime(fmt, time.gmtime(ms // 1000))
 
 
+def clock(ms, now_ms=None, zone=time.localtime):
+    """A moment as this machine's clock shows it: `14:02` on now's day, else `2026-11-29 14:02`
+    (the date always when now_ms is None). zone turns epoch seconds into a struct_time:
+    time.localtime, the user's clock, or a fixed one (time.gmtime) where a test or a sample needs
+    the same text on every machine."""
+    then = zone(int(ms // 1000))
+    if now_ms is not None and tuple(then[:3]) == tuple(zone(int(now_ms // 1000))[:3]):
+        return time.strftime("%H:%M", then)
+    return time.strftime("%Y-%m-%d %H:%M", then)
+
+
+def at(now_ms, then_ms, zone=time.localtime):
+    """`14:02 (2m ago)`: a moment on the clock and relative to now, for a text read minutes later."""
+    return "%s (%s ago)" % (clock(then_ms, now_ms, zone), ago(now_ms, then_ms))
+
+
 def ago(now_ms, then_ms):
     """A short relative age: `45s`, `4m`, `3h`, `2d`."""
     seconds = max(0, (now_ms - then_ms) // 1000)
