@@ -1,12 +1,13 @@
 """cmdline: the one interpreter of Bash command lines (simple commands, their directory, what they
-run and write). Pure: no files, no clock."""
+run and write: shell.words, shell.writes). Pure: no files, no clock."""
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.shell import cmdline  # noqa: E402
+from peerhooks import wrappers  # noqa: E402
+from peerhooks.shell import cmdline, words, writes  # noqa: E402
 from peerhooks.shell.lexer import tokenize  # noqa: E402
 
 CONTEXT = cmdline.Context(home="/home/me", toplevel=lambda path: "/r" if path.startswith("/r") else None)
@@ -73,17 +74,17 @@ class Directories(unittest.TestCase):
 
 class Expansions(unittest.TestCase):
     def test_brace_expansion(self):
-        self.assertEqual(cmdline.brace_expand("{src,lib}/"), ["src/", "lib/"])
-        self.assertEqual(cmdline.brace_expand("f{1..3}.py"), ["f1.py", "f2.py", "f3.py"])
-        self.assertEqual(cmdline.brace_expand("a{b,c}{d,e}"), ["abd", "abe", "acd", "ace"])
+        self.assertEqual(words.brace_expand("{src,lib}/"), ["src/", "lib/"])
+        self.assertEqual(words.brace_expand("f{1..3}.py"), ["f1.py", "f2.py", "f3.py"])
+        self.assertEqual(words.brace_expand("a{b,c}{d,e}"), ["abd", "abe", "acd", "ace"])
         word = tokenize("git add {src,lib}/")[2]
-        self.assertEqual([w.value for w in cmdline.words_of(word)], ["src/", "lib/"])
-        self.assertEqual(cmdline.words_of(tokenize("git add '{a,b}'")[2])[0].value, "{a,b}")
+        self.assertEqual([w.value for w in words.words_of(word)], ["src/", "lib/"])
+        self.assertEqual(words.words_of(tokenize("git add '{a,b}'")[2])[0].value, "{a,b}")
 
     def test_unknowable_words_expand_to_none(self):
-        self.assertIsNone(cmdline.expand(tokenize('"$(git ls-files -m)"')[0], "/r", CONTEXT))
-        self.assertIsNone(cmdline.expand(tokenize("$FILES")[0], "/r", CONTEXT))
-        self.assertEqual(cmdline.expand(tokenize("${HOME}/x")[0], "/r", CONTEXT), "/home/me/x")
+        self.assertIsNone(words.expand(tokenize('"$(git ls-files -m)"')[0], "/r", CONTEXT))
+        self.assertIsNone(words.expand(tokenize("$FILES")[0], "/r", CONTEXT))
+        self.assertEqual(words.expand(tokenize("${HOME}/x")[0], "/r", CONTEXT), "/home/me/x")
 
 
 class FieldSplitting(unittest.TestCase):
@@ -103,7 +104,7 @@ class FieldSplitting(unittest.TestCase):
 
     def test_fields_of_one_word(self):
         def fields(text, **variables):
-            return cmdline.fields(tokenize(text)[0], "/r", CONTEXT, variables)
+            return words.fields(tokenize(text)[0], "/r", CONTEXT, variables)
         self.assertEqual(fields("$F", F=" src  lib "), ["src", "lib"])
         self.assertEqual(fields('"$F"', F=" src  lib "), [" src  lib "])
         self.assertEqual(fields('x$F-"y z"', F="a b"), ["xa", "b-y z"])
@@ -115,8 +116,8 @@ class FieldSplitting(unittest.TestCase):
         self.assertIsNone(fields("$UNSET"))
 
     def test_expand_is_none_for_an_unquoted_value_that_makes_several_words(self):
-        self.assertIsNone(cmdline.expand(tokenize("$F")[0], "/r", CONTEXT, {"F": "a b"}))
-        self.assertEqual(cmdline.expand(tokenize('"$F"')[0], "/r", CONTEXT, {"F": "a b"}), "a b")
+        self.assertIsNone(words.expand(tokenize("$F")[0], "/r", CONTEXT, {"F": "a b"}))
+        self.assertEqual(words.expand(tokenize('"$F"')[0], "/r", CONTEXT, {"F": "a b"}), "a b")
 
     def test_assignments_are_not_split_and_an_array_is_not_known(self):
         found = cmdline.commands('A=$B; git add $A', "/r", CONTEXT)
@@ -140,7 +141,7 @@ class FieldSplitting(unittest.TestCase):
 
 class WriteTargets(unittest.TestCase):
     def targets(self, line, cwd="/repo"):
-        return cmdline.write_targets(line, cwd, "/home/me")
+        return cmdline.write_targets(line, cwd, "/home/me", code_writes=wrappers.code_writes)
 
     def test_writes_through_prefixes_nested_shells_and_git_mv(self):
         self.assertEqual(self.targets("/usr/bin/env sed -i s/a/b/ x.py"), [("/repo/x.py", False)])
@@ -177,8 +178,9 @@ class WriteTargets(unittest.TestCase):
 
     def test_a_missing_path_is_not_removed_edited_copied_or_moved_and_a_file_there_not_touched(self):
         def targets(line):
-            return [p for p, _g, _c in cmdline.targets_of(cmdline.commands(line, "/repo", cmdline.Context()),
-                                                           cmdline.Context(), exists=lambda path, _run: "gone" not in path)]
+            context = cmdline.Context(code_writes=wrappers.code_writes)
+            return [p for p, _g, _c in writes.targets_of(cmdline.commands(line, "/repo", context), context,
+                                                         exists=lambda path, _run: "gone" not in path)]
         self.assertEqual(targets("rm -f gone.py kept.py"), ["/repo/kept.py"])
         self.assertEqual(targets("sed -i s/a/b/ gone.py"), [])
         self.assertEqual(targets("sed -i.bak s/a/b/ gone.py kept.py"), ["/repo/kept.py", "/repo/kept.py.bak"])

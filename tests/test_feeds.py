@@ -6,7 +6,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.shell import cmdline, feeds
+from peerhooks.shell import cmdline, feeds, programs
 from peerhooks.git import feed_sources, gitops, reach  # noqa: E402
 from peerhooks.git.gitstate import PathState  # noqa: E402
 
@@ -37,7 +37,7 @@ def words(line, cwd=TOP, states=STATES, renames=None):
     runs = cmdline.commands(line, cwd, context)
     consumer = runs[-1]
     if consumer.xargs is not None:
-        split = {cmdline.XARGS_SPLIT: feeds.XARGS, cmdline.LINES_SPLIT: feeds.LINES}.get(consumer.xargs.split)
+        split = {programs.XARGS_SPLIT: feeds.XARGS, programs.LINES_SPLIT: feeds.LINES}.get(consumer.xargs.split)
         feed = feed_sources.feed_of(consumer.fed_by, split, context, Lookup()) if split else None
     else:
         word = next(w for w in consumer.args if w.substitutions)

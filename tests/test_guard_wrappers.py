@@ -12,7 +12,7 @@ import unittest
 from concurrent.futures import ThreadPoolExecutor
 
 from support import HomeTestCase, shell_path
-from peerhooks.wrappers import MAX_FILE_BYTES, Outside, Unreadable
+from peerhooks.wrappers.files import MAX_FILE_BYTES, Outside, Unreadable
 from peerhooks.wrappers.reader import CheckoutReader
 
 SCRIPT = "git_index_guard.py"

@@ -6,7 +6,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.shell import cmdline
+from peerhooks.shell import writes
 from peerhooks.guard import readonly as guard_readonly  # noqa: E402
 
 
@@ -48,7 +48,7 @@ class MayWrite(unittest.TestCase):
         from peerhooks.wrappers import inline_code
 
         self.assertEqual([m.decode() for m in guard_readonly.WRITE_MARKERS], list(inline_code.WRITE_MARKERS))
-        self.assertEqual(tuple(i.decode() for i in guard_readonly.INTERPRETERS), cmdline.INTERPRETER_PREFIXES)
+        self.assertEqual(tuple(i.decode() for i in guard_readonly.INTERPRETERS), writes.INTERPRETER_PREFIXES)
 
 
 if __name__ == "__main__":

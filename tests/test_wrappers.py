@@ -11,9 +11,11 @@ from peerhooks.shell import cmdline
 from peerhooks.git import gitops
 from peerhooks.guard import readonly
 from peerhooks import wrappers  # noqa: E402
-from peerhooks.wrappers import inline_code, makefile, package_scripts  # noqa: E402
+from peerhooks.wrappers import inline_code, make_invocation, makefile, package_scripts  # noqa: E402
+from peerhooks.wrappers import files as wrapper_files  # noqa: E402
 from peerhooks.shell.lexer import MAX_TOKENS, TooLarge  # noqa: E402
-from peerhooks.wrappers.follower import MAX_FILES, MAX_LINES, MAX_TEXT, Follower  # noqa: E402
+from peerhooks.wrappers.files import MAX_FILES  # noqa: E402
+from peerhooks.wrappers.follower import MAX_LINES, MAX_TEXT, Follower  # noqa: E402
 
 ROOT = "/r"
 
@@ -210,7 +212,7 @@ include $(shell ls *.mk)
     def test_an_include_outside_the_checkout_matters_only_for_a_goal_not_found(self):
         def read(path):
             if path == "/usr/share/mk/rules.mk":
-                raise wrappers.Outside("outside every checkout")
+                raise wrapper_files.Outside("outside every checkout")
             return {ROOT + "/Makefile": "include /usr/share/mk/rules.mk\nc:\n\tgit status\n"}.get(path)
 
         self.assertEqual(kinds("make c", read), [])
@@ -235,7 +237,7 @@ include $(shell ls *.mk)
         self.assertEqual(kinds("make $TARGET", COMMIT_MAKEFILE), [gitops.UNFOLLOWED])
 
     def test_the_invocation_reads_options_as_gnu_make_does(self):
-        invocation = makefile.Invocation(["-sk", "-C", "a", "-Cb", "-f", "x.mk", "-j", "4", "V=1", "t", "--", "u"], "/r")
+        invocation = make_invocation.Invocation(["-sk", "-C", "a", "-Cb", "-f", "x.mk", "-j", "4", "V=1", "t", "--", "u"], "/r")
         self.assertEqual((invocation.directory, invocation.files, invocation.goals, invocation.overrides),
                          ("/r/a/b", ["x.mk"], ["t", "u"], {"V": "1"}))
 
@@ -457,7 +459,7 @@ class Bounds(unittest.TestCase):
 
     def test_a_script_outside_every_checkout_is_not_followed(self):
         def read(path):
-            raise wrappers.Outside("outside every checkout")
+            raise wrapper_files.Outside("outside every checkout")
 
         self.assertEqual(kinds("bash ~/bin/x.sh && ./x.sh && npm run x && make", read), [])
 
@@ -475,7 +477,7 @@ class Bounds(unittest.TestCase):
 
     def test_a_file_that_must_not_be_read_makes_what_it_runs_unknown(self):
         def refuse(path):
-            raise wrappers.Unreadable("a link out of the checkout")
+            raise wrapper_files.Unreadable("a link out of the checkout")
 
         for line in ("make commit", "npm run x", "./scripts/x.sh", "bash x.sh"):
             with self.subTest(line=line):
@@ -511,7 +513,7 @@ class HostileText(unittest.TestCase):
             text = "".join(rng.choice(self.MAKE_PIECES) for _ in range(rng.randint(1, 60)))
             code = "".join(rng.choice(self.CODE_PIECES) for _ in range(rng.randint(1, 40)))
             for goals in ([], ["a"], ["-n", "a"], ["-f", "x.mk", "a"]):
-                makefile.follow(makefile.Invocation(goals, ROOT), {ROOT + "/Makefile": text, ROOT + "/x.mk": text[::-1]}.get)
+                makefile.follow(make_invocation.Invocation(goals, ROOT), {ROOT + "/Makefile": text, ROOT + "/x.mk": text[::-1]}.get)
             for language in ("python", "node", "perl", "ruby"):
                 inline_code.git_lines(code, language)
             line = " ".join(rng.choice(self.LINE_WORDS) for _ in range(rng.randint(1, 10)))
@@ -542,10 +544,10 @@ class EntryWords(unittest.TestCase):
             self.assertIsInstance(wrappers.follower_for(line), Follower, line)
 
     def test_git_as_a_word(self):
-        self.assertTrue(wrappers.mentions_git("import git"))
-        self.assertTrue(wrappers.mentions_git("['git', 'add']"))
+        self.assertTrue(wrapper_files.mentions_git("import git"))
+        self.assertTrue(wrapper_files.mentions_git("['git', 'add']"))
         for text in (".git/HEAD", "github.com", "digit", "gitignore", "legit"):
-            self.assertFalse(wrappers.mentions_git(text), text)
+            self.assertFalse(wrapper_files.mentions_git(text), text)
 
 
 if __name__ == "__main__":

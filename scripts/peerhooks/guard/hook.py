@@ -26,6 +26,7 @@ from ..startup import oscalls
 from ..claude.formats import BASH_TOOL
 from ..startup.records import record
 from ..shell.lexer import TooLarge
+from ..shell.writes import targets_of
 
 MODE_VARIABLE = hookio.OFF_SWITCH
 MODE_OFF = hookio.OFF_VALUES
@@ -45,7 +46,7 @@ def run(payload, argv, environ, now):
     cwd = payload.cwd
     cwd = paths.realpath(cwd) if cwd and oscalls.path.isabs(cwd) and oscalls.path.isdir(cwd) else None
     context = cmdline.Context(home=platform.shell_home(environ), toplevel=gitrepo.toplevel, glob=_glob,
-                              follow=wrappers.follower_for(command), paths=paths)
+                              follow=wrappers.follower_for(command), paths=paths, code_writes=wrappers.code_writes)
     claude = home.claude_home(environ)
     try:
         runs = cmdline.commands(command, cwd, context)
@@ -197,7 +198,7 @@ def _writes_in_checkouts(runs, context):
     def exists(path, run):  # known only where nothing before the command in the line may have changed it
         return oscalls.path.lexists(path) if id(run) in settled else None
 
-    found = [(path, pattern, run) for path, pattern, run in cmdline.targets_of(runs, context, oscalls.path.isdir, exists)
+    found = [(path, pattern, run) for path, pattern, run in targets_of(runs, context, oscalls.path.isdir, exists)
              if run.name != "git" and run.cwd
              and gitrepo.toplevel(oscalls.path.dirname(path) if not pattern else run.cwd)]
     found.extend((None, False, run) for run in runs

@@ -52,7 +52,7 @@ WRITERS = frozenset(b"tee touch truncate rm unlink shred cp mv install ln rsync 
 HARMLESS_AFTER_REDIRECT = (b"&", b"/dev/null")
 
 
-# The interpreters whose code a line may hand them (cmdline.INTERPRETER_PREFIXES) and the markers of
+# The interpreters whose code a line may hand them (shell.writes.INTERPRETER_PREFIXES) and the markers of
 # code that may write a file (peerhooks.wrappers.inline_code.WRITE_MARKERS, as bytes; a test holds
 # them equal): a line holding both may write one (`python3 -c "…open(p,'w')…"`); `python3 -m
 # pytest` holds no marker and stays on the quiet path. `sort` writes only with -o.

@@ -20,6 +20,7 @@ from ..startup.records import record
 from ..state.safefiles import is_private_folder, read_regular
 from ..text.redact import redact
 from ..text.timeutil import iso_to_ms
+from ..wrappers import code_writes
 from . import watch
 
 MAX_LINES = 5  # the notice shows this many files, then how many more and where
@@ -56,7 +57,7 @@ EDIT_TOOLS = frozenset(["Write", "Edit", "MultiEdit", "NotebookEdit"])
 def bash_write_targets(command, cwd, user_home):
     """[(path, is_pattern)] that a Bash command line writes, read by the shared interpreter
     (peerhooks.shell.cmdline); the one look at the filesystem: whether a copy's destination is a folder."""
-    return cmdline.write_targets(command, cwd, user_home, os.path.isdir)
+    return cmdline.write_targets(command, cwd, user_home, os.path.isdir, code_writes=code_writes)
 
 
 def writes_of(calls, user_home):

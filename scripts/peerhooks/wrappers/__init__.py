@@ -8,55 +8,44 @@ The guard saw only the git it could read in the line. The files are plain text i
 reading them costs one bounded read each.
 
 The package, one module per concern:
-  follower        cmdline's follower (Context.follow): which wrapper a command is, the bounds, the
-                  files one judgement reads
-  makefile        what `make [options] [targets]` runs, as GNU make expands it
+  follower        cmdline's follower (Context.follow): which wrapper a command is, and the bounds
+  files           the files one judgement reads, why one stays unread, whether a text mentions git
+  makefile        what `make [options] [targets]` runs, as GNU make expands it, with
+                  make_invocation (its command line), make_syntax (a makefile's text) and
+                  make_functions (`$(subst …)`, `$(shell …)`, …)
   package_scripts what `npm run S`, `yarn S`, `pnpm S`, `bun run S` run
   github_cli      what `gh pr checkout` / `gh repo sync` do to the checkout
-  inline_code     the git command lines in `python -c`, `node -e`, `perl -e`, `ruby -e` code
+  inline_code     the git command lines in `python -c`, `node -e`, `perl -e`, `ruby -e` code, and
+                  the files such code may write (cmdline's Context.code_writes)
   reader          reading those files safely (the only I/O)
-This module is what every judged line imports: the words that may start a wrapper, and the
-follower for a line that holds one (None for one that does not, which then imports nothing more).
+
+This module is what every judged line imports, and nothing of the package until a line needs it:
+the words that may start a wrapper, the follower for a line that holds one (None for one that does
+not), and the reader of the code a line hands an interpreter. No module of the package imports it.
 """
+from ..shell.writes import INTERPRETER_PREFIXES
 
 # Words whose presence in a command line means it may run a wrapper (the front door checks the
-# raw bytes for these, as guard_readonly.WRAPPER_BYTES, before json is imported or a file read). Code given on the
-# line (`python3 -c`, `node -e`) needs none of them: it holds `git` itself when it runs git.
+# raw bytes for these, as guard_readonly.WRAPPER_BYTES, before json is imported or a file read). Code
+# given on the line (`python3 -c`, `node -e`: INTERPRETER_PREFIXES) needs none of them: it holds `git`
+# itself when it runs git.
 ENTRY_WORDS = ("make", "npm", "yarn", "pnpm", "bun ", "gh ", ".sh", "./", "sh ", "source ")
-# The interpreters whose code given on the line is read for git (peerhooks.wrappers.inline_code).
-INTERPRETER_WORDS = ("python", "pypy", "node", "perl", "ruby")
-# A hand-written Makefile, package.json or script is far smaller; the interpreter walks dense shell
-# at ~170 KB/s on a 2-core machine, so what one judgement follows is bounded in text too (follower).
-MAX_FILE_BYTES = 128 * 1024
-
-
-class Unreadable(Exception):
-    """A file that exists but is not read (a link out of the checkout, not a regular file, too big,
-    beyond the files a judgement reads): what it runs cannot be known."""
-
-
-class Outside(Unreadable):
-    """A file outside every checkout (`~/bin/x.sh`, `/usr/share/mk/x.mk`): not read, and a script or
-    makefile there is not followed (an include there leaves what it defines unknown)."""
 
 
 def follower_for(command):
     """The guard's follower for a command line (reading the checkout through reader), or None when
     nothing in the line can be a wrapper: then nothing more is imported."""
-    if not any(word in command for word in ENTRY_WORDS + INTERPRETER_WORDS):
+    if not any(word in command for word in ENTRY_WORDS + INTERPRETER_PREFIXES):
         return None
-    from .follower import Follower
-    from .reader import CheckoutReader
+    from .follower import Follower  # seam: only a line that may run a wrapper loads the follower (~0.5 ms)
+    from .reader import CheckoutReader  # seam: nor its reader of the checkout (with state.safefiles)
 
     return Follower(CheckoutReader())
 
 
-def mentions_git(text):
-    """True when the text holds `git` as a word of its own (not `.git`, `github`, `digit`)."""
-    start = text.find("git")
-    while start >= 0:
-        before, after = text[start - 1:start], text[start + 3:start + 4]
-        if not (before.isalnum() or before in ("_", ".")) and not (after.isalnum() or after == "_"):
-            return True
-        start = text.find("git", start + 3)
-    return False
+def code_writes(command):
+    """The paths code handed to an interpreter may write (inline_code.paths_written): the shell
+    model's Context.code_writes, which it asks only of a command that runs an interpreter."""
+    from .inline_code import paths_written  # seam: only a command running python, node, perl or ruby loads it (~0.3 ms)
+
+    return paths_written(command)

@@ -1,6 +1,6 @@
-"""cmdline's follower (peerhooks.shell.lexer.cmdline.Context.follow) for one judgement: for one simple command,
+"""cmdline's follower (peerhooks.shell.cmdline.Context.follow) for one judgement: for one simple command,
 what it runs, as command lines cmdline walks as if typed, each tagged with a cmdline.Via naming the
-wrapper (`make commit` runs `git add -A && git commit -m save`), or as a marker that names a gitops
+wrapper (`make commit` runs `git add -A && git commit -m save`), or as a marker that names a git
 kind: MOVE_HEAD / RESET_ALL / WRITE_REFS for `gh`, UNFOLLOWED where what runs mentions git and cannot
 be followed (a `$(eval …)`, a script too big to read, `['git', cmd]`). Nothing it cannot follow is
 taken as safe.
@@ -12,11 +12,13 @@ too, and so is the nesting (cmdline's MAX_DEPTH: make running a script running m
 """
 
 from ..startup import oscalls
-from ..shell.cmdline import MAX_DEPTH, SHELLS, Followed, Via, expand, resolve, shell_script_file
+from ..shell.cmdline import MAX_DEPTH, Followed, Via
+from ..shell.programs import SHELLS, shell_script_file
+from ..shell.words import expand, resolve
+from ..shell.writes import INTERPRETER_PREFIXES
 from ..shell.lexer import quote
-from . import INTERPRETER_WORDS, Outside, Unreadable
+from .files import Files, Outside, Unreadable
 
-MAX_FILES = 32  # paths looked up in one judgement: a Makefile's three names, its includes, scripts
 MAX_LINES = 512  # command lines handed back in one judgement (a recipe line, a script, a call)
 MAX_TEXT = 128 * 1024  # characters of them: a whole script is one line (see MAX_FILE_BYTES)
 MAX_SHOWN = 100  # characters of a wrapper or of what it runs, as named in a reason
@@ -45,36 +47,6 @@ def _readable(text):
     if "'" in text and not any(c in text for c in '"$`\\'):
         return '"' + text + '"'
     return quote(text)
-
-
-class Files:
-    """The files one judgement reads: each at most once, at most MAX_FILES, a file the line itself
-    wrote as the line wrote it."""
-
-    def __init__(self, read):
-        self._read = read.get if isinstance(read, dict) else read
-        self._texts = {}
-        self.count = 0
-
-    def text(self, path, written=None):
-        """The file's text; None when absent; Unreadable when it cannot or must not be read."""
-        if written is not None and path in written:
-            if written[path] is None:
-                raise Unreadable("the line writes it with text it does not show")
-            return written[path]
-        if path not in self._texts:
-            self.count += 1
-            if self.count > MAX_FILES:
-                self._texts[path] = Unreadable("more than %d files in one judgement" % MAX_FILES)
-            else:
-                try:
-                    self._texts[path] = self._read(path)
-                except Unreadable as error:
-                    self._texts[path] = error
-        found = self._texts[path]
-        if isinstance(found, Unreadable):
-            raise found
-        return found
 
 
 class Follower:
@@ -112,7 +84,7 @@ class Follower:
 
 def unfollowed(command, wrapper, why):
     """The marker for what cannot be followed: the guard asks beside a live peer."""
-    from ..git.gitops import UNFOLLOWED  # only code the guard cannot read needs the classifier's word
+    from ..git.gitops import UNFOLLOWED  # seam: only code the guard cannot read needs the classifier's word (~3 ms to load)
 
     return Followed(None, command.cwd, Via(wrapper, why), UNFOLLOWED)
 
@@ -149,7 +121,7 @@ def _kind(command):
         return _github_cli
     if name in SHELLS or name in SOURCING:
         return _shell_script_operand
-    if name.startswith(INTERPRETER_WORDS):
+    if name.startswith(INTERPRETER_PREFIXES):
         return _inline_code
     if command.path_word is not None and "/" in command.path_word.value and not command.path_word.expanded:
         return _script_file
@@ -157,19 +129,19 @@ def _kind(command):
 
 
 def _make(follower, command, context, stdin, written, wrapper):
-    from . import makefile
+    from . import make_functions, make_invocation, makefile  # seam: a wrapper family, loaded for a line that runs make
 
     values = word_values(command, context)
     if None in values:
         why = "a make argument known only when it runs"
         return [unfollowed(command, wrapper, why)]
-    invocation = makefile.Invocation(values, command.cwd)
+    invocation = make_invocation.Invocation(values, command.cwd)
 
     def read(path):
         return follower.files.text(path, written)
 
     lines, unknown = makefile.follow(invocation, read, environment(command, context))
-    found = [Followed(line, invocation.directory, Via(wrapper, shown(line.replace(makefile.UNKNOWN_WORD, "…"))))
+    found = [Followed(line, invocation.directory, Via(wrapper, shown(line.replace(make_functions.UNKNOWN_WORD, "…"))))
              for line, _parsing in lines]
     if unknown:
         found.append(unfollowed(command, wrapper, shown("; ".join(unknown))))
@@ -177,7 +149,7 @@ def _make(follower, command, context, stdin, written, wrapper):
 
 
 def _package_script(follower, command, context, stdin, written, wrapper):
-    from . import package_scripts
+    from . import package_scripts  # seam: a wrapper family, loaded for a line that runs npm, yarn, pnpm or bun
 
     values = word_values(command, context)
     run = package_scripts.invocation(command.name, values, command.cwd)
@@ -207,7 +179,7 @@ def _package_script(follower, command, context, stdin, written, wrapper):
 
 
 def _github_cli(follower, command, context, stdin, written, wrapper):
-    from . import github_cli
+    from . import github_cli  # seam: a wrapper family, loaded for a line that runs gh
 
     kind = github_cli.effect([w.value for w in command.args])
     return [marker(command, wrapper, kind)] if kind is not None else []
@@ -261,7 +233,7 @@ def _is_shell_script(text):
 
 def _interpreter_of(text):
     """The language of a script whose first line names python, node, perl or ruby, else None."""
-    from . import inline_code
+    from . import inline_code  # seam: a wrapper family (~0.3 ms), loaded where a command may run code
 
     program = _shebang_program(text)
     return inline_code.language_of(program) if program else None
@@ -278,7 +250,7 @@ def _shebang_program(text):
 
 
 def _inline_code(follower, command, context, stdin, written, wrapper):
-    from . import inline_code
+    from . import inline_code  # seam: a wrapper family (~0.3 ms), loaded where a command may run code
 
     language = inline_code.language_of(command.name)
     if language is None:
@@ -299,7 +271,7 @@ def _inline_code(follower, command, context, stdin, written, wrapper):
 
 
 def _code_lines(command, wrapper, code, language):
-    from . import inline_code
+    from . import inline_code  # seam: a wrapper family (~0.3 ms), loaded where a command may run code
 
     lines, leftover = inline_code.git_lines(code, language)
     found = [Followed(line, command.cwd, Via(wrapper, shown(line))) for line in lines]

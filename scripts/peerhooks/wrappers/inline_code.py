@@ -15,10 +15,9 @@ at run time, `['git', cmd]`, `f"git {x}"`, `import git`) is left over: the calle
 unknown, never as safe.
 """
 from ..shell.cmdline import commands
-from ..shell.lexer import quote
+from ..shell.lexer import matching_close, quote
 from ..startup.records import record
-from ..shell.lexer import matching_close
-from . import mentions_git
+from .files import mentions_git
 
 # The interpreters whose code is read, by the start of the program's name (`python3.11`, `pypy3`).
 LANGUAGE_OF = (("python", "python"), ("pypy", "python"), ("nodejs", "node"), ("node", "node"),
@@ -233,7 +232,22 @@ WRITE_MARKERS = ("'w", '"w', "'a'", '"a"', "'a+", '"a+', "'x'", '"x"', "'r+", '"
                  "appendFile", "rmSync", "renameSync", "copyFile", "createWriteStream", "File.write",
                  "File.delete", "FileUtils", "open(my", "open my", "'>", '">')
 MAX_WRITTEN_PATHS = 64  # string literals taken as paths from one program
+MAX_PROGRAM_CHARS = 64 * 1024  # code longer than this is read up to here
 OPEN_MODES = frozenset(["w", "a", "x", "r", "wb", "ab", "rb", "w+", "a+", "r+", "wt", "at", "utf-8", "utf8", "."])
+
+
+def paths_written(command):
+    """The paths (as written) that code a command hands its interpreter may write: the string
+    literals of code that may write (`python3 -c "open('x','w')…"`); none for a program in a file,
+    which is not read. The shell model's Context.code_writes (peerhooks.shell.writes asks it of a
+    command whose name starts with an interpreter's)."""
+    language = language_of(command.name)
+    if language is None:
+        return ()
+    code = code_given(language, [w.value for w in command.args], command.stdin)
+    if code is None:
+        return ()
+    return paths_it_may_write(code[:MAX_PROGRAM_CHARS], language)
 
 
 def paths_it_may_write(code, language):

@@ -10,7 +10,7 @@ makes what it runs unknown (Unreadable: the guard asks beside a live peer rather
 """
 from ..startup import oscalls
 from ..state import safefiles
-from . import MAX_FILE_BYTES, Outside, Unreadable
+from .files import MAX_FILE_BYTES, Outside, Unreadable
 
 BINARY_PROBE_BYTES = 1024  # a NUL byte this early marks a compiled program (`./build/app`), not a script
 
