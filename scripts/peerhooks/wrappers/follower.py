@@ -84,7 +84,7 @@ class Follower:
 
 def unfollowed(command, wrapper, why):
     """The marker for what cannot be followed: the guard asks beside a live peer."""
-    from ..git.gitops import UNFOLLOWED  # seam: only code the guard cannot read needs the classifier's word (~3 ms to load)
+    from ..git.kinds import UNFOLLOWED  # seam: only code the guard cannot read needs the git model's word
 
     return Followed(None, command.cwd, Via(wrapper, why), UNFOLLOWED)
 
