@@ -195,7 +195,7 @@ def expanduser(path):
 def _home_of(user):
     """A user's home from the password database (this process's user for None), None if unknown."""
     try:
-        import pwd
+        import pwd  # only `~user`, or a process without HOME, asks the password database
 
         from posix import getuid
 
