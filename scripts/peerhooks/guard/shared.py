@@ -11,7 +11,7 @@ from ..claude import transcripts
 from ..claude.home import state_dir
 from ..git.reach import relative
 from ..startup.records import record
-from ..state.safefiles import is_private_folder
+from ..state.safefiles import is_private_folder, read_regular
 from ..state.statefiles import write_atomically
 
 PATCH_FOLDER = "patches"
@@ -81,8 +81,6 @@ def _text(raw):
 
 
 def _read(path, top):
-    from ..state.safefiles import read_regular
-
     try:
         raw = read_regular(path, MAX_FILE_BYTES + 1, inside=(top,))  # never a link out of the checkout
     except OSError:
