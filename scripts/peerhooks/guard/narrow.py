@@ -20,7 +20,7 @@ and what the same line stages.
 from ..git import args as git_args, kinds as g
 from ..git import gitstate
 from ..startup import oscalls
-from ..git.reach import reaches
+from ..git.reach import in_scope, reaches
 from ..shell.lexer import quote
 from ..startup.records import record
 
@@ -60,8 +60,6 @@ def own_reach(op, toplevel, own_states, staged_in_line=()):
         return None
     found = {p for p, state in own_states.items() if reaches(op, p, state, toplevel)}
     if op.kind in COMMIT_KINDS:
-        from ..git.reach import in_scope
-
         found |= {p for p in staged_in_line if in_scope(op, p, toplevel)}
     if op.included is not None:  # `commit -i <paths>` commits those paths' changes too
         included = own_reach(op.included, toplevel, own_states, staged_in_line)
@@ -136,18 +134,9 @@ def _kept(op, line):
     table = TABLES.get(subcommand)
     if table is None:
         return None
-    args = words[1:]
+    args, verb_missing, save_message = _stash_verb(subcommand, words[1:])
     path_texts = {spec.text for spec in op.paths} | {spec.text for spec in op.excludes}
     texts = []
-    verb_missing = subcommand == "stash" and (not args or args[0].value.startswith("-"))
-    save_message = None
-    if subcommand == "stash" and args and args[0].value in ("push", "save"):
-        if args[0].value == "save":
-            save_message = [w for w in args[1:] if not w.value.startswith("-")]
-            args = tuple(w for w in args[1:] if w.value.startswith("-"))
-        else:
-            args = args[1:]
-        verb_missing = True
     for index, role in _scan(args, table):
         word = args[index]
         if role == "drop":
@@ -169,6 +158,22 @@ def _kept(op, line):
         if save_message:
             texts.insert(1, "-m " + quote(" ".join(w.value for w in save_message)))
     return subcommand, texts
+
+
+def _stash_verb(subcommand, args):
+    """(the argument words to narrow, whether `push` is written before them, the words of a `stash
+    save` message): narrowed, `git stash -u` is `git stash push -u -- <paths>` and `git stash save
+    wip` is `git stash push -m wip -- <paths>` (save takes no paths)."""
+    if subcommand != "stash":
+        return args, False, None
+    if not args or args[0].value.startswith("-"):
+        return args, True, None
+    if args[0].value == "push":
+        return args[1:], True, None
+    if args[0].value == "save":
+        return tuple(w for w in args[1:] if w.value.startswith("-")), True, \
+            [w for w in args[1:] if not w.value.startswith("-")]
+    return args, False, None
 
 
 def _is_exclusion(value):
@@ -237,7 +242,7 @@ def _spliceable(op, line):
     if op.depth != 0 or op.in_loop or op.runtime or not words or any(w.span is None for w in words):
         return False
     if op.feeds:
-        from ..shell.feeds import FIELDS  # only a line with a feed pays for it
+        from ..shell.feeds import FIELDS  # seam: only a line with a feed loads the feed model (0.25 ms)
 
         if any(feed.split != FIELDS for feed, _standing in op.feeds):
             return False  # `… | xargs git add -- mine` would still add what the pipe feeds it
@@ -372,99 +377,161 @@ def suggestion(line, start_cwd, items, refused, own_states_of, shared=frozenset(
     the refused commands narrowed (or, left with nothing of this session's, taken out of their `&&`
     chain), the rest of the line as written. Standing alone (a loop, a nested shell): every command
     that acts on files narrowed to this session's files."""
-    patches = patches or {}
-    own_states_of = {top: dict(states) for top, states in own_states_of.items()}  # as the line leaves them
     refused = set(refused) | _stagings_reset_after(items, refused)
-    edits, standalone, staged = [], [], {}
-    unpushed = set()  # checkouts where a stash push was taken out of the line
-    splice, own_left, changed_before = True, False, False
     nested_refusal = any(id(op) in refused and op.depth > 0 for op, _top in items)
-    for op, top in items:
-        every_own = own_states_of.get(top, {})
-        own_states = {p: s for p, s in every_own.items() if p not in shared}
-        paths = own_reach(op, top, own_states, staged.get(top, ()))
-        shared_reach = [p for p in own_reach(op, top, {p: s for p, s in every_own.items() if p in shared},
-                                              staged.get(top, ())) or () if p in shared]
+    draft = _Draft(line, start_cwd, own_states_of, shared, patches or {}, verbs)
+    try:
+        for op, top in items:
+            paths, shared_reach, own_states = draft.reach(op, top)
+            if id(op) in refused:
+                draft.narrow(op, top, paths, shared_reach, own_states)
+            elif op.kind in (g.STASH_STACK, g.STASH_APPLY) and top in draft.unpushed:
+                draft.take_out_with_its_push(op)
+            else:
+                draft.keep(op, paths, nested_refusal)
+        return draft.answer(items)
+    except _NoNarrowForm as none:
+        return none.answer
+
+
+class _NoNarrowForm(Exception):
+    """The line has no narrow form: the Suggestion to answer with (none, or the shared files whose
+    hunks cannot be told apart, for the human to decide)."""
+
+    def __init__(self, answer=None):
+        super().__init__()
+        self.answer = answer or Suggestion(None)
+
+
+class _Draft:
+    """The line to run instead, as the walk over its operations builds it: in place, the edits to the
+    line ((start, end, replacement)); standing alone, the commands one after another."""
+
+    def __init__(self, line, start_cwd, own_states_of, shared, patches, verbs):
+        self.line, self.start_cwd, self.shared, self.patches, self.verbs = line, start_cwd, shared, patches, verbs
+        self.own_states_of = {top: dict(states) for top, states in own_states_of.items()}  # as the line leaves them
+        self.edits, self.standalone, self.staged = [], [], {}
+        self.unpushed = set()  # checkouts where a stash push was taken out of the line
+        self.splice, self.own_left, self.changed_before = True, False, False
+
+    def reach(self, op, top):
+        """(this session's paths the operation acts on, or None when unknown; the shared ones; this
+        session's states before it runs). What a staging stages is staged when a later command
+        runs: `git add -A; git stash` stashes it."""
+        every_own = self.own_states_of.get(top, {})
+        staged = self.staged.get(top, ())
+        own_states = {p: s for p, s in every_own.items() if p not in self.shared}
+        paths = own_reach(op, top, own_states, staged)
+        shared_own = {p: s for p, s in every_own.items() if p in self.shared}
+        shared_reach = [p for p in own_reach(op, top, shared_own, staged) or () if p in self.shared]
         if op.kind in STAGE_KINDS:
-            staged.setdefault(top, set()).update((paths or []) + [p for p in shared_reach if p in patches])
-            # what it stages is staged when a later command runs: `git add -A; git stash` stashes it
+            self.staged.setdefault(top, set()).update((paths or []) + [p for p in shared_reach if p in self.patches])
             every_own.update((p, staged_state(every_own[p])) for p in paths or () if every_own.get(p) is not None)
-        if id(op) not in refused and op.kind in (g.STASH_STACK, g.STASH_APPLY) and top in unpushed:
-            drop = _drop_span(op, line) if splice else None  # it goes with the push taken out before it
-            if drop is None and splice:
-                return Suggestion(None)
-            if drop is not None:
-                edits.append((drop[0], drop[1], ""))
-            continue
-        if id(op) not in refused:
-            if nested_refusal and any(w.substitutions for w in op.words):
-                return Suggestion(None)  # a refused command runs inside its words: kept as written, it runs again
-            own_left = own_left or bool(paths)
-            changed_before = changed_before or op.kind not in STAGE_KINDS
-            if op.kind in NARROWABLE and paths:
-                made = narrowed(op, paths, line, start_cwd)
-                alone = made[1] if made else _standalone(op, line, start_cwd)
-                if alone is None:
-                    return Suggestion(None)  # it cannot be written out standing alone
-                standalone.append(alone)
-            elif op.kind not in NARROWABLE:  # `git stash pop` after the refused push: kept, as written
-                alone = _standalone(op, line, start_cwd)
-                if alone is None:
-                    return Suggestion(None)
-                standalone.append(alone)
-            continue
-        if op.kind == g.SHELL_WRITE:
-            return Suggestion(None)  # no narrow form: the refusal sends the model to the Edit tool
-        later = [verb for step, verb in verbs if op.step is not None and step is not None and step > op.step]
-        if paths is None or changed_before or not _keeps_meaning(op, paths, top, own_states, staged.get(top, ()), later):
-            return Suggestion(None)  # what it acts on was changed earlier in the line, or its narrow form means else
-        changed_before = changed_before or op.kind not in STAGE_KINDS
-        if shared_reach and _picks_hunks(op):
-            return Suggestion(None)  # the human decides
-        if shared_reach and (op.kind not in STAGE_KINDS or any(p not in patches for p in shared_reach)):
-            return Suggestion(None, False, tuple(shared_reach))
-        applies = " && ".join("git -C %s apply --cached %s" % (quote(top), quote(patches[p]))
+        return paths, shared_reach, own_states
+
+    def keep(self, op, paths, nested_refusal):
+        """A command not refused: in place, as written; standing alone, narrowed to this session's
+        files where it acts on some (`git stash pop` after the refused push: as written)."""
+        if nested_refusal and any(w.substitutions for w in op.words):
+            raise _NoNarrowForm()  # a refused command runs inside its words: kept as written, it runs again
+        self.own_left = self.own_left or bool(paths)
+        self.changed_before = self.changed_before or op.kind not in STAGE_KINDS
+        if op.kind in NARROWABLE and paths:
+            made = narrowed(op, paths, self.line, self.start_cwd)
+            self._alone(made[1] if made else _standalone(op, self.line, self.start_cwd))
+        elif op.kind not in NARROWABLE:
+            self._alone(_standalone(op, self.line, self.start_cwd))
+
+    def narrow(self, op, top, paths, shared_reach, own_states):
+        """A refused command narrowed to this session's files, its shared files staged by the
+        patches of this session's hunks; left with none of them, taken out of the line."""
+        self._check_meaning(op, top, paths, shared_reach, own_states)
+        self.changed_before = self.changed_before or op.kind not in STAGE_KINDS
+        applies = " && ".join("git -C %s apply --cached %s" % (quote(top), quote(self.patches[p]))
                               for p in shared_reach)
-        if not _spliceable(op, line):
-            splice = False
+        if not _spliceable(op, self.line):
+            self.splice = False
         if not paths and not applies:
             if op.kind in (g.STASH_ALL, g.STASH_PATHS):
-                unpushed.add(top)  # without the push, a `git stash pop` after it would take another entry
-            drop = _drop_span(op, line) if splice else None
-            if drop is None:
-                splice = False
-            else:
-                edits.append((drop[0], drop[1], ""))
-            continue
-        own_left = True
-        if not paths:  # only shared files: the patches stage this session's hunks of them
-            standalone.append(applies)
-            if splice:
-                edits.append((op.span[0], op.words[-1].span[1], applies) if op.span else (0, 0, ""))
-                splice = splice and op.span is not None
-            continue
-        made = narrowed(op, paths, line, start_cwd)
-        if made is None:
-            return Suggestion(None)
-        arguments, alone = made
-        standalone.append(alone + (" && " + applies if applies else ""))
-        if splice:
-            edits.append((op.words[0].span[1], op.words[-1].span[1], " " + arguments + (" && " + applies if applies else "")))
-    if not own_left:  # what is left of the line acts on nothing of this session's: nothing to run instead
-        return Suggestion(None, True)
-    if not splice and any(_reads_message_from_stdin(op) for op, _top in items):
-        return Suggestion(None)  # `git commit -F -` standing alone loses the heredoc its message comes from
+                self.unpushed.add(top)  # without the push, a `git stash pop` after it would take another entry
+            if not self.take_out(op):
+                self.splice = False
+            return
+        self.own_left = True
+        if paths:
+            self._narrowed(op, paths, applies)
+        else:
+            self._shared_only(op, applies)
 
-    if splice:
-        merged = _merged(edits)
-        if merged is None:
-            return Suggestion(None)
-        text = line
-        for start, end, replacement in reversed(merged):
-            text = text[:start] + replacement + text[end:]
-        text = text.strip()
-        while text.endswith(("&&", ";")):  # the last commands taken out together leave the one before them last
-            text = text[:-2 if text.endswith("&&") else -1].rstrip()
-        return Suggestion(text or None)
-    parts = [p for p in standalone if p]
-    return Suggestion(" && ".join(parts) or None, not parts)
+    def _check_meaning(self, op, top, paths, shared_reach, own_states):
+        """No narrow form where narrowing would not do what the line meant."""
+        if op.kind == g.SHELL_WRITE:
+            raise _NoNarrowForm()  # the refusal sends the model to the Edit tool
+        later = [verb for step, verb in self.verbs if op.step is not None and step is not None and step > op.step]
+        if paths is None or self.changed_before or \
+                not _keeps_meaning(op, paths, top, own_states, self.staged.get(top, ()), later):
+            raise _NoNarrowForm()  # what it acts on was changed earlier in the line, or its narrow form means else
+        if shared_reach and _picks_hunks(op):
+            raise _NoNarrowForm()  # the human decides
+        if shared_reach and (op.kind not in STAGE_KINDS or any(p not in self.patches for p in shared_reach)):
+            raise _NoNarrowForm(Suggestion(None, False, tuple(shared_reach)))
+
+    def _narrowed(self, op, paths, applies):
+        made = narrowed(op, paths, self.line, self.start_cwd)
+        if made is None:
+            raise _NoNarrowForm()
+        arguments, alone = made
+        then = " && " + applies if applies else ""
+        self.standalone.append(alone + then)
+        if self.splice:
+            self.edits.append((op.words[0].span[1], op.words[-1].span[1], " " + arguments + then))
+
+    def _shared_only(self, op, applies):
+        """Only shared files: the patches stage this session's hunks of them."""
+        self.standalone.append(applies)
+        if self.splice:
+            self.edits.append((op.span[0], op.words[-1].span[1], applies) if op.span else (0, 0, ""))
+            self.splice = op.span is not None
+
+    def take_out(self, op):
+        """Whether the command was taken out of its `&&`/`;` chain (never while the line is not
+        edited in place)."""
+        drop = _drop_span(op, self.line) if self.splice else None
+        if drop is not None:
+            self.edits.append((drop[0], drop[1], ""))
+        return drop is not None
+
+    def take_out_with_its_push(self, op):
+        """A `git stash pop` or apply after a push taken out of the line goes with it."""
+        if not self.take_out(op) and self.splice:
+            raise _NoNarrowForm()
+
+    def _alone(self, command):
+        if command is None:
+            raise _NoNarrowForm()  # it cannot be written out standing alone
+        self.standalone.append(command)
+
+    def answer(self, items):
+        """The Suggestion once every operation is walked."""
+        if not self.own_left:  # what is left of the line acts on nothing of this session's: nothing to run instead
+            return Suggestion(None, True)
+        if not self.splice and any(_reads_message_from_stdin(op) for op, _top in items):
+            return Suggestion(None)  # `git commit -F -` standing alone loses the heredoc its message comes from
+        if self.splice:
+            return Suggestion(_edited(self.line, self.edits))
+        parts = [p for p in self.standalone if p]
+        return Suggestion(" && ".join(parts) or None, not parts)
+
+
+def _edited(line, edits):
+    """The line with the edits made (None when they overlap, or leave nothing)."""
+    merged = _merged(edits)
+    if merged is None:
+        return None
+    text = line
+    for start, end, replacement in reversed(merged):
+        text = text[:start] + replacement + text[end:]
+    text = text.strip()
+    while text.endswith(("&&", ";")):  # the last commands taken out together leave the one before them last
+        text = text[:-2 if text.endswith("&&") else -1].rstrip()
+    return text or None
