@@ -12,7 +12,7 @@ import unittest
 
 import support  # noqa: F401  (puts scripts/ on the path)
 
-from peerhooks.text import redact
+from peerhooks.text import redact, secret_shapes
 from peerhooks.text.redact import MASK
 
 # (text, the secret part that must go, a part that must stay)
@@ -130,7 +130,7 @@ class Shapes(unittest.TestCase):
 
     def test_every_provider_prefix_is_taken_out_whole(self):
         rng = random.Random(21)
-        for prefix, chars, least in redact.TOKEN_PREFIXES:
+        for prefix, chars, least in secret_shapes.TOKEN_PREFIXES:
             body = "".join(rng.choice(chars) for _ in range(least + 4))
             text = "here is %s%s for you" % (prefix, body)
             with self.subTest(prefix=prefix):
@@ -164,7 +164,7 @@ class OverRedaction(unittest.TestCase):
 
     def test_random_keys_are_told_from_paths_and_identifiers_of_the_same_length(self):
         rng = random.Random(7)
-        alphabet = redact._BASE64
+        alphabet = secret_shapes.BASE64
         keys = ["".join(rng.choice(alphabet) for _ in range(40)) for _ in range(400)]
         keys = [k for k in keys if {"digit", "upper", "lower"} <= redact._classes(k)]
         missed = [k for k in keys if redact.redact("key " + k) == "key " + k]

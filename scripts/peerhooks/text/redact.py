@@ -5,7 +5,7 @@ context. A key, a token or a password pasted into one session would spread to al
 text shown passes through `redact` first: prompts, memory notices, cold-start sections and diffs, and
 (called by their owners) the guard's and the edit notice's texts. A false positive costs a few
 characters; a miss leaks a credential. The shapes are those secret scanners know (gitleaks' and
-detect-secrets' families, learnt from their rule sets; the code is ours): provider prefixes, private
+detect-secrets' families; their tables are peerhooks.text.secret_shapes): provider prefixes, private
 key blocks, passwords in URLs, `name=value` and `"name": "value"` by the name, command-line flags,
 Authorization headers, JWTs, webhook URLs, and long random-looking tokens with no name at all.
 
@@ -15,18 +15,14 @@ measures runs of characters with `str.lstrip`/`rstrip` (both in C) inside a wind
 and starts its next search after what it examined, so every rule reads each character a bounded
 number of times. Redaction runs only on what is shown: callers cut long texts first.
 """
+from .secret_shapes import (ALNUM, BASE64, DIGITS, ENV_KEY, LOWER, NAME_CHARS, NAME_HINTS, NOT_VALUES,
+                            PLACEHOLDER_STARTS, SHORT_PASSWORD_FLAGS, TOKEN, TOKEN_PREFIXES, UPPER, WEAK, WEBHOOK_URLS,
+                            name_kind)
+
 MASK = "[redacted]"
 
-_DIGITS = "0123456789"
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_LOWER = "abcdefghijklmnopqrstuvwxyz"
-_ALNUM = _DIGITS + _UPPER + _LOWER
-_HEX = _DIGITS + "abcdefABCDEF"
-_TOKEN = _ALNUM + "_-"  # base64url, and most providers' token bodies
-_BASE64 = _ALNUM + "+/"
-_NAME = _ALNUM + "_-."  # a variable, key or flag name
 _QUOTES = "\"'`"
-_ALNUM_SET = frozenset(_ALNUM)
+_ALNUM_SET = frozenset(ALNUM)
 _SPACES = " \t\r\n"
 
 NAME_MAX = 64  # chars looked back for a name before `=` or `:`
@@ -88,7 +84,7 @@ def _hits(text, needle):
 
 
 def _boundary_before(text, index):
-    return index == 0 or text[index - 1] not in _ALNUM
+    return index == 0 or text[index - 1] not in ALNUM
 
 
 def _looks_random(value):
@@ -97,7 +93,7 @@ def _looks_random(value):
     return len(value) >= 8 and "digit" in has and ("upper" in has or "lower" in has)
 
 
-_CLASSES = (("digit", frozenset(_DIGITS)), ("upper", frozenset(_UPPER)), ("lower", frozenset(_LOWER)))
+_CLASSES = (("digit", frozenset(DIGITS)), ("upper", frozenset(UPPER)), ("lower", frozenset(LOWER)))
 
 
 def _classes(value):
@@ -153,7 +149,7 @@ def url_passwords(text, lowered, spans):
             continue
         stop = _first_of(text, start, _AUTHORITY_STOPS, AUTHORITY_MAX)
         hits.resume = max(stop - 1, separator + 1)  # a `://` can begin at the authority's last `:`
-        if separator == 0 or text[separator - 1] not in _ALNUM:
+        if separator == 0 or text[separator - 1] not in ALNUM:
             continue  # no scheme
         user_end = text.rfind("@", start, stop)  # the last `@`: the password may hold one
         colon = text.find(":", start, user_end) if user_end > start else -1
@@ -162,61 +158,6 @@ def url_passwords(text, lowered, spans):
 
 
 # -- Provider tokens by prefix, and webhook URLs by their fixed part ----------------------------
-
-# (prefix, characters of the body, least body length). The prefixes are those providers document
-# (and gitleaks' rules list); the least lengths stay below the real ones so that a token cut short
-# by a display limit is still taken out.
-TOKEN_PREFIXES = (
-    ("sk-ant-", _TOKEN, 20), ("sk-proj-", _TOKEN, 20), ("sk-svcacct-", _TOKEN, 20),
-    ("sk-admin-", _TOKEN, 20), ("sk-", _ALNUM, 20),  # Anthropic, OpenAI
-    ("sk_live_", _ALNUM, 10), ("sk_test_", _ALNUM, 10), ("sk_prod_", _ALNUM, 10),
-    ("rk_live_", _ALNUM, 10), ("rk_test_", _ALNUM, 10), ("rk_prod_", _ALNUM, 10),
-    ("whsec_", _BASE64 + "=", 20),  # Stripe
-    ("ghp_", _ALNUM, 30), ("gho_", _ALNUM, 30), ("ghu_", _ALNUM, 30), ("ghs_", _ALNUM, 30),
-    ("ghr_", _ALNUM, 30), ("github_pat_", _ALNUM + "_", 22),  # GitHub
-    ("glpat-", _TOKEN + ".", 20), ("gldt-", _TOKEN, 20), ("glrt-", _TOKEN + ".", 20),
-    ("glptt-", _HEX, 30), ("glsoat-", _TOKEN, 20), ("glcbt-", _TOKEN, 20), ("glft-", _TOKEN, 20),
-    ("glimt-", _TOKEN, 20), ("gloas-", _TOKEN, 30), ("glagent-", _TOKEN, 30),  # GitLab
-    ("xoxb-", _TOKEN, 10), ("xoxp-", _TOKEN, 10), ("xoxa-", _TOKEN, 10), ("xoxr-", _TOKEN, 10),
-    ("xoxs-", _TOKEN, 10), ("xoxo-", _TOKEN, 10), ("xoxe-", _TOKEN, 10), ("xoxe.", _TOKEN, 10),
-    ("xapp-", _TOKEN, 10),  # Slack
-    ("AKIA", _UPPER + _DIGITS, 16), ("ASIA", _UPPER + _DIGITS, 16), ("ABIA", _UPPER + _DIGITS, 16),
-    ("ACCA", _UPPER + _DIGITS, 16), ("A3T", _UPPER + _DIGITS, 16),  # AWS access key ids
-    ("AIza", _TOKEN, 30), ("ya29.", _TOKEN + ".", 20),  # Google
-    ("npm_", _ALNUM, 30), ("pypi-AgEI", _TOKEN, 40), ("rubygems_", _HEX, 40),  # registries
-    ("hf_", _ALNUM, 30), ("api_org_", _ALNUM, 30),  # Hugging Face
-    ("SG.", _TOKEN + ".", 40),  # SendGrid
-    ("dop_v1_", _HEX, 40), ("doo_v1_", _HEX, 40), ("dor_v1_", _HEX, 40),  # DigitalOcean
-    ("shpat_", _HEX, 30), ("shpca_", _HEX, 30), ("shppa_", _HEX, 30), ("shpss_", _HEX, 30),
-    ("lin_api_", _ALNUM, 30), ("PMAK-", _TOKEN, 30), ("dapi", _HEX, 32), ("pul-", _HEX, 40),
-    ("hvs.", _TOKEN, 40), ("hvb.", _TOKEN, 40),  # Vault
-    ("dp.pt.", _ALNUM, 30), ("dp.st.", _ALNUM, 30), ("dp.ct.", _ALNUM, 30),  # Doppler
-    ("ntn_", _ALNUM, 30), ("secret_", _ALNUM, 40),  # Notion
-    ("glc_", _BASE64 + "=", 30), ("glsa_", _TOKEN, 30),  # Grafana
-    ("sntrys_", _BASE64 + "=_", 40), ("sntryu_", _HEX, 40),  # Sentry
-    ("pplx-", _ALNUM, 40), ("gsk_", _ALNUM, 40), ("r8_", _ALNUM, 30),  # AI APIs
-    ("xkeysib-", _TOKEN, 40), ("key-", _HEX, 32), ("SK", _HEX, 32),  # Brevo, Mailgun, Twilio
-    ("pscale_tkn_", _TOKEN + ".", 30), ("pscale_pw_", _TOKEN + ".", 30),
-    ("pscale_oauth_", _TOKEN + ".", 30),  # PlanetScale
-    ("sq0atp-", _TOKEN, 20), ("sq0csp-", _TOKEN, 20), ("ATATT3", _TOKEN + "=", 60),
-    ("dt0c01.", _ALNUM + ".", 40), ("ops_eyJ", _BASE64 + "=", 60), ("AGE-SECRET-KEY-1", _ALNUM, 50),
-    ("sha256~", _TOKEN, 40), ("fo1_", _TOKEN, 40), ("tk-us-", _TOKEN, 40), ("pnu_", _ALNUM, 30),
-    ("rdme_", _ALNUM, 40), ("AKCp", _ALNUM, 60), ("LTAI", _ALNUM, 20), ("figd_", _TOKEN, 30),
-    ("NRAK-", _ALNUM, 20), ("NRII-", _TOKEN, 20), ("duffel_live_", _TOKEN, 40),
-    ("duffel_test_", _TOKEN, 40), ("shippo_live_", _HEX, 40), ("shippo_test_", _HEX, 40),
-    ("sm_pat_", _ALNUM, 16), ("sm_aat_", _ALNUM, 16), ("sm_sat_", _ALNUM, 16),
-)
-
-# (fixed part, characters of the secret part after it, least length): the URL is the credential.
-WEBHOOK_URLS = (
-    ("hooks.slack.com/services/", _ALNUM + "/", 20),
-    ("hooks.slack.com/workflows/", _ALNUM + "/", 20),
-    ("hooks.slack.com/triggers/", _ALNUM + "/", 20),
-    ("discord.com/api/webhooks/", _TOKEN + "/", 20),
-    ("discordapp.com/api/webhooks/", _TOKEN + "/", 20),
-    (".webhook.office.com/webhookb2/", _TOKEN + "@/", 20),
-)
-
 
 def _by_first_two(table):
     """[(two characters, [shapes starting with them])]: one search tells that none of a group is in
@@ -258,16 +199,16 @@ def webhook_urls(text, lowered, spans):
 def json_web_tokens(text, lowered, spans):
     hits = _hits(text, "eyJ")
     for found in hits:
-        end = found + _run(text, found, _TOKEN)
+        end = found + _run(text, found, TOKEN)
         hits.resume = max(end, found + 3)
         if end - found < 10 or text[end:end + 1] != "." or not _boundary_before(text, found):
             continue
-        second = _run(text, end + 1, _TOKEN)
+        second = _run(text, end + 1, TOKEN)
         if second < 10:
             continue
         end += 1 + second
         if text[end:end + 1] == ".":
-            end += 1 + _run(text, end + 1, _TOKEN + "=")
+            end += 1 + _run(text, end + 1, TOKEN + "=")
         spans.append((found, end))
         hits.resume = end
 
@@ -282,7 +223,7 @@ def authorization_schemes(text, lowered, spans):
         hits = _hits(lowered, scheme)
         for found in hits:
             start = found + len(scheme)
-            length = _run(text, start, _BASE64 + "._~-=")
+            length = _run(text, start, BASE64 + "._~-=")
             hits.resume = start + max(length, 1)
             value = text[start:start + length]
             if (length >= least and _boundary_before(text, found) and value != MASK
@@ -292,75 +233,6 @@ def authorization_schemes(text, lowered, spans):
 
 # -- Values by their name: password=…, "api_key": "…", DB_PASS=…, AccountKey=…, --token=… ---------
 
-# A name is split into words (snake, kebab, dotted, camelCase); a word ending in one of these names a
-# secret (`DB_PASSWORD`, `adminPassword`, `authToken`, `x-api-key`, `clientSecret`).
-_SECRET_ENDINGS = ("password", "passwd", "passphrase", "secret", "secrets", "token", "credential",
-                   "credentials", "apikey", "secretkey", "privatekey", "accesskey", "authkey")
-_SECRET_WORDS = frozenset(["pass", "pw", "creds", "sig", "signature"])  # `DB_PASS`, `?sig=`
-# Word pairs that name a key: `SESSION_KEY`, `api_key`, `EncryptionKey`.
-_KEY_QUALIFIERS = frozenset(["api", "private", "access", "secret", "session", "encryption", "signing",
-                             "master", "auth", "client", "license", "account", "sharedaccess", "shared",
-                             "stripe", "app", "consumer", "webhook", "service", "storage", "decryption"])
-# A last word that says the value is not the secret but something about it.
-_NOT_THE_SECRET = frozenset([
-    "id", "ids", "name", "names", "type", "file", "files", "path", "dir", "url", "uri", "endpoint",
-    "count", "length", "len", "size", "limit", "max", "min", "ttl", "timeout", "expiry", "expires",
-    "env", "var", "header", "field", "prefix", "format", "policy", "version", "mode", "enabled",
-    "required", "usage", "budget", "hash", "fingerprint", "algorithm", "alg", "rotation", "store",
-    "manager", "provider", "reset", "hint", "label", "pattern", "regex", "strength", "character",
-])
-# any value is masked / any but a plain word (`HOOKS_KEY = "hooks"`) / only one that looks random
-STRONG, ENV_KEY, WEAK = "strong", "env-key", "weak"
-
-
-def _words(name):
-    """A name's words, lowercased: `DB_PASS` -> db pass, `adminPassword` -> admin password."""
-    words, current = [], ""
-    previous = ""
-    for char in name:
-        if char in "_-.":
-            if current:
-                words.append(current)
-            current = ""
-        elif char in _UPPER and previous in _LOWER and current:
-            words.append(current)
-            current = char.lower()
-        else:
-            current += char.lower()
-        previous = char
-    if current:
-        words.append(current)
-    return words
-
-
-def name_kind(name):
-    """STRONG when a name says its value is a secret, WEAK when it may be one (`sort_key`,
-    `auth`), else None (`token_count`, `password_file`, `max_tokens`, `pwd`)."""
-    words = _words(name.lstrip("-"))
-    if not words or words[-1] in _NOT_THE_SECRET:
-        return None
-    if words == ["pwd"]:
-        return None  # the working folder
-    for index, word in enumerate(words):
-        if word in _SECRET_WORDS or word.endswith(_SECRET_ENDINGS) or (word == "pwd" and len(words) > 1):
-            return STRONG
-        if word == "key" and index > 0 and words[index - 1] in _KEY_QUALIFIERS:
-            return STRONG
-    last = words[-1]
-    if last == "key" and name.lstrip("-").upper() == name.lstrip("-"):
-        return ENV_KEY  # an environment variable: `STRIPE_KEY`, `MAPBOX_KEY`
-    if last.endswith("key") or last in ("auth", "authorization"):
-        return WEAK
-    return None
-
-
-_NAME_HINTS = ("pass", "pw", "secret", "token", "cred", "key", "sig", "auth")  # in every secret name
-
-
-# Values that are a reference to a secret, not the secret.
-_PLACEHOLDER_STARTS = ("$", "{{", "%", "<", "*", "process.env", "os.environ", "env.", "self.", "this.")
-_NOT_VALUES = frozenset(["none", "null", "nil", "true", "false", "undefined", "required", "optional",
-                         "str", "string", "bool", "int", "bytes"])
 _VALUE_STOPS = _SPACES + _QUOTES + ",;&)]}<>|"
 
 
@@ -380,7 +252,7 @@ def _value_at(text, start):
 
 
 def _is_secret_value(value, name, kind, quoted, after, separator):
-    if value == MASK or value.startswith(_PLACEHOLDER_STARTS) or value.lower() in _NOT_VALUES:
+    if value == MASK or value.startswith(PLACEHOLDER_STARTS) or value.lower() in NOT_VALUES:
         return False
     if not quoted and (after == "(" or (value.split("(")[0].isidentifier() and "(" in value)):
         return False  # a call: password=getpass(), signature=_signature(data, …)
@@ -399,10 +271,10 @@ def named_values(text, lowered, spans):
     """`name=value`, `name: value`, `"name": "value"`, `name => value`, `name := value`, found from
     the words secret names hold, so that a text full of `=` and `:` costs nothing."""
     judged = set()  # name ends: a name holds several hints (`api_key_password`)
-    for hint in _NAME_HINTS:
+    for hint in NAME_HINTS:
         hits = _hits(lowered, hint)
         for found in hits:
-            name_end = found + len(hint) + _run(text, found + len(hint), _NAME, NAME_MAX)
+            name_end = found + len(hint) + _run(text, found + len(hint), NAME_CHARS, NAME_MAX)
             hits.resume = name_end  # later hits inside this name name the same value
             if name_end in judged:
                 continue
@@ -412,7 +284,7 @@ def named_values(text, lowered, spans):
                 continue
             separator, start, end = value
             hits.resume = max(hits.resume, end)  # names inside a value (`key=akey=a…`) are not names
-            name = text[name_end - _run_back(text, name_end, _NAME):name_end]
+            name = text[name_end - _run_back(text, name_end, NAME_CHARS):name_end]
             kind = name_kind(name)
             quoted = start > 0 and text[start - 1] in _QUOTES and text[end:end + 1] == text[start - 1]
             if kind and _is_secret_value(text[start:end], name, kind, quoted, text[end:end + 1], separator):
@@ -453,7 +325,7 @@ def flag_values(text, lowered, spans):
     hits = _hits(text, "--")
     for found in hits:
         start = found + 2
-        length = _run(text, start, _NAME, NAME_MAX)
+        length = _run(text, start, NAME_CHARS, NAME_MAX)
         hits.resume = start + max(length, 1)
         if length == 0 or not (found == 0 or text[found - 1] in _SPACES + _QUOTES):
             continue
@@ -473,17 +345,6 @@ def flag_values(text, lowered, spans):
         if _is_secret_value(word, flag, kind, True, "", "="):
             spans.append(value)
     _short_flags(text, lowered, spans)
-
-
-# (program, flag, value glued to the flag, value after a space): where a short flag takes a password.
-SHORT_PASSWORD_FLAGS = (
-    ("mysql", "-p", True, False),  # mysql, mysqldump, mysqladmin: `-p secret` prompts, then a database
-    ("mariadb", "-p", True, False),
-    ("sshpass", "-p", True, True),
-    ("redis-cli", "-a", True, True),
-    ("docker login", "-p", True, True),
-    ("curl", "-u", True, True),  # user:password
-)
 
 
 def _short_flags(text, lowered, spans):
@@ -524,7 +385,7 @@ RANDOM_TOKEN_LEAST = 32  # AWS secret keys are 40; shorter runs are too often wo
 # package names and CamelCase identifiers of that length have 63-90% (tests/test_redact.py holds both).
 RANDOM_TOKEN_ENTROPY = 3.8
 RANDOM_TOKEN_WORDS = 0.6
-_RANDOM_RUN = _BASE64 + "_-."  # `=` ends a run: NAME=value is two runs, the name kept
+_RANDOM_RUN = BASE64 + "_-."  # `=` ends a run: NAME=value is two runs, the name kept
 
 
 def _run_table():
@@ -573,8 +434,8 @@ def _key_candidates(run):
 
 
 def _is_plain_word(segment):
-    letters = segment[1:] if segment[:1] in _UPPER else segment
-    return len(segment) >= 3 and letters != "" and not letters.strip(_LOWER)
+    letters = segment[1:] if segment[:1] in UPPER else segment
+    return len(segment) >= 3 and letters != "" and not letters.strip(LOWER)
 
 
 _SEQUENCES = ("abcdefgh", "ABCDEFGH", "01234567", "qwertyui")  # an alphabet written out, not a key
@@ -592,8 +453,8 @@ def _word_fraction(run):
     sample = run[:256]
     in_words, index, size = 0, 0, len(sample)
     while index < size:
-        letters = index + (1 if sample[index] in _UPPER else 0)
-        end = letters + _run(sample, letters, _LOWER, size)
+        letters = index + (1 if sample[index] in UPPER else 0)
+        end = letters + _run(sample, letters, LOWER, size)
         if end - letters >= 3:
             in_words += end - index
         index = max(end, index + 1)
