@@ -550,6 +550,28 @@ class Issue14(support.HomeTestCase):
                                                args=["--stats", "--json"]).stdout)
         self.assertEqual(report["alive_at_once"]["max"], 4)
 
+    def test_stats_counts_sessions_seen_alive_together_after_they_went_idle_and_were_killed(self):
+        sessions = []
+        for n in range(6):
+            session = self.claude.live_session(self.repo_path, name="idle-%d" % n,
+                                               prompts=["an idle session number %d here" % n])
+            quiet_since = claudehome.now_ms() - (n + 2) * 3600 * 1000
+            with open(session.transcript, "r+", encoding="utf-8") as handle:
+                records = [json.loads(line) for line in handle]
+                for record in records:  # each went quiet an hour apart, hours ago: no two overlap
+                    record["timestamp"] = claudehome.iso(quiet_since)
+                handle.seek(0)
+                handle.truncate()
+                handle.write("".join(json.dumps(r) + "\n" for r in records))
+            sessions.append(session)
+        self.hook(sessions[0].session_id)  # a start sees all six live (and remembers it)
+        for session in sessions:
+            session.stop()  # killed: gone, nothing more written
+        report = json.loads(support.run_script("peers.py", None, self.claude.env(), cwd=self.repo_path,
+                                               args=["--stats", "--json"]).stdout)
+        self.assertEqual(report["alive_at_once"]["max"], 6)
+        self.assertGreaterEqual(report["lifetime_ms"]["median"], 2 * 3600 * 1000)  # each until it was seen
+
     @unittest.skipIf(os.name == "nt", "FIFOs and symlinks")
     def test_hostile_state_files_never_block_break_or_get_written_through(self):
         folder = os.path.join(self.claude.home, "peerhooks")

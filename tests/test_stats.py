@@ -19,7 +19,7 @@ sys.path.insert(0, HERE)
 
 from peerhooks.claude import home as homes  # noqa: E402
 from peerhooks.peers import stats
-from peerhooks.peers.stats import figures, render, scan as stats_scan  # noqa: E402
+from peerhooks.peers.stats import figures, records as stats_records, render, scan as stats_scan  # noqa: E402
 from peerhooks.text.timeutil import iso_to_ms  # noqa: E402
 from support import make_repo  # noqa: E402
 
@@ -152,7 +152,7 @@ def refusal_text(command):
 
 def decode_everything(path):
     """The slow oracle: decode every record and ask note_record about each."""
-    session = stats_scan.SessionScan("oracle", "-p", None, 0, 0)
+    session = stats_records.SessionScan("oracle", "-p", None, 0, 0)
     names, times, cwd = set(), [], None
     with open(path, "rb") as handle:
         for line in handle:
@@ -167,7 +167,7 @@ def decode_everything(path):
                 times.append(when)
             if cwd is None and isinstance(record.get("cwd"), str):
                 cwd = record["cwd"]
-            stats_scan.note_record(record, when, session, names)
+            stats_records.note_record(record, when, session, names)
     return session, names, times, cwd
 
 
@@ -195,6 +195,11 @@ class ArithmeticTest(unittest.TestCase):
         self.assertEqual(figures.percentile([5, 1, 3], 0.9), 5)
         self.assertEqual(figures.percentile([], 0.9), 0)
 
+    def test_a_session_seen_alive_later_than_its_last_record_lived_until_then(self):
+        sessions = [stats_records.SessionScan(name, "-p", None, 0, HOUR) for name in ("seen", "not-seen", "earlier")]
+        figures.alive_at_least(sessions, {"seen": 3 * HOUR, "earlier": 30 * MINUTE, "elsewhere": 5 * HOUR})
+        self.assertEqual([s.last_ms for s in sessions], [3 * HOUR, HOUR, HOUR])
+
     def test_median_of_even_count_is_the_mean_of_the_middle_two(self):
         self.assertEqual(figures.median([4, 1]), 2.5)
         self.assertEqual(figures.median([]), 0)
@@ -220,26 +225,26 @@ class ArithmeticTest(unittest.TestCase):
 
 class RecordRulesTest(unittest.TestCase):
     def test_recipient_is_read_from_to_or_from_the_older_recipient_field(self):
-        self.assertEqual(stats_scan.recipient_of({"to": "repo-1f", "message": "hi"}), "repo-1f")
-        self.assertEqual(stats_scan.recipient_of({"type": "message", "recipient": "researcher"}), "researcher")
-        self.assertIsNone(stats_scan.recipient_of({"message": "hi"}))
+        self.assertEqual(stats_records.recipient_of({"to": "repo-1f", "message": "hi"}), "repo-1f")
+        self.assertEqual(stats_records.recipient_of({"type": "message", "recipient": "researcher"}), "researcher")
+        self.assertIsNone(stats_records.recipient_of({"message": "hi"}))
 
     def test_claude_agents_counts_as_listing_only_as_a_command(self):
-        self.assertTrue(stats_scan.lists_sessions("Bash", {"command": "claude agents"}))
-        self.assertTrue(stats_scan.lists_sessions("Bash", {"command": "cd /repo && claude  agents --json"}))
-        self.assertFalse(stats_scan.lists_sessions("Bash", {"command": "grep -r 'claude agentsmith' ."}))
-        self.assertFalse(stats_scan.lists_sessions("Read", {"command": "claude agents"}))
-        self.assertTrue(stats_scan.lists_sessions("ListAgents", {}))
+        self.assertTrue(stats_records.lists_sessions("Bash", {"command": "claude agents"}))
+        self.assertTrue(stats_records.lists_sessions("Bash", {"command": "cd /repo && claude  agents --json"}))
+        self.assertFalse(stats_records.lists_sessions("Bash", {"command": "grep -r 'claude agentsmith' ."}))
+        self.assertFalse(stats_records.lists_sessions("Read", {"command": "claude agents"}))
+        self.assertTrue(stats_records.lists_sessions("ListAgents", {}))
 
     def test_refusal_needs_an_error_result_from_a_hook_with_the_guard_phrase(self):
-        self.assertTrue(stats_scan.is_guard_refusal(True, refusal_text("git add -A")))
-        self.assertFalse(stats_scan.is_guard_refusal(False, refusal_text("git add -A")))
-        self.assertFalse(stats_scan.is_guard_refusal(True, "grep: peerhooks git guard: no such file"))
+        self.assertTrue(stats_records.is_guard_refusal(True, refusal_text("git add -A")))
+        self.assertFalse(stats_records.is_guard_refusal(False, refusal_text("git add -A")))
+        self.assertFalse(stats_records.is_guard_refusal(True, "grep: peerhooks git guard: no such file"))
 
     def test_handoff_is_matched_by_file_name_on_any_platform(self):
-        self.assertTrue(stats_scan.is_handoff_path("/home/me/repo/HANDOFF.md"))
-        self.assertTrue(stats_scan.is_handoff_path("C:\\work\\repo\\handoff.md"))
-        self.assertFalse(stats_scan.is_handoff_path("/home/me/repo/HANDOFF.md.bak"))
+        self.assertTrue(stats_records.is_handoff_path("/home/me/repo/HANDOFF.md"))
+        self.assertTrue(stats_records.is_handoff_path("C:\\work\\repo\\handoff.md"))
+        self.assertFalse(stats_records.is_handoff_path("/home/me/repo/HANDOFF.md.bak"))
 
     def test_checkout_is_looked_up_once_per_cwd(self):
         calls = []
@@ -248,9 +253,9 @@ class RecordRulesTest(unittest.TestCase):
             calls.append(path)
             return "/top"
 
-        sessions = [stats_scan.SessionScan("s%d" % i, "-p", HERE, 0, 1) for i in range(3)]
-        sessions.append(stats_scan.SessionScan("gone", "-p", "/no/such/dir/anymore", 0, 1))
-        sessions.append(stats_scan.SessionScan("nocwd", "-proj", None, 0, 1))
+        sessions = [stats_records.SessionScan("s%d" % i, "-p", HERE, 0, 1) for i in range(3)]
+        sessions.append(stats_records.SessionScan("gone", "-p", "/no/such/dir/anymore", 0, 1))
+        sessions.append(stats_records.SessionScan("nocwd", "-proj", None, 0, 1))
         keys = stats.checkout_keys(sessions, toplevel)
         self.assertEqual(calls, [HERE])
         self.assertEqual(keys["s0"], "/top")
@@ -263,20 +268,20 @@ class SummaryTest(unittest.TestCase):
         self.win = figures.window(at("2026-11-30 12:00"), 3, UTC)
 
     def test_sessions_outside_the_window_do_not_count(self):
-        old = stats_scan.SessionScan("old", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-20 11:00"))
+        old = stats_records.SessionScan("old", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-20 11:00"))
         rep = figures.summarize([old], {}, self.win)
         self.assertEqual(rep.sessions, 0)
         self.assertIn("no sessions in the last 3 days", render.render_text(rep))
 
     def test_session_started_before_the_window_counts_but_its_old_messages_do_not(self):
-        long = stats_scan.SessionScan("long", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-28 11:00"))
-        long.sends.extend([stats_scan.Send(at("2026-11-21 10:00"), "peer"), stats_scan.Send(at("2026-11-28 10:00"), "peer")])
+        long = stats_records.SessionScan("long", "-p", "/r", at("2026-11-20 10:00"), at("2026-11-28 11:00"))
+        long.sends.extend([stats_records.Send(at("2026-11-21 10:00"), "peer"), stats_records.Send(at("2026-11-28 10:00"), "peer")])
         rep = figures.summarize([long], {}, self.win)
         self.assertEqual((rep.sessions, rep.peer_messages, rep.messaging_sessions), (1, 1, 1))
 
     def test_same_checkout_peak_counts_only_sessions_of_one_checkout(self):
         spans = [("a1", "/a"), ("a2", "/a"), ("b1", "/b")]
-        sessions = [stats_scan.SessionScan(sid, "-p", None, at("2026-11-29 10:00"), at("2026-11-29 11:00"))
+        sessions = [stats_records.SessionScan(sid, "-p", None, at("2026-11-29 10:00"), at("2026-11-29 11:00"))
                     for sid, _ in spans]
         rep = figures.summarize(sessions, dict(spans), self.win)
         self.assertEqual((rep.peak_max, rep.checkout_peak_max, rep.checkouts), (3, 2, 2))
@@ -594,6 +599,14 @@ class HeadAndTailTest(unittest.TestCase):
         session, _, _ = stats_scan.scan_transcript(t.path, "s", "-r")
         self.assertEqual(session.last_ms, at("2026-11-29 11:00"))
 
+    def test_an_idle_session_lived_until_its_recorded_exit_not_its_last_turn(self):
+        t = FixtureHome(self.root).session("/r")
+        t.prompt(at("2026-11-29 10:00")).say(at("2026-11-29 10:13"))
+        end = {"type": "cost-state", "sessionId": "s", "totalDuration": 19 * MINUTE, "startTime": at("2026-11-29 10:00")}
+        t.raw(json.dumps(end) + "\n" + '{"type":"last-prompt","lastPrompt":"x","sessionId":"s"}\n')  # /exit at 10:19
+        session, _, _ = stats_scan.scan_transcript(t.path, "s", "-r")
+        self.assertEqual(session.last_ms - session.first_ms, 19 * MINUTE)
+
     def test_last_record_bigger_than_the_tail_read_is_timed_not_counted_malformed(self):
         t = FixtureHome(self.root).session("/r")
         t.prompt(at("2026-11-29 10:00")).say(at("2026-11-29 11:00"), "z" * (stats_scan.TAIL_BYTES + 1000))
@@ -609,6 +622,29 @@ class HeadAndTailTest(unittest.TestCase):
         session, _, _ = stats_scan.scan_transcript(t.path, "s", "-r")
         self.assertEqual((session.first_ms, session.last_ms, session.cwd, session.handoffs),
                          (at("2026-11-29 10:00"), at("2026-11-29 11:00"), "/r", [at("2026-11-29 10:30")]))
+
+
+class SightingsTest(unittest.TestCase):
+    def test_peerhooks_records_tell_when_each_session_was_last_seen_live_and_are_only_read(self):
+        from peerhooks.peers import roster
+
+        home = os.path.join(tempfile.mkdtemp(prefix="peerhooks-stats-seen-"), ".claude")
+        self.addCleanup(shutil.rmtree, os.path.dirname(home), True)
+        folder = roster.folder_of(homes.state_dir(home))
+        os.makedirs(folder)
+        with open(os.path.join(homes.state_dir(home), "session-names.json"), "w") as handle:
+            json.dump({"a": ["repo-a", at("2026-11-29 10:00"), 10, "100"], "b": ["repo-b", at("2026-11-29 09:00"), 11, "110"]},
+                      handle)  # peers.py at a start: a and b live then
+        heard = roster.Roster(("10.json",), {"10:100": roster.Heard("a", "repo-a", "/r", None)})
+        written = os.path.join(folder, "b.json")  # memory_delta.py told b its roster: b and a live then
+        with open(written, "wb") as handle:
+            handle.write(roster.encode(heard))
+        os.utime(written, (at("2026-11-29 11:00") / 1000.0,) * 2)
+        torn = os.path.join(folder, "c.json")
+        with open(torn, "wb") as handle:
+            handle.write(b"{torn")
+        self.assertEqual(stats.sightings(home), {"a": at("2026-11-29 11:00"), "b": at("2026-11-29 11:00")})
+        self.assertTrue(os.path.exists(torn))  # --stats changes nothing, not even a file that is not ours
 
 
 class EmptyHomeTest(unittest.TestCase):

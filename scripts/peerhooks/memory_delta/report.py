@@ -409,13 +409,7 @@ def notice(seen, where):
         since_ms = session_start_ms(sessions, where.session_id, ancestors, own_transcript)
         if since_ms is None:
             since_ms = seen.listed_at_ms  # nothing tells when this session began: start from now
-    changed, removed = watch.changes(seen.listing, seen.previous, since_ms,
-                                      gone=lambda path: not os.path.lexists(path))
-    changed = [change for change in changed
-               if not announced_by_the_client(change.path, seen.previous, where.memory_folder)]
-    roots = (where.memory_folder, where.checkout, where.home)
-    summaries = {change.path: read_summary(change.path, roots) for change in changed}
-    changed = [change for change in changed if summaries[change.path] is not None]
+    changed, removed, summaries = _to_consider(seen, where, since_ms)
     overflow = where.memory_folder.rstrip(os.sep) if (
         seen.overflow and where.memory_folder and not (seen.previous and seen.previous.overflow_told)) else None
     if not changed and not removed:
@@ -425,28 +419,47 @@ def notice(seen, where):
     own_writes = Writes(_writes_since(own_transcript, scan_from, where.user_home) if own_transcript else [])
     removed = [r for r in removed if last_write_at(own_writes, _spellings(r.path), r.previous_ms) is None]
     own_ids = identity.own_ids(where.home, sessions, where.session_id, ancestors)
-    peer_writes = []
-    if changed or removed:
-        for name, path in peer_transcripts(where.home, sessions, own_ids,
-                                           (where.project_root, where.checkout), own_transcript, scan_from):
-            peer_writes.append((name, Writes(_writes_since(path, scan_from, where.user_home))))
-    names = {s.session_id: s.name for s in sessions}
+    peer_writes = _peer_writes(where, sessions, own_ids, own_transcript, scan_from) if changed or removed else []
     roots = watched_roots(where.memory_folder, where.checkout, where.home, where.user_home)
-    notices = []
-    for change in changed:
-        summary = summaries[change.path]
-        origin = summary.origin_session_id
-        origin_name = names.get(origin) if origin and origin not in own_ids else None
-        who = writer(_spellings(change.path), change.previous_ms, own_writes, peer_writes, origin_name)
-        if who is None:
-            continue
-        label, folder = place(change.path, roots)
-        clock = _clock(change.mtime_ns // 1000000)
-        notices.append(Notice(label, folder, change.mtime_ns // 1000000, clock, who, summary.description))
+    names = {s.session_id: s.name for s in sessions}
+    notices = [n for n in (_notice_of(change, summaries[change.path], names, own_ids, own_writes, peer_writes, roots)
+                           for change in changed) if n is not None]
     removals = [removed_as(removal, roots, peer_writes) for removal in removed]
     folder_names = {root.folder.rstrip(os.sep): shorten_home(root.folder.rstrip(os.sep), where.user_home)
                     for root in roots}
     return render(notices, removals, folder_names, overflow=overflow)
+
+
+def _to_consider(seen, where, since_ms):
+    """(changes, removals, {path: Summary}) worth telling: not announced by the client itself, and
+    readable as text (a change the notice cannot describe is not told)."""
+    changed, removed = watch.changes(seen.listing, seen.previous, since_ms,
+                                      gone=lambda path: not os.path.lexists(path))
+    changed = [change for change in changed
+               if not announced_by_the_client(change.path, seen.previous, where.memory_folder)]
+    roots = (where.memory_folder, where.checkout, where.home)
+    summaries = {change.path: read_summary(change.path, roots) for change in changed}
+    return [change for change in changed if summaries[change.path] is not None], removed, summaries
+
+
+def _peer_writes(where, sessions, own_ids, own_transcript, scan_from):
+    """[(name, Writes)] of the other sessions' transcripts written since scan_from."""
+    return [(name, Writes(_writes_since(path, scan_from, where.user_home)))
+            for name, path in peer_transcripts(where.home, sessions, own_ids, (where.project_root, where.checkout),
+                                               own_transcript, scan_from)]
+
+
+def _notice_of(change, summary, names, own_ids, own_writes, peer_writes, roots):
+    """The Notice of one change, or None when this session made it. names: {session id: name} of
+    the registry's sessions, for a memory file's origin."""
+    origin = summary.origin_session_id
+    origin_name = names.get(origin) if origin and origin not in own_ids else None
+    who = writer(_spellings(change.path), change.previous_ms, own_writes, peer_writes, origin_name)
+    if who is None:
+        return None
+    label, folder = place(change.path, roots)
+    at_ms = change.mtime_ns // 1000000
+    return Notice(label, folder, at_ms, _clock(at_ms), who, summary.description)
 
 
 # -- Housekeeping on a session's first prompt -----------------------------------------------------

@@ -156,65 +156,15 @@ def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
     alive = [s for s in sessions if s.last_ms >= lo and s.first_ms < hi]
     bounds = [(d_lo, d_hi) for _, d_lo, d_hi in win.day_bounds()]
     bounds[-1] = (bounds[-1][0], hi)
-    starts = [d_lo for d_lo, _ in bounds]
-
-    intervals = [(s.first_ms, s.last_ms) for s in alive]
-    peaks = daily_peaks(intervals, bounds)
-    by_checkout = {}
-    for s in alive:
-        by_checkout.setdefault(checkout_of.get(s.session_id, s.project), []).append((s.first_ms, s.last_ms))
-    checkout_peaks = [0] * len(bounds)
-    for group in by_checkout.values():
-        for i, peak in enumerate(daily_peaks(group, bounds)):
-            checkout_peaks[i] = max(checkout_peaks[i], peak)
-
-    lifetimes = [s.last_ms - s.first_ms for s in alive]
-    day_messages = [0] * len(bounds)
-    day_refusals = [0] * len(bounds)
-
-    def day_index(at_ms):
-        i = bisect.bisect_right(starts, at_ms) - 1
-        return i if i >= 0 and at_ms < bounds[i][1] else None
-
-    listing = messaging = sub_messaging = handoff = receiving = 0
-    listing_calls = peer_messages = sub_messages = refusals = received = 0
-    for s in alive:
-        listed = sum(1 for t in s.listings if _in(t, lo, hi))
-        listing += listed > 0
-        listing_calls += listed
-        arrived = sum(1 for t in s.received if _in(t, lo, hi))
-        receiving += arrived > 0
-        received += arrived
-        if any(_in(t, lo, hi) for t in s.handoffs):
-            handoff += 1
-        sent_peer = sent_sub = False
-        for send in s.sends:
-            index = day_index(send.at_ms)
-            if index is None:
-                continue
-            if is_own_subagent(send.recipient, s.own_agents):
-                sub_messages += 1
-                sent_sub = True
-            else:
-                peer_messages += 1
-                day_messages[index] += 1
-                sent_peer = True
-        messaging += sent_peer
-        sub_messaging += sent_sub
-        for at_ms in s.refusals:
-            index = day_index(at_ms)
-            if index is not None:
-                refusals += 1
-                day_refusals[index] += 1
-
+    peaks = daily_peaks([(s.first_ms, s.last_ms) for s in alive], bounds)
+    checkout_peaks, checkouts = _checkout_peaks(alive, checkout_of, bounds)
+    tally = _tally(alive, lo, hi, bounds)
     active = [i for i, peak in enumerate(peaks) if peak > 0]
-    rows = tuple(
-        DayRow(win.labels[i], peaks[i], checkout_peaks[i], day_messages[i], day_refusals[i]) for i in active
-    )
+    lifetimes = [s.last_ms - s.first_ms for s in alive]
     return Report(
         days=len(win.labels),
         sessions=len(alive),
-        checkouts=len(by_checkout),
+        checkouts=checkouts,
         active_days=len(active),
         peak_median=median([peaks[i] for i in active]),
         peak_max=max(peaks) if peaks else 0,
@@ -223,25 +173,96 @@ def summarize(sessions, checkout_of, win, malformed=0, bytes_read=0):
         lifetime_median_ms=median(lifetimes),
         lifetime_p90_ms=percentile(lifetimes, 0.9),
         lifetime_max_ms=max(lifetimes) if lifetimes else 0,
-        listing_sessions=listing,
-        listing_calls=listing_calls,
-        messaging_sessions=messaging,
-        peer_messages=peer_messages,
-        subagent_messaging_sessions=sub_messaging,
-        subagent_messages=sub_messages,
-        receiving_sessions=receiving,
-        received_messages=received,
-        refusals=refusals,
-        handoff_sessions=handoff,
-        per_day=rows,
+        per_day=tuple(DayRow(win.labels[i], peaks[i], checkout_peaks[i], tally.day_messages[i], tally.day_refusals[i])
+                      for i in active),
         malformed=malformed,
         bytes_read=bytes_read,
+        **tally.counts(),
     )
 
 
-def alive_until_now(sessions, live_ids, now_ms):
-    """A session still live is alive until now, not until its last record: an idle session writes
-    nothing, so four live sessions read as "max 2 alive at once" (issue 14)."""
+def _checkout_peaks(alive, checkout_of, bounds):
+    """([the most sessions alive at once within one checkout, per day], how many checkouts)."""
+    by_checkout = {}
+    for s in alive:
+        by_checkout.setdefault(checkout_of.get(s.session_id, s.project), []).append((s.first_ms, s.last_ms))
+    peaks = [0] * len(bounds)
+    for group in by_checkout.values():
+        for i, peak in enumerate(daily_peaks(group, bounds)):
+            peaks[i] = max(peaks[i], peak)
+    return peaks, len(by_checkout)
+
+
+class _Tally:
+    """The events of the sessions alive in the window that happened inside it: sessions that did
+    each thing and how often, and messages and refusals per day."""
+
+    COUNTS = ("listing_sessions", "listing_calls", "messaging_sessions", "peer_messages",
+              "subagent_messaging_sessions", "subagent_messages", "receiving_sessions", "received_messages",
+              "refusals", "handoff_sessions")
+
+    def __init__(self, days):
+        for name in self.COUNTS:
+            setattr(self, name, 0)
+        self.day_messages, self.day_refusals = [0] * days, [0] * days
+
+    def counts(self):
+        return {name: getattr(self, name) for name in self.COUNTS}
+
+
+def _tally(alive, lo, hi, bounds):
+    starts = [d_lo for d_lo, _ in bounds]
+
+    def day_index(at_ms):
+        i = bisect.bisect_right(starts, at_ms) - 1
+        return i if i >= 0 and at_ms < bounds[i][1] else None
+
+    tally = _Tally(len(bounds))
+    for s in alive:
+        _tally_listings_and_handoffs(tally, s, lo, hi)
+        _tally_sends(tally, s, day_index)
+        for at_ms in s.refusals:
+            index = day_index(at_ms)
+            if index is not None:
+                tally.refusals += 1
+                tally.day_refusals[index] += 1
+    return tally
+
+
+def _tally_listings_and_handoffs(tally, s, lo, hi):
+    listed = sum(1 for t in s.listings if _in(t, lo, hi))
+    tally.listing_sessions += listed > 0
+    tally.listing_calls += listed
+    arrived = sum(1 for t in s.received if _in(t, lo, hi))
+    tally.receiving_sessions += arrived > 0
+    tally.received_messages += arrived
+    tally.handoff_sessions += any(_in(t, lo, hi) for t in s.handoffs)
+
+
+def _tally_sends(tally, s, day_index):
+    """A session's messages sent inside the window: to its own subagents apart from its peers."""
+    sent_peer = sent_sub = False
+    for send in s.sends:
+        index = day_index(send.at_ms)
+        if index is None:
+            continue
+        if is_own_subagent(send.recipient, s.own_agents):
+            tally.subagent_messages += 1
+            sent_sub = True
+        else:
+            tally.peer_messages += 1
+            tally.day_messages[index] += 1
+            sent_peer = True
+    tally.messaging_sessions += sent_peer
+    tally.subagent_messaging_sessions += sent_sub
+
+
+def alive_at_least(sessions, seen):
+    """Each session alive at least until the latest moment it was seen live (seen: {session id:
+    epoch ms}): its last record is only a lower bound, since an idle session writes nothing. A
+    session live now is seen now (issue 14: four live sessions read as "max 2 alive at once";
+    issue 32: 6 alive at once read as 5, and 19 minutes as 13)."""
     for s in sessions:
-        if s.session_id in live_ids:
-            s.last_ms = max(s.last_ms, now_ms)
+        at_ms = seen.get(s.session_id)
+        if at_ms is not None:
+            s.last_ms = max(s.last_ms, at_ms)

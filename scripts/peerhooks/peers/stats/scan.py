@@ -5,35 +5,34 @@ So each top-level transcript (`projects/<slug>/<session>.jsonl`) is read once an
 unless it can matter: the file is streamed and walked line by line with `find(b"\\n")`
 (memchr, in C) through one reused buffer; only the first few KB of a line are searched, because that is where a record says
 what it is (a tool call and its name, a tool result and how it opens); the few lines that can
-matter are decoded. First and last times come from the first and last records. Files not modified
-since the window began are not opened at all. Measured: about 0.5 s per GB (bench/stats_gb.py).
+matter are decoded (records.py says what they add). First and last times come from the first and
+last records, the last from a recorded end when it is later (2.1.332's end record: an idle session
+that exited later lived until then). Files not modified since the window began are not opened at
+all. Measured: about 0.5 s per GB (bench/stats_gb.py).
 
 Since 2.1.332 a transcript also holds `api-request-blob` records that repeat the messages of each
-request, tool calls and tool results included: those are never counted (one SendMessage call was
-reported as two messages). A message counts as sent only once its tool result says it was
-delivered (2.1.197 answers `No agent named '…' is currently addressable`), and a message from
-another session counts as received from the user record that carries `<cross-session-message …>`
-(the `queue-operation` record before it holds the same text and is not counted).
+request, tool calls and tool results included: those are never decoded here (one SendMessage call
+was reported as two messages).
 
 A fork (`--fork-session`, SessionStart source `fork`) starts its transcript with a copy of its
 parent's records, uuids and times unchanged: a record counted in one transcript is not counted
 again in another (it stays with the session that started first, the parent).
 
-What comes out is one SessionScan per transcript, before any windowing: stats_figures does the sums.
+What comes out is one SessionScan per transcript, before any windowing: figures.py does the sums.
 """
 import json
 import os
 import re
-from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import List
 
-from ...claude.formats import HANDOFF_NAME as HANDOFF_FILE
 from ...claude.formats import EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE, SUBAGENTS_FOLDER
-from ...guard.reason import REFUSAL_MARK
 from ...claude.home import transcript_entries
+from ...claude.transcripts import BIG_HEAD_BYTES, BIG_TAIL_BYTES, end_of_record, json_string, timestamp_of_big
 from ...state.safefiles import open_regular
 from ...text.timeutil import iso_to_ms
-from ...claude.transcripts import BIG_HEAD_BYTES, BIG_TAIL_BYTES, json_string, timestamp_of_big
+from .records import (HOOK_ERROR_PHRASE, LIST_TOOLS, RECEIVED_MARK, SEND_TOOLS, SPAWN_TOOLS, Send, SessionScan,
+                      is_handoff_path, is_received_message, note_record)
 
 BUFFER_BYTES = 1024 * 1024  # one buffer, reused: fresh big reads page-fault, and before Python 3.10
 # mmap.find is a byte-by-byte loop (measured 1 s/GB) where bytearray.find is memchr
@@ -54,25 +53,6 @@ TOOL_ID_REACH = 128  # a tool_use id is ~30 characters
 RECEIVED_REACH = 1024  # `<cross-session-message` sits ~210 bytes into its user record (2.1.332)
 INPUT_REACH = 4 * 1024  # a Bash command's `claude agents`, an edit's file_path: early in the input
 
-# Claude Code hands a PreToolUse refusal to the model as a tool_result `PreToolUse:Bash hook error:
-# [<cmd>]: <stderr>`, and the guard's stderr opens with its mark; the mark alone would also match
-# someone reading the guard's source, hence both.
-GUARD_PHRASE = REFUSAL_MARK
-HOOK_ERROR_PHRASE = "PreToolUse"
-
-LIST_TOOLS = ("ListAgents",)  # Claude Code's tool that lists other sessions, where the build has it
-SEND_TOOLS = ("SendMessage",)
-SPAWN_TOOLS = ("Agent", "Task")  # `Task` is the subagent tool's older name
-HANDOFF_NAME = HANDOFF_FILE.lower()  # compared case-insensitively
-# SendMessage named its recipient `recipient` (2.1.2x-3x team tools) and `to` (later builds); an
-# Agent call names its subagent with `name` (team members); its id is the subagents/agent-<id> file.
-RECIPIENT_FIELDS = ("to", "recipient", "target", "to_member")
-# Records that are what a session said or was told; 2.1.332's `api-request-blob` repeats them.
-COUNTED_RECORD_TYPES = ("assistant", "user")
-# How a message from another session reaches a session (2.1.332): a user record whose content is
-# `Another Claude session sent a message:\n<cross-session-message from="uds:…" from-name="…" …>`.
-RECEIVED_MARK = "<cross-session-message"
-
 _DECODED_TOOLS = frozenset(n.encode() for n in LIST_TOOLS + SEND_TOOLS + SPAWN_TOOLS)
 _EDIT_TOOLS = frozenset(n.encode() for n in EDIT_TOOLS)
 _BLOCK_TYPE = b'"type":"tool_'
@@ -84,9 +64,7 @@ _HOOK_ERROR = HOOK_ERROR_PHRASE.encode()
 _NAME = b'"name":"'
 _FILE_PATH = b'"file_path":"'
 _CWD = re.compile(rb'"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"')
-_CLAUDE_AGENTS = re.compile(r"(?:^|[\s;&|(`])claude\s+agents(?=$|[\s;&|)`])")
 _SUBAGENT_FILE = re.compile(r"^agent-(.+)\.jsonl$")
-_PATH_SEPARATORS = re.compile(r"[\\/]")
 _REPEAT_TYPE = b'"type":"' + REPEAT_RECORD_TYPE.encode() + b'"'
 _RECEIVED = RECEIVED_MARK.encode()
 _TOOL_USE_ID = b'"tool_use_id":"'
@@ -96,35 +74,6 @@ EVENT_LISTS = ("listings", "sends", "refusals", "handoffs", "received")  # what 
 
 # ---------------------------------------------------------------------------------------------
 # What a transcript says
-
-
-@dataclass(frozen=True)
-class Send:
-    at_ms: int
-    recipient: Optional[str]
-    tool_use_id: Optional[str] = None
-
-
-@dataclass
-class SessionScan:
-    """What one top-level transcript says, before any windowing."""
-
-    session_id: str
-    project: str  # the projects/ folder name, used to group when no cwd was found
-    cwd: Optional[str]
-    first_ms: int
-    last_ms: int
-    listings: List[int] = field(default_factory=list)  # times it listed other sessions
-    sends: List[Send] = field(default_factory=list)  # delivered messages only
-    received: List[int] = field(default_factory=list)  # times a message from another session arrived
-    refusals: List[int] = field(default_factory=list)
-    handoffs: List[int] = field(default_factory=list)
-    own_agents: FrozenSet[str] = frozenset()  # names and ids of the subagents it spawned
-    # SendMessage calls whose result is not read yet, by tool_use id (scan state, not a finding)
-    pending_sends: Dict[str, Send] = field(default_factory=dict, repr=False, compare=False)
-    # (record uuid, event list, index) of each event: a fork's copy of its parent's record has the
-    # parent's uuid, so the event is dropped from the later session (drop_inherited)
-    origins: List[Tuple[str, str, int]] = field(default_factory=list, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -161,116 +110,6 @@ def drop_inherited(sessions):
             events = getattr(session, name)
             events[:] = [e for i, e in enumerate(events) if i not in indexes]
     return sessions
-
-
-# ---------------------------------------------------------------------------------------------
-# What one decoded record says
-
-
-def _content(record):
-    message = record.get("message")
-    return message.get("content") if isinstance(message, dict) else None
-
-
-def _tool_uses(record):
-    """(name, input, id) of each tool_use block."""
-    content = _content(record)
-    if not isinstance(content, list):
-        return
-    for item in content:
-        if isinstance(item, dict) and item.get("type") == "tool_use" and isinstance(item.get("input"), dict):
-            yield item.get("name"), item["input"], item.get("id")
-
-
-def _text_of(body):
-    if isinstance(body, str):
-        return body
-    if isinstance(body, list):
-        texts = [part.get("text") for part in body if isinstance(part, dict)]
-        return "\n".join(t for t in texts if isinstance(t, str))
-    return ""
-
-
-def _tool_result_texts(record):
-    """(tool_use id, is_error, text) of each tool_result block."""
-    content = _content(record)
-    if not isinstance(content, list):
-        return
-    for item in content:
-        if isinstance(item, dict) and item.get("type") == "tool_result":
-            yield item.get("tool_use_id"), bool(item.get("is_error")), _text_of(item.get("content"))
-
-
-def is_delivered(is_error, text):
-    """Whether a SendMessage result says the message went out: not an error, and, where the result
-    is JSON with `success` (2.1.332: `{"success":true,…}`), a true one."""
-    if is_error:
-        return False
-    try:
-        answer = json.loads(text)
-    except (ValueError, RecursionError):
-        return True  # a plain-text confirmation (team messages of earlier builds)
-    return not isinstance(answer, dict) or "success" not in answer or answer["success"] is True
-
-
-def is_received_message(record):
-    """A user record carrying a message from another session (not the queue-operation before it)."""
-    return record.get("type") == "user" and RECEIVED_MARK in _text_of(_content(record))
-
-
-def recipient_of(tool_input):
-    for key in RECIPIENT_FIELDS:
-        value = tool_input.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return None
-
-
-def is_guard_refusal(is_error, text):
-    return is_error and GUARD_PHRASE in text and HOOK_ERROR_PHRASE in text
-
-
-def lists_sessions(name, tool_input):
-    if name in LIST_TOOLS:
-        return True
-    command = tool_input.get("command") if name == "Bash" else None
-    return isinstance(command, str) and _CLAUDE_AGENTS.search(command) is not None
-
-
-def writes_handoff(name, tool_input):
-    path = tool_input.get("file_path") if name in EDIT_TOOLS else None
-    return isinstance(path, str) and is_handoff_path(path)
-
-
-def is_handoff_path(path):
-    return _PATH_SEPARATORS.split(path)[-1].lower() == HANDOFF_NAME
-
-
-def note_record(record, at_ms, into, agent_names):
-    """Add what a decoded record says to a session's lists (and spawned names to agent_names).
-    Only what the session said or was told counts: records that repeat it do not."""
-    if record.get("type") not in COUNTED_RECORD_TYPES:
-        return
-    if is_received_message(record):
-        into.received.append(at_ms)
-    for name, tool_input, use_id in _tool_uses(record):
-        if lists_sessions(name, tool_input):
-            into.listings.append(at_ms)
-        elif name in SEND_TOOLS:
-            send = Send(at_ms, recipient_of(tool_input), use_id if isinstance(use_id, str) else None)
-            into.pending_sends[send.tool_use_id] = send
-        elif name in SPAWN_TOOLS:
-            spawned = tool_input.get("name")
-            if isinstance(spawned, str) and spawned:
-                agent_names.add(spawned)
-        elif writes_handoff(name, tool_input):
-            into.handoffs.append(at_ms)
-    for use_id, is_error, text in _tool_result_texts(record):
-        if is_guard_refusal(is_error, text):
-            into.refusals.append(at_ms)
-        send = into.pending_sends.pop(use_id, None) if isinstance(use_id, str) else None
-        if send is not None and is_delivered(is_error, text):
-            into.sends.append(send)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -506,7 +345,9 @@ class _TranscriptReader:
         return offset, after, end
 
     def last_time(self, size):
-        """The time of the last record that has one, from the file's last TAIL_BYTES (read again)."""
+        """The time of the last record that has one, or the session's recorded end when that is later
+        (an end record follows the last turn and has no time of its own), from the file's last
+        TAIL_BYTES (read again)."""
         base = max(0, size - TAIL_BYTES)
         self.handle.seek(base)
         data = self.handle.read(size - base).rstrip(b"\r\n")
@@ -515,19 +356,26 @@ class _TranscriptReader:
             floor = data.find(b"\n") + 1
             if floor == 0:
                 return timestamp_of_big(data, 0, len(data)) or self.latest_ms
-        hi = len(data)
+        ended_ms, hi = None, len(data)
         while hi > floor:
             lo = max(floor, data.rfind(b"\n", 0, hi) + 1)
             if hi > lo:
-                if hi - lo > PARSE_LINE_LIMIT:
-                    at_ms = timestamp_of_big(data, lo, hi)
-                else:
-                    record = self._decode(data[lo:hi], base + lo)
-                    at_ms = iso_to_ms(record.get("timestamp")) if record is not None else None
+                at_ms, ended_ms = self._time_at(data, lo, hi, base, ended_ms)
                 if at_ms is not None:
-                    return at_ms
+                    return max(at_ms, ended_ms or at_ms)
             hi = lo - 1
         return self.latest_ms
+
+    def _time_at(self, data, lo, hi, base, ended_ms):
+        """(the time of the record at data[lo:hi] or None, the recorded end seen so far or None)."""
+        if hi - lo > PARSE_LINE_LIMIT:
+            return timestamp_of_big(data, lo, hi), ended_ms
+        record = self._decode(data[lo:hi], base + lo)
+        if record is None:
+            return None, ended_ms
+        if ended_ms is None:
+            ended_ms = (end_of_record(record, lambda _record: None) or (None, None))[1]
+        return iso_to_ms(record.get("timestamp")), ended_ms
 
     def finish(self, last_ms, own_ids):
         """The session, or None when no record carried a time."""
