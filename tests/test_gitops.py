@@ -7,9 +7,9 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.git import classify, lookup, operation, shell_writes, together  # noqa: E402
+from peerhooks.git import classify, kinds, shell_writes  # noqa: E402
 from peerhooks.shell import cmdline, writes  # noqa: E402
-from peerhooks.git.forms import head_movers  # noqa: E402
+from peerhooks.git.forms import head_movers, run as forms_run  # noqa: E402
 
 CWD = "/r"
 TOP = "/r"
@@ -475,7 +475,7 @@ class ParseTable(unittest.TestCase):
         self.assertFalse(classify.parse("git add -A", CWD)[-1].relative)
 
     def test_a_lookup_decides_between_a_branch_and_a_file(self):
-        class Refs(lookup.Lookup):
+        class Refs(forms_run.Lookup):
             def is_revision(self, word, cwd):
                 return word == "release-1.2"
         context = cmdline.Context()
@@ -483,7 +483,7 @@ class ParseTable(unittest.TestCase):
         self.assertEqual(classify.parse("git checkout Makefile", CWD, context, Refs())[0].kind, "discard-paths")
 
     def test_a_forced_checkout_of_the_current_branch_discards_and_a_plain_one_does_nothing(self):
-        class OnMain(lookup.Lookup):
+        class OnMain(forms_run.Lookup):
             def is_current(self, revision, cwd):
                 return revision in ("HEAD", "@", "main")
 
@@ -510,7 +510,7 @@ class ParseTable(unittest.TestCase):
         self.assertEqual(kind("git --git-dir=/r/.git --work-tree=/r/src add -A", "/tmp"), ["foreign-tree"])
 
     def test_paths_from_a_commit_that_does_not_exist_are_not_written(self):
-        class NoStash(lookup.Lookup):
+        class NoStash(forms_run.Lookup):
             def names_no_commit(self, revisions, cwd):
                 return "stash@{0}" in revisions or "v9" in revisions
         context = cmdline.Context()
@@ -526,7 +526,7 @@ class ParseTable(unittest.TestCase):
             runs = cmdline.commands(line, CWD)
             every = classify.operations(runs)
             gates = {step: run.gate for step, run in enumerate(runs) if run.gate is not None}
-            return [(op.kind, op.moves_branch) for op in together.back_to_the_start(every, gates)]
+            return [(op.kind, op.moves_branch) for op in classify.back_to_the_start(every, gates)]
         self.assertEqual(kinds("git commit -m x && git push && git reset --hard HEAD~1"),
                          [("commit-index", False), ("safe", False), ("reset-all", False)])
         self.assertEqual(kinds("git commit -m x && git reset --soft HEAD^"), [("safe", False), ("safe", False)])
@@ -569,7 +569,7 @@ class ParseTable(unittest.TestCase):
                 self.assertTrue(classify.parse(command, CWD)[-1].runtime)
 
     def test_a_commit_without_a_message_is_judged_when_the_checkout_holds_one(self):
-        class MergeUnderWay(lookup.Lookup):
+        class MergeUnderWay(forms_run.Lookup):
             def message_waiting(self, cwd):
                 return True  # MERGE_MSG, SQUASH_MSG, a commit-msg hook or a template
         context = cmdline.Context()
@@ -579,7 +579,7 @@ class ParseTable(unittest.TestCase):
                 self.assertEqual(classify.parse(command, CWD, context, MergeUnderWay())[0].kind, kind)
 
     def test_git_rm_acts_only_on_the_index_entries_its_pathspecs_match(self):
-        class Index(lookup.Lookup):
+        class Index(forms_run.Lookup):
             def index_entries(self, pathspecs, cwd):
                 return [p + "/a.yaml" for p in pathspecs if p == "config"]
         context = cmdline.Context()
@@ -590,7 +590,7 @@ class ParseTable(unittest.TestCase):
         self.assertIsNone(classify.parse("git rm -f $(cat list)", CWD, context, Index())[0].entries)
 
     def test_stash_apply_asks_the_checkout_for_the_entrys_files(self):
-        class Stash(lookup.Lookup):
+        class Stash(forms_run.Lookup):
             def stash_files(self, entry, cwd):
                 return {None: ["src/models.py"], "stash@{1}": ["a.py", "b.py"]}.get(entry)
         context = cmdline.Context()
@@ -689,7 +689,7 @@ class Fuzz(unittest.TestCase):
     def assertOperations(self, operations):
         self.assertIsInstance(operations, list)
         for op in operations:
-            self.assertIsInstance(op, operation.Operation)
+            self.assertIsInstance(op, kinds.Operation)
 
     def test_random_command_lines_never_raise(self):
         for seed in (1, 2, 3):

@@ -7,7 +7,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from peerhooks.git import classify, kinds, operation, patch_answers
+from peerhooks.git import classify, kinds, patch_answers
 from peerhooks.guard import narrow, reason as guard_reason, verdict as guard_verdict  # noqa: E402
 from peerhooks.git.gitstate import PathState, StashEntry  # noqa: E402
 from peerhooks.guard.verdict import Judged, Peer  # noqa: E402
@@ -433,7 +433,7 @@ class RewritesThatChangeNothing(unittest.TestCase):
     def refusals(self, writes, readers=()):
         ops = []
         for step, (path, rewrite) in enumerate(writes):
-            ops.append(operation.Operation(kinds.SHELL_WRITE, TOP, "sed", (operation.Pathspec(path, path, ""),), False,
+            ops.append(kinds.Operation(kinds.SHELL_WRITE, TOP, "sed", (kinds.Pathspec(path, path, ""),), False,
                                         step=step, rewrite=rewrite))
         held = [guard_verdict.Held("peer", os.path.relpath(path, TOP), "unstaged") for path, _r in writes]
         refusals = [guard_verdict.Refusal(op, (Peer("peer"),), False, (h,)) for op, h in zip(ops, held)]

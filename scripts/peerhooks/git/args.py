@@ -1,13 +1,13 @@
 """git's words as git reads them: each subcommand's options (the tables), a subcommand's arguments
-split into flags, values and operands (split_arguments), config booleans, and pathspecs (magic,
-exclusions, absolute paths, `clean -e` patterns, what a `find` lists). Pure.
+split into flags, values and operands (split_arguments), config booleans, whether a word looks
+like a revision, and pathspecs (magic, exclusions, absolute paths, `clean -e` patterns, what a
+`find` lists). Pure.
 """
 from ..shell import cmdline
 from ..shell.lexer import Word
 from ..shell.words import resolve
 from ..startup.records import record
-from .operation import Pathspec
-from .kinds import EVERYTHING
+from .kinds import EVERYTHING, Pathspec
 
 # Options after which an operand is a new branch's name, not a revision that must exist.
 CREATING_OPTIONS = frozenset(["-c", "-C", "--create", "--force-create", "--orphan", "-b", "-B"])
@@ -147,6 +147,36 @@ def config_bool(value):
     if word in ("false", "no", "off", "0", ""):
         return False
     return None
+
+
+# A single operand that looks like a revision rather than a path (`git reset main`, `git checkout
+# v1.2`) when the checkout cannot be asked: HEAD and friends, `~ ^ @{` suffixes, hashes, versions,
+# remote branches, or a bare name with no dot and no trailing slash.
+SPECIAL_HEADS = ("HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD")
+HEX_DIGITS = frozenset("0123456789abcdef")
+REMOTE_PREFIXES = ("origin/", "upstream/", "refs/")
+
+
+def obviously_revision(word):
+    """`-`, `@`, HEAD and friends, `~ ^ @{` suffixes, a 7-40 digit hash: never a path in practice."""
+    if word in ("-", "@") or "~" in word or "^" in word or "@{" in word:
+        return True
+    for head in SPECIAL_HEADS:
+        if word == head or word.startswith(head) and word[len(head)] in "~^@":
+            return True
+    return 7 <= len(word) <= 40 and all(c in HEX_DIGITS for c in word)
+
+
+def looks_like_revision(word):
+    """The guess without the checkout: obvious revisions, versions (`v1.2`), remote branches, and a
+    bare name with no dot and no trailing slash (`main`, not `setup.py` or `src/`)."""
+    if not word or obviously_revision(word):
+        return bool(word)
+    version = word[1:] if word.startswith("v") else word
+    digits = len(version) - len(version.lstrip("0123456789"))
+    if digits and version[digits:digits + 1] == "." and version[digits + 1:digits + 2].isdigit():
+        return True
+    return word.startswith(REMOTE_PREFIXES) or "." not in word and not word.endswith("/")
 
 
 # Long pathspec magic the guard matches as git does; with any other (`attr:`) a pathspec is unknown.

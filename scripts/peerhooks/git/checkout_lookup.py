@@ -1,4 +1,4 @@
-"""What only the checkout can tell the git classifier (peerhooks.git.lookup.Lookup), read from its files
+"""What only the checkout can tell the git classifier (peerhooks.git.forms.run.Lookup), read from its files
 where they say it, else asked of git, each call bounded: is `release-1.2` a branch and `Dockerfile`
 a file, what is checked out, does a pull rebase, does a rebase autostash or only fast-forward, does a revision name
 a commit, which index entries `rm`'s paths match, which files a stash entry holds, which worktrees
@@ -8,7 +8,7 @@ does a git lister detect renames here.
 
 from . import gitrepo
 from .args import config_bool
-from .lookup import Lookup
+from .forms.run import Lookup
 from ..startup import oscalls
 from ..state.safefiles import read_regular  # a FIFO in a config file's place is never waited on
 from .gitrepo import GUARD_GIT_TIMEOUT_SECONDS as GIT_TIMEOUT_SECONDS

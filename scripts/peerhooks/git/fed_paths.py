@@ -12,8 +12,7 @@ from ..shell.lexer import Word
 from ..shell.programs import LINES_SPLIT, NUL_SPLIT, XARGS_SPLIT
 from . import feed_sources
 from .args import pathspec
-from .kinds import EVERYTHING, IGNORED_WORK
-from .operation import Pathspec
+from .kinds import EVERYTHING, IGNORED_WORK, Pathspec
 from .reach import covers
 
 # How xargs cuts what it reads into words, as feeds reads it.
@@ -76,7 +75,8 @@ def bound_of(feed, context):
         work |= set(SHOWN_WORK[shown])
     if source.ignored:
         work.add(IGNORED_WORK)
-    specs = source.specs or ((Pathspec(source.under, source.under, ""),) if source.under else (Pathspec(":/", None, ""),))
+    specs = source.specs or ((Pathspec(source.under, source.under, ""),) if source.under else
+                             (Pathspec(":/", None, ""),))
     return specs, frozenset(work)
 
 

@@ -8,8 +8,7 @@ stages it, `n` leaves it, `a` stages it and the rest of the file, `d` leaves the
 other answer (`s` splits a hunk, `e` edits it, `j`/`k` move around) is not followed here.
 """
 from ..startup.records import record
-from .kinds import STAGE_PATHS
-from .operation import Pathspec
+from .kinds import Pathspec, STAGE_PATHS
 
 Answers = record("Answers", "lines repeat", (None,), """What the line feeds a prompt: its lines, then
     `repeat` forever (what `yes` prints) or nothing more (None).""")

@@ -12,7 +12,7 @@ with the working tree identical to the index, and `git clean -fd` never reaches 
 from ..startup import oscalls
 from . import kinds
 from .gitstate import is_staged, is_unstaged
-from .operation import Pathspec
+from .kinds import Pathspec
 
 # Kinds that act on the whole index and tree, whatever their paths: a plain commit, a reset or a
 # forced checkout of a commit, an amend.

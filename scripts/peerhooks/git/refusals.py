@@ -18,7 +18,7 @@ counts: anything unknown means git may go ahead.
 """
 from . import kinds
 from .gitstate import UNCHANGED, is_staged, state_of
-from .operation import MATCH_INDEX_OR_HEAD, MATCH_TREE_OR_INDEX, REFUSE_DELETED, REFUSE_DIFFERING_FROM_BOTH
+from .kinds import MATCH_INDEX_OR_HEAD, MATCH_TREE_OR_INDEX, REFUSE_DELETED, REFUSE_DIFFERING_FROM_BOTH
 from .reach import covers, relative, resolve
 from ..startup.records import record
 

@@ -6,8 +6,7 @@ from ..shell import cmdline
 from ..shell.writes import IN_PLACE_EDITORS, backup_suffix, writes_its_operands
 from ..startup import oscalls
 from .args import find_bound
-from .kinds import SHELL_WRITE
-from .operation import Operation, Pathspec
+from .kinds import Operation, Pathspec, SHELL_WRITE
 
 
 def write_operation(path, pattern, command):

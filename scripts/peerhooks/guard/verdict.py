@@ -23,7 +23,7 @@ command can put a path back as it is now; naming that path would say something f
 from ..shell import chains
 from ..git import refusals as gitfails, gitstate
 from ..git import kinds as g
-from ..git.operation import PrivateIndex
+from ..git.kinds import PrivateIndex
 from ..git.reach import covers, in_scope, names_paths_only, names_toplevel, reaches, relative, resolve
 from ..startup.records import record
 

@@ -4,8 +4,7 @@ add commits on top of the branch leave a peer's work and commits as they are; a 
 tree that only fast-forwards rewrites nothing.
 """
 from ..args import CREATING_OPTIONS, config_true
-from ..kinds import MOVE_HEAD, SAFE
-from ..operation import Precheck
+from ..kinds import MOVE_HEAD, Precheck, SAFE
 from . import classifies
 
 # Words that move HEAD and rewrite the tree under every session (switch has its own classifier).

@@ -6,9 +6,8 @@ from .run import by_paths
 from ..args import (ADD_LONG, ADD_VALUES, COMMIT_LONG, COMMIT_VALUES, MV_LONG, PATCH_OPTIONS, RM_LONG, RM_VALUES,
                     pathspec, split_arguments)
 from ..kinds import (AMEND, COMMIT_ALL, COMMIT_INDEX, COMMIT_PATHS, COMMIT_PRIVATE, DELETION_WORK, DISCARD_ALL,
-                     IGNORED_WORK, REMOVE_PATHS, SAFE, STAGE_PATHS)
-from ..operation import (MATCH_INDEX, MATCH_INDEX_OR_HEAD, MATCH_TREE_OR_INDEX, REFUSE_CHANGED, REFUSE_DELETED,
-                         REFUSE_DIFFERING_FROM_BOTH, Precheck)
+                     IGNORED_WORK, MATCH_INDEX, MATCH_INDEX_OR_HEAD, MATCH_TREE_OR_INDEX, Precheck, REFUSE_CHANGED,
+                     REFUSE_DELETED, REFUSE_DIFFERING_FROM_BOTH, REMOVE_PATHS, SAFE, STAGE_PATHS)
 
 # A commit takes its message from one of these (`-c` and --amend reuse a commit's); without one git
 # asks an editor, and an agent's shell has none to answer it (Claude Code's Bash runs git with

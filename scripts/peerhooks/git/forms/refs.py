@@ -3,8 +3,7 @@ worktree, sparse-checkout, bisect (a family loaded only for a line that has one)
 """
 from ...shell.words import resolve
 from ..args import pathspec, split_arguments
-from ..kinds import ALL_ENTRIES, MOVE_HEAD, REMOVE_WORKTREE, SAFE, SPARSE, STASH_STACK, WRITE_REFS
-from ..operation import Precheck
+from ..kinds import ALL_ENTRIES, MOVE_HEAD, Precheck, REMOVE_WORKTREE, SAFE, SPARSE, STASH_STACK, WRITE_REFS
 from . import classifies
 
 

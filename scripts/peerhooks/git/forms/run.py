@@ -1,14 +1,15 @@
-"""One git run as its classifier gets it (Run: where, as what text, what the line feeds it, the
-Lookup into the checkout), and how the path operands of a form become its operation (by_paths):
-the whole tree, the working directory, named paths, paths only the running shell knows, or what a
-`$(…)` prints. Pure but for the Lookup.
+"""What a classifier is given: one git run (Run: where, as what text, what the line feeds it) and
+the Lookup it asks what only the checkout can tell (is `release-1.2` a branch? is a merge under
+way?), whose default guesses from the word alone (the guard passes peerhooks.git.checkout_lookup's,
+which reads the refs, the config and the index); and how the path operands of a form become its
+operation (by_paths): the whole tree, the working directory, named paths, paths only the running
+shell knows, or what a `$(…)` prints. Pure but for the Lookup.
 """
 from ...shell.words import expand, words_of
 from ...shell.lexer import Word
 from ...startup.records import record
-from ..args import PATCH_OPTIONS, exclusion_spec, is_exclusion, pathspec
-from ..kinds import DEFAULT_TOUCHES, PATH_KINDS, PATHS_OF, SAFE, WHOLE_KINDS, WHOLE_OF
-from ..operation import Operation, Pathspec
+from ..args import PATCH_OPTIONS, exclusion_spec, is_exclusion, looks_like_revision, pathspec
+from ..kinds import DEFAULT_TOUCHES, Operation, PATHS_OF, PATH_KINDS, Pathspec, SAFE, WHOLE_KINDS, WHOLE_OF
 
 # Operand words that name the whole tree from wherever git runs, and those naming its working directory.
 WHOLE_TREE_WORDS = frozenset([":/", ":/.", ":/*", ":(top)", ":(top)."])
@@ -17,8 +18,81 @@ HERE_WORDS = frozenset([".", "./", "*", "./*"])
 WHOLE_TREE, HERE, AT_RUN_TIME = "whole tree", "working directory", "at run time"
 
 
+class Lookup:
+    """What only the checkout can tell, asked while classifying. This default guesses from the word
+    (a dotted word is a path, a dotless one a revision); the guard passes one that reads the refs
+    and the tree."""
+
+    def is_revision(self, word, cwd):
+        return looks_like_revision(word)
+
+    def is_current(self, revision, cwd):
+        """True when the revision is what is checked out already (`HEAD`, the current branch)."""
+        return revision in ("HEAD", "@")
+
+    def in_progress(self, cwd):
+        """True when a merge, rebase, cherry-pick, revert or am is under way (an abort acts)."""
+        return True
+
+    def pull_rebases(self, cwd):
+        """True when `git pull` rebases here (pull.rebase in the config)."""
+        return False
+
+    def fast_forwards(self, upstream, cwd):
+        """True when HEAD is an ancestor of `upstream` (a rebase onto it only fast-forwards: no
+        commit is rewritten)."""
+        return False
+
+    def autostashes(self, cwd):
+        """True when rebase.autoStash is set here (a rebase then stashes and re-applies local changes
+        instead of refusing to start)."""
+        return False
+
+    def names_no_commit(self, revisions, cwd):
+        """True when one of the revisions names no commit: git then refuses the whole command."""
+        return False
+
+    def detects_renames(self, keys, top):
+        """Whether the first of the config keys the repository sets (`status.renames`, then
+        `diff.renames`) turns rename detection on (True, git's default), off (False), or says what
+        the guard does not read (None: `copies`, an included file)."""
+        return True
+
+    def same_commit(self, first, second, cwd):
+        """True when both revisions name the same commit (`update-ref` to the value it has)."""
+        return False
+
+    def index_entries(self, pathspecs, cwd):
+        """The index entries the pathspecs (as written, relative to cwd) match, toplevel-relative;
+        None when the checkout cannot tell (then every path under them counts)."""
+        return None
+
+    def is_folder(self, path):
+        """True when the path is a folder, False when it is something else, None when nothing is
+        there or it cannot be told (`ls <it>` then prints nothing, or an error)."""
+        return None
+
+    def checked_out(self, ref, cwd):
+        """The toplevels of the repository's worktrees that have the branch `ref` (`refs/heads/x`)
+        checked out, or `HEAD` (the checkout of cwd); None when the checkout cannot tell."""
+        return None
+
+    def stash_files(self, entry, cwd):
+        """The files a stash entry (None: the latest) holds, toplevel-relative: its tracked changes
+        with renames split into both names, and its untracked files; [] when there is no such
+        entry; None when it cannot tell."""
+        return None
+
+    def message_waiting(self, cwd):
+        """True when git finds a commit message without one on the command line: a merge or squash
+        left MERGE_MSG / SQUASH_MSG, a prepare-commit-msg or commit-msg hook may write one, or a
+        commit.template may be kept. This default says no, as a checkout with none of them does."""
+        return False
+
+
 class Run(record("Run", "cwd command adds_words stdin_fed context lookup private_index variables words depth bound "
-                 "in_loop span config via feed answers produced", (None, (), 0, None, False, None, (), (), None, None, ()))):
+                 "in_loop span config via feed answers produced",
+                 (None, (), 0, None, False, None, (), (), None, None, ()))):
     """One git run being classified: where, as what text, and what it may receive at run time:
     adds_words (xargs / find -exec add paths), stdin_fed (answers can reach `-p` prompts; `git
     apply` reads a patch), private_index (GIT_INDEX_FILE: the shared index is not touched),

@@ -3,9 +3,8 @@ only for a line that has one).
 """
 from ...shell.lexer import Word
 from ..args import STASH_LONG, STASH_VALUES, split_arguments
-from ..kinds import (ALL_ENTRIES, IGNORED_WORK, OLDER_ENTRIES, SAFE, STASH_ALL, STASH_APPLY, STASH_PATHS, STASH_STACK,
-                     UNTRACKED_ANYWHERE)
-from ..operation import MATCH_INDEX, MATCH_TREE_OR_INDEX, Precheck
+from ..kinds import (ALL_ENTRIES, IGNORED_WORK, MATCH_INDEX, MATCH_TREE_OR_INDEX, OLDER_ENTRIES, Precheck, SAFE,
+                     STASH_ALL, STASH_APPLY, STASH_PATHS, STASH_STACK, UNTRACKED_ANYWHERE)
 from . import classifies
 from .run import by_paths
 

@@ -7,12 +7,10 @@ from ...shell.lexer import Word
 from ...startup import oscalls
 from ..args import (APPLY_LONG, APPLY_VALUES, CHECKOUT_LONG, CHECKOUT_VALUES, CLEAN_LONG, CLEAN_VALUES,
                     CREATING_OPTIONS, PATCH_OPTIONS, RESET_LONG, RESET_VALUES, RESTORE_LONG, RESTORE_VALUES,
-                    SWITCH_LONG, SWITCH_VALUES, clean_exclude_specs, config_true, split_arguments)
+                    SWITCH_LONG, SWITCH_VALUES, clean_exclude_specs, config_true, obviously_revision, split_arguments)
 from ..kinds import (CLEAN_ALL, CLEAN_PATHS, DISCARD_ALL, DISCARD_PATHS, IGNORED_FOLDER_WORK, IGNORED_WORK,
-                     MOVE_HEAD, NEW_FOLDER_WORK, RESET_ALL, SAFE, STAGE_PATHS, UNSTAGE_ALL, UNSTAGE_PATHS,
-                     UNTRACKED_WORK)
-from ..lookup import obviously_revision
-from ..operation import MATCH_INDEX, MATCH_INDEX_OR_HEAD, Operation, Precheck
+                     MATCH_INDEX, MATCH_INDEX_OR_HEAD, MOVE_HEAD, NEW_FOLDER_WORK, Operation, Precheck, RESET_ALL,
+                     SAFE, STAGE_PATHS, UNSTAGE_ALL, UNSTAGE_PATHS, UNTRACKED_WORK)
 from . import classifies
 from .run import by_paths
 
