@@ -7,7 +7,8 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
 from peerhooks.shell import cmdline, feeds, programs
-from peerhooks.git import feed_sources, gitops, reach  # noqa: E402
+from peerhooks.git import classify, fed_paths, feed_sources, kinds, reach  # noqa: E402
+from peerhooks.git.forms import run as forms_run  # noqa: E402
 from peerhooks.git.gitstate import PathState  # noqa: E402
 
 TOP = "/r"
@@ -22,7 +23,7 @@ STATES = {
 }
 
 
-class Lookup(gitops.Lookup):
+class Lookup(forms_run.Lookup):
     def is_revision(self, word, cwd):
         return word in ("HEAD", "main")
 
@@ -142,8 +143,8 @@ class Producers(unittest.TestCase):
 
     def test_a_variable_the_line_set_to_a_lister_is_fed_like_the_lister(self):
         def fed(line):
-            op = [o for o in gitops.parse(line, TOP, cmdline.Context(), Lookup()) if o.kind != gitops.SAFE][0]
-            op = gitops.with_fed_paths(op, TOP, STATES)
+            op = [o for o in classify.parse(line, TOP, cmdline.Context(), Lookup()) if o.kind != kinds.SAFE][0]
+            op = fed_paths.with_fed_paths(op, TOP, STATES)
             return [p.text for p in op.paths], op.runtime
 
         expected = (["docs/usage.md", "src/api.py", "src/gone.py"], False)
@@ -160,8 +161,8 @@ class Producers(unittest.TestCase):
 
     def test_a_loop_over_a_lister_gives_its_body_every_field_the_lister_prints(self):
         def fed(line):
-            ops = [o for o in gitops.parse(line, TOP, cmdline.Context(), Lookup()) if o.kind != gitops.SAFE]
-            return [([p.text for p in o.paths], o.runtime) for o in (gitops.with_fed_paths(o, TOP, STATES) for o in ops)]
+            ops = [o for o in classify.parse(line, TOP, cmdline.Context(), Lookup()) if o.kind != kinds.SAFE]
+            return [([p.text for p in o.paths], o.runtime) for o in (fed_paths.with_fed_paths(o, TOP, STATES) for o in ops)]
 
         expected = [(["docs/usage.md", "src/api.py", "src/gone.py"], False)]
         self.assertEqual(fed('for f in $(git diff --name-only); do git add "$f"; done'), expected)
@@ -170,7 +171,7 @@ class Producers(unittest.TestCase):
 
     def test_a_loop_over_a_lister_runs_its_command_once_a_field_so_no_run_fails_for_another(self):
         def precheck(line):
-            op, = [o for o in gitops.parse(line, TOP, cmdline.Context(), Lookup()) if o.kind != gitops.SAFE]
+            op, = [o for o in classify.parse(line, TOP, cmdline.Context(), Lookup()) if o.kind != kinds.SAFE]
             return op.precheck
 
         self.assertIsNone(precheck('for f in $(git status --porcelain | cut -c4-); do git add "$f"; done'))

@@ -8,7 +8,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
 from peerhooks.shell import cmdline
-from peerhooks.git import gitops
+from peerhooks.git import classify, kinds as git_kinds
 from peerhooks.guard import readonly
 from peerhooks import wrappers  # noqa: E402
 from peerhooks.wrappers import inline_code, make_invocation, makefile, package_scripts  # noqa: E402
@@ -37,11 +37,11 @@ def operations(line, files=None, cwd=ROOT):
     follower = Follower(files if files is not None else {})
     context = cmdline.Context(home="/home/me", toplevel=lambda path: ROOT if path.startswith(ROOT) else None,
                               follow=follower)
-    return [(op.kind, op.command, [v.wrapper for v in op.via]) for op in gitops.parse(line, cwd, context)]
+    return [(op.kind, op.command, [v.wrapper for v in op.via]) for op in classify.parse(line, cwd, context)]
 
 
 def kinds(line, files=None, cwd=ROOT):
-    return [kind for kind, _command, _via in operations(line, files, cwd) if kind != gitops.SAFE]
+    return [kind for kind, _command, _via in operations(line, files, cwd) if kind != git_kinds.SAFE]
 
 
 def makefile_of(text, path=ROOT + "/Makefile"):
@@ -62,18 +62,18 @@ save: commit
 class MakefileTargets(unittest.TestCase):
     def test_a_target_runs_its_recipe_named_by_the_wrapper(self):
         self.assertEqual(operations("make commit", COMMIT_MAKEFILE), [
-            (gitops.STAGE_ALL, "git add -A", ["make commit"]),
-            (gitops.COMMIT_INDEX, "git commit -m save", ["make commit"])])
+            (git_kinds.STAGE_ALL, "git add -A", ["make commit"]),
+            (git_kinds.COMMIT_INDEX, "git commit -m save", ["make commit"])])
 
     def test_what_the_recipe_line_runs_is_shown(self):
         follower = Follower(COMMIT_MAKEFILE)
         context = cmdline.Context(follow=follower)
-        [add, _commit] = gitops.parse("make commit", ROOT, context)
+        [add, _commit] = classify.parse("make commit", ROOT, context)
         self.assertEqual(add.via, (cmdline.Via("make commit", "git add -A && git commit -m save"),))
 
     def test_a_target_running_only_git_status_runs_nothing_harmful(self):
         self.assertEqual(kinds("make status", COMMIT_MAKEFILE), [])
-        self.assertEqual(operations("make status", COMMIT_MAKEFILE)[0][:2], (gitops.SAFE, "git status --short"))
+        self.assertEqual(operations("make status", COMMIT_MAKEFILE)[0][:2], (git_kinds.SAFE, "git status --short"))
 
     def test_options_folders_files_and_the_default_goal(self):
         sub = makefile_of("x:\n\tgit stash\n", ROOT + "/sub/Makefile")
@@ -82,12 +82,12 @@ class MakefileTargets(unittest.TestCase):
         for line in ("make -s commit", "make --silent commit", "make -j4 commit", "make -j 4 commit", "make -k -B commit",
                      "make commit V=1", "make", "make save"):
             with self.subTest(line=line):
-                self.assertEqual(kinds(line, files), [gitops.STAGE_ALL, gitops.COMMIT_INDEX])
-        self.assertEqual(kinds("make -C sub", files), [gitops.STASH_ALL])
-        self.assertEqual(kinds("make --directory=sub x", files), [gitops.STASH_ALL])
-        self.assertEqual(kinds("make -C build -f other.mk", files), [gitops.CLEAN_ALL])
-        self.assertEqual(kinds("cd sub && make", files), [gitops.STASH_ALL])
-        self.assertEqual(kinds("make -f build/other.mk y", files), [gitops.CLEAN_ALL])
+                self.assertEqual(kinds(line, files), [git_kinds.STAGE_ALL, git_kinds.COMMIT_INDEX])
+        self.assertEqual(kinds("make -C sub", files), [git_kinds.STASH_ALL])
+        self.assertEqual(kinds("make --directory=sub x", files), [git_kinds.STASH_ALL])
+        self.assertEqual(kinds("make -C build -f other.mk", files), [git_kinds.CLEAN_ALL])
+        self.assertEqual(kinds("cd sub && make", files), [git_kinds.STASH_ALL])
+        self.assertEqual(kinds("make -f build/other.mk y", files), [git_kinds.CLEAN_ALL])
 
     def test_gnumakefile_and_makefile_come_before_Makefile(self):
         files = {ROOT + "/Makefile": "all:\n\tgit stash\n", ROOT + "/makefile": "all:\n\tgit status\n"}
@@ -97,20 +97,20 @@ class MakefileTargets(unittest.TestCase):
         files = makefile_of("a:\n\tgit add -A\nb:\n\t+git stash\nc:\n\t$(MAKE) a\n")
         for option in ("-n", "--dry-run", "--just-print", "-q", "-t"):
             self.assertEqual(kinds("make %s a" % option, files), [])
-        self.assertEqual(kinds("make -n b", files), [gitops.STASH_ALL])
+        self.assertEqual(kinds("make -n b", files), [git_kinds.STASH_ALL])
         self.assertEqual(kinds("make -n c", files), [])  # the sub-make is told -n too
-        self.assertEqual(kinds("make c", files), [gitops.STAGE_ALL])
+        self.assertEqual(kinds("make c", files), [git_kinds.STAGE_ALL])
         self.assertEqual(kinds("make -v", files) + kinds("make --help", files), [])
 
     def test_prerequisites_run_first_each_once_and_recursively(self):
         files = makefile_of("all: a b\na: c\n\tgit stash\nb: c\n\tgit add -A\nc:\n\tgit clean -fd\n")
-        self.assertEqual(kinds("make", files), [gitops.CLEAN_ALL, gitops.STASH_ALL, gitops.STAGE_ALL])
+        self.assertEqual(kinds("make", files), [git_kinds.CLEAN_ALL, git_kinds.STASH_ALL, git_kinds.STAGE_ALL])
 
     def test_recipe_prefixes_and_continuations(self):
         files = makefile_of("a:\n\t@-git add \\\n\t  -A\n\t-@ git stash\n\t+ @git clean -f\n")
         self.assertEqual(operations("make a", files), [
-            (gitops.STAGE_ALL, "git add -A", ["make a"]), (gitops.STASH_ALL, "git stash", ["make a"]),
-            (gitops.CLEAN_ALL, "git clean -f", ["make a"])])
+            (git_kinds.STAGE_ALL, "git add -A", ["make a"]), (git_kinds.STASH_ALL, "git stash", ["make a"]),
+            (git_kinds.CLEAN_ALL, "git clean -f", ["make a"])])
 
     def test_variables_of_every_flavour_and_the_command_line(self):
         files = makefile_of("""\
@@ -149,20 +149,20 @@ objs: $(SRC:.c=.o)
     def test_a_canned_recipe_runs_each_of_its_lines(self):
         files = makefile_of("define COMMIT\ngit add -A\ngit commit -m \"$(1)\"\nendef\nc:\n\t$(call COMMIT,wip)\n")
         self.assertEqual(operations("make c", files), [
-            (gitops.STAGE_ALL, "git add -A", ["make c"]), (gitops.COMMIT_INDEX, "git commit -m wip", ["make c"])])
+            (git_kinds.STAGE_ALL, "git add -A", ["make c"]), (git_kinds.COMMIT_INDEX, "git commit -m wip", ["make c"])])
 
     def test_recursive_make_is_followed_into_the_other_makefile(self):
         files = dict(makefile_of("release:\n\t$(MAKE) -C sub commit\n"),
                      **makefile_of("commit:\n\tgit commit -am release\n", ROOT + "/sub/Makefile"))
         self.assertEqual(operations("make release", files),
-                         [(gitops.COMMIT_ALL, "git commit -am release", ["make release", "make -C sub commit"])])
+                         [(git_kinds.COMMIT_ALL, "git commit -am release", ["make release", "make -C sub commit"])])
 
     def test_shell_function_runs_where_make_runs_it(self):
         files = makefile_of("REV := $(shell git stash)\nLAZY = $(shell git add -A)\nlazy:\n\techo $(LAZY)\nquiet:\n\techo\n")
-        self.assertEqual(kinds("make quiet", files), [gitops.STASH_ALL])  # `:=` runs it while reading
-        self.assertEqual(kinds("make lazy", files), [gitops.STASH_ALL, gitops.STAGE_ALL])
-        self.assertEqual(kinds("make -n quiet", files), [gitops.STASH_ALL])  # a dry run reads the makefile too
-        self.assertEqual(kinds("make quiet", makefile_of("X != git clean -fd\nquiet:\n\techo\n")), [gitops.CLEAN_ALL])
+        self.assertEqual(kinds("make quiet", files), [git_kinds.STASH_ALL])  # `:=` runs it while reading
+        self.assertEqual(kinds("make lazy", files), [git_kinds.STASH_ALL, git_kinds.STAGE_ALL])
+        self.assertEqual(kinds("make -n quiet", files), [git_kinds.STASH_ALL])  # a dry run reads the makefile too
+        self.assertEqual(kinds("make quiet", makefile_of("X != git clean -fd\nquiet:\n\techo\n")), [git_kinds.CLEAN_ALL])
 
     def test_conditionals_take_the_known_branch_and_both_when_unknown(self):
         files = makefile_of("""\
@@ -184,13 +184,13 @@ endif
 \techo done
 """)
         self.assertEqual(kinds("make a", files), [])
-        self.assertEqual(kinds("make a MODE=x", files), [gitops.STASH_ALL])
-        self.assertEqual(kinds("make b", files), [gitops.STAGE_ALL])  # the environment decides: both taken
+        self.assertEqual(kinds("make a MODE=x", files), [git_kinds.STASH_ALL])
+        self.assertEqual(kinds("make b", files), [git_kinds.STAGE_ALL])  # the environment decides: both taken
 
     def test_an_included_makefile_in_the_checkout_is_read(self):
         files = dict(makefile_of("include rules.mk\n-include missing.mk\n"),
                      **makefile_of("c:\n\tgit add -A\n", ROOT + "/rules.mk"))
-        self.assertEqual(kinds("make c", files), [gitops.STAGE_ALL])
+        self.assertEqual(kinds("make c", files), [git_kinds.STAGE_ALL])
         self.assertEqual(kinds("make c", makefile_of("include missing.mk\nc:\n\tgit add -A\n")), [])  # make stops
 
     def test_what_make_alone_knows_is_unknown_never_safe(self):
@@ -204,10 +204,10 @@ c:
 include $(shell ls *.mk)
 """)
         self.assertEqual(operations("make a", files)[0][1], "git add '${PEERHOOKS_MAKE_UNKNOWN}'")  # computed paths
-        self.assertIn(gitops.UNFOLLOWED, kinds("make b", files))
+        self.assertIn(git_kinds.UNFOLLOWED, kinds("make b", files))
         self.assertEqual(kinds("make c", makefile_of("c:\n\techo $(wildcard *.c)\n")), [])
         self.assertEqual(kinds("make c", files), [])  # c is defined here: the include cannot be its rule
-        self.assertIn(gitops.UNFOLLOWED, kinds("make d", files))  # an include only make can name may be
+        self.assertIn(git_kinds.UNFOLLOWED, kinds("make d", files))  # an include only make can name may be
 
     def test_an_include_outside_the_checkout_matters_only_for_a_goal_not_found(self):
         def read(path):
@@ -216,25 +216,25 @@ include $(shell ls *.mk)
             return {ROOT + "/Makefile": "include /usr/share/mk/rules.mk\nc:\n\tgit status\n"}.get(path)
 
         self.assertEqual(kinds("make c", read), [])
-        self.assertEqual(kinds("make release", read), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds("make release", read), [git_kinds.UNFOLLOWED])
 
     def test_undefined_variables_are_the_environments_and_pattern_rules_apply(self):
         files = makefile_of("a:\n\tgit commit -m \"$(MSG)\"\n%.done:\n\tgit stash\n")
-        self.assertEqual(operations("make a", files)[0][:2], (gitops.COMMIT_INDEX, "git commit -m '${MSG}'"))
-        self.assertEqual(kinds("make x.done", files), [gitops.STASH_ALL])
+        self.assertEqual(operations("make a", files)[0][:2], (git_kinds.COMMIT_INDEX, "git commit -m '${MSG}'"))
+        self.assertEqual(kinds("make x.done", files), [git_kinds.STASH_ALL])
         self.assertEqual(kinds("make nothing", files), [])  # no rule: make stops
 
     def test_oneshell_runs_the_recipe_in_one_shell(self):
         files = makefile_of(".ONESHELL:\na:\n\tcd sub\n\tgit add -A\n")
-        self.assertEqual(gitops.parse("make a", ROOT, cmdline.Context(follow=Follower(files)))[0].cwd,
+        self.assertEqual(classify.parse("make a", ROOT, cmdline.Context(follow=Follower(files)))[0].cwd,
                          ROOT + "/sub")
         files = makefile_of("a:\n\tcd sub\n\tgit add -A\n")  # each line its own shell
-        self.assertEqual(gitops.parse("make a", ROOT, cmdline.Context(follow=Follower(files)))[0].cwd, ROOT)
+        self.assertEqual(classify.parse("make a", ROOT, cmdline.Context(follow=Follower(files)))[0].cwd, ROOT)
 
     def test_no_makefile_or_an_argument_known_only_at_run_time(self):
         self.assertEqual(kinds("make commit", {}), [])
         self.assertEqual(kinds("make -f nothere.mk commit", COMMIT_MAKEFILE), [])
-        self.assertEqual(kinds("make $TARGET", COMMIT_MAKEFILE), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds("make $TARGET", COMMIT_MAKEFILE), [git_kinds.UNFOLLOWED])
 
     def test_the_invocation_reads_options_as_gnu_make_does(self):
         invocation = make_invocation.Invocation(["-sk", "-C", "a", "-Cb", "-f", "x.mk", "-j", "4", "V=1", "t", "--", "u"], "/r")
@@ -254,20 +254,20 @@ class PackageScripts(unittest.TestCase):
         for line in ("npm run clean", "npm run-script clean", "yarn clean", "yarn run clean", "pnpm clean",
                      "pnpm run clean", "bun run clean", "npm run clean --silent", "npm --silent run clean"):
             with self.subTest(line=line):
-                self.assertEqual(operations(line, PACKAGE), [(gitops.CLEAN_ALL, "git clean -fdx", [line])])
+                self.assertEqual(operations(line, PACKAGE), [(git_kinds.CLEAN_ALL, "git clean -fdx", [line])])
 
     def test_lifecycle_commands_with_pre_and_post_scripts(self):
-        self.assertEqual(kinds("npm test", PACKAGE), [gitops.STASH_ALL])  # posttest
-        self.assertEqual(kinds("npm t", PACKAGE), [gitops.STASH_ALL])
+        self.assertEqual(kinds("npm test", PACKAGE), [git_kinds.STASH_ALL])  # posttest
+        self.assertEqual(kinds("npm t", PACKAGE), [git_kinds.STASH_ALL])
         self.assertEqual(kinds("npm test --ignore-scripts", PACKAGE), [])
-        self.assertEqual(kinds("npm start", PACKAGE), [gitops.MOVE_HEAD])
-        self.assertEqual(kinds("npm restart", PACKAGE), [gitops.MOVE_HEAD])  # no restart script: stop, start
+        self.assertEqual(kinds("npm start", PACKAGE), [git_kinds.MOVE_HEAD])
+        self.assertEqual(kinds("npm restart", PACKAGE), [git_kinds.MOVE_HEAD])  # no restart script: stop, start
         self.assertEqual(kinds("npm run status", PACKAGE), [])
 
     def test_scripts_calling_scripts_are_followed_and_named(self):
         self.assertEqual(operations("npm run release", PACKAGE),
-                         [(gitops.SAFE, "git tag v1", ["npm run release", "npm run tag"])])
-        self.assertEqual(kinds("npm run commit", PACKAGE), [gitops.STAGE_ALL, gitops.COMMIT_INDEX])
+                         [(git_kinds.SAFE, "git tag v1", ["npm run release", "npm run tag"])])
+        self.assertEqual(kinds("npm run commit", PACKAGE), [git_kinds.STAGE_ALL, git_kinds.COMMIT_INDEX])
 
     def test_arguments_are_appended_to_the_script(self):
         self.assertEqual(operations("npm run cm -- 'fix it'", PACKAGE)[0][1], "git commit -m 'fix it'")
@@ -280,15 +280,15 @@ class PackageScripts(unittest.TestCase):
                 self.assertEqual(kinds(line, PACKAGE), [])
 
     def test_the_nearest_package_json_up_to_the_checkout(self):
-        self.assertEqual(kinds("cd src/deep && npm run clean", PACKAGE), [gitops.CLEAN_ALL])
+        self.assertEqual(kinds("cd src/deep && npm run clean", PACKAGE), [git_kinds.CLEAN_ALL])
         self.assertEqual(kinds("npm --prefix sub run clean", PACKAGE), [])
         nested = dict(PACKAGE, **{ROOT + "/sub/package.json": '{"scripts": {"clean": "echo"}}'})
         self.assertEqual(kinds("cd sub && npm run clean", nested), [])
         self.assertEqual(kinds("npm --prefix sub run clean", nested), [])
 
     def test_a_package_json_that_is_not_json_or_a_script_known_at_run_time_is_unknown(self):
-        self.assertEqual(kinds("npm run clean", {ROOT + "/package.json": "{not json"}), [gitops.UNFOLLOWED])
-        self.assertEqual(kinds("npm run $SCRIPT", PACKAGE), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds("npm run clean", {ROOT + "/package.json": "{not json"}), [git_kinds.UNFOLLOWED])
+        self.assertEqual(kinds("npm run $SCRIPT", PACKAGE), [git_kinds.UNFOLLOWED])
 
     def test_the_run_record(self):
         run = package_scripts.invocation("npm", ["run", "x", "--", "a b"], "/r")
@@ -309,12 +309,12 @@ class ShellScripts(unittest.TestCase):
                      "./scripts/commit.sh", "scripts/commit.sh", "/r/scripts/commit.sh", "source scripts/commit.sh",
                      ". scripts/commit.sh", "cd scripts && ./commit.sh"):
             with self.subTest(line=line):
-                self.assertEqual(kinds(line, SCRIPTS), [gitops.STAGE_ALL, gitops.COMMIT_INDEX])
+                self.assertEqual(kinds(line, SCRIPTS), [git_kinds.STAGE_ALL, git_kinds.COMMIT_INDEX])
         self.assertEqual(operations("./scripts/commit.sh", SCRIPTS)[0][2], ["./scripts/commit.sh"])
 
     def test_what_is_no_shell_script_is_not_followed(self):
         self.assertEqual(kinds("./scripts/status", SCRIPTS), [])
-        self.assertEqual(kinds("./scripts/noshebang", SCRIPTS), [gitops.STASH_ALL])  # the shell runs it itself
+        self.assertEqual(kinds("./scripts/noshebang", SCRIPTS), [git_kinds.STASH_ALL])  # the shell runs it itself
         self.assertEqual(kinds("./scripts/tool.py", SCRIPTS), [])  # python from the disk: not followed
         self.assertEqual(kinds("./bin/app", SCRIPTS), [])  # a program
         self.assertEqual(kinds("bash scripts/missing.sh", SCRIPTS), [])
@@ -322,34 +322,34 @@ class ShellScripts(unittest.TestCase):
     def test_a_sourced_script_changes_this_shell(self):
         for line in ("source env.sh && git add -A", ". env.sh; git add -A"):
             with self.subTest(line=line):
-                [op] = gitops.parse(line, ROOT, cmdline.Context(follow=Follower(SCRIPTS)))
+                [op] = classify.parse(line, ROOT, cmdline.Context(follow=Follower(SCRIPTS)))
                 self.assertEqual((op.cwd, op.private, op.via), (ROOT + "/sub", "/tmp/private-index", ()))
 
     def test_a_script_the_line_writes_is_read_from_the_line_not_the_disk(self):
         on_disk = {ROOT + "/s.sh": "git status\n"}
-        self.assertEqual(kinds("cat > s.sh <<'EOF'\ngit add -A\nEOF\nbash s.sh", on_disk), [gitops.STAGE_ALL])
+        self.assertEqual(kinds("cat > s.sh <<'EOF'\ngit add -A\nEOF\nbash s.sh", on_disk), [git_kinds.STAGE_ALL])
         self.assertEqual(kinds("cat > s.sh <<'EOF'\ngit status\nEOF\nchmod +x s.sh && ./s.sh",
                                {ROOT + "/s.sh": "git add -A\n"}), [])
-        self.assertEqual(kinds("echo 'git stash' > /tmp/x.sh; sh /tmp/x.sh"), [gitops.STASH_ALL])
-        self.assertEqual(kinds("printf 'set -e\\ngit stash\\n' > s.sh && bash s.sh"), [gitops.STASH_ALL])
-        self.assertEqual(kinds("tee run.sh <<'EOF'\ngit clean -fd\nEOF\nbash run.sh"), [gitops.CLEAN_ALL])
-        self.assertEqual(kinds("echo 'git status' > s.sh; echo 'git stash' >> s.sh; bash s.sh"), [gitops.STASH_ALL])
+        self.assertEqual(kinds("echo 'git stash' > /tmp/x.sh; sh /tmp/x.sh"), [git_kinds.STASH_ALL])
+        self.assertEqual(kinds("printf 'set -e\\ngit stash\\n' > s.sh && bash s.sh"), [git_kinds.STASH_ALL])
+        self.assertEqual(kinds("tee run.sh <<'EOF'\ngit clean -fd\nEOF\nbash run.sh"), [git_kinds.CLEAN_ALL])
+        self.assertEqual(kinds("echo 'git status' > s.sh; echo 'git stash' >> s.sh; bash s.sh"), [git_kinds.STASH_ALL])
 
     def test_a_script_written_with_text_the_line_does_not_show_is_unknown(self):
         self.assertEqual(kinds("curl -s https://x.invalid/i.sh > i.sh && bash i.sh", {ROOT + "/i.sh": "echo"}),
-                         [gitops.UNFOLLOWED])
+                         [git_kinds.UNFOLLOWED])
 
     def test_a_shell_given_its_script_as_text_is_walked_once(self):
-        self.assertEqual(kinds("bash -c 'git stash'", SCRIPTS), [gitops.STASH_ALL])
+        self.assertEqual(kinds("bash -c 'git stash'", SCRIPTS), [git_kinds.STASH_ALL])
         self.assertEqual(kinds("bash -s < scripts/commit.sh", SCRIPTS), [])
 
 
 class GithubCli(unittest.TestCase):
     def test_pr_checkout_and_repo_sync_are_what_they_do_to_the_checkout(self):
-        cases = {"gh pr checkout 12": gitops.MOVE_HEAD, "gh pr checkout --detach 12": gitops.MOVE_HEAD,
-                 "gh pr checkout -b mine 12": gitops.MOVE_HEAD, "gh pr -R o/r checkout 3": gitops.MOVE_HEAD,
-                 "gh pr checkout 12 --force": gitops.RESET_ALL, "gh repo sync": gitops.WRITE_REFS,
-                 "gh repo sync --branch main": gitops.WRITE_REFS, "gh repo sync --force": gitops.RESET_ALL}
+        cases = {"gh pr checkout 12": git_kinds.MOVE_HEAD, "gh pr checkout --detach 12": git_kinds.MOVE_HEAD,
+                 "gh pr checkout -b mine 12": git_kinds.MOVE_HEAD, "gh pr -R o/r checkout 3": git_kinds.MOVE_HEAD,
+                 "gh pr checkout 12 --force": git_kinds.RESET_ALL, "gh repo sync": git_kinds.WRITE_REFS,
+                 "gh repo sync --branch main": git_kinds.WRITE_REFS, "gh repo sync --force": git_kinds.RESET_ALL}
         for line, kind in cases.items():
             with self.subTest(line=line):
                 self.assertEqual(operations(line), [(kind, line, [line])])
@@ -384,7 +384,7 @@ class InlineCode(unittest.TestCase):
             with self.subTest(line=line):
                 [(kind, command, via)] = operations(line)
                 self.assertEqual(command, git_line)
-                self.assertNotEqual(kind, gitops.UNFOLLOWED)
+                self.assertNotEqual(kind, git_kinds.UNFOLLOWED)
 
     def test_code_from_a_heredoc_or_a_pipe_and_a_script_the_line_wrote(self):
         for line in ("python3 - <<'EOF'\nimport subprocess\n# stage it all\nsubprocess.run(['git', 'add', '-A'])\nEOF",
@@ -393,11 +393,11 @@ class InlineCode(unittest.TestCase):
                      "echo \"import os; os.system('git add -A')\" | python3",
                      "cat > t.py <<'EOF'\nimport os\nos.system('git add -A')\nEOF\npython3 t.py"):
             with self.subTest(line=line):
-                self.assertEqual(kinds(line), [gitops.STAGE_ALL])
+                self.assertEqual(kinds(line), [git_kinds.STAGE_ALL])
 
     def test_a_computed_argument_after_the_subcommand_is_known_only_at_run_time(self):
         [(kind, command, _via)] = operations('''python3 -c 'import subprocess; subprocess.run(["git", "add", path])' ''')
-        self.assertEqual((kind, command), (gitops.STAGE_PATHS, "git add '${PEERHOOKS_CODE_VALUE}'"))
+        self.assertEqual((kind, command), (git_kinds.STAGE_PATHS, "git add '${PEERHOOKS_CODE_VALUE}'"))
 
     def test_git_mentioned_in_a_way_that_cannot_be_read_is_unknown_never_safe(self):
         for line in ('''python3 -c 'import subprocess; subprocess.run(["git", cmd, "-A"])' ''',
@@ -409,7 +409,7 @@ class InlineCode(unittest.TestCase):
                      '''ruby -e 'system("git add #{f}")' ''',
                      '''perl -e '$g = "git"; system($g, "add", "-A")' '''):
             with self.subTest(line=line):
-                self.assertEqual(kinds(line), [gitops.UNFOLLOWED])
+                self.assertEqual(kinds(line), [git_kinds.UNFOLLOWED])
 
     def test_code_without_git_or_only_in_comments_runs_nothing(self):
         for line in ('''python3 -c 'print(1)  # git is not used' ''', '''python3 -c 'print("hello")' ''',
@@ -441,15 +441,15 @@ class Bounds(unittest.TestCase):
     def test_past_the_files_a_judgement_reads_what_is_left_is_unknown(self):
         files = {ROOT + "/s%d.sh" % i: "echo %d\n" % i for i in range(MAX_FILES + 1)}
         line = " && ".join("bash s%d.sh" % i for i in range(MAX_FILES + 1))
-        self.assertEqual(kinds(line, files), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds(line, files), [git_kinds.UNFOLLOWED])
 
     def test_past_the_lines_a_judgement_follows_what_is_left_is_unknown(self):
         recipe = "".join("\techo %d\n" % i for i in range(MAX_LINES + 5))
-        self.assertEqual(kinds("make", makefile_of("all:\n" + recipe)), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds("make", makefile_of("all:\n" + recipe)), [git_kinds.UNFOLLOWED])
 
     def test_past_the_text_a_judgement_follows_what_is_left_is_unknown(self):
         big = "cat <<'EOF'\n" + "data\n" * (MAX_TEXT // 5) + "EOF\n"  # few words, much text
-        self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": big}), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": big}), [git_kinds.UNFOLLOWED])
         self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": big[:MAX_TEXT // 2] + "\nEOF\n"}), [])
 
     def test_followed_scripts_share_the_lines_word_budget(self):
@@ -464,16 +464,16 @@ class Bounds(unittest.TestCase):
         self.assertEqual(kinds("bash ~/bin/x.sh && ./x.sh && npm run x && make", read), [])
 
     def test_nesting_deeper_than_the_interpreter_follows_is_unknown(self):
-        self.assertEqual(kinds("make", makefile_of("all:\n\t$(MAKE)\n")), [gitops.UNFOLLOWED])
-        self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": "bash a.sh\n"}), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds("make", makefile_of("all:\n\t$(MAKE)\n")), [git_kinds.UNFOLLOWED])
+        self.assertEqual(kinds("bash a.sh", {ROOT + "/a.sh": "bash a.sh\n"}), [git_kinds.UNFOLLOWED])
 
     def test_targets_and_variables_past_their_bounds_are_unknown(self):
         chain = "".join("t%d: t%d\n" % (i, i + 1) for i in range(makefile.MAX_PREREQUISITE_DEPTH + 2))
-        self.assertEqual(kinds("make t0", makefile_of(chain + "\t@echo\n")), [gitops.UNFOLLOWED])
-        self.assertEqual(kinds("make", makefile_of("X = $(X) more\nall:\n\techo $(X)\n")), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds("make t0", makefile_of(chain + "\t@echo\n")), [git_kinds.UNFOLLOWED])
+        self.assertEqual(kinds("make", makefile_of("X = $(X) more\nall:\n\techo $(X)\n")), [git_kinds.UNFOLLOWED])
         many = "all: " + " ".join("o%d" % i for i in range(makefile.MAX_TARGETS + 1)) + "\n"
         many += "".join("o%d:\n\t@true\n" % i for i in range(makefile.MAX_TARGETS + 1))
-        self.assertEqual(kinds("make", makefile_of(many)), [gitops.UNFOLLOWED])
+        self.assertEqual(kinds("make", makefile_of(many)), [git_kinds.UNFOLLOWED])
 
     def test_a_file_that_must_not_be_read_makes_what_it_runs_unknown(self):
         def refuse(path):
@@ -481,10 +481,10 @@ class Bounds(unittest.TestCase):
 
         for line in ("make commit", "npm run x", "./scripts/x.sh", "bash x.sh"):
             with self.subTest(line=line):
-                self.assertEqual(kinds(line, refuse), [gitops.UNFOLLOWED])
+                self.assertEqual(kinds(line, refuse), [git_kinds.UNFOLLOWED])
 
     def test_nothing_is_read_without_a_follower(self):
-        self.assertEqual(gitops.parse("make commit", ROOT, cmdline.Context()), [])
+        self.assertEqual(classify.parse("make commit", ROOT, cmdline.Context()), [])
 
 
 class HostileText(unittest.TestCase):

@@ -10,8 +10,8 @@ prompt). Codex ignores `ask` (the tool would run), so under `--host codex` a ref
 the reason on stderr. A print-mode session (`claude -p`) has nobody to answer: it gets `deny`.
 """
 from ..shell import chains
-from ..git import classify, gitrepo, kinds, reach, shell_writes, together
-from ..git.operation import PrivateIndex
+from ..git import classify, gitrepo, kinds, reach, shell_writes
+from ..git.kinds import PrivateIndex
 from ..claude import home, registry
 from .. import hookio
 from ..startup import oscalls
@@ -25,10 +25,10 @@ def line(read, environ, now, host, warn_only):
     deny / ask / refusal naming the peers. warn_only: PEERHOOKS_GUARD=warn, the line runs anyway."""
     runs, context, command = read.runs, read.context, read.payload.command
     lookup = _LookupWhenAsked()
-    every = together.fold_private_indexes(classify.operations(runs, context, lookup))
+    every = classify.fold_private_indexes(classify.operations(runs, context, lookup))
     every = _staging_saved_patches(every, runs, command, context, lookup)
     chain = chains.chain_of(runs, {op.step for op in every if op.kind != kinds.SAFE})
-    every = together.back_to_the_start(every, chain.gates)
+    every = classify.back_to_the_start(every, chain.gates)
     operations = [op if op.cwd else _somewhere_here(op, read.cwd) for op in every if op.kind != kinds.SAFE]
     operations = [op for op in operations if op.cwd]
     operations = _launched_with_a_private_index(operations, environ)

@@ -6,7 +6,7 @@ work); anything else goes to the full judgement. No imports: `re` alone costs ~6
 interpreter's start.
 """
 
-# Subcommands that only read (gitops.READ_ONLY's core): a line whose every `git` runs one of these
+# Subcommands that only read (git.classify.READ_ONLY's core): a line whose every `git` runs one of these
 # cannot touch a peer's work. Matched on bytes by hand: importing `re` alone costs ~6 ms.
 READ_ONLY = frozenset(b"""status diff log show rev-parse ls-files ls-tree blame grep describe shortlog
 cat-file rev-list merge-base for-each-ref show-ref fetch version""".split())

@@ -10,7 +10,7 @@ the line is known to run git or write a file.
 from ..git import classify, gitrepo, gitstate, kinds, reach
 from ..git import refusals as gitfails
 from ..git.forms.head_movers import applied_commits
-from ..git.operation import PrivateIndex
+from ..git.kinds import PrivateIndex
 from ..startup import oscalls
 from .. import platform
 from ..claude import peerchanges, registry
