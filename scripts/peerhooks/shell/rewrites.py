@@ -113,7 +113,7 @@ def _switches(letters, values, index, plain):
     script `e` gives or None, the index of the next word), or None for a letter outside `plain`,
     `i` and `e`. What follows `i` is a backup suffix (`-i.bak`; perl's `-ip`, where `p` is the
     suffix): the file itself is rewritten as without it, and the backup, another file, is written
-    whatever the patterns match (cmdline names it as a write of its own)."""
+    whatever the patterns match (shell.writes names it as a write of its own)."""
     seen, position = set(), 0
     while position < len(letters):
         letter = letters[position]
@@ -122,7 +122,7 @@ def _switches(letters, values, index, plain):
             if "*" in letters[position:]:
                 return None  # a backup named by a pattern (`-i'bak/*'`): not modelled
             seen.add("i")
-            return seen, None, index  # the rest is the backup suffix, a file of its own (cmdline)
+            return seen, None, index  # the rest is the backup suffix, a file of its own (shell.writes)
         elif letter == "e":
             script = letters[position:]
             if not script:

@@ -26,7 +26,7 @@ not), and the reader of the code a line hands an interpreter. No module of the p
 from ..shell.writes import INTERPRETER_PREFIXES
 
 # Words whose presence in a command line means it may run a wrapper (the front door checks the
-# raw bytes for these, as guard_readonly.WRAPPER_BYTES, before json is imported or a file read). Code
+# raw bytes for these, as guard.readonly.WRAPPER_BYTES, before json is imported or a file read). Code
 # given on the line (`python3 -c`, `node -e`: INTERPRETER_PREFIXES) needs none of them: it holds `git`
 # itself when it runs git.
 ENTRY_WORDS = ("make", "npm", "yarn", "pnpm", "bun ", "gh ", ".sh", "./", "sh ", "source ")

@@ -7,7 +7,7 @@ taken as safe.
 
 Pure apart from `read`, the function it is given: path -> text, None when absent, Unreadable when it
 must not be read (peerhooks.wrappers.reader reads the checkout; tests pass a dict). Every path is
-looked up at most once per judgement, at most MAX_FILES of them; the lines it hands back are bounded
+looked up at most once per judgement, at most files.MAX_FILES of them; the lines it hands back are bounded
 too, and so is the nesting (cmdline's MAX_DEPTH: make running a script running make …).
 """
 
