@@ -13,7 +13,7 @@ from ..git.forms.head_movers import applied_commits
 from ..git.kinds import PrivateIndex
 from ..startup import oscalls
 from .. import platform
-from ..claude import peerchanges, registry
+from ..claude import registry
 from ..claude.identity import Caller
 from ..claude.formats import BASH_TOOL, DAY_MS, PRINT_ENTRYPOINT, SDK_ENTRYPOINTS
 from ..git.gitrepo import GUARD_GIT_TIMEOUT_SECONDS as GIT_TIMEOUT_SECONDS
@@ -128,6 +128,8 @@ class Stakes:
     def _read_changes(self):
         """{party key: realpaths its transcripts show it changed}, and this caller's own under OWN."""
         if self.changes is None:
+            from ..claude import peerchanges  # seam: a line with nobody else live reads no changes (0.3 ms)
+
             mine, parties = self._parties()
             wanted = {p.key: list(p.transcripts) for p, _t in parties}
             wanted[OWN] = list(mine)
@@ -312,7 +314,7 @@ class Stakes:
     def suggestion(self, judged, refusals, command, verbs=()):
         """The narrow.Suggestion for the refused line (none when a refusal is the human's to decide);
         verbs: (step, git subcommand) of every git command of the line, those that only read too."""
-        from . import narrow  # seam: only a refused line is narrowed (0.2 ms)
+        from . import narrow  # seam: only a refused line is narrowed (0.3 ms)
 
         if guard_verdict.is_ask(refusals) or any(r.ask for r in refusals):
             return narrow.Suggestion(None)
