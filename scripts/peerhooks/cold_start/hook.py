@@ -94,7 +94,7 @@ def run(payload, argv, environ, now):
     path = quiet.state_path(root, args.host)
     if quiet.is_quiet(path, partition, int(now * 1000), payload.session_id):
         return hookio.Outcome(warnings=problems)  # nothing read has changed: nothing to say
-    from . import compare  # seam: past the quiet path, the sections, the state file and their readers (~65 modules)
+    from . import compare  # seam: past the quiet path, the sections, the state file and their readers (~60 modules)
 
     return compare.session_start(payload.cwd, environ, payload.session_id, now, args.host, path, partition,
                                  problems)

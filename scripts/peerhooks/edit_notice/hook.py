@@ -143,7 +143,7 @@ def _judged(candidates):
 
 def _with_intents(claude, caller, to_tell, now_ms):
     """[Notice]: each candidate to tell with its party's registry status and latest prompts."""
-    from ..claude import activity, history  # seam: only when a notice is told (activity, history: ~2 ms)
+    from ..claude import activity, history  # seam: only when a notice is told (9 modules, ~2 ms)
 
     sessions = {s.session_id: s for s, _t in caller.live_others()}
     summaries = None

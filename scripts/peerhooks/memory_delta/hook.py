@@ -29,14 +29,14 @@ def run(payload, argv, environ, now):
         return hookio.QUIET
     texts, found = [], None
     if not memory_quiet:
-        from . import report  # seam: the slow path, only when a watched file changed (16 modules, ~4 ms)
+        from . import report  # seam: the slow path, only when a watched file changed (19 modules)
 
         if seen.previous is None:
             report.sweep_stamps(state_folder, home, now_ms)
         texts.append(report.notice(seen, report.Where(
             home, user_home(environ), session_id, cwd, checkout, root, memory_folder, payload.transcript_path)))
     if not roster_quiet:
-        from . import roster_report  # seam: the slow path, only when a peer joined or ended (~1.5 ms)
+        from . import roster_report  # seam: the slow path, only when a peer joined or ended (22 modules)
 
         found = roster_report.report(home, heard, session_id, checkout, environ, now_ms)
         texts.append(found.text)
