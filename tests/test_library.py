@@ -220,6 +220,46 @@ class RememberedNames(unittest.TestCase):
         self.assertIsNone(names.with_unregistered({}, "old-id", [], 3000))
 
 
+    def test_each_start_records_when_a_live_session_was_last_seen_and_a_dead_one_keeps_its_sighting(self):
+        live, dead = self.live("live-id", 10, "100"), self.live("dead-id", 20, "200")
+        table = names.merged({}, [live, dead], 1000, live_ids={"live-id", "dead-id"})
+        table = names.merged(table, [live, dead], 5000, live_ids={"live-id"})  # dead-id's process is gone
+        self.assertEqual((names.last_seen_ms(table["live-id"]), names.last_seen_ms(table["dead-id"])), (5000, 1000))
+        self.assertIsNone(names.merged(table, [live, dead], 5000, live_ids={"live-id"}))  # nothing new: no write
+
+
+class HowASessionEnded(unittest.TestCase):
+    """What each version's transcript says of its session's end (fixtures/samples, written by the CLI)."""
+
+    SAMPLES = os.path.join(support.REPO, "fixtures", "samples")
+
+    def tail(self, name):
+        return transcripts.read_tail(os.path.join(self.SAMPLES, name))
+
+    def test_an_exit_is_the_moment_2_1_332s_end_record_says(self):
+        tail = self.tail("2.1.332/transcript-interactive-after-clear.jsonl")  # /exit typed at ...273649 (history)
+        self.assertEqual((tail.exited, tail.exited_ms), (True, 1796090273688))
+        self.assertLess(tail.ended_at_ms, tail.exited_ms)  # its last record was its last turn, before /exit
+
+    def test_a_clear_ends_the_id_it_leaves_at_the_next_ids_start(self):
+        tail = self.tail("2.1.332/transcript-interactive.jsonl")
+        self.assertEqual((tail.exited, tail.exited_ms), (True, 1796090270954))
+
+    def test_2_1_197_records_a_typed_exit_and_nothing_at_other_ends(self):
+        exited = self.tail("transcript-interactive-after-clear.jsonl")
+        self.assertEqual((exited.exited, exited.exited_ms), (True, iso_to_ms("2026-11-30T04:34:45.912Z")))
+        cleared = self.tail("transcript-interactive.jsonl")
+        self.assertEqual((cleared.exited, cleared.exited_ms), (None, None))  # cannot be told
+
+    def test_a_2_1_332_transcript_without_an_end_record_after_its_last_turn_was_killed(self):
+        tail = self.tail("2.1.332/transcript-subagent-agent-a60022367410877da.jsonl")  # no end record, ever
+        self.assertEqual((tail.exited, tail.exited_ms), (False, None))
+
+    def test_a_forks_end_record_counting_from_its_parents_start_gives_no_moment(self):
+        tail = self.tail("2.1.332/transcript-print-fork.jsonl")
+        self.assertEqual((tail.exited, tail.exited_ms), (True, None))
+
+
 class ChainsThroughTheProcessIndex(unittest.TestCase):
     """chain_ids gives the same chain whether it walks the whole table or the process index."""
 

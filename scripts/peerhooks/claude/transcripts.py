@@ -20,8 +20,8 @@ from ..startup.records import record as _record  # `record` names a transcript r
 from ..state.safefiles import open_regular
 from ..text.timeutil import iso_to_ms
 from .editscan import Edit, EditScan, inode_of, unchanged_since
-from .formats import (BASH_TOOL, EDIT_TOOLS, END_RECORD_TYPE, END_RECORDS_SINCE, EXIT_COMMAND_MARKS,
-                      LOCAL_COMMAND_MARKS, PARSE_LINE_LIMIT, REPEAT_RECORD_TYPE, edit_target, tool_uses)
+from .ends import end_of_record, is_turn, records_every_end
+from .formats import BASH_TOOL, EDIT_TOOLS, PARSE_LINE_LIMIT, REPEAT_RECORD_TYPE, edit_target, tool_uses
 from .home import transcript_entries, transcript_folders
 from .intent import is_substantive
 from .jsonl import line_at, lines_backward, open_map, whole_lines_end
@@ -426,15 +426,11 @@ class _TailFacts:
         if self.version is None and isinstance(record.get("version"), str):
             self.version = record["version"]
         if self.end is None:
-            self.end = end_of_record(record, self._time_of) or (_TURN if is_turn(record) else None)
+            self.end = end_of_record(record) or (_TURN if is_turn(record) else None)
         if self.latest is None:
             text = _prompt_of(record)
             if is_substantive(text):
                 self.latest, self.latest_at = text, start
-
-    @staticmethod
-    def _time_of(record):
-        return iso_to_ms(record.get("timestamp"))
 
     def tail(self):
         if self.end is _TURN:
@@ -444,50 +440,6 @@ class _TailFacts:
         if exited_ms is not None and self.ended is not None and exited_ms < self.ended:
             exited_ms = None  # a fork's end record counts from its parent's start: the moment is unknown
         return Tail(self.ended, self.latest, self.latest_at, exited, exited_ms)
-
-
-def end_of_record(record, time_of):
-    """(True, the moment in epoch ms or None) when a decoded record says its session ended cleanly
-    (2.1.332's END_RECORD_TYPE, 2.1.197's `/exit` command record), else None. time_of(record): a
-    record's own time."""
-    if record.get("type") == END_RECORD_TYPE:
-        start, duration = record.get("startTime"), record.get("totalDuration")
-        return True, (start + duration if _is_count(start) and _is_count(duration) else None)
-    text = _command_text(record)
-    if text is not None and text.lstrip().startswith(EXIT_COMMAND_MARKS):
-        return True, time_of(record)
-    return None
-
-
-def is_turn(record):
-    """Whether a decoded record is part of a turn (an assistant record, a prompt, a tool result):
-    an end record before it belongs to an earlier run of the session (a resumed one)."""
-    if record.get("type") == "assistant":
-        return True
-    if record.get("type") != "user" or record.get("isMeta"):
-        return False
-    text = _command_text(record)
-    return text is None or not text.lstrip().startswith(LOCAL_COMMAND_MARKS)
-
-
-def records_every_end(version):
-    """Whether the client version a record names writes an end record at every clean end, so that
-    a transcript without one after its last turn stopped without exiting (False when unreadable)."""
-    parts = version.split(".")[:3] if isinstance(version, str) else ()
-    if len(parts) != 3 or not all(part.isdigit() for part in parts):
-        return False
-    return tuple(int(part) for part in parts) >= END_RECORDS_SINCE
-
-
-def _is_count(value):
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _command_text(record):
-    """The text of a user record whose content is a string (a prompt or a command wrapper), else None."""
-    message = record.get("message") if record.get("type") == "user" else None
-    content = message.get("content") if isinstance(message, dict) else None
-    return content if isinstance(content, str) else None
 
 
 def _prompt_of(record):

@@ -28,7 +28,8 @@ from typing import List
 
 from ...claude.formats import EDIT_TOOLS, PARSE_LINE_LIMIT, PROJECTS_FOLDER, REPEAT_RECORD_TYPE, SUBAGENTS_FOLDER
 from ...claude.home import transcript_entries
-from ...claude.transcripts import BIG_HEAD_BYTES, BIG_TAIL_BYTES, end_of_record, json_string, timestamp_of_big
+from ...claude.ends import end_of_record
+from ...claude.transcripts import BIG_HEAD_BYTES, BIG_TAIL_BYTES, json_string, timestamp_of_big
 from ...state.safefiles import open_regular
 from ...text.timeutil import iso_to_ms
 from .records import (HOOK_ERROR_PHRASE, LIST_TOOLS, RECEIVED_MARK, SEND_TOOLS, SPAWN_TOOLS, Send, SessionScan,
@@ -374,7 +375,7 @@ class _TranscriptReader:
         if record is None:
             return None, ended_ms
         if ended_ms is None:
-            ended_ms = (end_of_record(record, lambda _record: None) or (None, None))[1]
+            ended_ms = (end_of_record(record) or (None, None))[1]
         return iso_to_ms(record.get("timestamp")), ended_ms
 
     def finish(self, last_ms, own_ids):
