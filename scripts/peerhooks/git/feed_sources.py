@@ -65,25 +65,35 @@ def patch_feed(producer, context, lookup):
         return None
     verb, rest = producer.args[0].value, producer.args[1:]
     if verb == "diff":
-        kept = [w for w in rest if not w.value.startswith(("-U", "--unified", "--binary", "--no-color", "--full-index"))]
-        if any(w.value in ("--name-only", "--name-status", "--stat", "--numstat", "-R") for w in kept):
-            return None
-        listing = _diff((Word("--name-only"),) + tuple(kept), producer, context, lookup)
-        if listing is None:
-            return None  # a patch changes both names of a rename: no line folds them
-        return feeds.Feed(listing._replace(renames=False), (), feeds.LINES)
+        return _diff_patch_feed(rest, producer, context, lookup)
     if verb == "stash" and rest and rest[0].value == "show":
-        options = [w.value for w in rest[1:] if w.value.startswith("-")]
-        entries = [w for w in rest[1:] if not w.value.startswith("-")]
-        if set(options) - {"-p", "--patch"} or "-p" not in options and "--patch" not in options or len(entries) > 1 \
-                or any(w.expanded for w in entries):
-            return None
-        top = context.toplevel(producer.cwd) if context.toplevel is not None else None
-        files = lookup.stash_files(entries[0].value if entries else None, producer.cwd)
-        if top is None or files is None:
-            return None
-        return feeds.Feed(feeds.listed_names([top.rstrip("/") + "/" + f for f in files]), (), feeds.LINES)
+        return _stash_patch_feed(rest[1:], producer, context, lookup)
     return None
+
+
+def _diff_patch_feed(rest, producer, context, lookup):
+    """The files `git diff [--cached] [-- <paths>]` prints a patch of, as its `--name-only` lists them."""
+    kept = [w for w in rest if not w.value.startswith(("-U", "--unified", "--binary", "--no-color", "--full-index"))]
+    if any(w.value in ("--name-only", "--name-status", "--stat", "--numstat", "-R") for w in kept):
+        return None
+    listing = _diff((Word("--name-only"),) + tuple(kept), producer, context, lookup)
+    if listing is None:
+        return None  # a patch changes both names of a rename: no line folds them
+    return feeds.Feed(listing._replace(renames=False), (), feeds.LINES)
+
+
+def _stash_patch_feed(rest, producer, context, lookup):
+    """The files of the entry `git stash show -p [<entry>]` prints, as the checkout tells them."""
+    options = [w.value for w in rest if w.value.startswith("-")]
+    entries = [w for w in rest if not w.value.startswith("-")]
+    if set(options) - {"-p", "--patch"} or "-p" not in options and "--patch" not in options or len(entries) > 1 \
+            or any(w.expanded for w in entries):
+        return None
+    top = context.toplevel(producer.cwd) if context.toplevel is not None else None
+    files = lookup.stash_files(entries[0].value if entries else None, producer.cwd)
+    if top is None or files is None:
+        return None
+    return feeds.Feed(feeds.listed_names([top.rstrip("/") + "/" + f for f in files]), (), feeds.LINES)
 
 
 def _pipeline(stage):

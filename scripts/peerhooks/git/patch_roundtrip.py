@@ -111,7 +111,17 @@ def _saved_diff(run, word, line, context, is_path=None):
     if word.span is None or not line[:word.span[0]].rstrip().endswith(SAVING_REDIRECTIONS) \
             or line[:word.span[0]].rstrip().endswith(">>"):
         return None
-    rest, dashes, specs = [w for w in run.args[1:]], False, []
+    rest = list(run.args[1:])
+    specs = _diff_pathspecs(rest, run, context, is_path)
+    if specs is None or any(not s.known or s.pattern or s.shell_glob for s in specs):
+        return None
+    return tuple(specs), any(w.value == "--binary" for w in rest)
+
+
+def _diff_pathspecs(rest, run, context, is_path):
+    """The pathspecs of a `git diff` of the tree's own changes, or None when its words say more
+    (a revision, --cached, --stat, -R, a context size, a word only the shell knows)."""
+    dashes, specs = False, []
     for arg in rest:
         if arg.expanded or arg.glob:
             return None
@@ -123,9 +133,7 @@ def _saved_diff(run, word, line, context, is_path=None):
             dashes = True
         elif arg.value not in DIFF_OPTIONS:
             return None  # --cached, --stat, -R, a context size ...: not the tree's own patch
-    if any(not s.known or s.pattern or s.shell_glob for s in specs):
-        return None
-    return tuple(specs), any(w.value == "--binary" for w in rest)
+    return specs
 
 
 APPLY_OPTIONS = frozenset(["--cached", "--index"])  # where the patch goes; any other option: not read here

@@ -64,6 +64,11 @@ def _classify_commit(rest, run):
         return run.op(AMEND, message=message, touches=frozenset("SW") if everything else None)
     if everything:
         return run.op(COMMIT_ALL, message=message)
+    return _commit_of_the_index(args, message, run)
+
+
+def _commit_of_the_index(args, message, run):
+    """A commit with a message, without -a or --amend: of the index, or of the paths it names."""
     include = args.flags & {"-i", "--include"}
     only = args.flags & {"-o", "--only"}
     if args.path_words and not include or only or args.from_file or run.adds_words:

@@ -26,25 +26,36 @@ def _classify_reset(rest, run):
         return run.op(SAFE)
     modes = args.flags & {"--hard", "--merge", "--keep", "--soft"}
     if modes:
-        if run.moves_to_nothing([w.value for w in args.operands[:1]]):
-            return run.op(SAFE)
-        revision = args.operands[0] if args.operands else None
-        moves = revision is not None and not _is_current(revision, run)
-        # git 2.39: --hard resets the index and tracked files; --keep and --merge reset the index
-        # (staged changes become unstaged, added files untracked); --soft only moves the branch
-        touches = frozenset("SW") if "--hard" in modes else frozenset() if modes == {"--soft"} else frozenset("S")
-        if not moves and not touches:
-            return run.op(SAFE)  # `git reset --soft HEAD` changes nothing
-        # "fatal: Cannot do hard reset with paths" (and soft, merge, keep): nothing changes, and what
-        # follows `||` runs
-        with_paths = bool(args.after_dashes) or len(args.operands) > 1
-        return run.op(RESET_ALL, touches=touches, moves_branch=moves,
-                      precheck=Precheck(always=True) if with_paths else None)
-    moves_branch = False
+        return _reset_with_mode(modes, args, run)
     if args.after_dashes is None and args.operands and args.operands[0].expanded and \
             expand(args.operands[0], run.cwd, run.context, run.variables) is None:
         # `git reset $(git rev-parse HEAD~1)`: a revision (the branch moves) or a path, known only at run time
         return run.op(RESET_ALL, touches=frozenset("S"), moves_branch=True)
+    return _index_reset(args, run)
+
+
+def _reset_with_mode(modes, args, run):
+    """`git reset --hard/--merge/--keep/--soft [<commit>]`."""
+    if run.moves_to_nothing([w.value for w in args.operands[:1]]):
+        return run.op(SAFE)
+    revision = args.operands[0] if args.operands else None
+    moves = revision is not None and not _is_current(revision, run)
+    # git 2.39: --hard resets the index and tracked files; --keep and --merge reset the index
+    # (staged changes become unstaged, added files untracked); --soft only moves the branch
+    touches = frozenset("SW") if "--hard" in modes else frozenset() if modes == {"--soft"} else frozenset("S")
+    if not moves and not touches:
+        return run.op(SAFE)  # `git reset --soft HEAD` changes nothing
+    # "fatal: Cannot do hard reset with paths" (and soft, merge, keep): nothing changes, and what
+    # follows `||` runs
+    with_paths = bool(args.after_dashes) or len(args.operands) > 1
+    return run.op(RESET_ALL, touches=touches, moves_branch=moves,
+                  precheck=Precheck(always=True) if with_paths else None)
+
+
+def _index_reset(args, run):
+    """`git reset [<commit>] [--] [<paths>]` without a mode: the index from a commit (HEAD when
+    none is named), or, with a commit and no paths, the branch moved there too."""
+    moves_branch = False
     source = None  # the commit the index is reset from (None: HEAD)
     if args.after_dashes is not None:
         path_words = args.after_dashes
@@ -99,32 +110,43 @@ def _classify_checkout(rest, run):
         return _switch(run, start, created, "-B" in args.flags, merge, bool(args.operands) and start is None)
     if args.flags & {"--orphan", "--detach"}:
         return run.op(MOVE_HEAD)
-    source = False  # paths checked out from a commit rewrite the index too, not only the tree
     if args.after_dashes is not None:
-        path_words = args.after_dashes
-        source = bool(args.operands)
-    elif not args.operands:
-        if args.flags & PATCH_OPTIONS:
-            return run.op(DISCARD_ALL, relative=True)  # `yes | git checkout -p` discards every hunk
-        if args.flags & {"-f", "--force"}:
-            return run.op(DISCARD_ALL, touches=frozenset("SW"))  # re-checks out HEAD over every uncommitted edit
-        return run.op(SAFE, runtime=args.from_file)  # `git checkout` alone changes nothing
-    elif _is_revision(args.operands[0], run):
+        return _checkout_paths(args.after_dashes, bool(args.operands), args, run)
+    if not args.operands:
+        return _checkout_nothing_named(args, run)
+    if _is_revision(args.operands[0], run):
         if len(args.operands) == 1:
-            revision = args.operands[0].value
-            current = run.lookup.is_current(revision, run.cwd)
-            if not current and run.moves_to_nothing([revision]):
-                return run.op(SAFE)  # no such commit: git stops before touching anything
-            if args.flags & {"-f", "--force"}:
-                # -f throws away local changes and the index, even on the current branch
-                return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=not current)
-            if current:
-                return run.op(SAFE)
-            return _switch(run, revision, merge=merge, elsewhere_allowed="--ignore-other-worktrees" in args.flags)
-        path_words = args.operands[1:]
-        source = True
-    else:
-        path_words = args.operands
+            return _checkout_revision(args, merge, run)
+        return _checkout_paths(args.operands[1:], True, args, run)
+    return _checkout_paths(args.operands, False, args, run)
+
+
+def _checkout_nothing_named(args, run):
+    """`git checkout` with no operand: `-p` (answered) or `-f` over the tree, else nothing."""
+    if args.flags & PATCH_OPTIONS:
+        return run.op(DISCARD_ALL, relative=True)  # `yes | git checkout -p` discards every hunk
+    if args.flags & {"-f", "--force"}:
+        return run.op(DISCARD_ALL, touches=frozenset("SW"))  # re-checks out HEAD over every uncommitted edit
+    return run.op(SAFE, runtime=args.from_file)  # `git checkout` alone changes nothing
+
+
+def _checkout_revision(args, merge, run):
+    """`git checkout <revision>`: a switch, or with -f a reset of the index and tree to it."""
+    revision = args.operands[0].value
+    current = run.lookup.is_current(revision, run.cwd)
+    if not current and run.moves_to_nothing([revision]):
+        return run.op(SAFE)  # no such commit: git stops before touching anything
+    if args.flags & {"-f", "--force"}:
+        # -f throws away local changes and the index, even on the current branch
+        return run.op(RESET_ALL, touches=frozenset("SW"), moves_branch=not current)
+    if current:
+        return run.op(SAFE)
+    return _switch(run, revision, merge=merge, elsewhere_allowed="--ignore-other-worktrees" in args.flags)
+
+
+def _checkout_paths(path_words, source, args, run):
+    """`git checkout [<commit>] [--] <paths>`: the paths from the index, or from the commit (the
+    first operand) when source, which rewrites the index too, not only the tree."""
     # from HEAD itself, in checkout's overlay mode, a file HEAD lacks is left as it is (`git restore`
     # removes it: no overlay by default)
     current = source and _is_current(args.operands[0], run)
