@@ -22,34 +22,38 @@ def advice(peers, can_send, host="claude", listed=False):
     peers = list(peers)
     own_parts = [name for name, _can, kind in peers if kind != SESSION]
     sessions = [(name, can) for name, can, kind in peers if kind == SESSION]
-    parts = []
-    if own_parts:
-        one = len(own_parts) == 1
-        parts.append("%s %s part of this same session: leave %s work to %s, and report back instead of taking it."
-                     % (", ".join(own_parts), "is" if one else "are", "its" if one else "their",
-                        "it" if one else "them"))
-    if not sessions:
-        return " ".join(parts)
+    parts = [_own_parts_advice(own_parts)] if own_parts else []
+    if sessions:
+        parts += _sessions_advice(sessions, can_send, host, listed)
+    return " ".join(parts)
+
+
+def _own_parts_advice(own_parts):
+    one = len(own_parts) == 1
+    return ("%s %s part of this same session: leave %s work to %s, and report back instead of taking it."
+            % (", ".join(own_parts), "is" if one else "are", "its" if one else "their", "it" if one else "them"))
+
+
+def _sessions_advice(sessions, can_send, host, listed):
+    """[sentences] for other sessions [(name, can_message)]: through the user under Codex or when
+    this session cannot send; else by name to those that can receive."""
     one = len(sessions) == 1
     names = ("it" if one else "them") if listed else ", ".join(name for name, _can in sessions)
     if host == "codex":
-        parts.append("Coordinate with %s through the user." % names)
-    elif not can_send:
-        parts.append("This session has no messaging socket (no %s): coordinate with %s through the user."
-                     % (MESSAGING_SOCKET_VARIABLE, names))
-    else:
-        reachable = [name for name, can in sessions if can]
-        others = [name for name, can in sessions if not can]
-        if reachable and not others and listed:
-            parts.append("Message %s by name with SendMessage to coordinate." % ("it" if one else "each"))
-        elif others and not reachable and listed:
-            parts.append("It has no messaging socket in its registry entry: coordinate through the user." if one
-                         else "None has a messaging socket in its registry entry: coordinate through the user.")
-        else:
-            if reachable:
-                parts.append("Message %s with SendMessage to coordinate." % ", ".join(reachable))
-            if others:
-                few = len(others) == 1
-                parts.append("%s %s no messaging socket in %s registry entry: coordinate through the user."
-                             % (", ".join(others), "has" if few else "have", "its" if few else "their"))
-    return " ".join(parts)
+        return ["Coordinate with %s through the user." % names]
+    if not can_send:
+        return ["This session has no messaging socket (no %s): coordinate with %s through the user."
+                % (MESSAGING_SOCKET_VARIABLE, names)]
+    reachable = [name for name, can in sessions if can]
+    others = [name for name, can in sessions if not can]
+    if reachable and not others and listed:
+        return ["Message %s by name with SendMessage to coordinate." % ("it" if one else "each")]
+    if others and not reachable and listed:
+        return ["It has no messaging socket in its registry entry: coordinate through the user." if one
+                else "None has a messaging socket in its registry entry: coordinate through the user."]
+    parts = ["Message %s with SendMessage to coordinate." % ", ".join(reachable)] if reachable else []
+    if others:
+        few = len(others) == 1
+        parts.append("%s %s no messaging socket in %s registry entry: coordinate through the user."
+                     % (", ".join(others), "has" if few else "have", "its" if few else "their"))
+    return parts
