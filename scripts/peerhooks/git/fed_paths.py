@@ -4,8 +4,8 @@ is read from the line (peerhooks.git.feed_sources): words the line holds stand a
 lister's output stands as the pathspecs it lists under and the states it lists (its bound) until
 git's state of the checkout is read, and then as the paths it prints (with_fed_paths).
 
-Loaded only for a line that feeds git (peerhooks.git.classify, forms.run): the feed model is
-~30 KB of bytecode a plain `git add -A` does not read.
+Loaded only for a line that feeds git (peerhooks.git.classify, forms.run): with shell.feeds and
+feed_sources, ~60 KB of bytecode a plain `git add -A` does not read.
 """
 from ..shell import feeds
 from ..shell.lexer import Word

@@ -10,8 +10,8 @@ the forms.run.Run being classified (where, as what text, what the line feeds it,
 CLASSIFIERS = {}  # subcommand -> classify(rest, run)
 
 # The families that load with the first line that has one of their subcommands: a judged `git add`
-# or `git commit` (forms.index, forms.head_movers, loaded with the classifier) then reads ~55 KB
-# less bytecode (~0.25 ms).
+# or `git commit` (forms.index, forms.head_movers, loaded with the classifier) then reads ~48 KB
+# less bytecode.
 FAMILY_OF = {"stash": "stash", "reflog": "stash",
              "reset": "tree", "checkout": "tree", "switch": "tree", "restore": "tree", "clean": "tree",
              "apply": "tree", "read-tree": "tree", "checkout-index": "tree",

@@ -1,13 +1,13 @@
 """What the index forms do: add, commit, rm and mv, the commonest lines the guard judges (they load
 with the classifier, peerhooks.git.classify).
 """
-from . import classifies
-from .run import by_paths
 from ..args import (ADD_LONG, ADD_VALUES, COMMIT_LONG, COMMIT_VALUES, MV_LONG, PATCH_OPTIONS, RM_LONG, RM_VALUES,
                     pathspec, split_arguments)
 from ..kinds import (AMEND, COMMIT_ALL, COMMIT_INDEX, COMMIT_PATHS, COMMIT_PRIVATE, DELETION_WORK, DISCARD_ALL,
                      IGNORED_WORK, MATCH_INDEX, MATCH_INDEX_OR_HEAD, MATCH_TREE_OR_INDEX, Precheck, REFUSE_CHANGED,
                      REFUSE_DELETED, REFUSE_DIFFERING_FROM_BOTH, REMOVE_PATHS, SAFE, STAGE_PATHS)
+from . import classifies
+from .run import by_paths
 
 # A commit takes its message from one of these (`-c` and --amend reuse a commit's); without one git
 # asks an editor, and an agent's shell has none to answer it (Claude Code's Bash runs git with

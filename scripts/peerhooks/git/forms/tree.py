@@ -2,8 +2,8 @@
 checkout, switch, restore, clean, apply, read-tree, checkout-index (a family loaded only for a line
 that has one).
 """
-from ...shell.words import expand
 from ...shell.lexer import Word
+from ...shell.words import expand
 from ...startup import oscalls
 from ..args import (APPLY_LONG, APPLY_VALUES, CHECKOUT_LONG, CHECKOUT_VALUES, CLEAN_LONG, CLEAN_VALUES,
                     CREATING_OPTIONS, PATCH_OPTIONS, RESET_LONG, RESET_VALUES, RESTORE_LONG, RESTORE_VALUES,
