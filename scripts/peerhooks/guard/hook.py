@@ -56,7 +56,7 @@ def run(payload, argv, environ, now):
     writes = _writes_in_checkouts(runs, context)
     if not writes and not any(run.name == "git" or run.marker for run in runs):
         return hookio.QUIET  # no git and no file written in a checkout, wrappers followed
-    from . import judge  # seam: a line without git or a write in a checkout loads no classifier nor stakes (5 ms)
+    from . import judge  # seam: no git and no write in a checkout: no classifier, no stakes (19 modules, ~5 ms)
     return judge.line(Read(payload, cwd, context, runs, writes), environ, now, host, warn_only)
 
 

@@ -128,7 +128,7 @@ class Stakes:
     def _read_changes(self):
         """{party key: realpaths its transcripts show it changed}, and this caller's own under OWN."""
         if self.changes is None:
-            from ..claude import peerchanges  # seam: a line with nobody else live reads no changes (0.3 ms)
+            from ..claude import peerchanges  # seam: a line with nobody else live reads no changes (3 modules, 0.3 ms)
 
             mine, parties = self._parties()
             wanted = {p.key: list(p.transcripts) for p, _t in parties}
@@ -223,7 +223,7 @@ class Stakes:
         renamed, asked = {}, {}
         if not any(item.operation.feeds for item in judged):
             return renamed  # a line without a feed loads no feed module
-        from ..shell import feeds  # seam: only a line feeding git loads the feed model (0.25 ms)
+        from ..shell import feeds  # seam: only a line feeding git, which loaded it already (1 module)
 
         for item in judged:
             states = states_of.get(item.toplevel)
@@ -268,7 +268,7 @@ class Stakes:
         parties' and the recently ended sessions' transcripts (bounded: a few transcripts, each
         read from its tail back to the oldest entry's time)."""
         from ..git import stash_owners  # seam: only a stash pop, drop or apply asks who pushed its entries
-        from ..claude import transcripts  # seam: (with stash_owners: 0.7 ms)
+        from ..claude import transcripts  # seam: (with stash_owners: 6 modules, 0.7 ms)
 
         stamps = [e.created_s for e in entries if e.created_s is not None]
         since_ms = max(min(stamps) * 1000 - STASH_LEAD_MS if stamps else 0, self.now_ms - STASH_OWNER_DAYS * DAY_MS)
@@ -298,7 +298,7 @@ class Stakes:
         shared = {p for key, paths in changes.items() if key != OWN for p in paths if p in own}
         if not shared:
             return changes
-        from . import shared as guard_shared  # seam: only a file both sessions changed (hashlib, difflib: ~15 ms)
+        from . import shared as guard_shared  # seam: a file both changed (31 modules: hashlib, difflib, re; ~15 ms)
 
         for path in sorted(shared):
             top = next((t for t in tops if path.startswith(t.rstrip("/") + "/")), None)
@@ -314,7 +314,7 @@ class Stakes:
     def suggestion(self, judged, refusals, command, verbs=()):
         """The narrow.Suggestion for the refused line (none when a refusal is the human's to decide);
         verbs: (step, git subcommand) of every git command of the line, those that only read too."""
-        from . import narrow  # seam: only a refused line is narrowed (0.3 ms)
+        from . import narrow  # seam: only a refused line is narrowed (1 module, 0.3 ms)
 
         if guard_verdict.is_ask(refusals) or any(r.ask for r in refusals):
             return narrow.Suggestion(None)
@@ -437,7 +437,7 @@ def _unchanged(refusals, judged):
     """{(id of the refused operation, toplevel-relative path)} of the peers' files a refused rewrite
     leaves byte for byte, as they are now (peerhooks.shell.lexer.rewrites): each read at most once, bounded,
     only a regular file in its checkout (never a link, which `sed -i` replaces by a file, nor a FIFO)."""
-    from ..shell import rewrites  # seam: only a refused `sed -i` reads its files (0.25 ms)
+    from ..shell import rewrites  # seam: only a refused `sed -i` reads its files (1 module, 0.25 ms)
 
     tops = {id(j.operation): j.toplevel for j in judged}
     found, contents = set(), {}

@@ -187,7 +187,7 @@ def _stash_sequence(running, states_of, stash_of):
             by_top.setdefault(item.toplevel, []).append((index, item))
     if not by_top:
         return {}, {}
-    from ..git import stash_sequence  # seam: only a line with a stash command walks the stack (0.1 ms)
+    from ..git import stash_sequence  # seam: only a line with a stash command walks the stack (1 module, 0.1 ms)
 
     for top, items in by_top.items():
         ops = [item.operation for _i, item in items]
@@ -357,7 +357,7 @@ def _judge_round_trip(op, top, peers, own, states):
 
 def _stash_marks():
     """(stash_sequence's entry pushed earlier in the line, stash_owners' owner of this session's own)."""
-    from ..git.stash_owners import SELF  # seam: only a stash pop, drop or apply asks whose an entry is (0.1 ms)
+    from ..git.stash_owners import SELF  # seam: only a stash pop, drop or apply asks whose an entry is (1 module)
     from ..git.stash_sequence import PUSHED_HERE  # seam: loaded already by the walk of the line's stack
 
     return PUSHED_HERE, SELF
@@ -431,7 +431,7 @@ def _put_back(refusal, top, running, chain, trips, states, binary):
     without the paths the apply writes back, or None when it writes back all of them. Only while
     nothing between the save and the apply but readers and such discards may change the tree (an
     apply that no longer applies writes nothing back)."""
-    from ..git import patch_roundtrip  # seam: only a line that runs `git apply` saves a tree (0.15 ms)
+    from ..git import patch_roundtrip  # seam: only a line that runs `git apply` saves a tree (1 module, 0.15 ms)
 
     op = refusal.operation
     if states is None or chain is None or not patch_roundtrip.discards_tree_only(op):
