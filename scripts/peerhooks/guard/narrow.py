@@ -268,25 +268,31 @@ def _keeps_meaning(op, paths, toplevel, own_states, staged_in_line, later_verbs)
     whole tree (it resets the index as well, its path form does not), nor for `stash -k -u`
     of an untracked file (git 2.39 stashes it, then fails on the pathspec)."""
     words = {w.value for w in op.words}
-    if op.kind in COMMIT_KINDS and words & {"-p", "--patch", "--interactive"}:
+    if op.kind in COMMIT_KINDS:
+        return _commit_keeps_meaning(op, words, paths, toplevel, own_states, staged_in_line)
+    return _tree_keeps_meaning(op, words, paths, own_states, later_verbs)
+
+
+def _commit_keeps_meaning(op, words, paths, toplevel, own_states, staged_in_line):
+    if words & {"-p", "--patch", "--interactive"}:
         return False
     # what `commit -i <paths>` stages itself before it commits is committed whole, as the line means
     staged_by_it = set(staged_in_line) | set(own_reach(op.included, toplevel, own_states) or ()
                                              if op.included is not None else ())
-    if op.kind == g.COMMIT_INDEX and any(p not in staged_by_it and own_states.get(p) is not None
-                                         and own_states[p].worktree != "." and not own_states[p].untracked
-                                         for p in paths):
-        return False
+    return not (op.kind == g.COMMIT_INDEX and any(p not in staged_by_it and own_states.get(p) is not None
+                                                  and own_states[p].worktree != "." and not own_states[p].untracked
+                                                  for p in paths))
+
+
+def _tree_keeps_meaning(op, words, paths, own_states, later_verbs):
     if op.kind == g.DISCARD_ALL and op.words and op.words[0].value == "checkout" and words & {"-f", "--force"}:
         return False  # `checkout -f` resets the index too; `checkout -f -- <paths>` only the tree, from the index
     if op.kind in (g.STASH_ALL, g.STASH_PATHS, g.DISCARD_ALL, g.DISCARD_PATHS) and \
             set(later_verbs) & (CLEARING_FOR | SAVED_FOR):
         return False
-    if op.kind in (g.STASH_ALL, g.STASH_PATHS) and g.touches_of(op) & g.UNTRACKED_ANYWHERE and \
-            words & {"-k", "--keep-index"} and any(own_states.get(p) is not None and own_states[p].untracked
-                                                  for p in paths):
-        return False
-    return True
+    return not (op.kind in (g.STASH_ALL, g.STASH_PATHS) and g.touches_of(op) & g.UNTRACKED_ANYWHERE and
+                words & {"-k", "--keep-index"} and any(own_states.get(p) is not None and own_states[p].untracked
+                                                      for p in paths))
 
 
 def _reads_message_from_stdin(op):

@@ -173,25 +173,44 @@ def human_line(refusal, line=""):
     """The first line, for the person who reads it: whose work, which files, what the command would do."""
     op = refusal.operation
     command = "`%s`" % _short(as_written(op, line), HUMAN_COMMAND_CHARS) + run_by(op, short=True)
-    names = [p.name for p in refusal.peers]
     by_peer = {}
     for held in refusal.held:
         by_peer.setdefault(held.peer, []).append(held)
+    if op.kind in (g.STASH_STACK, g.STASH_APPLY) and refusal.entries:
+        whose, does = _entries_phrase(refusal), _stash_phrase(refusal)
+    elif refusal.ask and not refusal.held or op.kind in ALWAYS_ASK:
+        whose, does = _where_they_work(refusal, by_peer), _ask_phrase(refusal)
+    else:
+        whose, does = _whose_files(by_peer), _verb_phrase(refusal)
+    return "%s: %s; %s %s." % (REFUSAL_MARK, whose, command, does)
+
+
+def _stash_phrase(refusal):
+    if refusal.operation.kind == g.STASH_APPLY:
+        return "would merge it into the shared tree"
+    return "would take %s off the stash every worktree shares" % ("it" if len(refusal.entries) == 1 else "them")
+
+
+def _where_they_work(refusal, by_peer):
+    """The peers of an ask-kind refusal, with their files here when they have some."""
+    names = [p.name for p in refusal.peers]
+    place = "this repository's worktrees" if refusal.operation.kind in g.REPOSITORY_KINDS else "this checkout"
+    return _stake_summary(by_peer) or "%s %s live in %s" % (" and ".join(names), "is" if len(names) == 1 else "are",
+                                                            place)
+
+
+def _ask_phrase(refusal):
+    """What an ask-kind command would do to the peers' work, one peer named by name."""
+    names = [p.name for p in refusal.peers]
     one = len(names) == 1
     pronouns = {"they": names[0] if one else "they", "s": "s" if one else "", "them": names[0] if one else "them",
                 "theirs": "%s's" % names[0] if one else "one of theirs"}
-    if op.kind in (g.STASH_STACK, g.STASH_APPLY) and refusal.entries:
-        return "%s: %s; %s %s." % (REFUSAL_MARK, _entries_phrase(refusal), command,
-                                   "would merge it into the shared tree" if op.kind == g.STASH_APPLY
-                                   else "would take %s off the stash every worktree shares"
-                                   % ("it" if len(refusal.entries) == 1 else "them"))
-    if refusal.ask and not refusal.held or op.kind in ALWAYS_ASK:
-        topic = _ask_topic(op)
-        entry = _entry_phrase(refusal.entries)
-        phrase = ASK_HUMAN.get(topic, "would act on the work {they} share{s}").format(entry=entry, **pronouns)
-        place = "this repository's worktrees" if op.kind in g.REPOSITORY_KINDS else "this checkout"
-        where = _stake_summary(by_peer) or "%s %s live in %s" % (" and ".join(names), "is" if one else "are", place)
-        return "%s: %s; %s %s." % (REFUSAL_MARK, where, command, phrase)
+    phrase = ASK_HUMAN.get(_ask_topic(refusal.operation), "would act on the work {they} share{s}")
+    return phrase.format(entry=_entry_phrase(refusal.entries), **pronouns)
+
+
+def _whose_files(by_peer):
+    """`app-peer has src/a.py staged; there are changes nobody's transcript shows: …` for the first line."""
     parts = []
     for peer, held in list(by_peer.items())[:HUMAN_PEERS]:
         who = "changes nobody's transcript shows (a busy peer may have made them)" if peer == UNATTRIBUTED else peer
@@ -199,11 +218,17 @@ def human_line(refusal, line=""):
                      "there are %s: %s" % (who, _files_phrase(held)))
     if len(by_peer) > HUMAN_PEERS:
         parts[-1] += " (and %d more peers, below)" % (len(by_peer) - HUMAN_PEERS)
+    return "; ".join(parts)
+
+
+def _verb_phrase(refusal):
+    """What the command would do to the files the first line names."""
+    op = refusal.operation
     them = "it" if len(refusal.held) == 1 else "them"
     phrase = VERB_PHRASES.get(refusal.topic or op.kind, "would take {them}").format(them=them)
     if op.runtime:
         phrase = "computes its paths only when it runs, and " + phrase.replace("would", "could")
-    return "%s: %s; %s %s." % (REFUSAL_MARK, "; ".join(parts), command, phrase)
+    return phrase
 
 
 def _stake_summary(by_peer):

@@ -232,14 +232,7 @@ def _judge(op, top, peers, own, states, taken, stash_owners=None):
     if kind == g.STASH_STACK:
         return _judge_stash_stack(op, top, peers, states, taken, stash_owners or {})
     if kind == g.STASH_APPLY:
-        entry = taken[0] if taken else None
-        pushed_here, own = _stash_marks()
-        if entry is pushed_here or taken == []:
-            return None  # applying what the line itself stashed, or an entry git will not find
-        owner = (stash_owners or {}).get(entry.ref) if entry is not None else None
-        if owner not in (None, own):  # another session's entry, live or ended
-            return Refusal(op, peers, True, (Held(owner, entry.ref, gitstate.STASHED),), None, (entry,))
-        return _judge_stash_apply(op, top, peers, states)
+        return _judge_stash_apply(op, top, peers, states, taken, stash_owners or {})
     if kind == g.REMOVE_WORKTREE:
         at_stake = tuple(p for p in peers if op.target is None or p.checkout == op.target)
         return Refusal(op, at_stake, True) if at_stake else None
@@ -390,7 +383,20 @@ def _judge_private_commit(op, top, peers, own, states, private_of):
     return Refusal(op, peers, True, tuple(held))
 
 
-def _judge_stash_apply(op, top, peers, states):
+def _judge_stash_apply(op, top, peers, states, taken, owners):
+    """A stash apply of what the line itself stashed changes nothing of the peers'; of another
+    session's entry, live or ended, it is asked about; else it is judged by its files."""
+    entry = taken[0] if taken else None
+    pushed_here, own = _stash_marks()
+    if entry is pushed_here or taken == []:
+        return None  # applying what the line itself stashed, or an entry git will not find
+    owner = owners.get(entry.ref) if entry is not None else None
+    if owner not in (None, own):
+        return Refusal(op, peers, True, (Held(owner, entry.ref, gitstate.STASHED),), None, (entry,))
+    return _judge_stash_apply_files(op, top, peers, states)
+
+
+def _judge_stash_apply_files(op, top, peers, states):
     """A stash apply whose files are known reaches uncommitted work only where a file it holds is
     staged (git.forms.stash._stash_apply says why): refused (ask) then, whoever staged it."""
     if op.entries is None or states is None:
