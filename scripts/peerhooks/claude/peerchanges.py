@@ -1,5 +1,5 @@
 """The files each party changed, as its transcripts show them: Write, Edit, MultiEdit,
-NotebookEdit, and the files its Bash commands wrote (read by peerhooks.shell.lexer.cmdline). Which transcripts
+NotebookEdit, and the files its Bash commands wrote (read by peerhooks.shell.cmdline). Which transcripts
 are a party's (a session's chain of ids across /clear, its subagents) is peerhooks.claude.identity's to
 say; scans are resumed through peerhooks.claude.editindex.
 """

@@ -1,4 +1,4 @@
-"""What produces a feed (peerhooks.shell.lexer.feeds), read from the commands of a line: the pipe stages before
+"""What produces a feed (peerhooks.shell.feeds), read from the commands of a line: the pipe stages before
 `xargs git …`, or the command in `$(…)`. Pure but for the Lookup the classifier passes (is a
 name `ls` is given a folder).
 

@@ -215,7 +215,7 @@ def parse_renames(output):
 def read_renames(top, comparison, timeout):
     """{new: old} the renames git finds in the index (comparison "cached") or the tree ("head")
     against HEAD, toplevel-relative, or None when git could not tell in time. The state above is
-    read without them; a lister that detects renames prints them (peerhooks.shell.lexer.feeds), and only a
+    read without them; a lister that detects renames prints them (peerhooks.shell.feeds), and only a
     line fed by one, in a state that could hold one, pays for this call."""
     against = ["--cached"] if comparison == "cached" else ["HEAD"]
     out = gitrepo.run_git(top, ["diff"] + against + ["--name-status", "-z", "-M", "--"], timeout=timeout)

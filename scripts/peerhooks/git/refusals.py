@@ -9,7 +9,7 @@ rebase (or a rebasing pull) without autostash starts only over a tree with no tr
 branch switch stops when a file it would rewrite has local changes, and `git worktree remove`
 keeps a worktree that has any. A line the guard refused for such a command would be refused for
 something git never does (issue 18: "no reason states something false about what git would do"),
-and with peerhooks.shell.lexer.chains the commands after it in an `&&` chain are known not to run either.
+and with peerhooks.shell.chains the commands after it in an `&&` chain are known not to run either.
 
 What the classifier knows of each form's checks is its Operation.precheck (operation.Precheck); the
 guard passes what it read of the checkout (a Snapshot: git's state of it, whether each literal path

@@ -219,7 +219,7 @@ class Stakes:
         """{toplevel: {feeds.Listing: {new: old}}}: for each git lister feeding an operation that
         folds a staged rename into one line (`git diff --cached --name-only` prints only the new
         name), the renames git finds ({} when it detects none here). git is asked once per
-        comparison, and only when the state could hold a rename (peerhooks.shell.lexer.feeds.rename_comparison)."""
+        comparison, and only when the state could hold a rename (peerhooks.shell.feeds.rename_comparison)."""
         renamed, asked = {}, {}
         if not any(item.operation.feeds for item in judged):
             return renamed  # a line without a feed loads no feed module
@@ -435,7 +435,7 @@ MAX_REWRITTEN_BYTES = 1 << 20  # a larger file may change: it is not read
 
 def _unchanged(refusals, judged):
     """{(id of the refused operation, toplevel-relative path)} of the peers' files a refused rewrite
-    leaves byte for byte, as they are now (peerhooks.shell.lexer.rewrites): each read at most once, bounded,
+    leaves byte for byte, as they are now (peerhooks.shell.rewrites): each read at most once, bounded,
     only a regular file in its checkout (never a link, which `sed -i` replaces by a file, nor a FIFO)."""
     from ..shell import rewrites  # seam: only a refused `sed -i` reads its files (1 module, 0.25 ms)
 

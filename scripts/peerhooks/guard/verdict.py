@@ -137,7 +137,7 @@ def verdict(judged, own=frozenset(), states_of=None, stash_of=None, private_of=N
 def judged_by_their_files(refusals, operations, chain):
     """The refusals of rewrites (`sed -i`, `perl -pi`: Operation.rewrite) that the files as they are
     now can decide: a rewrite whose patterns match nowhere in a file leaves it byte for byte
-    (peerhooks.shell.lexer.rewrites). Only while nothing before it in the line may have changed its files: each
+    (peerhooks.shell.rewrites). Only while nothing before it in the line may have changed its files: each
     earlier command only reads, or is such a rewrite (one that changes a peer's file is refused by
     itself); not in a loop, nor run by another program."""
     readers = chain.readers if chain is not None else frozenset()
