@@ -3,7 +3,7 @@ clean interpreter floor on a typical workspace, issue 32 sets none: informationa
 git processes).
 
 The warm-up run that benchlib.measure does before timing is the seeding start (a full emit), so
-every timed run compares against a partition and prints the one no-new-material line.
+every timed run compares against a partition and, nothing being new, prints nothing (issue 32).
 """
 import json
 import os
