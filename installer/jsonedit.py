@@ -56,32 +56,50 @@ class ObjectLayout:
 def layout(text, start=0):
     """The members of the object that begins at `start` (after whitespace) and their spans; ValueError
     if there is no well-formed JSON object there."""
+    return ObjectLayout(*_container(text, start, "{}", _member))
+
+
+def _member(text, key_start):
+    """A member at key_start and where it ends."""
+    key, position = _DECODER.raw_decode(text, key_start)
+    if not isinstance(key, str):
+        raise ValueError("a key that is not a string at %d" % key_start)
+    position = _WHITESPACE.match(text, position).end()
+    if text[position:position + 1] != ":":
+        raise ValueError("no colon after a key at %d" % position)
+    value_start = _WHITESPACE.match(text, position + 1).end()
+    _, value_end = _DECODER.raw_decode(text, value_start)
+    return Member(key, key_start, value_start, value_end), value_end
+
+
+def _element(text, position):
+    """An array element's span and where it ends."""
+    _, end = _DECODER.raw_decode(text, position)
+    return (position, end), end
+
+
+def _container(text, start, brackets, read_item):
+    """(index of the opening bracket, index of the closing one, the items read_item found between),
+    for the object or array (brackets "{}" or "[]") that begins at `start` after whitespace."""
+    opening, closing = brackets
     position = _WHITESPACE.match(text, start).end()
-    if text[position:position + 1] != "{":
-        raise ValueError("not a JSON object")
+    if text[position:position + 1] != opening:
+        raise ValueError("not a JSON %s" % ("object" if opening == "{" else "array"))
     open_at = position
     position = _WHITESPACE.match(text, position + 1).end()
-    members = []
-    if text[position:position + 1] == "}":
-        return ObjectLayout(open_at, position, ())
+    if text[position:position + 1] == closing:
+        return open_at, position, ()
+    items = []
     while True:
-        key_start = position
-        key, position = _DECODER.raw_decode(text, position)
-        if not isinstance(key, str):
-            raise ValueError("a key that is not a string at %d" % key_start)
-        position = _WHITESPACE.match(text, position).end()
-        if text[position:position + 1] != ":":
-            raise ValueError("no colon after a key at %d" % position)
-        value_start = _WHITESPACE.match(text, position + 1).end()
-        _, value_end = _DECODER.raw_decode(text, value_start)
-        members.append(Member(key, key_start, value_start, value_end))
-        position = _WHITESPACE.match(text, value_end).end()
+        item, end = read_item(text, position)
+        items.append(item)
+        position = _WHITESPACE.match(text, end).end()
         if text[position:position + 1] == ",":
             position = _WHITESPACE.match(text, position + 1).end()
             continue
-        if text[position:position + 1] == "}":
-            return ObjectLayout(open_at, position, tuple(members))
-        raise ValueError("expected , or } at %d" % position)
+        if text[position:position + 1] == closing:
+            return open_at, position, tuple(items)
+        raise ValueError("expected , or %s at %d" % (closing, position))
 
 
 def detect_style(text):
@@ -224,24 +242,7 @@ class ArrayLayout:
 def array_layout(text, start=0):
     """The elements of the array that begins at `start` (after whitespace) and their spans; ValueError
     if there is no well-formed JSON array there."""
-    position = _WHITESPACE.match(text, start).end()
-    if text[position:position + 1] != "[":
-        raise ValueError("not a JSON array")
-    open_at = position
-    position = _WHITESPACE.match(text, position + 1).end()
-    if text[position:position + 1] == "]":
-        return ArrayLayout(open_at, position, ())
-    elements = []
-    while True:
-        _, end = _DECODER.raw_decode(text, position)
-        elements.append((position, end))
-        position = _WHITESPACE.match(text, end).end()
-        if text[position:position + 1] == ",":
-            position = _WHITESPACE.match(text, position + 1).end()
-            continue
-        if text[position:position + 1] == "]":
-            return ArrayLayout(open_at, position, tuple(elements))
-        raise ValueError("expected , or ] at %d" % position)
+    return ArrayLayout(*_container(text, start, "[]", _element))
 
 
 def edit(text, old, new, style=None):

@@ -232,6 +232,17 @@ class LedgerTest(unittest.TestCase):
                          cold_start_state.REASON_CORRUPT_KEPT)
 
 
+class VersionedObjectTest(unittest.TestCase):
+    """A state file is used only when it is a JSON object of this release's version."""
+
+    def test_only_an_object_of_the_version(self):
+        from peerhooks.state.statefiles import versioned_object
+        self.assertEqual(versioned_object(b'{"version": 2, "a": 1}', 2), {"version": 2, "a": 1})
+        for raw in (b'{"version": 1}', b'[2]', b'{"version": 2', b"\xff", b'{"version": NaN}',
+                    b"[" * 100000 + b"]" * 100000):
+            self.assertIsNone(versioned_object(raw, 2), raw[:20])
+
+
 class OtherStateFilesTest(unittest.TestCase):
     """The same rules for every state file the hooks keep (history index, edit index, names,
     memory stamps): no write through a symlink, no blocking read, no RecursionError, a corrupt

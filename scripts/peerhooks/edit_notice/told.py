@@ -15,7 +15,7 @@ record.
 from ..claude.formats import DAY_MS
 from ..startup import oscalls
 from ..state.safefiles import private_folder
-from ..state.statefiles import FileLock, UnusableJSON, parse_json, read_state, remove_older_than, write_json
+from ..state.statefiles import FileLock, read_state, remove_older_than, versioned_object, write_json
 
 FOLDER = "edit-notice"  # under peerhooks' state folder
 VERSION = 1
@@ -35,11 +35,8 @@ def key(path, party_label, change_ms):
 
 def decode(raw):
     """{key: [ms, kind]} from a record's bytes, or None when they are not one."""
-    try:
-        value = parse_json(raw)
-    except UnusableJSON:
-        return None
-    if not isinstance(value, dict) or value.get("version") != VERSION or not isinstance(value.get("keys"), dict):
+    value = versioned_object(raw, VERSION)
+    if value is None or not isinstance(value.get("keys"), dict):
         return None
     return {k: v for k, v in value["keys"].items()
             if isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], int)

@@ -14,9 +14,9 @@ notes are watched, the first the folder lists; a folder holding more is told onc
 import os
 
 from ..claude.formats import DAY_MS, MEMORY_INDEX, rule_places, rule_tree
-from ..startup.jsonfast import dumps, loads
+from ..startup.jsonfast import dumps
 from ..startup.records import record
-from ..state.statefiles import read_state, write_atomically
+from ..state.statefiles import read_state, versioned_object, write_atomically
 
 # A file that appears after a listing may carry an mtime a little before the clock reading taken
 # just ahead of that listing (the kernel stamps files with a coarse clock; FAT keeps 2 s).
@@ -99,11 +99,8 @@ def encode_stamp(stamp):
 
 def decode_stamp(raw):
     """A Stamp from its bytes, or None when they are not one (a torn or foreign file)."""
-    try:
-        data = loads(raw.decode("utf-8"))
-    except ValueError:  # UnicodeDecodeError and jsonfast.TooDeep are ValueErrors
-        return None
-    if not isinstance(data, dict) or data.get("version") != STAMP_VERSION:
+    data = versioned_object(raw, STAMP_VERSION)
+    if data is None:
         return None
     listed_at, files = data.get("listedAtMs"), data.get("files")
     if not isinstance(listed_at, int) or not isinstance(files, dict):

@@ -18,10 +18,10 @@ a new session id, is neither an end nor a join.
 from .. import platform
 from ..claude.formats import DAY_MS, REGISTRY_FOLDER, is_registry_name
 from ..startup import oscalls
-from ..startup.jsonfast import dumps, loads
+from ..startup.jsonfast import dumps
 from ..startup.records import record
 from ..state.safefiles import read_regular
-from ..state.statefiles import read_state, remove_older_than, write_atomically
+from ..state.statefiles import read_state, remove_older_than, versioned_object, write_atomically
 
 FOLDER = "roster"  # under peerhooks' state folder; one file per session
 VERSION = 1
@@ -72,11 +72,8 @@ def encode(roster):
 
 def decode(raw):
     """A Roster from its bytes, or None when they are not one."""
-    try:
-        data = loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict) or data.get("version") != VERSION:
+    data = versioned_object(raw, VERSION)
+    if data is None:
         return None
     registry, peers = data.get("registry"), data.get("peers")
     if not isinstance(registry, list) or not isinstance(peers, dict):

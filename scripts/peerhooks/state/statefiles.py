@@ -32,6 +32,16 @@ def parse_json(raw):
         raise UnusableJSON(str(error) or type(error).__name__) from None
 
 
+def versioned_object(raw, version):
+    """The JSON object in a state file's bytes when it carries `version`, else None: torn, foreign,
+    too deep, or written by another release (which the next write replaces)."""
+    try:
+        value = parse_json(raw)
+    except UnusableJSON:
+        return None
+    return value if isinstance(value, dict) and value.get("version") == version else None
+
+
 def quarantine_name(path, now_seconds):
     return "%s.corrupt-%s" % (path, time.strftime(QUARANTINE_STAMP, time.gmtime(now_seconds)))
 
