@@ -873,7 +873,9 @@ class ShellWrites(GuardTestCase):
     def test_a_rewrite_of_a_peers_file_that_is_a_link_is_refused(self):
         os.remove(os.path.join(self.main, "src", "peer_new.py"))
         os.symlink("app.py", os.path.join(self.main, "src", "peer_new.py"))  # sed -i makes it a file
-        self.assertRefused(self.guard("sed -i s/nowhere/y/ src/peer_new.py", session_id=self.own_id), "src/app.py")
+        _decision, reason = self.decision(self.guard("sed -i s/nowhere/y/ src/peer_new.py", session_id=self.own_id))
+        self.assertIn("At stake: main-peer: src/peer_new.py [untracked]", reason)  # the link, not app.py it leads to
+        self.assertNotIn("src/app.py", reason)
 
     def test_a_file_the_peer_committed_is_nobodys_stake(self):
         git(self.main, "add", "src/app.py", "src/peer_new.py")

@@ -57,9 +57,10 @@ def run(payload, argv, environ, now):
     parties = [(p, t) for p, t in caller.parties(tops)[1] if t in tops]
     if not parties:
         return hookio.QUIET
+    located, links = _through_links(located, paths)
     changes = peerchanges.latest_changes_of(claude, {p.key: list(p.transcripts) for p, _t in parties}, now_ms,
                                             only={path for path, _top in located})
-    candidates = notice.candidates(located, parties, changes)
+    candidates = notice.candidates(located, parties, changes, links)
     if not candidates:
         return hookio.QUIET
     fresh = _told(state_dir(claude), payload.session_id, candidates, now_ms)
@@ -93,6 +94,20 @@ def _realpaths(written, paths):
         if real not in found:
             found.append(real)
     return found
+
+
+def _through_links(located, paths):
+    """([(file, checkout)], {file: the link written}): the files with, after each that is a link,
+    the file it leads to inside its checkout (platform's landing: one lstat of a file that is no
+    link), so that an edit of `CLAUDE.md -> AGENTS.md` meets a party's change in AGENTS.md. The
+    link stays a target too: a client may put a new file in its place rather than write through."""
+    found, links = list(located), {}
+    for path, top in located:
+        landing = paths.landing(path, top)
+        if landing != path and (landing, top) not in found:
+            found.append((landing, top))
+            links[landing] = path
+    return found, links
 
 
 def _told(state_folder, session_id, candidates, now_ms):

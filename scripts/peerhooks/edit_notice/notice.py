@@ -24,9 +24,10 @@ MAX_LINES = 5  # (file, party) lines; more are named on one line
 MAX_LISTED = 4  # parties, and files, that one line names before counting the rest
 INTENT_CHARS = 160  # a party's prompt as quoted: one line
 
-Candidate = record("Candidate", "path toplevel party at_ms", (), """A file this call writes (its
+Candidate = record("Candidate", "path toplevel party at_ms link", (None,), """A file this call writes (its
     realpath and checkout) that a party's transcripts show it changed, at_ms its latest change
-    (None when the record's time could not be read).""")
+    (None when the record's time could not be read), link the path the call names when that is a
+    link leading to the file (None: the file was named itself).""")
 
 Notice = record("Notice", "candidate state status intent direction", (None, None, None), """A
     candidate told: git's state of the file now, the party's registry status (busy, idle, waiting;
@@ -36,15 +37,16 @@ Notice = record("Notice", "candidate state status intent direction", (None, None
 NOTICE, SETTLED = "notice", "settled"
 
 
-def candidates(targets, parties, changes):
+def candidates(targets, parties, changes, links=None):
     """[Candidate] for targets [(realpath, toplevel)], parties [(Party, checkout)] and changes
-    {party key: {realpath: latest change ms}}: each target a party working in its checkout changed."""
+    {party key: {realpath: latest change ms}}: each target a party working in its checkout changed.
+    links: {target: the link the call names, which leads to it}."""
     found = []
     for path, top in targets:
         for party, checkout in parties:
             latest = changes.get(party.key, {})
             if checkout == top and path in latest:
-                found.append(Candidate(path, top, party, latest[path]))
+                found.append(Candidate(path, top, party, latest[path], (links or {}).get(path)))
     return found
 
 
@@ -73,6 +75,14 @@ def _who(party):
     return "this session's main thread"
 
 
+def _named(candidate):
+    """The file as a line names it, and the link the call goes through to it, if any."""
+    name = relative(candidate.path, candidate.toplevel)
+    if candidate.link is None:
+        return name
+    return "%s (the link %s leads to it)" % (name, relative(candidate.link, candidate.toplevel))
+
+
 def line(notice, now_ms):
     """One notice as one line."""
     candidate = notice.candidate
@@ -83,7 +93,7 @@ def line(notice, now_ms):
         facts.append("it changed the file %s ago" % ago(now_ms, candidate.at_ms))
     facts.append("git shows it %s now" % gitstate.describe(notice.state))
     text = "%s: %s holds uncommitted work of %s (%s)." % (
-        MARK, relative(candidate.path, candidate.toplevel), _who(candidate.party), "; ".join(facts))
+        MARK, _named(candidate), _who(candidate.party), "; ".join(facts))
     if notice.intent:
         text += " Its latest prompt: \"%s\"" % one_line(notice.intent, INTENT_CHARS)
         if notice.direction:

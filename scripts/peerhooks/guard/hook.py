@@ -69,12 +69,25 @@ def _writes_in_checkouts(runs, context):
     def exists(path, run):  # known only where nothing before the command in the line may have changed it
         return oscalls.path.lexists(path) if id(run) in settled else None
 
-    found = [(path, pattern, run) for path, pattern, run in targets_of(runs, context, oscalls.path.isdir, exists)
-             if run.name != "git" and run.cwd
+    written = targets_of(runs, context, oscalls.path.isdir, exists, _landing)
+    found = [(path, pattern, run) for path, pattern, run in written if run.name != "git" and run.cwd
              and gitrepo.toplevel(oscalls.path.dirname(path) if not pattern else run.cwd)]
     found.extend((None, False, run) for run in runs
                  if run.name == "find" or run.fed_by is not None and run.fed_by.name == "find")
     return found
+
+
+def _landing(path):
+    """The file a write opening `path` reaches, links followed only inside the checkout the link
+    lies in (the platform's landing): `echo x > CLAUDE.md` writes AGENTS.md. One lstat for a path
+    that is no link."""
+    if not oscalls.path.islink(path):
+        return path
+    paths = platform.current().paths
+    link = paths.join(paths.realpath(paths.dirname(path)), paths.basename(path))
+    top = gitrepo.toplevel(paths.dirname(link))
+    reached = paths.landing(link, top) if top else link
+    return path if reached == link else reached
 
 
 def _after_readers_only(runs):

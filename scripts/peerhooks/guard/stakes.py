@@ -33,16 +33,26 @@ def _name(party):
 
 def _real(op):
     """The operation with its literal paths and target resolved through symlinks, as the peers'
-    changes are (`git add ~/app-link/src` names the checkout's src)."""
+    changes are (`git add ~/app-link/src` names the checkout's src). A shell write's file keeps its
+    last component: the guard's hook named it where the write lands (a link's target, or the link
+    that `sed -i` or `rm` replaces), so only its folder is resolved."""
     real = {}
     for spec in op.paths:
         if spec.known and not spec.pattern and not spec.shell_glob and spec.root is not None:
-            real[spec] = spec._replace(root=platform.current().paths.realpath(reach.resolve(spec, op.cwd)), relative="")
+            real[spec] = spec._replace(root=_resolved(reach.resolve(spec, op.cwd), op.kind), relative="")
     target = (platform.current().paths.realpath(op.target) if op.target and op.kind == kinds.REMOVE_WORKTREE
               else op.target)
     feeds = tuple((feed, tuple(real.get(s, s) for s in standing)) for feed, standing in op.feeds)
     return op._replace(paths=tuple(real.get(s, s) for s in op.paths), target=target, feeds=feeds,
                        alone=_real(op.alone) if op.alone is not None else None)
+
+
+def _resolved(path, kind):
+    """An operation's path through symlinks: a shell write's folder only, anything else whole."""
+    paths = platform.current().paths
+    if kind == kinds.SHELL_WRITE:
+        return paths.join(paths.realpath(paths.dirname(path)), paths.basename(path))
+    return paths.realpath(path)
 
 
 class Stakes:

@@ -7,6 +7,9 @@ chooses among them, imports them: arrows down only.
 from ..startup import oscalls
 
 SEP = "/"
+# Links one write follows through a path's last component before the kernel gives up (ELOOP):
+# Linux's MAXSYMLINKS (macOS stops at 32, Windows at 63). A longer chain, or a loop, writes nothing.
+MAX_LINKS = 40
 
 
 def nfc(text):
@@ -72,3 +75,41 @@ class Posix:
         return nfc(self.native(local))
 
     realpath = staticmethod(oscalls.path.realpath)
+
+    def landing(self, path, inside):
+        """The file a write opening `path` reaches: where the link the last component of `path` is
+        leads (a chain of links followed, each hop's folder resolved as realpath resolves it),
+        while every hop stays under `inside` (the realpath of the workspace); `path` itself when
+        it is no link, a hop leads out of `inside`, a link names a folder, or the chain loops or
+        is longer than MAX_LINKS. A dangling link lands on the file a write would create. Only
+        lstat and readlink: nothing is opened (a FIFO never blocks), and nothing raises."""
+        current = path
+        for _hop in range(MAX_LINKS + 1):
+            try:
+                mode = oscalls.lstat(current).st_mode
+            except (OSError, ValueError):
+                return current  # nothing there: the write creates it (a dangling link's target)
+            if not oscalls.S_ISLNK(mode):
+                return current
+            try:
+                written = oscalls.readlink(current)
+            except (OSError, ValueError):
+                return path
+            # relative to the link's folder as the kernel reads it (no lexical `..`: realpath's)
+            following = self.join(self.dirname(current), self.local(written) or written)
+            name = self.basename(following)
+            if name in ("", ".", ".."):
+                return path  # a link to a folder: nothing is written through it
+            folder = self.realpath(self.dirname(following))
+            if not self._under(folder, inside):
+                return path
+            current = self.join(folder, name)
+        return path
+
+    def _under(self, folder, root):
+        """Whether a resolved folder is root or lies below it (in any case where case does not count)."""
+        if not root:
+            return False
+        if self.case_insensitive:
+            folder, root = folder.lower(), root.lower()
+        return folder == root or folder.startswith(root.rstrip(SEP) + SEP)

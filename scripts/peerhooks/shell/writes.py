@@ -25,6 +25,20 @@ REMOVERS = frozenset(["rm", "unlink", "shred"])
 # context's code_writes reads that code for the files it may write.
 INTERPRETER_PREFIXES = ("python", "pypy", "node", "perl", "ruby")
 
+# What a write does where the path is a symlink, as GNU coreutils 9.1, sed 4.9, perl 5.36 and rsync
+# 3.2.7 do it (each run on a link in a temporary folder: tests/test_write_through_links.py). Opening
+# a path follows the link, so a redirection, tee, truncate, dd, sort -o, touch, shred and cp write
+# the link's target and the link stays (THROUGH). These put a new file or link in the link's place,
+# or remove it, and the target stays as it was (REPLACED): rm, unlink, mv, install, ln, rsync (a
+# temporary file renamed over it), git mv and rm; so do `sed -i` and `perl -i` (sed's
+# --follow-symlinks writes the target), and cp told to remove the destination first, to back it up
+# (the link is renamed aside) or to make a link. `shred -u` overwrites the target, then removes the
+# link; code handed to an interpreter may open the path or remove it: BOTH.
+THROUGH, REPLACED, BOTH = "through", "replaced", "both"
+REPLACE_LINKS = frozenset(["rm", "unlink", "mv", "install", "ln", "rsync", "git"])
+CP_REPLACING_LETTERS, CP_VALUE_LETTERS = "blsS", "St"  # -b, -l, -s, -S SUFFIX (a backup); -t DIR
+CP_REPLACING_OPTIONS = ("--remove-destination", "--backup", "--link", "--symbolic-link", "--suffix")
+
 
 def operands(words):
     """Words after the command name that are not options (everything after `--` is an operand)."""
@@ -114,6 +128,42 @@ def _in_place_operands(args):
     return files
 
 
+def link_effect(command):
+    """What the files a command is given (its operands, its destination) become where the path is a
+    symlink: THROUGH, REPLACED or BOTH (above). A redirection always writes through."""
+    name, values = command.name, [word.value for word in command.args]
+    if name in REPLACE_LINKS:
+        return REPLACED
+    if name in IN_PLACE_EDITORS and any(_edits_in_place(name, value) for value in values):
+        return THROUGH if name == "sed" and "--follow-symlinks" in values else REPLACED
+    if name == "cp" and _has_option(values, CP_REPLACING_LETTERS, CP_VALUE_LETTERS, CP_REPLACING_OPTIONS):
+        return REPLACED
+    if name == "shred" and _has_option(values, "u", "ns", ("--remove",)):
+        return BOTH
+    if name.startswith(INTERPRETER_PREFIXES):
+        return BOTH
+    return THROUGH
+
+
+def _has_option(values, letters, value_letters, long_options):
+    """Whether the option words (those before `--`) hold one of long_options (`--backup`,
+    `--backup=numbered`) or a letter of letters in a cluster (`-fb`), which ends at a letter taking
+    a value (`-S.x`: the rest is the value)."""
+    for value in values:
+        if value == "--":
+            return False
+        if value.startswith("--"):
+            if value.partition("=")[0] in long_options:
+                return True
+        elif value.startswith("-"):
+            for letter in value[1:]:
+                if letter in letters:
+                    return True
+                if letter in value_letters:
+                    break
+    return False
+
+
 def writes_its_operands(command):
     """Whether a command writes over or removes the files it is given (`rm`, `tee`, `sed -i`, ...),
     so the words a find or xargs adds to it are files it writes."""
@@ -145,9 +195,6 @@ def written_by(command, context):
     return [], None
 
 
-# Programs whose code a line may hand them (`python3 -c …`, `node -e …`, `python3 - <<EOF`): the
-
-
 def _code_writes(command, context):
     """The words naming the files code handed to an interpreter may write, as the context's reader
     finds them (peerhooks.wrappers.inline_code); none without a reader."""
@@ -175,33 +222,53 @@ def _changes_only_what_exists(command):
     return command.name in REMOVERS or command.name in IN_PLACE_EDITORS and writes_its_operands(command)
 
 
-def targets_of(found, context, isdir=None, exists=None):
+def targets_of(found, context, isdir=None, exists=None, landing=None):
     """[(path, is_pattern, command)] of the files the commands write, each with the command that
     writes it. isdir(path): the caller's look at the filesystem, whether a copy's destination is an
     existing folder (None: take it for a file). exists(path, command): whether a path is there when
     the command runs (None: not known). `rm` or `sed -i` of a missing path, a copy or move whose
     every source is missing, and `touch` of a file that is there (it sets times only) write nothing
-    (git sees no change)."""
+    (git sees no change). landing(path): the file a write opening the path reaches when it is a
+    symlink (None: every path as written); each write is then named where it lands (link_effect)."""
     return [(path, pattern, command) for command in found
-            for path, pattern in _targets_of_command(command, context, isdir, exists)]
+            for path, pattern in _targets_of_command(command, context, isdir, exists, landing)]
 
 
-def _targets_of_command(command, context, isdir, exists):
+def _targets_of_command(command, context, isdir, exists, landing):
     """[(path, is_pattern)] one command writes: its redirections', its operands', its destination's."""
     found = []
     for word in command.writes:
-        _add(found, word, command.cwd, context)
+        _add(found, word, command.cwd, context, landing, THROUGH)
+    effect = link_effect(command) if landing is not None else REPLACED
     written, destination = written_by(command, context)
     if exists is not None:
+        if landing is not None and command.name not in REPLACE_LINKS:  # it opens the path: a link's target counts
+            exists = _through(exists, landing)
         written = _changing(command, written, context, exists)
         if destination is not None and destination[1] and \
                 all(_there(source, command, context, exists) is False for source in destination[1]):
             destination = None  # "cannot stat": nothing is copied or moved
     for word in written:
-        _add(found, word, command.cwd, context)
+        _add(found, word, command.cwd, context, landing, effect)
     if destination is not None:
-        found.extend(_destination(destination, command, context, isdir))
+        found.extend((landed, pattern) for path, pattern in _destination(destination, command, context, isdir)
+                     for landed in _landed(path, pattern, landing, effect))
     return found
+
+
+def _through(exists, landing):
+    """exists() asked of the file a path leads to (a command opening a dangling link finds nothing)."""
+    return lambda path, command: exists(landing(path), command)
+
+
+def _landed(path, pattern, landing, effect):
+    """The paths a write of `path` changes: itself, the file a link there leads to, or both."""
+    if landing is None or pattern or effect == REPLACED:
+        return (path,)
+    reached = landing(path)
+    if reached == path:
+        return (path,)
+    return (reached,) if effect == THROUGH else (path, reached)
 
 
 def _changing(command, written, context, exists):
@@ -243,8 +310,8 @@ def _there(word, command, context, exists):
     return exists(resolved, command) if resolved is not None else None
 
 
-def _add(targets, word, cwd, context):
+def _add(targets, word, cwd, context, landing=None, effect=REPLACED):
     for each in words_of(word):
         resolved = resolve(each, cwd, context)
         if resolved is not None and resolved != "/dev/null":
-            targets.append((resolved, each.glob))
+            targets.extend((path, each.glob) for path in _landed(resolved, each.glob, landing, effect))
