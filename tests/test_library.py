@@ -14,7 +14,7 @@ from peerhooks.claude import activity, budget, formats, editscan, headtailindex,
 from peerhooks.git import gitrepo, gitstate
 from peerhooks import hookio
 from peerhooks.startup import jsonfast
-from peerhooks.text import render
+from peerhooks.text import peertext, render
 from peerhooks.text.timeutil import iso_to_ms
 
 
@@ -92,7 +92,7 @@ class Intent(unittest.TestCase):
             self.assertFalse(intent.is_substantive(text), text)
 
     def test_long_prompts_are_folded_and_cut(self):
-        line = intent.one_line("a\nb " + "x" * 400)
+        line = peertext.one_line("a\nb " + "x" * 400, intent.PROMPT_CHARS)
         self.assertNotIn("\n", line)
         self.assertLessEqual(len(line), intent.PROMPT_CHARS)
 

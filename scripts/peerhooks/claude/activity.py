@@ -2,20 +2,21 @@
 
 Joins the registry, the history index and transcript heads and tails into small typed records that
 peers.py, cold_start.py and the guard render or judge. Reads are bounded by the readers below and by
-a budget of transcripts read per run; every prompt put in a record has been redacted (shown_prompt).
+a budget of transcripts read per run; every prompt put in a record has been cleaned and redacted
+(shown_prompt), and every name cleaned (peerhooks.text.peertext): a record is safe to show.
 """
 from .. import platform
 from ..git import gitrepo, gitstate
 from ..startup import oscalls
 from ..startup.records import record
 from ..state.safefiles import regular_stat
+from ..text import peertext
 from ..text.redact import redact
 from . import editindex, headtailindex, history, identity, names, registry, transcripts
 from .budget import Budget
 from .editscan import Edit, EditScan
 from .formats import DAY_MS, HANDOFF_NAME, PRINT_ENTRYPOINT, SCRATCH_FOLDER, short_id
 from .home import checkout_memory_dir
-from .intent import one_line
 
 ENDED_WINDOW_DAYS = 7  # a finished session older than a week no longer orients anyone
 # Transcripts whose tails are read to find the last finished sessions: a transcript's mtime is only
@@ -35,11 +36,19 @@ REDACTED_PROMPT_CHARS = 1000
 
 
 def shown_prompt(text):
-    """A prompt as peers.py, --json and cold start show it: folded onto one line, redacted, cut."""
+    """A prompt as peers.py, --json and cold start show it: cleaned onto one line (its control
+    characters and escape sequences out, peertext), redacted, cut: cleaned first, so that a secret
+    split by a colour code is masked whole."""
     if not text:
         return None
-    folded = one_line(text[:4 * REDACTED_PROMPT_CHARS], REDACTED_PROMPT_CHARS)
-    return one_line(redact(folded), SHOWN_PROMPT_CHARS) or None
+    folded = peertext.one_line(text[:4 * REDACTED_PROMPT_CHARS], REDACTED_PROMPT_CHARS)
+    return peertext.one_line(redact(folded), SHOWN_PROMPT_CHARS) or None
+
+
+def shown_name(name, session_id):
+    """A session's name as shown (peertext.name), its short id when it has none or nothing of it is
+    left once cleaned."""
+    return peertext.name(name) or short_id(session_id)
 
 
 # One session's prompts and edits, for display.
@@ -168,8 +177,8 @@ def describe_live(session, summaries, top, path, scan, heads=None):
             latest = None
     edits = kept_edits(scan.edits, top)
     return Activity(
-        session_id=session.session_id, name=session.name, cwd=session.cwd, status=session.status,
-        started_ms=session.started_at_ms,
+        session_id=session.session_id, name=shown_name(session.name, session.session_id), cwd=session.cwd,
+        status=peertext.name(session.status) or None, started_ms=session.started_at_ms,
         last_active_ms=_latest_of(session.updated_at_ms, summary.last_ms if summary else None,
                                   edits[0].at_ms if edits else None),
         # `claude -p` writes no history: its count is unknown, not zero.
@@ -289,8 +298,7 @@ def _ended(home, top, now_ms, candidate, summary, entry):
                           or headtailindex.latest_of(path, tail))
     last_record_ms = tail.ended_at_ms or candidate.end_ms
     activity = Activity(
-        session_id=session_id, name=entry[0] if entry and entry[0] else short_id(session_id), cwd=head.cwd,
-        status=None, started_ms=head.started_at_ms, last_active_ms=last_record_ms,
+        session_id=session_id, name=shown_name(entry[0] if entry else None, session_id), cwd=head.cwd, status=None, started_ms=head.started_at_ms, last_active_ms=last_record_ms,
         prompt_count=summary.count if summary else 0, opening=None if latest == opening else opening,
         before=None, latest=latest, edits=kept_edits(scan.edits, top), edits_truncated=scan.truncated,
     )

@@ -10,7 +10,7 @@ no longer holds, so it is shown beside it.
 MIN_WORDS = 5  # 35% of real prompts are 1-4-word acknowledgements
 NOT_INTENT_PREFIXES = ("/", "!", "<")  # slash commands, shell escapes, <command-name>-style wrappers
 COMPACTION_TEXT = "This session is being continued from a previous conversation"
-PROMPT_CHARS = 160  # one line of a peer's intent; long pastes are cut
+PROMPT_CHARS = 160  # one line of a peer's intent (peerhooks.text.peertext.one_line); long pastes are cut
 
 
 # Words that turn a short prompt into a change of direction, as its first word or anywhere in it.
@@ -46,11 +46,3 @@ def is_direction_change(text):
     if words[0] in DIRECTION_FIRST_WORDS or any(w in DIRECTION_WORDS for w in words):
         return True
     return any(phrase in lowered for phrase in DIRECTION_PHRASES)
-
-
-def one_line(text, limit=PROMPT_CHARS):
-    """A prompt folded onto one line and cut to `limit` characters."""
-    folded = " ".join(str(text).split())
-    if len(folded) <= limit:
-        return folded
-    return folded[: limit - 1].rstrip() + "…"

@@ -8,10 +8,15 @@ is off for some providers and settings (field.md), so a version says nothing; th
 (2.1.197 has none, and its SendMessage fails with `No agent named '…' is currently addressable`).
 Under Codex there is no SendMessage at all. A part of this same session (its main thread, a running
 subagent) is not a peer to message: its work comes back to the main thread.
+
+The advice is often a line of its own, so it never opens with a name: the names are cleaned
+(peerhooks.text.peertext) and every sentence that starts one opens with words of ours.
 """
+from ..text import peertext
 from .formats import MESSAGING_SOCKET_VARIABLE
 
 SESSION = "session"  # the kind of a party that is another session (identity.Party.kind)
+NO_SOCKET_LEAD = "Messaging: "  # before names that would otherwise open the advice, and maybe a line
 
 
 def advice(peers, can_send, host="claude", listed=False):
@@ -19,7 +24,7 @@ def advice(peers, can_send, host="claude", listed=False):
     SendMessage by name to those that can receive it when this session can send, else through
     the user, saying which socket is missing; '' for none. listed: the names were just shown (a
     roster), so a group that holds every peer is not named again."""
-    peers = list(peers)
+    peers = [(peertext.name(name), can, kind) for name, can, kind in peers]
     own_parts = [name for name, _can, kind in peers if kind != SESSION]
     sessions = [(name, can) for name, can, kind in peers if kind == SESSION]
     parts = [_own_parts_advice(own_parts)] if own_parts else []
@@ -30,8 +35,8 @@ def advice(peers, can_send, host="claude", listed=False):
 
 def _own_parts_advice(own_parts):
     one = len(own_parts) == 1
-    return ("%s %s part of this same session: leave %s work to %s, and report back instead of taking it."
-            % (", ".join(own_parts), "is" if one else "are", "its" if one else "their", "it" if one else "them"))
+    return ("Not %s but part of this same session: %s; leave %s work to %s, and report back instead of taking it."
+            % ("a peer" if one else "peers", ", ".join(own_parts), "its" if one else "their", "it" if one else "them"))
 
 
 def _sessions_advice(sessions, can_send, host, listed):
@@ -54,6 +59,7 @@ def _sessions_advice(sessions, can_send, host, listed):
     parts = ["Message %s with SendMessage to coordinate." % ", ".join(reachable)] if reachable else []
     if others:
         few = len(others) == 1
-        parts.append("%s %s no messaging socket in %s registry entry: coordinate through the user."
-                     % (", ".join(others), "has" if few else "have", "its" if few else "their"))
+        parts.append("%s%s %s no messaging socket in %s registry entry: coordinate through the user."
+                     % ("" if parts else NO_SOCKET_LEAD, ", ".join(others), "has" if few else "have",
+                        "its" if few else "their"))
     return parts

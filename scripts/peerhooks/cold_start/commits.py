@@ -8,6 +8,7 @@ import io
 import os
 
 from ..git import gitrepo
+from ..text import peertext
 from .files import head
 from .sections import cap, section
 from ..claude.home import state_dir
@@ -17,7 +18,7 @@ from ..state.statefiles import UnusableJSON, parse_json, write_atomically
 RECENT_COMMITS = 15  # about a day of work on a busy branch
 COMMIT_HASH_CHARS = 12  # fixed, unlike %h, which grows with the object count and would churn
 COMMITS_CACHE_NAME = "cold-start-commits.json"
-COMMITS_CACHE_FORMAT = 1  # bump when commits_body changes, so old bodies are not reused
+COMMITS_CACHE_FORMAT = 2  # bump when commits_body changes, so old bodies are not reused
 COMMITS_CACHE_CHECKOUTS = 32  # checkouts remembered; the oldest entry goes first
 
 
@@ -69,7 +70,9 @@ def commits_body(toplevel):
     for row in (out or "").splitlines():
         parts = row.split("\t", 2)
         if len(parts) == 3:
-            lines.append("%s  %s  %s" % (parts[0][:COMMIT_HASH_CHARS], parts[1], parts[2]))
+            # an author and a subject are anyone's to write: each one line of text (peertext)
+            lines.append("%s  %s  %s" % (parts[0][:COMMIT_HASH_CHARS], peertext.name(parts[1]),
+                                         peertext.one_line(parts[2])))
     if not lines:
         return ""
     own = gitrepo.git_dir(toplevel)

@@ -5,9 +5,10 @@ from .. import platform
 from ..claude import activity, registry
 from ..claude.formats import DAY_MS
 from ..claude.home import transcript_folders
-from ..claude.intent import one_line
+from ..claude.intent import PROMPT_CHARS
 from ..git import gitrepo
 from ..peers.report import display_path, how_it_ended
+from ..text import peertext
 from ..text.timeutil import ms_to_utc
 from .quiet import exists_only, process, transcripts
 from .sections import cap, section
@@ -49,13 +50,14 @@ def gather_ended_sessions(workspace):
 
 def ended_lines(ended, top):
     """One finished session: name, how and when it ended (UTC: the body is compared between starts
-    and must not change with the clock), latest prompt, files edited."""
+    and must not change with the clock), latest prompt, files edited. The name comes after `- `, so
+    that it cannot pass for a line of ours."""
     done = ended.activity
     count = done.prompt_count
-    lines = ["%s %s, %d prompt%s" % (done.name, how_it_ended(ended.exited, ms_to_utc(ended.ended_ms)), count,
-                                    "" if count == 1 else "s")]
+    lines = ["- %s %s, %d prompt%s" % (peertext.name(done.name), how_it_ended(ended.exited, ms_to_utc(ended.ended_ms)),
+                                      count, "" if count == 1 else "s")]
     if done.latest:
-        lines.append("  latest prompt: " + one_line(done.latest))
+        lines.append("  latest prompt: " + peertext.one_line(done.latest, PROMPT_CHARS))
     if done.edits:
         names = ", ".join(display_path(e.path, top) for e in done.edits[:SHOWN_EDITS])
         extra = len(done.edits) - SHOWN_EDITS

@@ -8,13 +8,16 @@ start is told which rule files exist, or what changed in them (a diff against th
 cold_start.rules when it was last shown).
 
 Pure: fingerprints, what changed, packing into the output budget, rendering. The sections are
-read by cold_start.gather and the modules it calls. Every block is redacted as it is rendered, after
-its fingerprint was taken from what was read: a key deleted from CLAUDE.md would otherwise come back in
-the rule diff of every agent, and a handoff or memory index may hold one too.
+read by cold_start.gather and the modules it calls. Every block is cleaned and redacted as it is
+rendered, after its fingerprint was taken from what was read: a key deleted from CLAUDE.md would
+otherwise come back in the rule diff of every agent, and a handoff or memory index may hold one too;
+a peer's escape sequence or bidi override must not reach `--full`'s terminal (peerhooks.text.peertext,
+each line kept a line).
 """
 import hashlib
 from typing import NamedTuple, Optional, Tuple
 
+from ..text import peertext
 from ..text.redact import redact
 
 BUDGET_CHARS = 9000  # Claude Code cuts hook output at 10,000 characters into a preview
@@ -238,14 +241,14 @@ def _since(last_emit_at):
 
 
 def _packed(wanted, rules, header, footer, recorded_unprinted, budget):
-    """The Emission of the wanted sections, each whole and redacted while it fits the budget (room
+    """The Emission of the wanted sections, each whole, cleaned and redacted while it fits the budget (room
     kept for the line naming those left out), the others left out; recorded_unprinted: keys
     recorded as shown although not printed (the client loaded them)."""
     worst_left_out = LEFT_OUT_LINE % (budget, ", ".join(s.title for s in wanted))
     room = budget - sum(len(line) + 1 for line in [header] + footer + [worst_left_out])
     blocks, printed, left_out = [], [], []
     for s in wanted:
-        block = BANNER % s.title + "\n" + redact(s.body.rstrip("\n"))
+        block = BANNER % s.title + "\n" + redact(peertext.block(s.body.rstrip("\n")))
         if len(block) + 1 <= room:
             blocks.append(block)
             printed += [r.key for r in rules] if s.key == "rules" else [s.key]

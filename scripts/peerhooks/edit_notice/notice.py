@@ -11,12 +11,14 @@ never told in this session even when the file changes again later.
 
 Claude Code's docs advise that context a hook adds be factual, not imperative "system
 instruction" phrasing: each line says what was observed (who changed the file, how long ago, what
-git shows, what that party works on) and messaging.advice how to reach it.
+git shows, what that party works on) and messaging.advice how to reach it. Every line opens with MARK;
+the party's name, status and prompts and the file's name are its to choose, so each is shown through
+peerhooks.text.peertext, a prompt between quotes it cannot close.
 """
 from ..claude import messaging
-from ..claude.intent import one_line
 from ..git import gitstate
 from ..startup.records import record
+from ..text import peertext
 from ..text.timeutil import ago
 
 MARK = "peerhooks"  # every notice opens with it, as the guard's refusals open with theirs
@@ -69,18 +71,23 @@ def judge(candidate, state, committed_s):
 
 def _who(party):
     if party.kind == "session":
-        return "%s, a live session in this checkout" % party.name
+        return "%s, a live session in this checkout" % peertext.name(party.name)
     if party.kind == "subagent":
-        return "%s, a subagent of this session that still runs" % party.name
+        return "%s, a subagent of this session that still runs" % peertext.name(party.name)
     return "this session's main thread"
+
+
+def _shown(path, top):
+    """A file's name as a line shows it: relative to its checkout, cleaned."""
+    return peertext.clean(relative(path, top))
 
 
 def _named(candidate):
     """The file as a line names it, and the link the call goes through to it, if any."""
-    name = relative(candidate.path, candidate.toplevel)
+    name = _shown(candidate.path, candidate.toplevel)
     if candidate.link is None:
         return name
-    return "%s (the link %s leads to it)" % (name, relative(candidate.link, candidate.toplevel))
+    return "%s (the link %s leads to it)" % (name, _shown(candidate.link, candidate.toplevel))
 
 
 def line(notice, now_ms):
@@ -88,16 +95,16 @@ def line(notice, now_ms):
     candidate = notice.candidate
     facts = []
     if notice.status:
-        facts.append(notice.status)
+        facts.append(peertext.name(notice.status))
     if candidate.at_ms is not None:
         facts.append("it changed the file %s ago" % ago(now_ms, candidate.at_ms))
     facts.append("git shows it %s now" % gitstate.describe(notice.state))
     text = "%s: %s holds uncommitted work of %s (%s)." % (
         MARK, _named(candidate), _who(candidate.party), "; ".join(facts))
     if notice.intent:
-        text += " Its latest prompt: \"%s\"" % one_line(notice.intent, INTENT_CHARS)
+        text += " Its latest prompt: \"%s\"" % peertext.one_line(notice.intent, INTENT_CHARS, quoted=True)
         if notice.direction:
-            text += ", then: \"%s\"" % one_line(notice.direction, INTENT_CHARS)
+            text += ", then: \"%s\"" % peertext.one_line(notice.direction, INTENT_CHARS, quoted=True)
         text += "."
     return text
 
@@ -107,7 +114,8 @@ def more_line(hidden):
     parties, files = [], []
     for notice in hidden:
         candidate = notice.candidate
-        for items, item in ((parties, candidate.party.name), (files, relative(candidate.path, candidate.toplevel))):
+        named = peertext.name(candidate.party.name), _shown(candidate.path, candidate.toplevel)
+        for items, item in zip((parties, files), named):
             if item not in items:
                 items.append(item)
     return "%s: uncommitted work of %s also in %s." % (MARK, _listed(parties, "more"), _listed(files, "more files"))

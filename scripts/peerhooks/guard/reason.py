@@ -4,12 +4,15 @@ git would do (for the model), what to run instead and how to reach the peers. Pu
 The verdict (peerhooks.guard.verdict) decides; this says it. The person who answers reads the first
 line in a permission prompt, so it names whose work, which files and what the command would do; the
 model reads the rest and retries with the narrow form when there is one. Every line echoes the
-command, which may hold a secret: all but the suggestion pass through peerhooks.text.redact.
+command, which may hold a secret: all but the suggestion pass through peerhooks.text.redact. What a
+peer controls (names, file names, stash messages) and the echoed commands are made one safe line
+first (peerhooks.text.peertext), then redacted: a line of a refusal opens with words of ours.
 
   reason(refusals, command, suggestion, host, can_send) -> text
 """
 from ..git import kinds as g
 from ..claude import messaging
+from ..text import peertext
 from ..text.redact import redact
 from .verdict import ALWAYS_ASK, ROUND_TRIP, UNATTRIBUTED, is_ask
 
@@ -159,8 +162,7 @@ def as_written(op, line):
 
 
 def _short(command, limit):
-    command = " ".join(command.split())
-    return command if len(command) <= limit else command[:limit - 1] + "…"
+    return peertext.one_line(command, limit)
 
 
 def _files_phrase(held):
@@ -248,7 +250,7 @@ def _entries_phrase(refusal):
     for entry in refusal.entries[:HUMAN_FILES]:
         owner = owners.get(entry.ref)
         who = "no transcript shows who pushed it" if owner in (None, "owner unknown") else "it was pushed by %s" % owner
-        parts.append('%s ("%s"): %s' % (entry.ref, entry.subject, who))
+        parts.append('%s ("%s"): %s' % (entry.ref, peertext.one_line(entry.subject, quoted=True), who))
     if len(refusal.entries) > HUMAN_FILES:
         parts.append("and %d more entries" % (len(refusal.entries) - HUMAN_FILES))
     return "; ".join(parts)
@@ -344,6 +346,7 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     suggestion: the corrected line (peerhooks.guard.narrow), or None; no_own_work: this session has nothing
     of its own the refused operations would take, so there is nothing to run instead; shared: files
     both sessions changed whose hunks this session's edit records cannot tell apart."""
+    refusals, shared = shown(refusals), [peertext.clean(path) for path in shared]
     lines = [human_line(refusals[0], command)]
     if len(refusals) > 1:
         lines[0] += " (And %d more below.)" % (len(refusals) - 1)
@@ -352,8 +355,8 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
         lines.append("Yes runs it anyway; No leaves the peers' work as it is.")
     lines.extend(model_lines(refusals, command))
     if shared:
-        lines.append("%s hold%s both this session's and a peer's changes, which this session's edit records "
-                     "cannot tell apart: staging %s would take the peer's hunks too. The user decides."
+        lines.append("The user decides: %s hold%s both this session's and a peer's changes, which this session's "
+                     "edit records cannot tell apart: staging %s would take the peer's hunks too."
                      % (", ".join(shared), "s" if len(shared) == 1 else "", "it" if len(shared) == 1 else "them"))
     lines = _redacted(lines)
     if suggestion:  # this session's own line, which must run as given: never redacted
@@ -372,6 +375,15 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     return "\n".join(lines)
 
 
+def shown(refusals):
+    """The refusals with what their peers control made one safe line each (peertext): the peers'
+    names, their files' names, the stash entries' messages."""
+    return [r._replace(peers=[p._replace(name=peertext.name(p.name)) for p in r.peers],
+                       held=[h._replace(peer=peertext.name(h.peer), path=peertext.clean(h.path)) for h in r.held],
+                       entries=[e._replace(subject=peertext.one_line(e.subject)) for e in r.entries])
+            for r in refusals]
+
+
 def _redacted(lines):
     """The lines with secrets taken out (peerhooks.text.redact): a refusal echoes the command, which may
     hold one, to the model and to the person who answers."""
@@ -380,7 +392,7 @@ def _redacted(lines):
 
 def too_large_reason(command, why, parties, host="claude"):
     """The words for a line too large to judge in the guard's budget (its commands are not read)."""
-    names = ", ".join(p.name for p in parties)
+    names = ", ".join(peertext.name(p.name) for p in parties)
     return "\n".join(_redacted([
         "%s: this command line is too large to judge in time (%s, %d characters), and %s %s live in this "
         "checkout; the user decides." % (REFUSAL_MARK, why, len(command), names, "is" if len(parties) == 1 else "are"),

@@ -5,7 +5,8 @@ from transcript tails, each read once and only back to the earliest moment that 
 session's own write (an edit tool on that exact path, or a Bash command writing it) after the file's
 previous change hides it, unless a peer wrote it later still (this session created it, a peer then
 edited it). Otherwise the writer is the peer with the latest write, else the session the memory
-file's `originSessionId` names, else "another session".
+file's `originSessionId` names, else "another session". A note's name, its writer's name and its
+description are the peers' to choose: each is shown through peerhooks.text.peertext, after `- `.
 """
 import os
 import time
@@ -13,11 +14,11 @@ import time
 from ..claude import identity, registry, transcripts
 from ..claude.formats import BASH_TOOL, SUBAGENTS_FOLDER, TRANSCRIPT_SUFFIX, short_id
 from ..claude.home import transcript_path
-from ..claude.intent import one_line
 from ..claude.names import load_table
 from ..shell import cmdline
 from ..startup.records import record
 from ..state.safefiles import is_private_folder, read_regular
+from ..text import peertext
 from ..text.redact import redact
 from ..text.timeutil import iso_to_ms
 from ..wrappers import code_writes
@@ -245,24 +246,30 @@ def render(notices, removals, folder_names, limit=MAX_LINES, overflow=None):
     """The notice: newest changes first, then removals, `limit` lines, then `+N more in <folder>`
     for the rest, one line per folder. removals: [Removed]; folder_names: {folder: shown};
     overflow: the memory folder when it holds more notes than are watched (told once). Descriptions
-    are redacted: a note may hold a key."""
+    are cleaned, then redacted (a note may hold a key), then cut."""
     if not notices and not removals and not overflow:
         return ""
-    items = [(n.folder, "- %s (%s, %s)%s" % (n.label, n.clock, n.who,
-                                             ": " + one_line(redact(one_line(n.description, 4 * DESCRIPTION_CHARS)),
-                                                             DESCRIPTION_CHARS) if n.description else ""))
+    items = [(n.folder, "- %s (%s, %s)%s" % (peertext.clean(n.label), n.clock, peertext.name(n.who),
+                                             ": " + _description(n.description) if n.description else ""))
              for n in sorted(notices, key=lambda n: (-n.at_ms, n.label))]
-    items += [(r.folder, "- removed: %s (%s, %s)" % (r.label, r.clock, r.who)) for r in removals]
+    items += [(r.folder, "- removed: %s (%s, %s)" % (peertext.clean(r.label), r.clock, peertext.name(r.who)))
+              for r in removals]
     lines = [HEADER] + [line for _, line in items[:limit]]
     hidden = {}
     for folder, _ in items[limit:]:
         hidden[folder] = hidden.get(folder, 0) + 1
     for folder, count in hidden.items():
-        lines.append("- +%d more in %s" % (count, folder_names.get(folder, folder)))
+        lines.append("- +%d more in %s" % (count, peertext.clean(folder_names.get(folder, folder))))
     if overflow:
-        lines.append(OVERFLOW_LINE % (folder_names.get(overflow, overflow), watch.WATCHED_NOTES,
+        lines.append(OVERFLOW_LINE % (peertext.clean(folder_names.get(overflow, overflow)), watch.WATCHED_NOTES,
                                       watch.WATCHED_NOTES))
     return "\n".join(lines) + "\n"
+
+
+def _description(text):
+    """A note's description as shown: one line, cleaned before it is redacted so that a key split by a
+    control character is masked whole, then cut."""
+    return peertext.one_line(redact(peertext.one_line(text, 4 * DESCRIPTION_CHARS)), DESCRIPTION_CHARS)
 
 
 # -- The reads (I/O at the edges) ----------------------------------------------------------------

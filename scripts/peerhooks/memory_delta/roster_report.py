@@ -6,16 +6,18 @@ A joined peer is described as peers.py describes a live one (activity.describe_c
 prompts from history, its edits from its transcripts, split by git's state now). An ended peer is
 described from its transcripts, found by the session id and process the roster kept (its chain
 of ids across /clear, its subagents: identity), and git's state of the files they changed: what
-it left uncommitted is still its work, for whoever comes next.
+it left uncommitted is still its work, for whoever comes next. Names and prompts are shown through
+peerhooks.text.peertext, after words of ours (`- joined: `).
 """
 import time
 
 from ..claude import activity, editindex, history, identity, messaging, names, registry, transcripts
-from ..claude.intent import one_line
+from ..claude.intent import PROMPT_CHARS
 from ..peers import roster
 from ..peers.report import edits_line, named
 from ..startup.records import record
 from ..startup import oscalls
+from ..text import peertext
 from ..text.timeutil import ago, clock, duration
 
 HEADER = "Peers in this checkout since this session last heard:"
@@ -31,12 +33,13 @@ Ended = record("Ended", "name started_ms ended_ms uncommitted settled exited", (
 
 def joined_line(peer, top, now_ms, zone=time.localtime):
     """One joined peer (an activity.Activity) as one line."""
-    facts = [f for f in (peer.status, "up " + ago(now_ms, peer.started_ms) if peer.started_ms else None) if f]
-    text = "- joined: %s%s" % (peer.name, " (%s)" % ", ".join(facts) if facts else "")
+    status = peertext.name(peer.status)
+    facts = [f for f in (status, "up " + ago(now_ms, peer.started_ms) if peer.started_ms else None) if f]
+    text = "- joined: %s%s" % (peertext.name(peer.name), " (%s)" % ", ".join(facts) if facts else "")
     if peer.latest:
-        text += "; working on: %s" % one_line(peer.latest)
+        text += "; working on: %s" % peertext.one_line(peer.latest, PROMPT_CHARS)
         if peer.direction:
-            text += ", then: %s" % one_line(peer.direction)
+            text += ", then: %s" % peertext.one_line(peer.direction, PROMPT_CHARS)
     editing = edits_line(peer, top, now_ms, "editing", zone)
     return text + ("; " + editing.strip() if editing else "")
 
@@ -51,7 +54,7 @@ def ended_line(ended, top, now_ms, zone=time.localtime):
     if ended.started_ms is not None and ended.ended_ms is not None:
         when.append("after %s%s" % ("" if ended.exited else "at least ", duration(ended.ended_ms - ended.started_ms)))
     how = "stopped without exiting" if ended.exited is False else "ended"
-    text = "- %s: %s%s" % (how, ended.name, " (%s)" % ", ".join(when) if when else "")
+    text = "- %s: %s%s" % (how, peertext.name(ended.name), " (%s)" % ", ".join(when) if when else "")
     settled = "committed or stashed: %s" % named(ended.settled, top, SHOWN_FILES) if ended.settled else ""
     if ended.uncommitted:
         text += "; left uncommitted: %s" % named(ended.uncommitted, top, SHOWN_FILES)

@@ -3,6 +3,8 @@
 No flag lists live sessions under this checkout's parent folder (sibling checkouts and worktrees of
 one project usually sit side by side there); --here is this checkout with its last finished session;
 --last only that session; --all every live session on the machine; --json the same as JSON.
+What is printed goes to a terminal, which acts on escape sequences: every text in it, the JSON's
+strings too, has passed through peerhooks.text.peertext.
 """
 import json
 import os
@@ -10,6 +12,7 @@ import os
 from ..claude import activity, history, identity, registry
 from ..claude.home import claude_home
 from ..git import gitrepo
+from ..text import peertext
 from . import report, stats
 
 MANUAL_BUDGET = 100000  # a person at a terminal can read more than a model's context should get
@@ -53,16 +56,21 @@ def as_text(checkouts, now_ms, messageable=frozenset()):
                                   now_ms, budget=MANUAL_BUDGET, messageable=messageable,
                                   unread=checkout.unread)
         if body:
-            parts.append("== %s ==\n%s" % (checkout.top or "(not in a git checkout)", body))
-    return "\n\n".join(parts) if parts else "No live sessions in scope, and no finished session here."
+            parts.append("== %s ==\n%s" % (peertext.clean(checkout.top) or "(not in a git checkout)", body))
+    # Each field was cleaned where it was put in; the whole is cleaned again line by line, for the
+    # terminal: no escape sequence of anyone's may reach it.
+    return peertext.block("\n\n".join(parts)) if parts else "No live sessions in scope, and no finished session here."
 
 
 def _plain(value):
-    """Records (NamedTuples) as JSON objects, recursively."""
+    """Records (NamedTuples) as JSON objects, recursively; every string cleaned (peertext.clean): JSON
+    escapes C0 controls, but not C1, DEL or bidi controls, and a script may print what it reads."""
     if hasattr(value, "_asdict"):
         return {key: _plain(item) for key, item in value._asdict().items()}
     if isinstance(value, (list, tuple)):
         return [_plain(item) for item in value]
+    if isinstance(value, str):
+        return peertext.clean(value)
     return value
 
 

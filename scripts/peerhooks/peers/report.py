@@ -3,13 +3,15 @@
 Plain text, meant for the model's context (SessionStart stdout) and for a person running peers.py by
 hand. It is read for minutes after it was printed, so each moment is given on the clock with how
 long ago it was (`14:02 (2m ago)`), in the user's local time (zone: a parameter, fixed by tests).
+What the peers wrote (names, prompts, file names) is shown through peerhooks.text.peertext, and every
+line opens with words of ours: a peer's line is `- <name>  …`, never the name alone.
 """
 import time
 
 from ..claude import messaging
-from ..claude.intent import one_line
+from ..claude.intent import PROMPT_CHARS
 from ..startup import oscalls
-from ..text import render
+from ..text import peertext, render
 from ..text.timeutil import ago, at, clock, duration
 
 HOOK_BUDGET = 4000  # the whole SessionStart block; 12 peers must fit (Claude Code cuts at 10,000)
@@ -29,7 +31,12 @@ def message_advice(peer_names, messageable_names, can_send=True):
 
 
 def display_path(path, top):
-    """A path relative to the checkout when inside it; home-relative or absolute otherwise."""
+    """A path relative to the checkout when inside it; home-relative or absolute otherwise; cleaned
+    (peertext): a file name is the peer's to choose."""
+    return peertext.clean(_shortened(path, top))
+
+
+def _shortened(path, top):
     if top:
         inside = top + oscalls.sep
         if (len(path) > len(inside) and path.startswith(inside) and oscalls.path.normpath(path) == path
@@ -80,20 +87,21 @@ def edits_line(activity, top, now_ms, label, zone=time.localtime):
 
 
 def _quoted(label, text):
-    return "  %s: %s" % (label, one_line(text)) if text else None
+    return "  %s: %s" % (label, peertext.one_line(text, PROMPT_CHARS)) if text else None
 
 
 def peer_header(activity, now_ms, zone=time.localtime):
     facts = []
     if activity.status:
-        facts.append(activity.status)
+        facts.append(peertext.name(activity.status))
     if activity.started_ms:
         facts.append("up " + ago(now_ms, activity.started_ms))
     if activity.prompt_count is not None:
         facts.append("%d prompt%s" % (activity.prompt_count, "" if activity.prompt_count == 1 else "s"))
     if activity.last_active_ms:
         facts.append("last " + at(now_ms, activity.last_active_ms, zone))
-    head = "%s  %s" % (activity.name, facts[0]) if activity.status else activity.name
+    name = "- " + peertext.name(activity.name)  # a line of ours: a name cannot pass for one
+    head = "%s  %s" % (name, facts[0]) if activity.status else name
     rest = facts[1:] if activity.status else facts
     return head + ("".join(" · " + f for f in rest) if rest else "")
 
@@ -146,7 +154,8 @@ def ended_block(ended, handoff, top, now_ms, zone=time.localtime):
     activity = ended.activity
     ran = ran_for(ended)
     header = "Last session in this checkout: %s %s%s, %d prompt%s" % (
-        activity.name, how_it_ended(ended.exited, at(now_ms, ended.ended_ms, zone)), ", " + ran if ran else "",
+        peertext.name(activity.name), how_it_ended(ended.exited, at(now_ms, ended.ended_ms, zone)),
+        ", " + ran if ran else "",
         activity.prompt_count, "" if activity.prompt_count == 1 else "s")
     lines = [header, _quoted("opened", activity.opening), _quoted("latest", activity.latest),
              edits_line(activity, top, now_ms, "edited", zone)]
