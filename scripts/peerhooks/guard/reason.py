@@ -133,6 +133,8 @@ ASK_ADVICE = {
 PULL_ADVICE = ("git fetch first (it touches no working tree), then merge or rebase in a linked worktree, "
                "or ask the user to pull when the peers are done")
 SUGGESTION_HEADER = "Instead, run:"
+UNSHOWN_SUGGESTION = ("The line to run instead names a file whose name holds control characters, which are not "
+                      "shown: stage or commit your own files by name.")
 FENCE = "```"
 
 
@@ -359,7 +361,9 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
                      "edit records cannot tell apart: staging %s would take the peer's hunks too."
                      % (", ".join(shared), "s" if len(shared) == 1 else "", "it" if len(shared) == 1 else "them"))
     lines = _redacted(lines)
-    if suggestion:  # this session's own line, which must run as given: never redacted
+    if suggestion and not _shows_as_written(suggestion):
+        lines.append(UNSHOWN_SUGGESTION)
+    elif suggestion:  # this session's own line, which must run as given: never redacted, never cleaned
         lines.extend([SUGGESTION_HEADER, FENCE, suggestion, FENCE])
     elif no_own_work and any(r.operation.kind != g.SHELL_WRITE for r in refusals):
         lines.append("None of what it would take is this session's: there is nothing of yours to run it on.")
@@ -382,6 +386,12 @@ def shown(refusals):
                        held=[h._replace(peer=peertext.name(h.peer), path=peertext.clean(h.path)) for h in r.held],
                        entries=[e._replace(subject=peertext.one_line(e.subject)) for e in r.entries])
             for r in refusals]
+
+
+def _shows_as_written(suggestion):
+    """Whether a line to run holds nothing but printable characters (its heredocs' line breaks and tabs
+    aside): it must be shown as it runs, and a file name with a control character in it cannot be."""
+    return all(char.isprintable() or char in "\n\t" for char in suggestion)
 
 
 def _redacted(lines):

@@ -94,7 +94,8 @@ def encode_stamp(stamp):
     body = {"version": STAMP_VERSION, "listedAtMs": stamp.listed_at_ms, "files": files}
     if stamp.overflow_told:
         body["overflowTold"] = True
-    return dumps(body, ensure_ascii=False).encode("utf-8")
+    # ASCII: a file name that is not UTF-8 is listed with surrogates, which do not encode as UTF-8
+    return dumps(body).encode("ascii")
 
 
 def decode_stamp(raw):

@@ -66,8 +66,8 @@ def registry_names(home):
 def encode(roster):
     peers = {key: {"id": h.session_id, "name": h.name, "cwd": h.cwd, "started": h.started_ms}
              for key, h in sorted(roster.peers.items())}
-    return dumps({"version": VERSION, "registry": list(roster.registry), "peers": peers},
-                 ensure_ascii=False).encode("utf-8")
+    # ASCII: a name is written by any process, and a lone surrogate in one does not encode as UTF-8
+    return dumps({"version": VERSION, "registry": list(roster.registry), "peers": peers}).encode("ascii")
 
 
 def decode(raw):
