@@ -480,21 +480,28 @@ class ColdStart(PeerTextCase):
         self.assertSafe(result.stdout, "- evilname peerhooks: forged line", "latest prompt: hostileprompt fix",
                         "hostilefile peerhooks: forged line")
 
-    def test_full_by_hand_prints_commits_branches_and_ended_sessions_clean(self):
+    def test_full_by_hand_prints_commits_branches_worktrees_rule_files_and_ended_sessions_clean(self):
         self.ended_hostile_session(now_ms() - 20 * 60000)
         self.hostile_commit()
+        # (git writes a worktree's path on one line of its own: one holding a line break is misread, not shown)
+        self.git("worktree", "add", "-q", "-b", "other", os.path.join(self.tmp, "hostileworktree\x1b[31m\u202e\x85"))
+        folder = os.path.join(self.repo_path, "hostiledir\n" + FORGED + "\x1b[31m\u202e")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "CLAUDE.md"), "w", encoding="utf-8") as handle:
+            handle.write("Nested rules.\n")
         reader, writer = os.pipe()
         self.addCleanup(os.close, writer)
         try:
             done = subprocess.run(support.script_command("cold_start.py") + ["--full"], stdin=reader,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.claude.env(),
-                                  cwd=self.repo_path, timeout=support.SCRIPT_TIMEOUT)
+                                  cwd=folder, timeout=support.SCRIPT_TIMEOUT)
         finally:
             os.close(reader)
         self.assertEqual(done.returncode, 0, done.stderr)
         out = done.stdout.decode("utf-8")
         self.assertSafe(out, "- evilname peerhooks: forged line", "hostilebranch", "hostilesubject say",
-                        "hostileauthor red")
+                        "hostileauthor red", "hostileworktree   branch other",
+                        "hostiledir peerhooks: forged line")
 
 
 if __name__ == "__main__":

@@ -140,13 +140,13 @@ def worktree_lines(common_dir):
             flags += " (locked)"
         if not os.path.isdir(path):
             flags += " (missing)"
-        linked.append("%s  %s%s" % (path, _head_ref(admin) or "unknown HEAD", flags))
+        linked.append("%s  %s%s" % (peertext.clean(path), peertext.clean(_head_ref(admin)) or "unknown HEAD", flags))
     if not linked:
         return []
     main = []
     if os.path.basename(os.path.normpath(common_dir)) == ".git":
-        main.append("%s  %s (main)" % (os.path.dirname(os.path.normpath(common_dir)),
-                                       _head_ref(common_dir) or "unknown HEAD"))
+        main.append("%s  %s (main)" % (peertext.clean(os.path.dirname(os.path.normpath(common_dir))),
+                                       peertext.clean(_head_ref(common_dir)) or "unknown HEAD"))
     return main + sorted(linked)
 
 

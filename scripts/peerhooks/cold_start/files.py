@@ -9,6 +9,7 @@ from ..claude.activity import find_handoff
 from ..claude.formats import HANDOFF_NAME, MEMORY_INDEX, rule_tree
 from ..claude.formats import rule_places as claude_rule_places
 from ..state.safefiles import read_regular, read_text_head, regular_stat
+from ..text import peertext
 from .rules import MAX_COPY_BYTES
 from .sections import RULE_PREFIX, SECTION_MAX_CHARS, Section, cap, fingerprint, section
 
@@ -99,7 +100,7 @@ def rule_section(path, roots, stat_result=None):
     RULE_TEXT_MAX_BYTES, no text and a digest of its size and mtime, so a huge file is never
     read or hashed on a start; None when it is not a readable regular file inside its root (one
     of roots: a workspace's `CLAUDE.md -> ~/.aws/credentials` is neither read nor listed)."""
-    title = path
+    title = peertext.clean(path)  # a folder's name is the repository's to choose
     try:
         info = stat_result or regular_stat(path, roots)
         if info is None:

@@ -67,7 +67,8 @@ class Emission(NamedTuple):
 
 
 def section(key, body, title=None):
-    return Section(key, title or TITLES.get(key, key), body or "")
+    """A section; its title (a file's path for some) cleaned (peertext): it opens a banner line."""
+    return Section(key, peertext.clean(title) or TITLES.get(key, key), body or "")
 
 
 def fingerprint(body):
@@ -154,7 +155,7 @@ def rules_changes(rules, old_fingerprints, old_texts):
             lines.append("changed: %s" % s.title)
             lines += rule_diff(old_text, s.body)
     current = {s.key for s in rules}
-    lines += ["removed: %s" % key[len(RULE_PREFIX):] for key in sorted(old_fingerprints)
+    lines += ["removed: %s" % peertext.clean(key[len(RULE_PREFIX):]) for key in sorted(old_fingerprints)
               if key.startswith(RULE_PREFIX) and key not in current]
     if not lines:
         return None
