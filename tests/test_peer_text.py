@@ -504,5 +504,40 @@ class ColdStart(PeerTextCase):
                         "hostiledir peerhooks: forged line")
 
 
+@unittest.skipUnless(support.SIMULATED == "linux", "what a Linux hook imports; a simulation's launcher is no hook")
+class QuietPathsLoadNoCleaning(PeerTextCase):
+    """A hook that prints nothing loads no cleaning step (each module costs a hook ~0.07 ms)."""
+
+    def loaded(self, script, payload, args=()):
+        from test_quiet_paths import imported_modules  # its -X importtime reader
+
+        self.run_hook(script, payload, args=args)  # the first run records state; the second is the quiet one
+        completed, names = imported_modules(script, payload, self.claude.env(), self.repo_path, args)
+        self.assertEqual((completed.returncode, completed.stdout), (0, b""), completed.stderr)
+        return names
+
+    def test_memory_delta_with_nothing_changed(self):
+        self.hostile_peer()
+        payload = {"session_id": self.me.session_id, "cwd": self.repo_path, "hook_event_name": "UserPromptSubmit",
+                   "prompt": "carry on with the next step please"}
+        self.assertNotIn("peerhooks.text.peertext", self.loaded("memory_delta.py", payload))
+
+    def test_a_guard_line_it_lets_through_beside_a_peer_and_the_edit_notice_alone(self):
+        self.hostile_peer(edits=["peer.py"])
+        own = claudehome.leave_changed(self.repo_path, ["own.py"])[0]
+        self.claude.append_records(self.me.session_id, self.repo_path, [
+            edit_record(self.me.session_id, self.repo_path, own, now_ms(), tool="Write")])
+        payload = {"session_id": self.me.session_id, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                   "tool_input": {"command": "git add own.py"}, "cwd": self.repo_path}
+        loaded = self.loaded("git_index_guard.py", payload)
+        self.assertIn("peerhooks.guard.judge", loaded)  # judged beside the peer, and let through
+        self.assertNotIn("peerhooks.text.peertext", loaded)
+        for peer in [s for s in os.listdir(os.path.join(self.claude.home, "sessions"))]:
+            os.remove(os.path.join(self.claude.home, "sessions", peer))
+        payload = {"session_id": self.me.session_id, "hook_event_name": "PreToolUse", "tool_name": "Write",
+                   "tool_input": {"file_path": own, "content": "x"}, "cwd": self.repo_path}
+        self.assertNotIn("peerhooks.text.peertext", self.loaded("edit_notice.py", payload))
+
+
 if __name__ == "__main__":
     unittest.main()
