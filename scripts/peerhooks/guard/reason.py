@@ -348,7 +348,7 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     suggestion: the corrected line (peerhooks.guard.narrow), or None; no_own_work: this session has nothing
     of its own the refused operations would take, so there is nothing to run instead; shared: files
     both sessions changed whose hunks this session's edit records cannot tell apart."""
-    refusals, shared = shown(refusals), [peertext.clean(path) for path in shared]
+    refusals, shared = _shown(refusals), [peertext.clean(path) for path in shared]
     lines = [human_line(refusals[0], command)]
     if len(refusals) > 1:
         lines[0] += " (And %d more below.)" % (len(refusals) - 1)
@@ -379,7 +379,7 @@ def reason(refusals, command, suggestion=None, host="claude", can_send=True, no_
     return "\n".join(lines)
 
 
-def shown(refusals):
+def _shown(refusals):
     """The refusals with what their peers control made one safe line each (peertext): the peers'
     names, their files' names, the stash entries' messages."""
     return [r._replace(peers=[p._replace(name=peertext.name(p.name)) for p in r.peers],
