@@ -11,8 +11,9 @@ everything a peer wrote passes through here before it is shown:
 - escape sequences are taken out whole, as a terminal would read them (ECMA-48): CSI `ESC [ …
   final`, OSC `ESC ] … BEL or ST`, DCS, SOS, PM and APC strings, the two-character `ESC x` forms,
   and the 8-bit introducers (U+009B CSI, U+009D OSC, …), so that no `[31m` is left behind;
-- line breaks (\\n, \\r, \\v, \\f, U+0085, U+2028, U+2029, and the separators \\x1c-\\x1f
-  that str.splitlines breaks at) and tabs become a space: the text stays on one line;
+- line breaks (\\n, \\r, \\v, \\f, U+0085, U+2028, U+2029, and the separators \\x1c-\\x1f,
+  which str.splitlines and str.split read as breaks or spaces) and tabs become a space: the text
+  stays on one line;
 - every other C0 control, DEL and the C1 controls are removed, and so are bidi controls
   (U+202A-202E, U+2066-2069, U+200E, U+200F, U+061C) and invisible characters that hide text from
   the human but not from the model (zero-width space and joiners of words, U+FEFF, tag characters);
@@ -47,6 +48,8 @@ _tables = {}  # built on the first text that needs them
 
 
 def _table(name):
+    """"line": str.translate's table of what clean() replaces; "string ends": bytes.translate's
+    table marking with BEL every byte that ends a control string."""
     if not _tables:
         spaces = dict.fromkeys(map(ord, LINE_BREAKS + "\t"), " ")
         removed = dict.fromkeys([c for c in range(0xA0) if c < 0x20 or 0x7F <= c] +
@@ -78,13 +81,14 @@ def clean(text):
 
 def _after_sequence(part):
     """What follows one ESC once the sequence it opens is taken out; part: the text up to the next
-    ESC (a sequence ends at the latest there: an ESC inside one starts the next, or is ST's)."""
+    ESC, never empty (a sequence ends at the latest there: an ESC inside one starts the next, or is
+    ST's)."""
     opener = part[:1]
     if opener == "[":
         rest = part[1:].lstrip(_CSI_PARAMETERS).lstrip(_INTERMEDIATES)
         return rest[1:] if rest and "@" <= rest[0] <= "~" else rest
     if opener in _STRINGS:
-        if len(part) == 1:
+        if len(part) == 1:  # `ESC ]` alone, as a flood of them comes: no table needed
             return ""
         end = part.encode("latin-1", "replace").translate(_table("string ends")).find(b"\x07")
         return "" if end < 0 else part[end + 1:]  # to its terminator, else to the next ESC or the end
