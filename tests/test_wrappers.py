@@ -252,7 +252,7 @@ PACKAGE = {ROOT + "/package.json": json.dumps({"scripts": {
 class PackageScripts(unittest.TestCase):
     def test_every_manager_runs_the_script(self):
         for line in ("npm run clean", "npm run-script clean", "yarn clean", "yarn run clean", "pnpm clean",
-                     "pnpm run clean", "bun run clean", "npm run clean --silent", "npm --silent run clean"):
+                     "pnpm run clean", "bun run clean", "bun clean", "npm run clean --silent", "npm --silent run clean"):
             with self.subTest(line=line):
                 self.assertEqual(operations(line, PACKAGE), [(git_kinds.CLEAN_ALL, "git clean -fdx", [line])])
 
@@ -274,8 +274,8 @@ class PackageScripts(unittest.TestCase):
         self.assertEqual(operations("yarn cm fix", PACKAGE)[0][1], "git commit -m fix")
 
     def test_what_runs_no_script_of_the_package(self):
-        for line in ("npm install", "npm run", "npm run missing", "yarn add left-pad", "pnpm install", "bun clean",
-                     "bun test", "npm -w app run clean", "pnpm -r clean", "yarn workspace app clean"):
+        for line in ("npm install", "npm run", "npm run missing", "yarn add left-pad", "pnpm install", "bun test",
+                     "npm -w app run clean", "pnpm -r clean", "yarn workspace app clean"):
             with self.subTest(line=line):
                 self.assertEqual(kinds(line, PACKAGE), [])
 
@@ -292,7 +292,8 @@ class PackageScripts(unittest.TestCase):
 
     def test_the_run_record(self):
         run = package_scripts.invocation("npm", ["run", "x", "--", "a b"], "/r")
-        self.assertEqual((run.scripts, run.arguments, run.folder, run.walks_up), (("x",), ("a b",), "/r", True))
+        self.assertEqual((run.events, run.main, run.arguments, run.folder, run.walks_up),
+                         (("prex", "x", "postx"), "x", ("a b",), "/r", True))
 
 
 SCRIPTS = {ROOT + "/scripts/commit.sh": '#!/usr/bin/env bash\nset -e\ngit add -A\ngit commit -m "${1:-wip}"\n',

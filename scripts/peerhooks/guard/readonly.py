@@ -86,7 +86,8 @@ def may_write(raw):
 
 # peerhooks.wrappers.ENTRY_WORDS as bytes (a test holds the two equal): a line holding one may run
 # git through what it runs (a Makefile target, a package script, a script in the checkout).
-WRAPPER_BYTES = (b"make", b"npm", b"yarn", b"pnpm", b"bun ", b"gh ", b".sh", b"./", b"sh ", b"source ")
+WRAPPER_BYTES = (b"make", b"npm", b"npx", b"yarn", b"pnpm", b"bun ", b"bunx", b"gh ", b".sh", b"./", b"sh ",
+                 b"source ")
 
 
 def may_wrap(raw):

@@ -29,6 +29,7 @@ PREFIX_VALUE_OPTIONS = {
     "exec": frozenset(["-a"]),
     "command": frozenset(), "builtin": frozenset(), "nohup": frozenset(), "setsid": frozenset(),
     "unbuffer": frozenset(), "chronic": frozenset(), "flock": frozenset(["-w", "--timeout", "-E"]),
+    "corepack": frozenset(),  # `corepack pnpm install`: Node's shim runs the package manager named next
 }
 # Prefixes whose first operand is theirs, not the command's (`timeout 5 git …`, `flock /lock git …`).
 PREFIX_OPERANDS = {"timeout": 1, "flock": 1}

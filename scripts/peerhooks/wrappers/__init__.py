@@ -13,7 +13,9 @@ The package, one module per concern:
   makefile        what `make [options] [targets]` runs, as GNU make expands it, with
                   make_invocation (its command line), make_syntax (a makefile's text) and
                   make_functions (`$(subst …)`, `$(shell …)`, …)
-  package_scripts what `npm run S`, `yarn S`, `pnpm S`, `bun run S` run
+  package_scripts what a line of npm, npx, yarn, pnpm, bun or bunx runs of the package's own: a
+                  script, a command's lifecycle scripts (package_commands), a binary, in the
+                  package or its workspaces (package_workspaces); package_runs reads them
   github_cli      what `gh pr checkout` / `gh repo sync` do to the checkout
   inline_code     the git command lines in `python -c`, `node -e`, `perl -e`, `ruby -e` code, and
                   the files such code may write (cmdline's Context.code_writes)
@@ -29,7 +31,7 @@ from ..shell.writes import INTERPRETER_PREFIXES
 # raw bytes for these, as guard.readonly.WRAPPER_BYTES, before json is imported or a file read). Code
 # given on the line (`python3 -c`, `node -e`: INTERPRETER_PREFIXES) needs none of them: it holds `git`
 # itself when it runs git.
-ENTRY_WORDS = ("make", "npm", "yarn", "pnpm", "bun ", "gh ", ".sh", "./", "sh ", "source ")
+ENTRY_WORDS = ("make", "npm", "npx", "yarn", "pnpm", "bun ", "bunx", "gh ", ".sh", "./", "sh ", "source ")
 
 
 def follower_for(command):

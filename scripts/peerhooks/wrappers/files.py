@@ -25,13 +25,16 @@ class Outside(Unreadable):
 
 
 class Files:
-    """The files one judgement reads: each at most once, at most MAX_FILES, a file the line itself
-    wrote as the line wrote it."""
+    """The files one judgement reads: each at most once, at most `limit` (MAX_FILES, and more for a
+    run across workspaces), a file the line itself wrote as the line wrote it; and the folders a
+    workspace glob lists, counted as files."""
 
     def __init__(self, read):
         self._read = read.get if isinstance(read, dict) else read
+        self._folders = _folders_of_keys(read) if isinstance(read, dict) else getattr(read, "folders", None)
         self._texts = {}
         self.count = 0
+        self.limit = MAX_FILES
 
     def text(self, path, written=None):
         """The file's text; None when absent; Unreadable when it cannot or must not be read."""
@@ -41,8 +44,8 @@ class Files:
             return written[path]
         if path not in self._texts:
             self.count += 1
-            if self.count > MAX_FILES:
-                self._texts[path] = Unreadable("more than %d files in one judgement" % MAX_FILES)
+            if self.count > self.limit:
+                self._texts[path] = Unreadable("more than %d files in one judgement" % self.limit)
             else:
                 try:
                     self._texts[path] = self._read(path)
@@ -52,6 +55,34 @@ class Files:
         if isinstance(found, Unreadable):
             raise found
         return found
+
+
+    def folders(self, path):
+        """The names of the folders in a folder, sorted (Unreadable past the limit, or when it
+        cannot be listed; none when absent)."""
+        key = path.rstrip("/") + "/"
+        if key not in self._texts:
+            self.count += 1
+            if self._folders is None or self.count > self.limit:
+                self._texts[key] = Unreadable("more than %d files in one judgement" % self.limit)
+            else:
+                try:
+                    self._texts[key] = self._folders(path)
+                except Unreadable as error:
+                    self._texts[key] = error
+        found = self._texts[key]
+        if isinstance(found, Unreadable):
+            raise found
+        return found
+
+
+def _folders_of_keys(files):
+    """folders(path) over a dict of {path: text} (tests): the folders its paths pass through."""
+    def folders(path):
+        prefix = path.rstrip("/") + "/"
+        return sorted({key[len(prefix):].split("/")[0] for key in files
+                       if key.startswith(prefix) and "/" in key[len(prefix):]})
+    return folders
 
 
 def mentions_git(text):

@@ -24,7 +24,7 @@ MAX_TEXT = 128 * 1024  # characters of them: a whole script is one line (see MAX
 MAX_SHOWN = 100  # characters of a wrapper or of what it runs, as named in a reason
 
 MAKES = frozenset(["make", "gmake"])
-PACKAGE_MANAGERS = frozenset(["npm", "yarn", "pnpm", "bun"])
+PACKAGE_MANAGERS = frozenset(["npm", "npx", "yarn", "pnpm", "bun", "bunx"])
 SOURCING = frozenset(["source", "."])
 
 
@@ -149,33 +149,20 @@ def _make(follower, command, context, stdin, written, wrapper):
 
 
 def _package_script(follower, command, context, stdin, written, wrapper):
-    from . import package_scripts  # seam: a wrapper family, loaded for a line that runs npm, yarn, pnpm or bun
+    """`npm run S`, `npm install`, `npx x`, `yarn workspace a S`, …: the package's scripts and
+    binaries the line runs (package_scripts reads the line, package_runs the checkout)."""
+    from . import package_runs, package_scripts  # seam: a wrapper family, loaded for a line that runs npm, yarn, pnpm or bun
 
-    values = word_values(command, context)
-    run = package_scripts.invocation(command.name, values, command.cwd)
+    run = package_scripts.invocation(command.name, word_values(command, context), command.cwd)
     if run is None:
         return []
     if run.unknown:
         return [unfollowed(command, wrapper, run.unknown)]
-    folder = oscalls.posixpath.normpath(run.folder)
-    top = context.toplevel(folder) if context.toplevel is not None else None
-    while True:
-        path = oscalls.posixpath.join(folder, "package.json")
-        try:
-            text = follower.files.text(path, written)
-        except Outside:
-            return []
-        except Unreadable as error:
-            return [unfollowed(command, wrapper, "%s: %s" % (path, error))]
-        if text is not None:
-            break
-        if not run.walks_up or folder in ("/", top):
-            return []  # none in the checkout: npm stops with ENOENT, or uses one outside, unread
-        folder = oscalls.posixpath.dirname(folder)
-    scripts = package_scripts.scripts_of(text)
-    if scripts is None:
-        return [unfollowed(command, wrapper, "package.json cannot be read as JSON")]
-    return [Followed(line, folder, Via(wrapper, shown(line))) for line in package_scripts.lines(run, scripts)]
+    found, why = package_runs.follow(run, follower.files, written, context.toplevel, command.cwd)
+    followed = [Followed(f.line, f.folder, Via(wrapper, shown(f.shown or f.line))) for f in found]
+    if why is not None:
+        followed.append(unfollowed(command, wrapper, why))
+    return followed
 
 
 def _github_cli(follower, command, context, stdin, written, wrapper):

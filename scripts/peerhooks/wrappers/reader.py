@@ -13,18 +13,14 @@ from ..state import safefiles
 from .files import MAX_FILE_BYTES, Outside, Unreadable
 
 BINARY_PROBE_BYTES = 1024  # a NUL byte this early marks a compiled program (`./build/app`), not a script
+MAX_FOLDER_ENTRIES = 2048  # entries of one folder a workspace glob lists (`packages/*`)
 
 
 class CheckoutReader:
     """read(path) -> text, None when absent; Outside or Unreadable when it is not read."""
 
     def __call__(self, path):
-        top = _toplevel_as_written(oscalls.path.dirname(path))
-        if top is None:
-            raise Outside("outside every checkout")
-        real = oscalls.path.realpath(path)
-        if not real.startswith(top.rstrip(oscalls.sep) + oscalls.sep):
-            raise Unreadable("a link out of the checkout")
+        real = _inside(path)
         try:
             data = safefiles.read_regular(real, MAX_FILE_BYTES + 1, follow_symlinks=False)
         except FileNotFoundError:
@@ -38,6 +34,36 @@ class CheckoutReader:
                 return data[:BINARY_PROBE_BYTES].decode("utf-8", "replace")  # a program, not a script
             raise Unreadable("larger than %d KB" % (MAX_FILE_BYTES // 1024))
         return data.decode("utf-8", "replace")
+
+    def folders(self, path):
+        """The names of the folders in a folder inside the checkout (not links), sorted; none when
+        it is absent or not a folder."""
+        real = _inside(path.rstrip(oscalls.sep) + oscalls.sep + ".")
+        names = []
+        try:
+            with oscalls.scandir(real) as entries:
+                for count, entry in enumerate(entries):
+                    if count >= MAX_FOLDER_ENTRIES:
+                        raise Unreadable("a folder of more than %d entries" % MAX_FOLDER_ENTRIES)
+                    if entry.is_dir(follow_symlinks=False):
+                        names.append(entry.name)
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        except OSError as error:
+            raise Unreadable(error.strerror or "cannot be listed") from None
+        return sorted(names)
+
+
+def _inside(path):
+    """The path's realpath, when it is inside the checkout its path as written is in (Outside when
+    in none, Unreadable through a link out of it)."""
+    top = _toplevel_as_written(oscalls.path.dirname(path))
+    if top is None:
+        raise Outside("outside every checkout")
+    real = oscalls.path.realpath(path)
+    if not real.startswith(top.rstrip(oscalls.sep) + oscalls.sep) and real != top:
+        raise Unreadable("a link out of the checkout")
+    return real
 
 
 def _toplevel_as_written(folder):
