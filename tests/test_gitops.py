@@ -712,8 +712,13 @@ class Fuzz(unittest.TestCase):
             self.assertOperations(classify.parse(command, CWD))
 
     def test_deep_nesting_does_not_exhaust_the_stack(self):
+        from peerhooks.shell.lexer import TooLarge
+
         for opener in ("$(", "`", "(", "bash -c '", "eval "):
-            self.assertOperations(classify.parse(opener * 2000 + "git add -A", CWD))
+            try:  # read, or past a nesting bound said to be too large (the guard then asks): never a RecursionError
+                self.assertOperations(classify.parse(opener * 2000 + "git add -A", CWD))
+            except TooLarge:
+                pass
 
 
 if __name__ == "__main__":

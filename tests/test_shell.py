@@ -215,11 +215,17 @@ class Fuzz(unittest.TestCase):
             tokenize("echo $(" + "a;" * MAX_TOKENS + ")")
         self.assertEqual(len(tokenize("cat <<EOF\n" + "word " * 100000 + "\nEOF\n")), 4)  # data is one word
 
-    def test_deep_nesting_is_bounded(self):
-        tokens = tokenize("$(" * 5000 + "x" + ")" * 5000)
-        self.assertEqual(len(tokens), 1)
-        tokenize("`" * 5001)
-        tokenize('"$(' * 3000)
+    def test_nesting_past_the_bound_raises_too_large_rather_than_skip_what_it_holds(self):
+        from peerhooks.shell.lexer import MAX_NESTING, TooLarge
+
+        inner = tokenize("$(" * MAX_NESTING + "git add -A" + ")" * MAX_NESTING)[0]
+        for _level in range(MAX_NESTING - 1):
+            inner = inner.substitutions[0][0]
+        self.assertEqual([w.value for w in inner.substitutions[0]], ["git", "add", "-A"])
+        for line in ("$(" * 5000 + "x" + ")" * 5000, '"$(' * 3000, "echo " + "$(" * (MAX_NESTING + 1) + "git add -A"):
+            with self.assertRaises(TooLarge):
+                tokenize(line)
+        tokenize("`" * 5001)  # empty pairs: nothing nested
 
 
 if __name__ == "__main__":

@@ -32,7 +32,9 @@ from .programs import (ADDS_WORDS, LINES_SPLIT, PREFIX_VALUE_OPTIONS, SHELLS, UN
 from .words import IFS, assigned_value, expand, fields, is_assignment, loop_values, one_substitution, resolve
 from .writes import WRITE_REDIRECTIONS, operands, targets_of, written_by
 
-# Past this depth of `bash -c` inside `eval` inside `$( … )`, the interpreter stops looking.
+# Past this depth of `bash -c` inside `eval` inside `$( … )` (or make running a script running make),
+# the interpreter stops: commands() raises shell.TooLarge, and the guard asks the human beside a peer
+# (issue 35: a walk that returned quietly here let `echo $(echo … $(git add -A))` run unjudged).
 MAX_DEPTH = 8
 # A line that runs more simple commands than this (nested shells and loop bodies counted) is not read
 # command by command: commands() raises shell.TooLarge, and the guard asks the human beside a peer.
@@ -88,8 +90,8 @@ Followed = record("Followed", "line cwd via marker same_shell", (None, False), "
 
 POSIX = Posix()
 
-Context = record("Context", "home toplevel glob follow paths code_writes", (None, None, None, None, POSIX, None),
-                 """What the
+Context = record("Context", "home toplevel glob follow paths code_writes spent",
+                 (None, None, None, None, POSIX, None, None), """What the
     interpreter may know beyond the line: the user's home, a function from a folder to its checkout's
     toplevel (for `$(git rev-parse --show-toplevel)`), glob(pattern, cwd) -> sorted matches or None,
     the shell's pathname expansion for the words of a `for` loop (None: not known here), a
@@ -99,7 +101,9 @@ Context = record("Context", "home toplevel glob follow paths code_writes", (None
     walk's own map: read it, never change it; without a follower nothing is read), how paths are
     spelled (a flavour of peerhooks.platform), and code_writes: a function (command) -> the paths
     code handed to an interpreter may write (`python3 -c "open('x','w')…"`, read by
-    peerhooks.wrappers.inline_code; None: that code is not read).""")
+    peerhooks.wrappers.inline_code; None: that code is not read), and spent: a function () -> True
+    once the time the reader gives the walk is over (None: no clock), past which commands() raises
+    shell.TooLarge.""")
 
 
 
@@ -151,10 +155,9 @@ def write_targets(line, cwd, home=None, isdir=None, paths=POSIX, code_writes=Non
     it for a file); paths: the platform's path flavour; code_writes: as Context's."""
     context = Context(home=home, paths=paths, code_writes=code_writes)
     try:
-        found = commands(line, cwd, context)
+        return [(path, pattern) for path, pattern, _command in targets_of(commands(line, cwd, context), context, isdir)]
     except TooLarge:
         return []  # a line this large is not read for the files it writes
-    return [(path, pattern) for path, pattern, _command in targets_of(found, context, isdir)]
 
 
 # -- the walk --------------------------------------------------------------------------------------
@@ -169,20 +172,18 @@ class _Walker:
         self.loops = 0  # how many `for` bodies the walk is inside
         self.iterations = 0  # loop bodies walked so far
         self.last = None  # the command recorded last (the stage a pipe feeds the next one from)
-        self.tokens_left = MAX_TOKENS  # for the scripts of nested shells, beside the line's own
+        self.tokens_left = [MAX_TOKENS]  # for the scripts of nested shells, beside the line's own
         self.via = ()  # the wrappers that run what is being walked
         self.written = {}  # path -> what the line wrote there (None: unknown), for the follower
         self.recorded = None  # the index of the command _command recorded last
 
     def tokens_of(self, text):
         """A nested shell's script as tokens, within what is left of the line's budget."""
-        tokens = tokenize(text, 0, self.tokens_left)
-        self.tokens_left -= len(tokens)
-        return tokens
+        return tokenize(text, self.tokens_left)
 
     def walk(self, tokens, dirs, depth):
         if depth > MAX_DEPTH:
-            return
+            raise TooLarge("shells and substitutions nested more than %d deep" % MAX_DEPTH)
         reading, index = _Reading(), 0
         while index < len(tokens):
             token = tokens[index]
@@ -365,6 +366,8 @@ class _Walker:
         """Add the command to those found (a find's -exec command first); its index."""
         if len(self.found) >= MAX_COMMANDS:
             raise TooLarge("more than %d commands" % MAX_COMMANDS)
+        if self.context.spent is not None and self.context.spent():
+            raise TooLarge("more than the guard can read in its time")
         if command.name == "find":
             self._find_exec(command, dirs, depth)
         self.found.append(command)
@@ -405,6 +408,9 @@ class _Walker:
             outer, self.via = self.via, via
             try:
                 self.walk(self.tokens_of(followed.line), inner, depth + 1)
+            except TooLarge as error:
+                error.of("what `%s` runs" % followed.via.wrapper)
+                raise
             finally:
                 self.via = outer
 

@@ -7,7 +7,8 @@ messages and heredoc bodies are data (`git commit -m "then git add ."` runs no `
 
 The lexer is a small state machine in the style of CPython's shlex: between words, in a word, in
 single quotes, in double quotes. It knows nothing of git. Unbalanced input (an open quote, an
-unclosed `$(`) yields the words that can be read; no string makes it raise.
+unclosed `$(`) yields the words that can be read. The one thing it raises is TooLarge, for a line
+past its bounds (words, nesting), which a reader then says it could not judge rather than guess.
 """
 from ..startup.records import record
 
@@ -41,8 +42,9 @@ HEREDOCS = frozenset(["<<", "<<-"])
 _OPERATORS = sorted((SEPARATORS | REDIRECTIONS | {"(", ")"}) - {NEWLINE}, key=len, reverse=True)
 _OPERATOR_STARTS = frozenset(operator[0] for operator in _OPERATORS)
 
-# Past this depth of `$(` inside `$(` the inner text is skipped by counting parentheses instead of
-# being lexed: no real command nests this deep, and recursion must stay far from Python's limit.
+# Past this depth of `$(` inside `$(` (or backticks, or a heredoc's substitutions) tokenize raises
+# TooLarge: no real command nests this deep, recursion must stay far from Python's limit, and a
+# substitution skipped unread would hide the `git add -A` inside it (issue 35).
 MAX_NESTING = 24
 
 # Past this many words and operators a line is not one a session typed to be read word by word
@@ -52,7 +54,19 @@ MAX_TOKENS = 20000
 
 
 class TooLarge(ValueError):
-    """A command line holding more words and operators than MAX_TOKENS (or its reader's budget)."""
+    """A command line past a bound of its reader (more words and operators than MAX_TOKENS,
+    substitutions nested past MAX_NESTING, or a bound of what reads it further): it is not judged,
+    and a reader says so rather than guess. str() says which bound; `what` names what could not be
+    judged when that is not the line itself (what `bash x.sh` runs), else None."""
+
+    def __init__(self, why, what=None):
+        super().__init__(why)
+        self.what = what
+
+    def of(self, what):
+        """The same bound, naming what it stopped when nothing inner named it yet."""
+        if self.what is None:
+            self.what = what
 
 
 # Lexer states inside a word, named as in shlex (between words is read_tokens' own loop).
@@ -173,10 +187,12 @@ def matching_close(text, pos, opening, closing):
     return len(text)
 
 
-def tokenize(text, _depth=0, limit=MAX_TOKENS):
+def tokenize(text, budget=None):
     """Words and operators of a command line, in order. Heredoc bodies and comments are left out.
-    Raises TooLarge past `limit` tokens, those of its substitutions included."""
-    lexer = _Lexer(text if isinstance(text, str) else "", 0, _depth, [limit])
+    Raises TooLarge past MAX_NESTING, or past MAX_TOKENS tokens, those of its substitutions
+    included; budget: [tokens still allowed], shared by the texts of one judgement (a nested
+    shell's script counts against its line) and spent as they are read."""
+    lexer = _Lexer(text if isinstance(text, str) else "", 0, 0, budget if budget is not None else [MAX_TOKENS])
     tokens, _closed = lexer.read_tokens(until_close=False)
     return tokens
 
@@ -304,7 +320,8 @@ class _Lexer:
             body = "\n".join(lines) + ("\n" if lines else "")
             word = tokens[index]
             substitutions = word.substitutions
-            if not quoted and self.depth < MAX_NESTING and ("$" in body or "`" in body):
+            if not quoted and ("$" in body or "`" in body):
+                self._nest()
                 substitutions += _Lexer(body, 0, self.depth + 1, self.budget).substitutions_in_text()
             tokens[index] = word._replace(heredoc=body, substitutions=substitutions)
         self.pending_heredocs = []
@@ -486,15 +503,11 @@ class _Lexer:
 
     def _read_substitution(self, built, start):
         """self.pos is just past `$(`, `<(` or `>(`: read the commands inside up to the `)`."""
-        body_start = self.pos
-        if self.depth >= MAX_NESTING:
-            self.pos = self._matching_close(body_start, "(", ")")
-            tokens = ()
-        else:
-            inner = _Lexer(self.text, body_start, self.depth + 1, self.budget)
-            found, _closed = inner.read_tokens(until_close=True)
-            self.pos = inner.pos
-            tokens = tuple(found)
+        self._nest()
+        inner = _Lexer(self.text, self.pos, self.depth + 1, self.budget)
+        found, _closed = inner.read_tokens(until_close=True)
+        self.pos = inner.pos
+        tokens = tuple(found)
         built.parts.append(self.text[start:self.pos])
         built.expanded = True
         built.substitutions.append(tokens)
@@ -516,12 +529,18 @@ class _Lexer:
                 self.pos += 1
         built.parts.append(text[start:self.pos])
         built.expanded = True
-        inner = tuple(tokenize("".join(body), self.depth + 1, self.budget[0])) if self.depth < MAX_NESTING else ()
-        built.substitutions.append(inner)
+        self._nest()
+        inner, _closed = _Lexer("".join(body), 0, self.depth + 1, self.budget).read_tokens(until_close=False)
+        built.substitutions.append(tuple(inner))  # its tokens counted against the line's budget
+
+    def _nest(self):
+        """A substitution opens one level deeper: past MAX_NESTING the line is not read."""
+        if self.depth >= MAX_NESTING:
+            raise TooLarge("substitutions nested more than %d deep" % MAX_NESTING)
 
     def _matching_close(self, pos, opening, closing):
         """Position just past the `closing` that balances an already open `opening`, counting
-        only (used for `${ … }` and for substitutions nested past MAX_NESTING)."""
+        only (used for `${ … }`)."""
         return matching_close(self.text, pos, opening, closing)
 
 

@@ -6,7 +6,7 @@ lib"; git add $F` adds two paths, `"$F"` one), brace lists (`{src,lib}/`), and t
 Pure: what may be known beyond the line comes in a context (peerhooks.shell.cmdline.Context: the
 user's home, a folder's checkout toplevel, the platform's path flavour).
 """
-from .lexer import variable_name_end
+from .lexer import TooLarge, variable_name_end
 
 # The substitutions whose output is knowable here: the checkout's toplevel, the current folder.
 _TOPLEVEL_SUBSTITUTIONS = ("$(git rev-parse --show-toplevel)", "`git rev-parse --show-toplevel`")
@@ -19,6 +19,10 @@ IFS = "IFS"
 # `for f in a b c; do … done` runs its body once per word; past this many words (or with a word
 # only the running shell knows) the body is read once with `$f` unknown.
 MAX_LOOP_VALUES = 64
+# The words one written word's braces make (`f{1..3}`, `{src,lib}/`), and their characters: past
+# these the line is not read (TooLarge), or a loop over it is read with its variable unknown.
+MAX_BRACE_WORDS = 256
+MAX_BRACE_CHARS = 1024 * 1024
 
 
 def is_assignment(value):
@@ -164,22 +168,48 @@ def resolve(word, cwd, context, variables=None):
 
 def brace_expand(value):
     """Bash's brace expansion of one word (`{src,lib}/` -> `src/`, `lib/`; `f{1..3}`), outermost
-    first; a word without a list is itself."""
-    close = value.find("}")
-    opening = value.rfind("{", 0, close) if close >= 0 else -1
-    if opening < 0:
-        return [value]
-    inner, head, tail = value[opening + 1:close], value[:opening], value[close + 1:]
+    first; a word without a list is itself. Raises TooLarge past MAX_BRACE_WORDS words or
+    MAX_BRACE_CHARS characters (`{a,b}{a,b}…` doubles with each pair): a cut list would leave
+    the rest of its words unjudged."""
+    pieces, count, position = [], 1, 0  # the alternatives of each piece, in order
+    while True:
+        close = value.find("}", position)
+        opening = value.rfind("{", position, close) if close >= 0 else -1
+        if opening < 0:
+            pieces.append([value[position:]])
+            break
+        choices = _brace_choices(value[opening + 1:close])
+        if choices is None:  # no list: the braces are text
+            pieces.append([value[position:close + 1]])
+        else:
+            count *= len(choices)
+            if count > MAX_BRACE_WORDS or count * len(value) > MAX_BRACE_CHARS:
+                raise TooLarge("a word whose braces make more than %d words" % MAX_BRACE_WORDS)
+            pieces.extend(([value[position:opening]], choices))
+        position = close + 1
+    words, text = [""], []
+    for alternatives in pieces:  # the text between lists joined once: a word may hold thousands of braces
+        if len(alternatives) == 1:
+            text.append(alternatives[0])
+            continue
+        prefix = "".join(text)
+        words, text = [w + prefix + choice for w in words for choice in alternatives], []
+    rest = "".join(text)
+    return [w + rest for w in words]
+
+
+def _brace_choices(inner):
+    """The words a brace list stands for (`a,b`, `1..3`), or None when the braces hold no list."""
     if "," in inner:
-        choices = inner.split(",")
-    else:
-        low, _dots, high = inner.partition("..")
-        if not _dots or not _is_integer(low) or not _is_integer(high):
-            return [head + "{" + inner + "}" + t for t in brace_expand(tail)]
-        low, high = int(low), int(high)
-        step = 1 if high >= low else -1
-        choices = [str(n) for n in range(low, high + step, step)][:256]
-    return [head + choice + t for choice in choices for t in brace_expand(tail)]
+        return inner.split(",")
+    low, dots, high = inner.partition("..")
+    if not dots or not _is_integer(low) or not _is_integer(high):
+        return None
+    low, high = int(low), int(high)
+    if abs(high - low) >= MAX_BRACE_WORDS:
+        raise TooLarge("a word whose braces make more than %d words" % MAX_BRACE_WORDS)
+    step = 1 if high >= low else -1
+    return [str(n) for n in range(low, high + step, step)]
 
 
 def _is_integer(text):
@@ -206,7 +236,11 @@ def loop_values(words, cwd, context, variables):
         return None  # `for f; do`: the positional parameters
     values = []
     for written in words:
-        for word in words_of(written):
+        try:
+            each = words_of(written)
+        except TooLarge:
+            return None  # past MAX_LOOP_VALUES anyway
+        for word in each:
             if word.glob and not word.expanded:
                 matches = context.glob(word.value, cwd) if context.glob is not None and cwd else None
                 if matches is None:
