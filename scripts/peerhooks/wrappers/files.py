@@ -19,6 +19,11 @@ class Unreadable(Exception):
     beyond the files a judgement reads): what it runs cannot be known."""
 
 
+class OverBound(Unreadable):
+    """A file not read because a bound of the judgement was reached (its size, the files read):
+    what it holds is unknown wherever it is used, an include defining a goal elsewhere too."""
+
+
 class Outside(Unreadable):
     """A file outside every checkout (`~/bin/x.sh`, `/usr/share/mk/x.mk`): not read, and a script or
     makefile there is not followed (an include there leaves what it defines unknown)."""
@@ -45,7 +50,7 @@ class Files:
         if path not in self._texts:
             self.count += 1
             if self.count > self.limit:
-                self._texts[path] = Unreadable("more than %d files in one judgement" % self.limit)
+                self._texts[path] = OverBound("more than %d files in one judgement" % self.limit)
             else:
                 try:
                     self._texts[path] = self._read(path)
@@ -64,7 +69,7 @@ class Files:
         if key not in self._texts:
             self.count += 1
             if self._folders is None or self.count > self.limit:
-                self._texts[key] = Unreadable("more than %d files in one judgement" % self.limit)
+                self._texts[key] = OverBound("more than %d files in one judgement" % self.limit)
             else:
                 try:
                     self._texts[key] = self._folders(path)

@@ -16,7 +16,7 @@ from ..shell.cmdline import MAX_DEPTH, Followed, Via
 from ..shell.programs import SHELLS, shell_script_file
 from ..shell.words import expand, resolve
 from ..shell.writes import INTERPRETER_PREFIXES
-from ..shell.lexer import quote
+from ..shell.lexer import TooLarge, quote
 from .files import Files, Outside, Unreadable
 
 MAX_LINES = 512  # command lines handed back in one judgement (a recipe line, a script, a call)
@@ -63,9 +63,11 @@ class Follower:
             return []
         wrapper = written_as(command)
         if command.depth >= MAX_DEPTH:
-            return [unfollowed(command, wrapper, "nested deeper than the guard follows")]
+            return [unfollowed(command, wrapper, "wrappers nested more than %d deep" % MAX_DEPTH)]
         try:
             found = kind(self, command, context, stdin, written, wrapper)
+        except TooLarge as error:  # past a bound of a parser (code too long to read): said as such
+            found = [unfollowed(command, wrapper, str(error))]
         except (ValueError, LookupError, TypeError, RecursionError) as error:
             # A hostile file the parsers trip on must not silence the judgement of the whole line.
             found = [unfollowed(command, wrapper, "the guard could not read what it runs (%s)" % type(error).__name__)]

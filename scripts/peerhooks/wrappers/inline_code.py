@@ -15,7 +15,7 @@ at run time, `['git', cmd]`, `f"git {x}"`, `import git`) is left over: the calle
 unknown, never as safe.
 """
 from ..shell.cmdline import commands
-from ..shell.lexer import matching_close, quote
+from ..shell.lexer import TooLarge, matching_close, quote
 from ..startup.records import record
 from .files import mentions_git
 
@@ -232,7 +232,10 @@ WRITE_MARKERS = ("'w", '"w', "'a'", '"a"', "'a+", '"a+', "'x'", '"x"', "'r+", '"
                  "appendFile", "rmSync", "renameSync", "copyFile", "createWriteStream", "File.write",
                  "File.delete", "FileUtils", "open(my", "open my", "'>", '">')
 MAX_WRITTEN_PATHS = 64  # string literals taken as paths from one program
-MAX_PROGRAM_CHARS = 64 * 1024  # code longer than this is read up to here
+# Code longer than this is not read (it is read at ~0.7 MB/s, and a line may hand an interpreter
+# megabytes): what it runs or writes is then unknown (TooLarge), unless it mentions neither git nor a
+# way to write a file.
+MAX_PROGRAM_CHARS = 64 * 1024
 OPEN_MODES = frozenset(["w", "a", "x", "r", "wb", "ab", "rb", "w+", "a+", "r+", "wt", "at", "utf-8", "utf8", "."])
 
 
@@ -247,7 +250,9 @@ def paths_written(command):
     code = code_given(language, [w.value for w in command.args], command.stdin)
     if code is None:
         return ()
-    return paths_it_may_write(code[:MAX_PROGRAM_CHARS], language)
+    if len(code) > MAX_PROGRAM_CHARS and any(marker in code for marker in WRITE_MARKERS):
+        raise TooLarge("code longer than %d KB that may write files" % (MAX_PROGRAM_CHARS // 1024))
+    return paths_it_may_write(code, language)
 
 
 def paths_it_may_write(code, language):
@@ -273,7 +278,11 @@ def paths_it_may_write(code, language):
 
 def git_lines(code, language):
     """(the git command lines the code plainly runs, whether it mentions git anywhere else outside
-    comments)."""
+    comments). Raises TooLarge for code past MAX_PROGRAM_CHARS that mentions git."""
+    if len(code) > MAX_PROGRAM_CHARS:
+        if mentions_git(code):
+            raise TooLarge("code longer than %d KB that mentions git" % (MAX_PROGRAM_CHARS // 1024))
+        return [], False
     tokens, comments = tokens_of(code, language)
     lines, judged, index = [], [], 0
     while index < len(tokens):

@@ -11,8 +11,6 @@ from .make_syntax import arguments_of, patsubst_word, split_top_commas, stem_of
 
 # What a value only the running make knows becomes in a line: a word the interpreter cannot know.
 UNKNOWN_WORD = "${PEERHOOKS_MAKE_UNKNOWN}"
-# Words one `$(foreach …)` walks: as many as the targets one make run visits (makefile.MAX_TARGETS).
-MAX_FOREACH_WORDS = 256
 
 
 class Stop(Exception):
@@ -33,22 +31,40 @@ def _shell(make, text, local, in_recipe, depth):
 
 def _words_function(transform):
     def function(make, text, local, in_recipe, depth):
-        return " ".join(transform(w) for w in make.expand(text, local, in_recipe, depth + 1).split())
+        words = make.expand(text, local, in_recipe, depth + 1)
+        make.charge(len(words))  # walked word by word
+        return " ".join(transform(w) for w in words.split())
     return function
 
 
-def _two(transform):
+def _two(transform, size=None):
+    """A function of two expanded arguments; size(first, second): how long its result may be, for a
+    function whose result can be far longer than its arguments (charged before it is made)."""
     def function(make, text, local, in_recipe, depth):
         first, second = (make.expand(a, local, in_recipe, depth + 1) for a in arguments_of(text, 2))
+        if size is not None:
+            make.charge(size(first, second))
         return transform(first, second)
     return function
 
 
-def _three(transform):
+def _three(transform, size=None):
     def function(make, text, local, in_recipe, depth):
         values = [make.expand(a, local, in_recipe, depth + 1) for a in arguments_of(text, 3)]
+        if size is not None:
+            make.charge(size(*values))
         return transform(*values)
     return function
+
+
+def _affixed_size(affix, text):
+    """How long `$(addprefix P,words)` (or addsuffix) may make its text: each word gains the affix."""
+    return len(text) + len(affix) * text.count(" ") + len(affix)
+
+
+def _subst_size(old, new, text):
+    """How long `$(subst old,new,text)` makes its text (`$(subst x,<64 KB>,<64 KB of x>)` is 4 GB)."""
+    return len(text) + (text.count(old) * (len(new) - len(old)) if old and len(new) > len(old) else 0)
 
 
 def _if(make, text, local, in_recipe, depth):
@@ -67,7 +83,7 @@ def _foreach(make, text, local, in_recipe, depth):
     name = make.expand(name, local, in_recipe, depth + 1).strip()
     words = make.expand(values, local, in_recipe, depth + 1).split()
     results = []
-    for word in words[:MAX_FOREACH_WORDS]:
+    for word in words:  # each body expanded is charged to the run's work (makefile.MAX_EXPANSION_WORK)
         inner = dict(local or {})
         inner[name] = (word, False)
         results.append(make.expand(body, inner, in_recipe, depth + 1))
@@ -114,6 +130,7 @@ def _nothing(make, text, local, in_recipe, depth):
 def _filter(keep):
     def function(make, text, local, in_recipe, depth):
         patterns, words = (make.expand(a, local, in_recipe, depth + 1).split() for a in arguments_of(text, 2))
+        make.charge(len(patterns) * len(words))  # each word against each pattern
         return " ".join(w for w in words if any(stem_of(p, w) is not None for p in patterns) == keep)
     return function
 
@@ -130,15 +147,17 @@ def _wordlist(start, end, words):
 
 def _abspath(make, text, local, in_recipe, depth):
     words = make.expand(text, local, in_recipe, depth + 1).split()
+    make.charge(len(make.directory or "") * len(words))  # each word gains the folder
     return " ".join(oscalls.posixpath.normpath(oscalls.posixpath.join(make.directory, w)) for w in words)
 
 
 FUNCTIONS = {
     "shell": _shell, "if": _if, "or": _or, "and": _and, "foreach": _foreach, "call": _call,
     "error": _error, "info": _nothing, "warning": _nothing, "abspath": _abspath,
-    "subst": _three(lambda old, new, text: text.replace(old, new) if old else text),
+    "subst": _three(lambda old, new, text: text.replace(old, new) if old else text, _subst_size),
     "patsubst": _three(lambda pattern, replacement, text: " ".join(
-        patsubst_word(w, pattern, replacement) for w in text.split())),
+        patsubst_word(w, pattern, replacement) for w in text.split()),
+        lambda pattern, replacement, text: _affixed_size(replacement, text)),
     "strip": _words_function(lambda w: w),
     "findstring": _two(lambda find, text: find if find in text else ""),
     "filter": _filter(True), "filter-out": _filter(False),
@@ -153,8 +172,8 @@ FUNCTIONS = {
     "notdir": _words_function(oscalls.posixpath.basename),
     "suffix": _words_function(lambda w: oscalls.posixpath.splitext(w)[1]),
     "basename": _words_function(lambda w: oscalls.posixpath.splitext(w)[0]),
-    "addsuffix": _two(lambda suffix, text: " ".join(w + suffix for w in text.split())),
-    "addprefix": _two(lambda prefix, text: " ".join(prefix + w for w in text.split())),
+    "addsuffix": _two(lambda suffix, text: " ".join(w + suffix for w in text.split()), _affixed_size),
+    "addprefix": _two(lambda prefix, text: " ".join(prefix + w for w in text.split()), _affixed_size),
     "join": _two(lambda a, b: " ".join(x + y for x, y in zip(a.split(), b.split()))),
 }
 # Functions whose value only the running make knows (the file system, make's own state).

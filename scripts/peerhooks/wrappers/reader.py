@@ -10,7 +10,7 @@ makes what it runs unknown (Unreadable: the guard asks beside a live peer rather
 """
 from ..startup import oscalls
 from ..state import safefiles
-from .files import MAX_FILE_BYTES, Outside, Unreadable
+from .files import MAX_FILE_BYTES, Outside, OverBound, Unreadable
 
 BINARY_PROBE_BYTES = 1024  # a NUL byte this early marks a compiled program (`./build/app`), not a script
 MAX_FOLDER_ENTRIES = 2048  # entries of one folder a workspace glob lists (`packages/*`)
@@ -32,7 +32,7 @@ class CheckoutReader:
         if len(data) > MAX_FILE_BYTES:
             if b"\0" in data[:BINARY_PROBE_BYTES]:
                 return data[:BINARY_PROBE_BYTES].decode("utf-8", "replace")  # a program, not a script
-            raise Unreadable("larger than %d KB" % (MAX_FILE_BYTES // 1024))
+            raise OverBound("larger than %d KB" % (MAX_FILE_BYTES // 1024))
         return data.decode("utf-8", "replace")
 
     def folders(self, path):
@@ -44,7 +44,7 @@ class CheckoutReader:
             with oscalls.scandir(real) as entries:
                 for count, entry in enumerate(entries):
                     if count >= MAX_FOLDER_ENTRIES:
-                        raise Unreadable("a folder of more than %d entries" % MAX_FOLDER_ENTRIES)
+                        raise OverBound("a folder of more than %d entries" % MAX_FOLDER_ENTRIES)
                     if entry.is_dir(follow_symlinks=False):
                         names.append(entry.name)
         except (FileNotFoundError, NotADirectoryError):
