@@ -16,7 +16,7 @@ The verdict on the operations is peerhooks.guard.verdict.
 """
 from ..shell import cmdline
 from ..shell.chains import AND
-from ..shell.lexer import Word, quote, tokenize
+from ..shell.lexer import TooLarge, Word, quote, tokenize
 from ..shell.words import expand, resolve
 from ..startup.records import record
 from .args import GIT_VALUE_OPTIONS, HELP_OPTIONS
@@ -26,7 +26,8 @@ from .forms.run import Lookup, Run
 from .kinds import (ALIAS, AMEND, COMMIT_ALL, COMMIT_INDEX, COMMIT_PATHS, COMMIT_PRIVATE, FOREIGN_TREE, MOVE_HEAD,
                     Operation, Pathspec, PrivateIndex, RESET_ALL, SAFE, STAGE_ALL, STAGE_PATHS, UNFOLLOWED, WRITE_REFS)
 
-# git refuses alias loops itself; this bounds alias-of-alias chains.
+# git refuses alias loops itself; this bounds alias-of-alias chains (a longer one raises TooLarge:
+# the alias at its end, which git would run, is not judged).
 MAX_ALIAS_CHAIN = 10
 
 # Every command git ships (and the common external ones); any other word is looked up as an alias.
@@ -218,6 +219,8 @@ def expand_alias(operation, aliases, toplevel=None, context=cmdline.Context(), l
         operation = git_operation(words, Run(operation.cwd, render(words), operation.runtime, False,
                                              context, lookup, False, None, words, operation.depth + 1,
                                              via=operation.via))
+    if operation.kind == ALIAS and operation.alias.lower() in aliases and operation.alias.lower() not in seen:
+        raise TooLarge("git aliases of aliases more than %d deep" % MAX_ALIAS_CHAIN)
     return [] if operation.kind == ALIAS else [operation._replace(step=step)]
 
 

@@ -73,13 +73,14 @@ def git_common_dir(top):
     return oscalls.path.normpath(oscalls.path.join(own, common))
 
 
-MAX_WORKTREES = 64  # linked worktrees read for what they have checked out
+MAX_WORKTREES = 64  # linked worktrees read for what they have checked out; past them, None (unknown)
 
 
 def worktree_heads(top):
     """{worktree toplevel (realpath): its HEAD line (`ref: refs/heads/main`, or a commit id)} for
     every worktree of the repository holding `top`, read from the git folders' files (no git
-    call), at most MAX_WORKTREES linked ones; None when the repository cannot be read."""
+    call); None when the repository cannot be read, or has more than MAX_WORKTREES linked ones (a
+    branch one of the others has checked out would be missed: unknown is judged as checked out)."""
     common = git_common_dir(top)
     if common is None:
         return None
@@ -90,9 +91,11 @@ def worktree_heads(top):
         if head is not None:
             heads[realpath(oscalls.path.dirname(common))] = head
     try:
-        names = sorted(oscalls.listdir(oscalls.path.join(common, "worktrees")))[:MAX_WORKTREES]
+        names = sorted(oscalls.listdir(oscalls.path.join(common, "worktrees")))
     except OSError:
         names = []
+    if len(names) > MAX_WORKTREES:
+        return None
     for name in names:
         folder = oscalls.path.join(common, "worktrees", name)
         head, pointer = first_line(oscalls.path.join(folder, "HEAD")), first_line(oscalls.path.join(folder, "gitdir"))

@@ -14,6 +14,8 @@ assignment made inside the command line): PEERHOOKS_GUARD=off turns the guard of
 session, PEERHOOKS_GUARD=warn lets every command run and tells the model what it would have refused.
 """
 
+import time
+
 from ..shell import cmdline
 from ..git import gitrepo
 from .. import hookio, platform, wrappers
@@ -47,17 +49,30 @@ def run(payload, argv, environ, now):
     cwd = payload.cwd
     cwd = paths.realpath(cwd) if cwd and oscalls.path.isabs(cwd) and oscalls.path.isdir(cwd) else None
     context = cmdline.Context(home=platform.shell_home(environ), toplevel=gitrepo.toplevel, glob=_glob,
-                              follow=wrappers.follower_for(command), paths=paths, code_writes=wrappers.code_writes)
+                              follow=wrappers.follower_for(command), paths=paths, code_writes=wrappers.code_writes,
+                              spent=_clock_past(READ_SECONDS))
     try:
         runs = cmdline.commands(command, cwd, context)
+        writes = _writes_in_checkouts(runs, context)
     except TooLarge as error:
         from . import judge  # seam: (as below) a line too large to read is judged with the stakes alone
         return judge.too_large(Read(payload, cwd, context), error, environ, now, host, warn_only)
-    writes = _writes_in_checkouts(runs, context)
     if not writes and not any(run.name == "git" or run.marker for run in runs):
         return hookio.QUIET  # no git and no file written in a checkout, wrappers followed
     from . import judge  # seam: no git and no write in a checkout: no classifier, no stakes (19 modules, ~5 ms)
     return judge.line(Read(payload, cwd, context, runs, writes), environ, now, host, warn_only)
+
+
+# The time the line's reading (wrappers followed) may take: far more than any line a session writes
+# needs (milliseconds), and far enough below the client's 5 s that the line is still put to the human
+# once it is over, where a guard the client killed would let it run.
+READ_SECONDS = 2.0
+
+
+def _clock_past(seconds):
+    """cmdline.Context.spent: True once `seconds` have passed since now (the one clock of the read)."""
+    deadline = time.monotonic() + seconds
+    return lambda: time.monotonic() > deadline
 
 
 def _writes_in_checkouts(runs, context):

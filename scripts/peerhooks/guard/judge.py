@@ -17,6 +17,7 @@ from .. import hookio
 from ..startup import oscalls
 from ..startup.jsonfast import dumps  # json's own C encoder without importing json (and re): ~7 ms under -S
 from ..startup.records import record
+from ..shell.lexer import TooLarge
 from . import stakes as guard_stakes, verdict as guard_verdict
 
 
@@ -25,14 +26,17 @@ def line(read, environ, now, host, warn_only):
     deny / ask / refusal naming the peers. warn_only: PEERHOOKS_GUARD=warn, the line runs anyway."""
     runs, context, command = read.runs, read.context, read.payload.command
     lookup = _LookupWhenAsked()
-    every = classify.fold_private_indexes(classify.operations(runs, context, lookup))
-    every = _staging_saved_patches(every, runs, command, context, lookup)
-    chain = chains.chain_of(runs, {op.step for op in every if op.kind != kinds.SAFE})
-    every = classify.back_to_the_start(every, chain.gates)
-    operations = [op if op.cwd else _somewhere_here(op, read.cwd) for op in every if op.kind != kinds.SAFE]
-    operations = [op for op in operations if op.cwd]
-    operations = _launched_with_a_private_index(operations, environ)
-    operations.extend(_write_operations(read.writes, runs, context))
+    try:
+        every = classify.fold_private_indexes(classify.operations(runs, context, lookup))
+        every = _staging_saved_patches(every, runs, command, context, lookup)
+        chain = chains.chain_of(runs, {op.step for op in every if op.kind != kinds.SAFE})
+        every = classify.back_to_the_start(every, chain.gates)
+        operations = [op if op.cwd else _somewhere_here(op, read.cwd) for op in every if op.kind != kinds.SAFE]
+        operations = [op for op in operations if op.cwd]
+        operations = _launched_with_a_private_index(operations, environ)
+        operations.extend(_write_operations(read.writes, runs, context))
+    except TooLarge as error:  # an alias chain, a word's braces, a fed substitution past a bound
+        return too_large(read, error, environ, now, host, warn_only)
     if not operations:
         return hookio.QUIET
     claude = home.claude_home(environ)
@@ -40,6 +44,8 @@ def line(read, environ, now, host, warn_only):
     guard.start_reading(operations)
     try:
         return _judged_line(guard, _Line(command, runs, context, every, chain), operations, host, warn_only, environ)
+    except TooLarge as error:  # aliases expanded past their bound while judging
+        return too_large(read, error, environ, now, host, warn_only)
     finally:
         guard.close()  # a git status started for a line found quiet is not left running
 
@@ -160,17 +166,22 @@ def _write_operations(writes, runs, context):
 
 
 def too_large(read, error, environ, now, host, warn_only):
-    """A line too large to judge within the guard's budget: put to the human beside anyone live in
-    the checkout (never let through unjudged, as the client's timeout would), silent alone."""
+    """A line the guard could not judge within a bound (shell.TooLarge: its size, nesting, the
+    wrappers it runs, the time): put to the human beside anyone live in the checkout it starts in,
+    or beside anyone live at all when it starts in none (where it goes was not read); never let
+    through unjudged, as the client's timeout would. Silent alone."""
     claude = home.claude_home(environ)
     guard = guard_stakes.Stakes(claude, registry.read_sessions(claude), read.payload, read.cwd, read.context,
                                 _LookupWhenAsked(), now)
     top = gitrepo.toplevel(read.cwd) if read.cwd else None
-    others = [p for p, t in guard.parties_in(top)] if top else []
+    if top is not None:
+        others = [p for p, _t in guard.parties_in(top)]
+    else:
+        others = [p for p, t in guard.caller.parties()[1] if t is not None] if read.cwd else []
     if not others:
         return hookio.QUIET
     from . import reason  # seam: (as in _judged_line) only a refused line is worded
-    text = reason.too_large_reason(read.payload.command, str(error), others, host)
+    text = reason.too_large_reason(read.payload.command, str(error), others, host, error.what, top is not None)
     return _outcome(text, True, host, warn_only, guard.print_mode())
 
 

@@ -95,7 +95,7 @@ ASK_EFFECTS = {
     g.AMEND: "it rewrites HEAD, which may be a commit a peer just made, and commits the whole index",
     g.STASH_STACK: "the stash stack is shared by every worktree: this takes an entry off it, which may be a peer's",
     g.STASH_APPLY: "it merges a stash entry, which may be a peer's, into the shared tree",
-    g.UNFOLLOWED: "it runs code that mentions git, and the guard cannot tell which git commands it runs",
+    g.UNFOLLOWED: "the guard could not judge what it runs, so it may run git or write over the peers' work",
     g.FOREIGN_TREE: "its work tree is not its repository's: git reads every index entry against another folder, "
                     "where the files outside it look deleted, so what the peers staged may leave the index",
 }
@@ -108,7 +108,7 @@ ASK_HUMAN = {
     "which may be {theirs}", g.REMOVE_WORKTREE: "would remove the worktree {they} work{s} in",
     g.STASH_STACK: "would take {entry} off the shared stash, and it may be {theirs}",
     g.STASH_APPLY: "would merge a stash entry, which may be {theirs}, into the shared tree",
-    g.UNFOLLOWED: "runs git the guard cannot read, in the checkout {they} work{s} in",
+    g.UNFOLLOWED: "was not judged: {why}",
     g.FOREIGN_TREE: "would run git on the index {they} share{s} against another folder",
 }
 ASK_ADVICE = {
@@ -210,7 +210,13 @@ def _ask_phrase(refusal):
     pronouns = {"they": names[0] if one else "they", "s": "s" if one else "", "them": names[0] if one else "them",
                 "theirs": "%s's" % names[0] if one else "one of theirs"}
     phrase = ASK_HUMAN.get(_ask_topic(refusal.operation), "would act on the work {they} share{s}")
-    return phrase.format(entry=_entry_phrase(refusal.entries), **pronouns)
+    return phrase.format(entry=_entry_phrase(refusal.entries), why=_unjudged(refusal.operation), **pronouns)
+
+
+def _unjudged(op):
+    """Why what a wrapper runs was not judged (an UNFOLLOWED marker's Via), as one safe line."""
+    why = op.via[-1].runs if op.via else None
+    return peertext.one_line(why, COMMAND_ECHO_CHARS) if why else "what it runs could not be read"
 
 
 def _whose_files(by_peer):
@@ -400,15 +406,21 @@ def _redacted(lines):
     return [redact(line) for line in lines]
 
 
-def too_large_reason(command, why, parties, host="claude"):
-    """The words for a line too large to judge in the guard's budget (its commands are not read)."""
+def too_large_reason(command, why, parties, host="claude", what=None, in_checkout=True):
+    """The words for a line the guard could not judge within a bound (shell.TooLarge: why), naming
+    what was not judged: the line itself (what None) or what a wrapper in it runs. Nothing is said
+    of what git would do: the commands were not read. in_checkout: the line starts in the checkout
+    the parties work in (else they are live elsewhere, where the line may go)."""
     names = ", ".join(peertext.name(p.name) for p in parties)
+    subject, size = ("this command line", "%s, %d characters" % (why, len(command))) if what is None else (what, why)
+    advice = "split it into smaller commands that name your own files" if what is None else \
+        "run the git commands and file writes it would make yourself, by name, so that each can be judged"
     return "\n".join(_redacted([
-        "%s: this command line is too large to judge in time (%s, %d characters), and %s %s live in this "
-        "checkout; the user decides." % (REFUSAL_MARK, why, len(command), names, "is" if len(parties) == 1 else "are"),
+        "%s: %s is too large to judge in time (%s), and %s %s live %s; the user decides." % (
+            REFUSAL_MARK, subject, size, names, "is" if len(parties) == 1 else "are",
+            "in this checkout" if in_checkout else "in a checkout this line may reach"),
         "At stake: %s (its work was not read)" % names,
-        "%s did not run `%s`: split it into smaller commands that name your own files." % (
-            REFUSAL_MARK, _short(command, COMMAND_ECHO_CHARS)),
+        "%s did not run `%s`: %s." % (REFUSAL_MARK, _short(command, COMMAND_ECHO_CHARS), advice),
     ]))
 
 

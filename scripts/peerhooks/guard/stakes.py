@@ -11,6 +11,7 @@ from ..git import classify, gitrepo, gitstate, kinds, reach
 from ..git import refusals as gitfails
 from ..git.forms.head_movers import applied_commits
 from ..git.kinds import PrivateIndex
+from ..shell.lexer import TooLarge
 from ..startup import oscalls
 from .. import platform
 from ..claude import registry
@@ -108,11 +109,12 @@ class Stakes:
             op = classify.relocated(op, real)
             if classify.is_unknown(op):
                 expansions += 1
-                if expansions <= MAX_ALIAS_EXPANSIONS:
-                    aliases = dict(self._aliases(top))  # `git -c alias.x='!git add -A' x` is judged too
-                    aliases.update((k[len("alias."):], v) for k, v in op.config if k.startswith("alias."))
-                    pending.extend(o for o in classify.expand_alias(op, aliases, top, self.context,
-                                                                    self.lookup) if o.kind != kinds.SAFE and o.cwd)
+                if expansions > MAX_ALIAS_EXPANSIONS:  # what the rest run is not judged: said, never let through
+                    raise TooLarge("more than %d git aliases or unknown git commands" % MAX_ALIAS_EXPANSIONS)
+                aliases = dict(self._aliases(top))  # `git -c alias.x='!git add -A' x` is judged too
+                aliases.update((k[len("alias."):], v) for k, v in op.config if k.startswith("alias."))
+                pending.extend(o for o in classify.expand_alias(op, aliases, top, self.context,
+                                                                self.lookup) if o.kind != kinds.SAFE and o.cwd)
                 continue
             peers = self._peers_at_stake(op, top)
             if peers:  # git reads the checkout while the peers' transcripts are read (verdict)
