@@ -75,6 +75,9 @@ BOUNDS = [
     ("makefile.MAX_EXPANSION_WORK (`$(foreach)` in `$(foreach)`)", "make commit", _makefile(
         "L := " + " ".join(["w"] * 256) + "\ncommit:\n\t$(foreach a,$(L),$(foreach b,$(L),$(foreach c,$(L),x)))\n"),
      "Makefile's expansion of `commit` is too large to judge"),
+    ("makefile.MAX_EXPANSION_WORK (references nested in references)", "make commit", _makefile(
+        "commit:\n\tgit add -A " + "$(a " * 15000 + ")" * 15000 + "\n"),
+     "Makefile's expansion of `commit` is too large to judge"),
     ("makefile.MAX_EXPANSIONS", "make commit", _makefile(
         "L := " + " ".join(["w"] * 10001) + "\ncommit:\n\tgit add -A $(foreach a,$(L),$(a))\n"),
      "too large to judge (over 10000 references and calls)"),
