@@ -61,7 +61,6 @@ class Files:
             raise found
         return found
 
-
     def folders(self, path):
         """The names of the folders in a folder, sorted (Unreadable past the limit, or when it
         cannot be listed; none when absent)."""
