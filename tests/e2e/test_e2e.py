@@ -27,7 +27,7 @@ HOOK_SCRIPTS = ("peers.py", "memory_delta.py", "git_index_guard.py", "cold_start
 HOOK_OUTPUT = re.compile(r"(SessionStart:\w+|UserPromptSubmit) hook success: ")
 # Claude Code appends its own agent and skill listing to the message that carries hook output.
 CLAUDE_LISTING = re.compile(r"\n\n(Available agent types for the Agent tool:|The following skills are available)")
-PEERS_HEADER = re.compile(r"Live sessions in this checkout \(\d+\):\n(\S+)")
+PEERS_HEADER = re.compile(r"Live sessions in this checkout \(\d+\):\n- (\S+)")
 MESSAGE_TIMEOUT_S = 60
 
 
