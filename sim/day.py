@@ -71,7 +71,7 @@ class RunResult(NamedTuple):
 class Run:
     def __init__(self, day, mode, python=sys.executable, parent=None):
         self.day, self.mode, self.python = day, mode, python
-        self.world = World(parent)
+        self.world = World(day.events[-1].minute, parent)
         self.ledger = Ledger(self.world.tops, self.world.env())
         self.hooks = HookRunner(self.world.claude, python) if mode != "without" else None
         self.sessions = {}
@@ -108,11 +108,15 @@ class Run:
     def __exit__(self, *_exc):
         self.close()
 
+    def clock(self):
+        """Now on the day's clock (epoch ms)."""
+        return self.world.ms(self.minute)
+
     def live_keys(self):
         return {key for key, s in self.sessions.items() if s.live}
 
     def _start(self, event, _session):
-        session = Session(self.day.session(event.session), self.world, self.python)
+        session = Session(self.day.session(event.session), self.world, self.python, self.clock)
         self.sessions[event.session] = session
         if self.hooks:
             self.hooks.session_start(session.caller(), "startup")

@@ -82,6 +82,12 @@ def details(result, limit=12):
             out.append("- %5.1f min, %s: %s `%s` → %s: %s" % (
                 refusal.minute, refusal.session, refusal.decision, refusal.command.replace("\n", " "), refusal.label,
                 refusal.reason_head))
+    untold = [c for c in result.collisions if not c.told]
+    if untold and result.mode != "without":
+        out.append("Collisions not told before the write:")
+        for collision in untold[:limit]:
+            out.append("- %5.1f min, %s wrote %s; uncommitted work of %s in it" % (
+                collision.minute, collision.session, collision.path, ", ".join(collision.peers)))
     for script, code, line in result.hook_failures[:limit]:
         out.append("- hook %s exited %s: %s" % (script, code, line))
     return "\n".join(out)

@@ -7,21 +7,28 @@ shapes (fixtures/claudehome.py), a real git repository `~/work/app` on `main` an
     ~/work/app-wt       a linked worktree of it (branch feature): same stash stack, same refs
 
 Every tracked file is made of lines that each occur once in it, so an Edit can name any line as its
-`old_string`, as Claude Code's Edit requires. Commits carry the simulated clock as their dates, so
-a seed gives the same objects on every run.
+`old_string`, as Claude Code's Edit requires.
+
+The day's clock: minute m of the day is `t0 + m` minutes, with t0 set so that the day ends when the
+run starts. Transcripts, history, the registry and git's commit and stash dates all carry it, so the
+times the hooks compare are minutes apart as in a real day (the guard tells whose a stash entry is
+by matching its date to the `git stash` call a transcript shows; the edit notice asks whether a
+commit came after a peer's change), though a run plays the day in a minute of wall time. The hooks'
+own "now" is the wall clock, after the whole day: their texts say "5h ago" of a change made a
+simulated minute before.
 """
 import os
 import shutil
 import subprocess
 import tempfile
+import time
 
-from fixtures.claudehome import CURRENT_VERSION, ClaudeHome
+from fixtures.claudehome import CURRENT_VERSION, MINUTE_MS, ClaudeHome
 
 CHECKOUT = "app"
 WORKTREE = "app-wt"
 CHECKOUTS = (CHECKOUT, WORKTREE)
 BRANCHES = {CHECKOUT: "main", WORKTREE: "feature"}
-DAY_START = 1796025600  # 2026-12-01 09:00 UTC: the simulated clock's zero, in epoch seconds
 AREAS = {  # folder: the modules in it; each session works mostly in one folder
     "src": ("orders", "payments", "invoices", "catalog", "search", "accounts"),
     "lib": ("retry", "cache", "clock", "text"),
@@ -56,12 +63,13 @@ def base_content(path):
     return "\n".join(lines) + "\n"
 
 
-def git_env(home, minute=0.0):
-    """The environment git runs in: this HOME's config only, the simulated clock as commit dates."""
+def git_env(home, at_ms=None):
+    """The environment git runs in: this HOME's config only, one identity for every session (whose
+    commit it was is the ledger's to say, from the command that made it), the day's clock as dates."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "CLAUDE", "PEERHOOKS"))}
-    stamp = "@%d +0000" % (DAY_START + int(minute * 60))
-    env.update(IDENTITY, HOME=home, GIT_CONFIG_NOSYSTEM="1", LC_ALL="C", GIT_AUTHOR_DATE=stamp,
-               GIT_COMMITTER_DATE=stamp)
+    env.update(IDENTITY, HOME=home, GIT_CONFIG_NOSYSTEM="1", LC_ALL="C")
+    if at_ms is not None:
+        env.update(GIT_AUTHOR_DATE="@%d +0000" % (at_ms // 1000), GIT_COMMITTER_DATE="@%d +0000" % (at_ms // 1000))
     return env
 
 
@@ -77,7 +85,8 @@ def git(top, env, *args, check=True):
 class World:
     """One run's temporary HOME, Claude home and repository; `close()` removes all of it."""
 
-    def __init__(self, parent=None):
+    def __init__(self, day_minutes, parent=None):
+        self.t0_ms = int(time.time() * 1000) - int((day_minutes + 1) * MINUTE_MS)
         self.root = os.path.realpath(tempfile.mkdtemp(prefix="fleetday-", dir=parent))
         self.work = os.path.join(self.root, "work")
         self.tops = {name: os.path.join(self.work, name) for name in CHECKOUTS}
@@ -86,8 +95,12 @@ class World:
             handle.write(GITCONFIG)
         self._build_repository()
 
+    def ms(self, minute):
+        """Minute `minute` of the day on the day's clock, in epoch ms."""
+        return self.t0_ms + int(minute * MINUTE_MS)
+
     def env(self, minute=0.0):
-        return git_env(self.root, minute)
+        return git_env(self.root, self.ms(minute))
 
     def _build_repository(self):
         app, env = self.tops[CHECKOUT], self.env()
@@ -115,7 +128,7 @@ class CheckoutCopy:
 
     def __init__(self, world):
         self.root = os.path.realpath(tempfile.mkdtemp(prefix="fleetday-copy-", dir=os.path.dirname(world.root)))
-        self.home = world.root  # HOME stays: its .gitconfig is only read
+        self.home, self.ms = world.root, world.ms  # HOME stays: its .gitconfig is only read
         self.work = os.path.join(self.root, "work")
         shutil.copytree(world.work, self.work, symlinks=True)
         self.tops = {name: os.path.join(self.work, name) for name in CHECKOUTS}
@@ -124,7 +137,7 @@ class CheckoutCopy:
         write_text(os.path.join(admin, "gitdir"), os.path.join(self.tops[WORKTREE], ".git") + "\n")
 
     def env(self, minute=0.0):
-        return git_env(self.home, minute)
+        return git_env(self.home, self.ms(minute))
 
     def close(self):
         shutil.rmtree(self.root, ignore_errors=True)

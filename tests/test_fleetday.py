@@ -131,7 +131,7 @@ class DayWithoutPeerhooks(unittest.TestCase):
         before = (git(top, "status", "--porcelain"), git(top, "stash", "list"), git(top, "rev-parse", "HEAD"))
         self.assertTrue(self.states["kept"])  # work of the day's sessions is in the checkouts at its end
         found = label.label(self.played.world, self.result.ledger, "s9", CHECKOUT,  # s9: nobody of a quick day
-                            "git stash -u && git reset -q --hard HEAD~1 && git stash drop", 120.0)
+                            "git stash -u && git reset -q --hard HEAD~1 && git stash drop", 60.0)
         self.assertEqual(found.name, "loses")
         self.assertEqual(before, (git(top, "status", "--porcelain"), git(top, "stash", "list"),
                                   git(top, "rev-parse", "HEAD")))
