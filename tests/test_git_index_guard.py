@@ -805,7 +805,10 @@ class ShellWrites(GuardTestCase):
                         "sort -o src/app.py src/app.py", "sed -Ei 's/x+/y/' src/app.py",
                         "python3 -c \"p='src/app.py'; s=open(p).read(); open(p,'w').write(s.upper())\"",
                         "python3 - <<'EOF'\nimport os\nos.remove('src/peer_new.py')\nEOF",
-                        "node -e \"require('fs').writeFileSync('src/app.py', '')\""):
+                        "node -e \"require('fs').writeFileSync('src/app.py', '')\"",
+                        # a name the line itself assigned (issue 35: a variable hid the write)
+                        "F=src/app.py; echo x > $F", "F=src/app.py; sed -i s/x/y/ \"$F\"",
+                        "for f in src/own.py src/app.py; do echo x > $f; done", "D=src; rm $D/peer_new.py"):
             with self.subTest(command=command):
                 decision, reason = self.decision(self.guard(command, session_id=self.own_id))
                 self.assertEqual(decision, "deny")
@@ -830,7 +833,7 @@ class ShellWrites(GuardTestCase):
     def test_writes_that_touch_no_peers_uncommitted_work_run(self):
         for command in ("echo x > src/own.py", "echo x > /tmp/peerhooks-test-out.txt", "echo x > README.md",
                         "ls > listing.txt", "npm test 2>&1 | tail -20", "make 2>/dev/null", "cat src/app.py",
-                        "sed s/x/y/ src/app.py"):
+                        "sed s/x/y/ src/app.py", "F=src/own.py; echo x > $F"):
             with self.subTest(command=command):
                 self.assertAllowed(self.guard(command, session_id=self.own_id))
 

@@ -238,7 +238,7 @@ def _targets_of_command(command, context, isdir, exists, landing):
     """[(path, is_pattern)] one command writes: its redirections', its operands', its destination's."""
     found = []
     for word in command.writes:
-        _add(found, word, command.cwd, context, landing, THROUGH)
+        _add(found, word, command, context, landing, THROUGH)
     effect = link_effect(command) if landing is not None else REPLACED
     written, destination = written_by(command, context)
     if exists is not None:
@@ -249,7 +249,7 @@ def _targets_of_command(command, context, isdir, exists, landing):
                 all(_there(source, command, context, exists) is False for source in destination[1]):
             destination = None  # "cannot stat": nothing is copied or moved
     for word in written:
-        _add(found, word, command.cwd, context, landing, effect)
+        _add(found, word, command, context, landing, effect)
     if destination is not None:
         found.extend((landed, pattern) for path, pattern in _destination(destination, command, context, isdir)
                      for landed in _landed(path, pattern, landing, effect))
@@ -288,7 +288,7 @@ def _changing(command, written, context, exists):
 def _destination(destination, command, context, isdir):
     """[(path, is_pattern)] a copy or move writes: the destination, or in a folder each source's name."""
     target, sources, into_folder = destination
-    resolved = resolve(target, command.cwd, context)
+    resolved = resolve(target, command.cwd, context, _variables(command))
     if resolved is None:
         return []
     if not (into_folder or target.value.endswith("/") or len(sources) > 1 or isdir is not None and isdir(resolved)):
@@ -306,12 +306,18 @@ def _there(word, command, context, exists):
     (not known: a pattern, an expansion, or the caller cannot tell)."""
     if word.glob or word.expanded or word.brace:
         return None
-    resolved = resolve(word, command.cwd, context)
+    resolved = resolve(word, command.cwd, context, _variables(command))
     return exists(resolved, command) if resolved is not None else None
 
 
-def _add(targets, word, cwd, context, landing=None, effect=REPLACED):
+def _variables(command):
+    """The variables the line assigned before the command (`F=a.py; echo x > "$F"` writes a.py)."""
+    return dict(command.variables) if command.variables else None
+
+
+def _add(targets, word, command, context, landing=None, effect=REPLACED):
+    variables = _variables(command)
     for each in words_of(word):
-        resolved = resolve(each, cwd, context)
+        resolved = resolve(each, command.cwd, context, variables)
         if resolved is not None and resolved != "/dev/null":
             targets.extend((path, each.glob) for path in _landed(resolved, each.glob, landing, effect))
