@@ -18,6 +18,7 @@ import unittest
 from concurrent.futures import ThreadPoolExecutor
 
 from support import HomeTestCase
+from test_guard_wrappers import WrapperTestCase
 from peerhooks.wrappers import package_commands, package_scripts, package_workspaces
 from peerhooks.wrappers.package_scripts import Selection
 
@@ -186,7 +187,7 @@ def npm_harms_the_peer(main, line, tmp):
     copy = tempfile.mkdtemp(prefix="npm-copy-", dir=tmp)
     shutil.copytree(main, copy, symlinks=True, dirs_exist_ok=True)
     git(copy, "update-index", "-q", "--refresh")
-    before = _peer_state(copy)
+    before = WrapperTestCase._peer_state(copy)
     home = tempfile.mkdtemp(prefix="npm-home-", dir=tmp)
     env = dict(os.environ, HOME=home, GIT_EDITOR="true", npm_config_offline="true", npm_config_audit="false",
                npm_config_fund="false", npm_config_update_notifier="false",
@@ -194,18 +195,8 @@ def npm_harms_the_peer(main, line, tmp):
                npm_config_yes="true")
     subprocess.run(["bash", "-c", line], cwd=copy, stdin=subprocess.DEVNULL, capture_output=True, env=env,
                    timeout=120)
-    return _peer_state(copy) != before
+    return WrapperTestCase._peer_state(copy) != before
 
-
-def _peer_state(copy):
-    contents = []
-    for name in ("peer.py", "peer_new.py"):
-        try:
-            with open(os.path.join(copy, name)) as handle:
-                contents.append(handle.read())
-        except FileNotFoundError:
-            contents.append(None)
-    return git(copy, "rev-parse", "HEAD"), git(copy, "diff", "--cached", "--name-only"), contents
 
 
 class NpmFormsBesideAPeer(PackageManagerTestCase):

@@ -47,31 +47,23 @@ class Files:
             if written[path] is None:
                 raise Unreadable("the line writes it with text it does not show")
             return written[path]
-        if path not in self._texts:
-            self.count += 1
-            if self.count > self.limit:
-                self._texts[path] = OverBound("more than %d files in one judgement" % self.limit)
-            else:
-                try:
-                    self._texts[path] = self._read(path)
-                except Unreadable as error:
-                    self._texts[path] = error
-        found = self._texts[path]
-        if isinstance(found, Unreadable):
-            raise found
-        return found
+        return self._remembered(path, self._read, path)
 
     def folders(self, path):
         """The names of the folders in a folder, sorted (Unreadable past the limit, or when it
         cannot be listed; none when absent)."""
-        key = path.rstrip("/") + "/"
+        return self._remembered(path.rstrip("/") + "/", self._folders, path)
+
+    def _remembered(self, key, load, path):
+        """What load(path) gave for key, loaded once; each load counts against the limit, past which
+        (or with no loader) it is OverBound. Unreadable is raised every time it is asked for."""
         if key not in self._texts:
             self.count += 1
-            if self._folders is None or self.count > self.limit:
+            if load is None or self.count > self.limit:
                 self._texts[key] = OverBound("more than %d files in one judgement" % self.limit)
             else:
                 try:
-                    self._texts[key] = self._folders(path)
+                    self._texts[key] = load(path)
                 except Unreadable as error:
                     self._texts[key] = error
         found = self._texts[key]
