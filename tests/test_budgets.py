@@ -333,8 +333,8 @@ class TheReadTimeOfTheGuard(support.HomeTestCase):
         with open(os.path.join(repo, "peer.py"), "w") as handle:
             handle.write("PEER = 1\n")
         self.claude.live_session(repo, name="busy-peer", edits=[os.path.join(repo, "peer.py")])
-        raw = json.dumps({"session_id": SESSION, "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                          "tool_input": {"command": "git add -A"}, "cwd": repo}).encode()
+        raw = support.payload_bytes({"session_id": SESSION, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                                     "tool_input": {"command": "git add -A"}, "cwd": repo})  # as the client spells it
         with mock.patch.object(guard_hook, "READ_SECONDS", -1.0):
             outcome = guard_hook.run(hookio.decode_payload(raw), [], self.claude.env(), time.time())
         output = json.loads(outcome.stdout)["hookSpecificOutput"]
